@@ -1,0 +1,1 @@
+"""Arbiter: tournament pairing and scoring service."""

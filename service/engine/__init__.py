@@ -1,0 +1,5 @@
+"""The pure domain core: pairing systems, scoring, bridge, TRF.
+
+Synchronous, deterministic, and free of I/O; usable without the service
+(`from service.engine.pairing import roundrobin`).
+"""

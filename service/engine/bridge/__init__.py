@@ -1,0 +1,1 @@
+"""Bridge scoring (SPEC 7, seed 003)."""

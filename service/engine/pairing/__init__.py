@@ -1,0 +1,1 @@
+"""Pairing systems, one module per system (DESIGN: engine/pairing)."""

@@ -1,0 +1,1 @@
+"""Points, tie-breaks and FLAMPARK scores (DESIGN: engine/scoring)."""
