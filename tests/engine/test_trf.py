@@ -1,0 +1,75 @@
+"""TRF-16 reading and writing (reference/chess-rules.md 5; oracle/dutch README)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from service.engine.model import ByeKind, Colour, GameResult
+from service.engine.trf import TrfError, parse_trf, rounds_prefix, write_trf
+from tests.conftest import SHARED_DIR
+
+ORACLE_FILES = sorted((SHARED_DIR / "oracle" / "dutch").glob("*.trf"))
+
+
+def test_oracle_files_are_present() -> None:
+    assert len(ORACLE_FILES) >= 100
+
+
+@pytest.mark.parametrize("path", ORACLE_FILES, ids=lambda p: p.name)
+def test_round_trip_is_exact(path: Path) -> None:
+    text = path.read_text()
+    assert write_trf(parse_trf(text)) == text
+
+
+def test_reads_players_games_and_byes(shared_dir: Path) -> None:
+    doc = parse_trf((shared_dir / "oracle" / "dutch" / "v0004.trf").read_text())
+    t = doc.tournament
+    assert len(t.players) == 13
+    assert t.total_rounds == 6
+    assert t.initial_colour is Colour.BLACK
+    assert doc.system == "FIDE_DUTCH_2025"
+    first = t.players[0]
+    assert (first.start_number, first.name, first.rating) == (1, "Test0001 Player0001", 1894)
+    round1 = t.rounds[0]
+    assert {(g.white, g.black) for g in round1.games} >= {(7, 1), (2, 8), (4, 10)}
+    assert [(b.player, b.kind) for b in round1.byes] == [(13, ByeKind.PAIRING_ALLOCATED)]
+    # round 5: 4 w vs 2 b, "2 b +" / "4 w -" -> black wins by forfeit
+    forfeit = next(g for g in t.rounds[4].games if {g.white, g.black} == {2, 4})
+    assert forfeit.result is GameResult.BLACK_WINS_FORFEIT
+    assert t.scores()[1] == Fraction(5)
+    assert t.scores()[3] == Fraction(9, 2)
+
+
+def test_prefix_keeps_announced_byes_of_next_round(shared_dir: Path) -> None:
+    doc = parse_trf((shared_dir / "oracle" / "dutch" / "v0004.trf").read_text())
+    before_round_3 = rounds_prefix(doc, 2)
+    assert len(before_round_3.tournament.rounds) == 2
+    assert [(b.player, b.kind) for b in before_round_3.next_round_byes] == [(1, ByeKind.HALF_POINT)]
+    # written out and read back, the announced bye survives as a trailing column
+    again = parse_trf(write_trf(before_round_3))
+    assert len(again.tournament.rounds) == 2
+    assert again.next_round_byes == before_round_3.next_round_byes
+
+
+def test_double_forfeit_and_unknown_opponent() -> None:
+    line = "001 {n:4d}      Player {n:<26} 1500                             0.0    1  {cell}"
+    text = "\n".join(
+        [
+            line.format(n=1, cell="   2 w -"),
+            line.format(n=2, cell="   1 b -"),
+        ]
+    )
+    doc = parse_trf(text)
+    assert doc.tournament.rounds[0].games[0].result is GameResult.DOUBLE_FORFEIT
+    with pytest.raises(TrfError, match="opponent 9 unknown"):
+        parse_trf(line.format(n=1, cell="   9 w 1"))
+
+
+def test_bad_numbers_name_the_field() -> None:
+    with pytest.raises(TrfError, match="start number"):
+        parse_trf("001 abcd      Someone")
+    with pytest.raises(TrfError, match="XXR"):
+        parse_trf("XXR nine")
