@@ -1,0 +1,218 @@
+"""Standings: points, then an ordered list of tie-breaks (FIDE C.07 art. 4-5).
+
+Participants are ranked by points (per `Tournament.points`), then by each tie-break
+in the order given; a tie-break only separates participants still tied on everything
+before it. Participants equal on points and on every tie-break share a rank
+(1, 2, 2, 4) and are listed by start number.
+
+Type A tie-breaks (DE, C.07 art. 6) are evaluated per tied group at the moment they
+come up in the list; every other tie-break is computed once for everybody.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from service.engine.model import Tournament
+from service.engine.scoring.tiebreaks.base import GroupTieBreak, TieBreak, TieBreakExplanation
+from service.engine.scoring.tiebreaks.context import TieBreakContext, build_context
+from service.engine.scoring.tiebreaks.errors import TieBreakError, UnsupportedEditionError
+from service.engine.scoring.tiebreaks.registry import parse_tiebreak
+
+__all__ = [
+    "DEFAULT_ROUND_ROBIN",
+    "DEFAULT_SWISS",
+    "EDITIONS",
+    "PlayerExplanation",
+    "StandingRow",
+    "Standings",
+    "compute_standings",
+]
+
+EDITIONS = ("2026", "2024")
+"""Editions of FIDE C.07 implemented: applied from 1 March 2026, and the 2024 text."""
+
+DEFAULT_ROUND_ROBIN: tuple[str, ...] = ("SB", "DE", "WIN", "KS")
+"""Default order for round-robins (the task's choice, after C.07 art. 4)."""
+
+DEFAULT_SWISS: tuple[str, ...] = ("BH-C1", "BH", "SB", "DE", "WIN")
+"""Default order for Swiss events."""
+
+
+@dataclass(frozen=True, slots=True)
+class StandingRow:
+    """One line of the standings."""
+
+    rank: int
+    """Place, shared by participants tied on points and every tie-break."""
+    start_number: int
+    """The participant's start number."""
+    points: Fraction
+    """Points per the tournament's point system."""
+    tiebreaks: dict[str, Fraction]
+    """Tie-break values by code, in the order asked for."""
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerExplanation:
+    """Why one participant has the tie-break values shown (`explain=<start_number>`)."""
+
+    start_number: int
+    """The participant explained."""
+    rank: int
+    """Their place."""
+    points: Fraction
+    """Their points."""
+    tiebreaks: tuple[TieBreakExplanation, ...]
+    """One explanation per tie-break, in the order asked for."""
+
+    def as_dict(self) -> dict[str, object]:
+        """JSON-ready form."""
+        return {
+            "start_number": self.start_number,
+            "rank": self.rank,
+            "points": {"exact": str(self.points), "float": float(self.points)},
+            "tiebreaks": [t.as_dict() for t in self.tiebreaks],
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Standings:
+    """The ranked table."""
+
+    rows: tuple[StandingRow, ...]
+    """Rows, best first."""
+    tiebreaks: tuple[str, ...] = ()
+    """The tie-break codes applied, normalised, in order."""
+    edition: str = "2026"
+    """FIDE C.07 edition applied."""
+    explanation: PlayerExplanation | None = None
+    """Filled when `explain` was given."""
+
+
+def compute_standings(
+    tournament: Tournament,
+    tiebreaks: Sequence[str] = ("SB", "DE", "WIN"),
+    *,
+    edition: str = "2026",
+    explain: int | None = None,
+    round_robin: bool | None = None,
+) -> Standings:
+    """Rank a tournament by points and `tiebreaks` (codes, see the registry).
+
+    `round_robin` says whether pairings were pre-determined (C.07 2026 art. 15.2);
+    None detects it from the player and round counts (see tiebreaks.context).
+
+    Raises `UnknownTieBreakError` for an unknown code, `UnsupportedEditionError` for an
+    edition other than "2026" and "2024", `TieBreakError` for a start number to
+    explain that is not in the tournament.
+    """
+    if edition not in EDITIONS:
+        raise UnsupportedEditionError(edition)
+    if isinstance(tiebreaks, str):
+        tiebreaks = [part for part in tiebreaks.split(",") if part.strip()]
+    parsed = [parse_tiebreak(code) for code in tiebreaks]
+    ctx = build_context(tournament, edition, round_robin)
+    if explain is not None and explain not in ctx.players:
+        raise TieBreakError(f"cannot explain start number {explain}: not in the tournament")
+
+    points = {n: ctx.fraction(pd.score) for n, pd in ctx.players.items()}
+    values: dict[int, dict[str, Fraction]] = {n: {} for n in ctx.players}
+    group_notes: dict[str, str] = {}
+    groups = _split_sorted(sorted(ctx.players, key=lambda n: (-points[n], n)), points, True)
+
+    for tb in parsed:
+        if isinstance(tb, TieBreak):
+            tb_values = tb.values(ctx)
+            for number, value in tb_values.items():
+                values[number][tb.code] = value
+            groups = [
+                part
+                for group in groups
+                for part in _split_sorted(
+                    sorted(group, key=_key(tb_values, tb.descending)), tb_values, tb.descending
+                )
+            ]
+        else:
+            groups = _apply_group(ctx, tb, groups, values, explain, group_notes)
+
+    rows: list[StandingRow] = []
+    for group in groups:
+        rank = len(rows) + 1
+        for number in sorted(group):
+            rows.append(StandingRow(rank, number, points[number], values[number]))
+
+    explanation = None
+    if explain is not None:
+        row = next(r for r in rows if r.start_number == explain)
+        items = []
+        for tb in parsed:
+            if isinstance(tb, TieBreak):
+                items.append(tb.explain(ctx, explain))
+            else:
+                items.append(
+                    TieBreakExplanation(
+                        tb.code, values[explain][tb.code], (), group_notes.get(tb.code, "")
+                    )
+                )
+        explanation = PlayerExplanation(explain, row.rank, row.points, tuple(items))
+    return Standings(tuple(rows), tuple(tb.code for tb in parsed), edition, explanation)
+
+
+def _key(values: dict[int, Fraction], descending: bool) -> _SortKey:
+    return _SortKey(values, descending)
+
+
+class _SortKey:
+    """Sort key: by value (descending unless told otherwise), then start number."""
+
+    __slots__ = ("descending", "values")
+
+    def __init__(self, values: dict[int, Fraction], descending: bool) -> None:
+        self.values = values
+        self.descending = descending
+
+    def __call__(self, number: int) -> tuple[Fraction, int]:
+        value = self.values[number]
+        return (-value if self.descending else value, number)
+
+
+def _split_sorted(
+    ordered: list[int], values: dict[int, Fraction], descending: bool
+) -> list[list[int]]:
+    """Cut an ordered list into runs of equal value."""
+    del descending
+    parts: list[list[int]] = []
+    for number in ordered:
+        if parts and values[parts[-1][-1]] == values[number]:
+            parts[-1].append(number)
+        else:
+            parts.append([number])
+    return parts
+
+
+def _apply_group(
+    ctx: TieBreakContext,
+    tb: GroupTieBreak,
+    groups: list[list[int]],
+    values: dict[int, dict[str, Fraction]],
+    explain: int | None,
+    notes: dict[str, str],
+) -> list[list[int]]:
+    result: list[list[int]] = []
+    for group in groups:
+        if len(group) == 1:
+            values[group[0]][tb.code] = Fraction(0)
+            if group[0] == explain:
+                notes[tb.code] = "not tied: no mini-table"
+            result.append(group)
+            continue
+        order = tb.order(ctx, group)
+        for number in group:
+            values[number][tb.code] = order.values[number]
+            if number == explain:
+                notes[tb.code] = order.notes.get(number, "")
+        result.extend(order.subgroups)
+    return result

@@ -1,0 +1,117 @@
+"""The tie-break protocol and the explanation records (FIDE C.07 art. 4-5).
+
+Two shapes of tie-break exist (C.07 art. 5, types):
+
+* `TieBreak` - a value per participant that depends only on the tournament (types B, C,
+  D and their combinations). `values` computes it for everyone at once;
+  `explain` lists what made one participant's value.
+* `GroupTieBreak` - type A (Direct Encounter): the value depends on who is tied, so
+  it orders one tied group at a time.
+
+Both report values as `Fraction`s in points (ratings are whole numbers).
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from service.engine.scoring.tiebreaks.context import TieBreakContext
+
+__all__ = ["Contribution", "GroupOrder", "GroupTieBreak", "TieBreak", "TieBreakExplanation"]
+
+
+@dataclass(frozen=True, slots=True)
+class Contribution:
+    """One item that went into a participant's tie-break value."""
+
+    round: int | None
+    """Round number, or None for an item that is not a round (a rating, a total)."""
+    opponent: int | None
+    """Opponent's start number; None for a bye or a dummy opponent."""
+    value: Fraction
+    """What the item contributed (before cuts)."""
+    note: str = ""
+    """Why: "win vs 4 (5 pts)", "dummy opponent (art. 16)", ..."""
+    counted: bool = True
+    """False for an item removed by a modifier (Cut-1, Median-1, ...)."""
+
+    def as_dict(self) -> dict[str, object]:
+        """JSON-ready form (numbers as exact strings and floats)."""
+        return {
+            "round": self.round,
+            "opponent": self.opponent,
+            "value": _num(self.value),
+            "note": self.note,
+            "counted": self.counted,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class TieBreakExplanation:
+    """A participant's value for one tie-break and the items behind it."""
+
+    code: str
+    """The tie-break code as normalised by the registry."""
+    value: Fraction
+    """The value shown in the standings."""
+    contributions: tuple[Contribution, ...] = ()
+    """The items that made the value, in round order."""
+    note: str = ""
+    """Anything the items do not say (the formula, the tied group for DE)."""
+
+    def as_dict(self) -> dict[str, object]:
+        """JSON-ready form."""
+        return {
+            "code": self.code,
+            "value": _num(self.value),
+            "note": self.note,
+            "contributions": [c.as_dict() for c in self.contributions],
+        }
+
+
+def _num(value: Fraction) -> dict[str, object]:
+    return {"exact": str(value), "float": float(value)}
+
+
+class TieBreak(ABC):
+    """A per-participant tie-break (C.07 types B, C, D)."""
+
+    code: str = ""
+    """Normalised code, e.g. "BH-C1"."""
+    descending: bool = True
+    """Higher values rank higher (TPN and RTNG may be asked ascending)."""
+
+    @abstractmethod
+    def values(self, ctx: TieBreakContext) -> dict[int, Fraction]:
+        """Value for every participant."""
+
+    def explain(self, ctx: TieBreakContext, number: int) -> TieBreakExplanation:
+        """Value and contributing items for one participant (default: value only)."""
+        return TieBreakExplanation(self.code, self.values(ctx)[number])
+
+
+@dataclass(frozen=True, slots=True)
+class GroupOrder:
+    """How a group tie-break split one tied group."""
+
+    values: dict[int, Fraction]
+    """Displayed value per member."""
+    subgroups: list[list[int]] = field(default_factory=list)
+    """The members split into ordered subgroups, best first; members of one
+    subgroup stay tied."""
+    notes: dict[int, str] = field(default_factory=dict)
+    """Per-member explanation text."""
+
+
+class GroupTieBreak(ABC):
+    """A tie-break that orders a group of tied participants (C.07 type A)."""
+
+    code: str = ""
+    """Normalised code."""
+
+    @abstractmethod
+    def order(self, ctx: TieBreakContext, group: Sequence[int]) -> GroupOrder:
+        """Split `group` (tied so far) into ordered subgroups."""

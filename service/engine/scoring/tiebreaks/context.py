@@ -1,0 +1,312 @@
+"""Per-player aggregates that every tie-break reads, computed once per standings.
+
+A tie-break must never walk the raw rounds again: `build_context` makes one pass over
+the tournament and records, for every player and every round, what happened (an
+`Entry`), with points held as integers in a common unit (`TieBreakContext.unit` units
+= 1 point). Integer arithmetic keeps 10,000-player standings fast; values become
+`Fraction`s only when a tie-break hands them back.
+
+Readings taken here (documented once, pinned by tests):
+
+* A game with no result yet (`Game.result is None`) counts for nothing: no points, no
+  opponent, no round played. It is `Kind.PENDING`, which every tie-break skips (the
+  task: "only games with a result count").
+* A player missing from a round of `Tournament.rounds` was absent: a zero-point bye
+  (model.Tournament docstring), category "absence" for FIDE C.07 art. 16.
+* Double forfeit (`--`) is a forfeit loss for both players.
+* Round-robins (pre-determined pairings, C.07 2026 art. 15.2): the zero-point bye of
+  an odd round-robin's free round is no round at all (`Kind.FREE`): seed 002 counts a
+  round-robin player's opponents' real scores, and an absence in a round-robin is a
+  forfeit against the scheduled opponent, not a bye. A tournament is taken as a
+  round-robin when asked (`round_robin=True`) or, by default, when its announced
+  rounds (else rounds so far) equal one or two Berger cycles for its player count.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from fractions import Fraction
+from math import lcm
+from typing import TypeVar, cast
+
+from service.engine.model import ByeKind, Colour, GameResult, Outcome, PointSystem, Tournament
+from service.engine.scoring.tiebreaks.errors import TieBreakError
+
+__all__ = [
+    "SKIPPED_KINDS",
+    "UNPLAYED_KINDS",
+    "Entry",
+    "Kind",
+    "PlayerData",
+    "TieBreakContext",
+    "build_context",
+    "is_round_robin",
+]
+
+T = TypeVar("T")
+
+
+class Kind(enum.IntEnum):
+    """What one round was for one player (the split FIDE C.07 art. 16.2 needs)."""
+
+    PLAYED = 0
+    """A game played over the board (win, draw or loss)."""
+    FORFEIT_WIN = 1
+    """Won by forfeit (C.07 art. 16.2.2)."""
+    FORFEIT_LOSS = 2
+    """Lost by forfeit, including a double forfeit (C.07 art. 16.2.4)."""
+    PAB = 3
+    """Pairing-allocated bye (C.07 art. 16.2.1)."""
+    FULL_BYE = 4
+    """Requested full-point bye (C.07 art. 16.2.1)."""
+    HALF_BYE = 5
+    """Requested half-point bye (C.07 art. 16.2.3 / 16.2.5)."""
+    ZERO_BYE = 6
+    """Requested zero-point bye, absence or withdrawal (C.07 art. 16.2.3 / 16.2.5)."""
+    PENDING = 7
+    """Paired, result not known yet: ignored by every tie-break."""
+    FREE = 8
+    """A round-robin's free round (odd count, the Berger tables' dummy): not a round
+    for tie-break purposes, ignored by every tie-break."""
+
+
+SKIPPED_KINDS = frozenset({Kind.PENDING, Kind.FREE})
+"""Rounds that do not exist for tie-breaks."""
+
+
+UNPLAYED_KINDS = frozenset(
+    {Kind.FORFEIT_WIN, Kind.FORFEIT_LOSS, Kind.PAB, Kind.FULL_BYE, Kind.HALF_BYE, Kind.ZERO_BYE}
+)
+"""Rounds that count for points but were not played over the board."""
+
+_BYE_KIND = {
+    ByeKind.PAIRING_ALLOCATED: Kind.PAB,
+    ByeKind.FULL_POINT: Kind.FULL_BYE,
+    ByeKind.HALF_POINT: Kind.HALF_BYE,
+    ByeKind.ZERO_POINT: Kind.ZERO_BYE,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One player's round, seen from that player."""
+
+    round: int
+    """Round number, 1-based."""
+    kind: Kind
+    """What the round was."""
+    opponent: int
+    """Scheduled opponent's start number (games and forfeits); 0 without one."""
+    colour: int
+    """+1 white, -1 black, 0 without a game."""
+    points: int
+    """Points earned, in context units."""
+    share: int
+    """The game's result on the 1/½/0 scale, in halves: 2 win, 1 draw, 0 loss.
+
+    For byes: 2 when the bye scores a win's points, 1 a draw's, else 0.
+    """
+
+
+@dataclass(slots=True)
+class PlayerData:
+    """Everything precomputed about one player."""
+
+    number: int
+    """Start number."""
+    rating: int
+    """Rating at the start; 0 = unrated."""
+    entries: list[Entry]
+    """One entry per round of the tournament, in round order."""
+    score: int
+    """Total points in context units (pending games count nothing)."""
+
+
+@dataclass(frozen=True, slots=True)
+class TieBreakContext:
+    """The tournament digested for tie-breaks; shared by every tie-break module."""
+
+    players: dict[int, PlayerData]
+    """Players by start number, in start-number order."""
+    unit: int
+    """Context units per point (the least common denominator of the point system)."""
+    win: int
+    """A win's points in units."""
+    draw: int
+    """A draw's points in units."""
+    loss: int
+    """A loss's points in units."""
+    rounds: int
+    """Number of rounds in the tournament so far (`len(tournament.rounds)`)."""
+    total_rounds: int
+    """Rounds announced for the event (`Tournament.total_rounds`, else `rounds`)."""
+    edition: str
+    """FIDE C.07 edition: "2026" (default) or "2024"."""
+    round_robin: bool = False
+    """True for pre-determined pairings (C.07 2026 art. 15.2)."""
+    memo: dict[str, object] = field(default_factory=dict)
+    """Derived aggregates shared between tie-breaks (adjusted scores, ...)."""
+
+    def cached(self, key: str, compute: Callable[[], T]) -> T:
+        """Compute a derived aggregate once per context."""
+        if key not in self.memo:
+            self.memo[key] = compute()
+        return cast(T, self.memo[key])
+
+    def fraction(self, value: int) -> Fraction:
+        """Convert a value in units to points."""
+        return Fraction(value, self.unit)
+
+    def fraction2(self, value: int) -> Fraction:
+        """Convert a value in units x units (a product of two scores) to points."""
+        return Fraction(value, self.unit * self.unit)
+
+
+def _unit_of(points: PointSystem) -> int:
+    values = [
+        points.win,
+        points.draw,
+        points.loss,
+        points.zero_bye,
+        *(
+            v
+            for v in (
+                points.forfeit_win,
+                points.forfeit_loss,
+                points.pairing_bye,
+                points.full_bye,
+                points.half_bye,
+            )
+            if v is not None
+        ),
+    ]
+    unit = 1
+    for value in values:
+        unit = lcm(unit, Fraction(value).denominator)
+    # Halves appear in derived values (a draw counted as half a win); keep them exact.
+    return unit
+
+
+def _units(value: Fraction, unit: int) -> int:
+    scaled = Fraction(value) * unit
+    if scaled.denominator != 1:  # pragma: no cover - unit is a common denominator
+        raise ValueError(f"point value {value} does not fit unit 1/{unit}")
+    return scaled.numerator
+
+
+def is_round_robin(tournament: Tournament) -> bool:
+    """One or two Berger cycles: rounds = n - 1 or 2(n - 1) for even n, n or 2n for odd."""
+    n = len(tournament.players)
+    rounds = tournament.total_rounds or len(tournament.rounds)
+    if n < 3:
+        return False
+    cycle = n - 1 if n % 2 == 0 else n
+    return rounds in (cycle, 2 * cycle)
+
+
+def build_context(
+    tournament: Tournament, edition: str = "2026", round_robin: bool | None = None
+) -> TieBreakContext:
+    """Digest a tournament in one pass over its rounds (O(players x rounds))."""
+    if round_robin is None:
+        round_robin = is_round_robin(tournament)
+    free_kind = Kind.FREE if round_robin else Kind.ZERO_BYE
+    ps = tournament.points
+    unit = _unit_of(ps)
+    win = _units(ps.win, unit)
+    draw = _units(ps.draw, unit)
+    loss = _units(ps.loss, unit)
+    # (result, is_white) -> (kind, points, share)
+    game_points = {
+        (result, white): _game_entry(result, white, ps, unit)
+        for result in GameResult
+        for white in (True, False)
+    }
+    bye_points = {kind: _units(ps.for_bye(kind), unit) for kind in ByeKind}
+
+    players: dict[int, PlayerData] = {}
+    for p in sorted(tournament.players, key=lambda q: q.start_number):
+        players[p.start_number] = PlayerData(p.start_number, p.rating, [], 0)
+
+    def data(number: int) -> PlayerData:
+        found = players.get(number)
+        if found is None:
+            found = PlayerData(number, 0, [], 0)
+            players[number] = found
+        return found
+
+    for index, rnd in enumerate(tournament.rounds):
+        number = rnd.number
+        for game in rnd.games:
+            for me, them, white in (
+                (game.white, game.black, True),
+                (game.black, game.white, False),
+            ):
+                pd = data(me)
+                _pad(pd, index, tournament, bye_points, free_kind)
+                if game.result is None:
+                    pd.entries.append(Entry(number, Kind.PENDING, them, 1 if white else -1, 0, 0))
+                    continue
+                kind, pts, share = game_points[(game.result, white)]
+                pd.entries.append(Entry(number, kind, them, 1 if white else -1, pts, share))
+                pd.score += pts
+        for bye in rnd.byes:
+            pd = data(bye.player)
+            _pad(pd, index, tournament, bye_points, free_kind)
+            pts = bye_points[bye.kind]
+            share = 2 if pts == win else 1 if pts == draw and pts != loss else 0
+            kind = _BYE_KIND[bye.kind]
+            if kind is Kind.ZERO_BYE:
+                kind = free_kind
+            pd.entries.append(Entry(number, kind, 0, 0, pts, share))
+            pd.score += pts
+    count = len(tournament.rounds)
+    for pd in players.values():
+        _pad(pd, count, tournament, bye_points, free_kind)
+    return TieBreakContext(
+        players=dict(sorted(players.items())),
+        unit=unit,
+        win=win,
+        draw=draw,
+        loss=loss,
+        rounds=count,
+        total_rounds=max(tournament.total_rounds or 0, count),
+        edition=edition,
+        round_robin=round_robin,
+    )
+
+
+def _pad(
+    pd: PlayerData,
+    upto: int,
+    tournament: Tournament,
+    bye_points: dict[ByeKind, int],
+    kind: Kind,
+) -> None:
+    """Fill absent rounds (no game, no bye) before round index `upto` with zero byes."""
+    if len(pd.entries) > upto:
+        label = tournament.rounds[upto].number
+        raise TieBreakError(f"player {pd.number} appears more than once in round {label}")
+    while len(pd.entries) < upto:
+        number = tournament.rounds[len(pd.entries)].number
+        pts = bye_points[ByeKind.ZERO_POINT]
+        pd.entries.append(Entry(number, kind, 0, 0, pts, 0))
+        pd.score += pts
+
+
+def _game_entry(
+    result: GameResult, white: bool, ps: PointSystem, unit: int
+) -> tuple[Kind, int, int]:
+    outcome = result.outcome(Colour.WHITE if white else Colour.BLACK)
+    pts = _units(ps.for_outcome(outcome), unit)
+    if outcome is Outcome.WIN:
+        return Kind.PLAYED, pts, 2
+    if outcome is Outcome.DRAW:
+        return Kind.PLAYED, pts, 1
+    if outcome is Outcome.LOSS:
+        return Kind.PLAYED, pts, 0
+    if outcome is Outcome.FORFEIT_WIN:
+        return Kind.FORFEIT_WIN, pts, 2
+    return Kind.FORFEIT_LOSS, pts, 0

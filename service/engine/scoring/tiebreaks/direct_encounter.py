@@ -1,0 +1,108 @@
+"""Direct Encounter, DE: FIDE C.07 art. 6 (type A: orders one tied group at a time).
+
+Reading taken of art. 6:
+
+* The mini-table: for each tied participant, the points scored in games against the
+  other participants of the same tied group (tied on points and every earlier
+  tie-break). When a pair met more than once, the pair's result is the average of
+  their encounters (art. 6.1.2 reading: every pair weighs the same).
+* Only games played over the board count (art. 6.1.1, Swiss default); the modifier
+  `/P` (DE/P) counts forfeits as games against the scheduled opponent.
+* If every pair of the group met (art. 6.1), the group is ordered by mini-table score;
+  participants still equal form a smaller tied group and DE is applied to it again
+  (art. 6.2), using only the games among them.
+* If some pairs did not meet (art. 6.3, typical in Swiss), a participant is ranked
+  above the rest only when no other remaining participant could reach their
+  mini-table score even by winning every encounter they did not play; this is
+  repeated from the top, and whoever is left stays tied (and, when fewer than the
+  group, is tried again as a group of its own).
+
+The value shown is the first-level mini-table score; the order may be refined by the
+steps above, so the ranking uses the order, not only the shown value.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+
+from service.engine.scoring.tiebreaks.base import GroupOrder, GroupTieBreak
+from service.engine.scoring.tiebreaks.context import Kind, TieBreakContext
+
+__all__ = ["DirectEncounter"]
+
+
+class DirectEncounter(GroupTieBreak):
+    """DE, C.07 art. 6; `count_forfeits` for the /P modifier."""
+
+    def __init__(self, count_forfeits: bool = False) -> None:
+        self.count_forfeits = count_forfeits
+        self.code = "DE/P" if count_forfeits else "DE"
+
+    def order(self, ctx: TieBreakContext, group: Sequence[int]) -> GroupOrder:
+        scores, met = self._mini_table(ctx, group)
+        notes = {
+            p: f"mini-table of {len(group)} tied: {scores[p]} from {met[p]} of "
+            f"{len(group) - 1} opponents met"
+            for p in group
+        }
+        return GroupOrder(dict(scores), self._split(ctx, list(group)), notes)
+
+    def _mini_table(
+        self, ctx: TieBreakContext, group: Sequence[int]
+    ) -> tuple[dict[int, Fraction], dict[int, int]]:
+        """Per member: mini-table score and number of distinct group members met."""
+        members = set(group)
+        kinds = (
+            (Kind.PLAYED, Kind.FORFEIT_WIN, Kind.FORFEIT_LOSS)
+            if self.count_forfeits
+            else (Kind.PLAYED,)
+        )
+        scores: dict[int, Fraction] = {}
+        met: dict[int, int] = {}
+        for p in group:
+            per_opponent: dict[int, list[int]] = {}
+            for entry in ctx.players[p].entries:
+                if entry.opponent in members and entry.kind in kinds:
+                    per_opponent.setdefault(entry.opponent, []).append(entry.points)
+            scores[p] = sum(
+                (Fraction(sum(pts), len(pts) * ctx.unit) for pts in per_opponent.values()),
+                Fraction(0),
+            )
+            met[p] = len(per_opponent)
+        return scores, met
+
+    def _split(self, ctx: TieBreakContext, group: list[int]) -> list[list[int]]:
+        if len(group) < 2:
+            return [group]
+        scores, met = self._mini_table(ctx, group)
+        ordered = sorted(group, key=lambda p: (-scores[p], p))
+        size = len(group)
+        if all(met[p] == size - 1 for p in group):
+            result: list[list[int]] = []
+            start = 0
+            while start < size:
+                end = start
+                while end < size and scores[ordered[end]] == scores[ordered[start]]:
+                    end += 1
+                tied = ordered[start:end]
+                result.extend(self._split(ctx, tied) if len(tied) < size else [tied])
+                start = end
+            return result
+        # Art. 6.3: rank from the top only those nobody can catch.
+        win = Fraction(ctx.win, ctx.unit)
+        reach = {p: scores[p] + (size - 1 - met[p]) * win for p in group}
+        result = []
+        remaining = ordered
+        while len(remaining) > 1:
+            top = remaining[0]
+            if all(reach[q] < scores[top] for q in remaining[1:]):
+                result.append([top])
+                remaining = remaining[1:]
+            else:
+                break
+        if 1 < len(remaining) < size:
+            result.extend(self._split(ctx, remaining))
+        else:
+            result.append(remaining)
+        return result

@@ -1,0 +1,80 @@
+"""Test data parsed from the seed texts (shared/seeds) at test time."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+
+from service.engine.model import Game, GameResult, Player, PointSystem, Round, Tournament
+
+SHARED = Path(__file__).resolve().parents[3] / ".." / "shared"
+SEED_002 = next((SHARED / "seeds").glob("002_*.txt"))
+
+_RESULT = {"1": Fraction(1), "½": Fraction(1, 2), "0": Fraction(0)}
+
+
+@dataclass(frozen=True)
+class Crosstable:
+    """The seed 002 example round-robin: names, results[i][j], the text's Berger column."""
+
+    names: list[str]
+    results: dict[tuple[int, int], Fraction]
+    berger: dict[int, Fraction]
+    points: dict[int, Fraction]
+
+
+def seed_002_crosstable() -> Crosstable:
+    """Parse the 7-player crosstable (rows omit the diagonal; last column is KB)."""
+    text = SEED_002.read_text(encoding="utf-8")
+    block = text.split("Участники 1 2 3 4 5 6 7", 1)[1].split("Обозначения", 1)[0]
+    rows = [line.split() for line in block.strip().splitlines() if re.match(r"^\d+ ", line)]
+    n = len(rows)
+    names: list[str] = []
+    results: dict[tuple[int, int], Fraction] = {}
+    berger: dict[int, Fraction] = {}
+    points: dict[int, Fraction] = {}
+    for row in rows:
+        me = int(row[0])
+        names.append(row[1])
+        cells = row[2 : 2 + n - 1]
+        opponents = [j for j in range(1, n + 1) if j != me]
+        for them, cell in zip(opponents, cells, strict=True):
+            results[(me, them)] = _RESULT[cell]
+        points[me] = sum((results[(me, j)] for j in opponents), Fraction(0))
+        berger[me] = Fraction(row[-1].replace(",", "."))
+    return Crosstable(names, results, berger, points)
+
+
+def round_robin_tournament(
+    results: dict[tuple[int, int], Fraction], n: int, points: PointSystem | None = None
+) -> Tournament:
+    """A round-robin whose games reproduce `results` (score of i against j, 1/½/0);
+    rounds follow the circle method so nobody plays twice in a round."""
+    games: dict[int, list[Game]] = {}
+    for i in range(1, n + 1):
+        for j in range(i + 1, n + 1):
+            share = results[(i, j)]
+            if share + results[(j, i)] != 1:
+                raise ValueError(f"inconsistent crosstable at {i}-{j}")
+            result = (
+                GameResult.WHITE_WINS
+                if share == 1
+                else GameResult.DRAW
+                if share == Fraction(1, 2)
+                else GameResult.BLACK_WINS
+            )
+            rnd = _circle_round(i, j, n)
+            games.setdefault(rnd, []).append(Game(rnd, i, j, result))
+    rounds = tuple(Round(r, tuple(games[r])) for r in sorted(games))
+    players = tuple(Player(k, f"P{k}") for k in range(1, n + 1))
+    return Tournament(players, rounds, points=points or PointSystem())
+
+
+def _circle_round(i: int, j: int, n: int) -> int:
+    """Round of pair (i, j) in a circle-method schedule (odd n gets a dummy)."""
+    m = n if n % 2 == 0 else n + 1
+    if j == m:
+        return (2 * (i - 1)) % (m - 1) + 1
+    return (i + j - 2) % (m - 1) + 1

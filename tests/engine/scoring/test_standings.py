@@ -1,0 +1,142 @@
+"""Standings: seed 002's worked round-robin, shared ranks, errors."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from service.engine.model import Bye, ByeKind, Game, GameResult, Player, Round, Tournament
+from service.engine.scoring.standings import (
+    DEFAULT_ROUND_ROBIN,
+    DEFAULT_SWISS,
+    StandingRow,
+    Standings,
+    compute_standings,
+)
+from service.engine.scoring.tiebreaks.errors import (
+    TieBreakError,
+    UnknownTieBreakError,
+    UnsupportedEditionError,
+)
+from tests.engine.scoring.seed_data import round_robin_tournament, seed_002_crosstable
+
+
+@pytest.fixture(scope="module")
+def seed_002() -> tuple[Tournament, dict[int, Fraction], dict[int, Fraction]]:
+    table = seed_002_crosstable()
+    tournament = round_robin_tournament(table.results, len(table.names))
+    return tournament, table.berger, table.points
+
+
+def test_seed_002_berger_column(seed_002) -> None:
+    tournament, berger, _ = seed_002
+    standings = compute_standings(tournament, ("SB",))
+    got = {row.start_number: row.tiebreaks["SB"] for row in standings.rows}
+    assert got == berger
+    # The text's named figures.
+    assert got[1] == Fraction(47, 4)  # Ivanov 11.75
+    assert got[2] == 10  # Petrov
+    assert got[3] == 9  # Sidorov
+    assert got[4] == Fraction(31, 4)  # Kuznetsov 7.75
+    assert got[5] == 3  # Smirnov
+
+
+def test_seed_002_order_and_points(seed_002) -> None:
+    tournament, _, points = seed_002
+    standings = compute_standings(tournament)
+    assert isinstance(standings, Standings)
+    assert all(isinstance(row, StandingRow) for row in standings.rows)
+    assert [row.start_number for row in standings.rows] == [1, 2, 3, 4, 5, 6, 7]
+    assert [row.rank for row in standings.rows] == [1, 2, 3, 4, 5, 6, 7]
+    assert {row.start_number: row.points for row in standings.rows} == points
+    # Sidorov and Kuznetsov tie on 4 points; the Berger coefficient puts Sidorov third.
+    assert standings.rows[2].points == standings.rows[3].points == 4
+    assert list(standings.rows[0].tiebreaks) == ["SB", "DE", "WIN"]
+    assert standings.tiebreaks == ("SB", "DE", "WIN")
+
+
+def test_seed_002_wins(seed_002) -> None:
+    tournament, _, _ = seed_002
+    table = seed_002_crosstable()
+    rows = compute_standings(tournament, ("WIN",)).rows
+    for row in rows:
+        wins = sum(1 for (i, _), r in table.results.items() if i == row.start_number and r == 1)
+        assert row.tiebreaks["WIN"] == wins
+
+
+def _game(rnd: int, white: int, black: int, result: str) -> Game:
+    return Game(rnd, white, black, GameResult.parse(result))
+
+
+def test_shared_ranks_when_everything_ties() -> None:
+    # A 4-player event where 2 and 3 drew each other and mirror each other otherwise.
+    players = tuple(Player(k) for k in range(1, 5))
+    rounds = (
+        Round(1, (_game(1, 1, 2, "1-0"), _game(1, 3, 4, "0-1"))),
+        Round(2, (_game(2, 1, 3, "1-0"), _game(2, 2, 4, "0-1"))),
+        Round(3, (_game(3, 1, 4, "1-0"), _game(3, 2, 3, "1/2-1/2"))),
+    )
+    standings = compute_standings(Tournament(players, rounds))
+    assert [(r.rank, r.start_number) for r in standings.rows] == [(1, 1), (2, 4), (3, 2), (3, 3)]
+
+
+def test_direct_encounter_breaks_a_tie() -> None:
+    players = tuple(Player(k) for k in range(1, 5))
+    rounds = (
+        Round(1, (_game(1, 1, 2, "0-1"), _game(1, 3, 4, "1-0"))),
+        Round(2, (_game(2, 1, 3, "1-0"), _game(2, 2, 4, "0-1"))),
+    )
+    # 1, 2, 3, 4 all have 1 point; DE orders each pair that met.
+    standings = compute_standings(Tournament(players, rounds), ("DE",))
+    by_number = {r.start_number: r for r in standings.rows}
+    # Four tied, not all met: nobody is out of reach (art. 6.3), so all stay tied.
+    assert {r.rank for r in standings.rows} == {1}
+    assert by_number[2].tiebreaks["DE"] == 1
+
+
+def test_unfinished_games_count_nothing() -> None:
+    players = tuple(Player(k) for k in range(1, 3))
+    rounds = (Round(1, (Game(1, 1, 2, None),)),)
+    rows = compute_standings(Tournament(players, rounds)).rows
+    assert [(r.rank, r.points) for r in rows] == [(1, 0), (1, 0)]
+
+
+def test_unknown_code_names_the_code() -> None:
+    with pytest.raises(UnknownTieBreakError, match="XYZ") as info:
+        compute_standings(Tournament((Player(1),)), ("SB", "XYZ"))
+    assert isinstance(info.value, ValueError)
+    assert info.value.code == "XYZ"
+
+
+def test_unknown_edition() -> None:
+    with pytest.raises(UnsupportedEditionError, match="2019"):
+        compute_standings(Tournament((Player(1),)), edition="2019")
+
+
+def test_defaults_are_exposed() -> None:
+    assert DEFAULT_ROUND_ROBIN == ("SB", "DE", "WIN", "KS")
+    assert DEFAULT_SWISS[0] == "BH-C1"
+
+
+def test_explain_lists_sb_items(seed_002) -> None:
+    tournament, _, _ = seed_002
+    standings = compute_standings(tournament, ("SB", "DE"), explain=3)
+    explanation = standings.explanation
+    assert explanation is not None
+    sb = explanation.tiebreaks[0]
+    assert sb.code == "SB"
+    assert sb.value == 9
+    assert sum(c.value for c in sb.contributions) == 9
+    assert {c.opponent for c in sb.contributions} == {1, 2, 4, 5, 6, 7}
+    assert explanation.as_dict()["start_number"] == 3
+
+
+def test_player_twice_in_a_round_is_rejected() -> None:
+    players = (Player(1), Player(2), Player(3))
+    rounds = (
+        Round(1, (_game(1, 2, 3, "1-0"),)),
+        Round(2, (_game(2, 1, 2, "1-0"),), (Bye(2, 1, ByeKind.HALF_POINT),)),
+    )
+    with pytest.raises(TieBreakError, match="player 1 appears more than once in round 2"):
+        compute_standings(Tournament(players, rounds))
