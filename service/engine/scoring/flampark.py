@@ -1,0 +1,608 @@
+"""FLAMPARK scoring: game values, the tournament result PF and its rating scale Ru.
+
+Seed 000 ("Punktacja FLAMPARK", "Najlepsze wyniki"); SPEC 3. Every player's result is
+the mean, over the games that count, of the game value
+
+    value = Pc + Pt + Pb + P%
+
+* ``Pc = (Rc - 1000) / 8``, ``Rc`` the opponent's starting rating (1000 -> 0,
+  1800 -> 100, 2200 -> 150, 3000 -> 250).
+* ``Pt``: the higher-rated player of a game (the lower start number) may shorten their
+  own thinking time. Shortening the whole base time (increment only) is worth +25 to
+  that player and -25 to the opponent; less is proportional: ``25 * minutes / base``.
+* ``Pb``: +5 for black, -5 for white.
+* ``P%``: 100 win, 50 draw, 0 loss; -50 for the player who forfeited.
+
+``PF`` (the tournament result) is the mean value; ``PF = Pc + Pt + Pb + P%`` holds with
+each part read as its own mean. The rating scale (the "red" table) is
+``Ru = 8 * PF + 600``.
+
+Everything is computed in exact ``Fraction``s; only :func:`display` turns a value into a
+rounded ``Decimal`` for people. The text prints rounded numbers: its "0 - 5 - 25 + 0 =
+-30" for a white loss to a 1001-rated player who shortened fully is exactly ``-29.875``
+(``Pc = 1/8``), which :func:`display` shows as -30.
+
+Readings taken where seed 000 is open (pinned by tests):
+
+* Which games count. A game counts once its result is known and the player faced an
+  opponent: won, drawn or lost over the board, or forfeited by this player. A forfeit
+  win, any bye and an absence do not count ("for that player the tournament is one round
+  shorter"); an unfinished game does not count yet. A double forfeit counts for both
+  players as a forfeit.
+* The forfeited game. The text values it at -0.5 point, "equal to lowering the avoided
+  opponent's rating by 400": the forfeiter's value is ``Pc - 50`` (``P% = -50``). No
+  board was played, so ``Pb`` and ``Pt`` are 0 for it (the text averages the colour
+  correction "over the games played"), and a shortening recorded for it has no effect.
+* Who may shorten. The text names the player "with the higher own rating (the lower
+  start number)" and the start list is sorted by rating, so the lower start number of a
+  game is the one who may shorten; :func:`validate_shortening` rejects the shortening
+  when the start list contradicts this (the lower number rated strictly below the
+  higher one).
+* Ratings. Seed 000 requires a starting rating for every player ("from a category or
+  other evidence" when a player has none), so a rating of 0 (unrated) is rejected.
+* Players with no counted game have no result (PF is a mean over nothing); they are left
+  out of the returned mapping.
+* Ranking (:func:`rank_by_pf`): PF descending; the text gives no tie rule, equal PF is
+  ordered by start number.
+
+Complexity: :func:`flampark_scores` is O(G) Fraction operations for G games, plus
+O(k log k) per player to order that player's k games. :class:`FlamparkAccumulator`
+updates the two players of one result in O(1) and rebuilds one player's score in O(k).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from decimal import ROUND_HALF_UP, Decimal
+from fractions import Fraction
+from typing import TypeAlias
+
+from service.engine.model import Colour, GameResult, Outcome, Tournament
+
+__all__ = [
+    "BLACK_BONUS",
+    "FORFEIT_PERCENT",
+    "FULL_SHORTENING_POINTS",
+    "CountedGame",
+    "FlamparkAccumulator",
+    "FlamparkError",
+    "FlamparkScore",
+    "GameValue",
+    "ShorteningError",
+    "colour_points",
+    "display",
+    "flampark_scores",
+    "game_value",
+    "opponent_strength",
+    "pf_from_rating",
+    "rank_by_pf",
+    "rating_from_pf",
+    "result_percent",
+    "time_points",
+    "validate_shortening",
+]
+
+Minutes: TypeAlias = Fraction | int
+"""A number of minutes; Fractions allow seconds (30 s = Fraction(1, 2))."""
+
+STRENGTH_ZERO_RATING = 1000
+"""The rating whose strength Pc is 0 (seed 000: Pc = (Rc - 1000) / 8)."""
+RATING_POINTS_PER_PF = 8
+"""Rating points per FLAMPARK point (seed 000: Pc = (Rc - 1000) / 8, Ru = 8 PF + 600)."""
+RU_OFFSET = 600
+"""The rating of PF = 0 on the red scale (seed 000: PF = (Ru - 600) / 8)."""
+BLACK_BONUS = Fraction(5)
+"""Pb for black; white gets its negative (seed 000: "Korekta za kolor Pb")."""
+FULL_SHORTENING_POINTS = Fraction(25)
+"""Pt for shortening one's time to zero, "half a draw" (seed 000: "Czas gry")."""
+FORFEIT_PERCENT = Fraction(-50)
+"""P% of the player who forfeited (seed 000: "-50% - kara za oddanie walkowera")."""
+
+_PERCENT = {
+    Outcome.WIN: Fraction(100),
+    Outcome.DRAW: Fraction(50),
+    Outcome.LOSS: Fraction(0),
+    Outcome.FORFEIT_LOSS: FORFEIT_PERCENT,
+}
+_ZERO = Fraction(0)
+
+
+class FlamparkError(ValueError):
+    """Input that FLAMPARK scoring cannot use; ``field`` names the offending input."""
+
+    def __init__(self, message: str, *, field: str | None = None) -> None:
+        super().__init__(message)
+        self.field = field
+        """The input field at fault (``"base_minutes"``, ``"shortened[3,12]"``, ...)."""
+
+
+class ShorteningError(FlamparkError):
+    """A time shortening that seed 000 does not allow (wrong game, too long, ...)."""
+
+
+# --------------------------------------------------------------------------- parts
+
+
+def opponent_strength(rating: int) -> Fraction:
+    """Pc, the strength of an opponent of starting rating ``rating`` (seed 000).
+
+    ``Pc = (Rc - 1000) / 8``: 1000 -> 0, 1800 -> 100, 2200 -> 150, 3000 -> 250.
+    """
+    return Fraction(rating - STRENGTH_ZERO_RATING, RATING_POINTS_PER_PF)
+
+
+def time_points(minutes: Minutes, base_minutes: int) -> Fraction:
+    """Pt earned by shortening one's time by ``minutes`` of ``base_minutes`` (seed 000).
+
+    Shortening to zero is worth 25 ("half a draw"); less is proportional. The player
+    who shortens gains this much, the opponent loses it.
+    """
+    _check_base(base_minutes)
+    _check_minutes(minutes, base_minutes, field="minutes")
+    return FULL_SHORTENING_POINTS * Fraction(minutes) / base_minutes
+
+
+def colour_points(colour: Colour) -> Fraction:
+    """Pb: +5 for black, -5 for white (seed 000: white wins about 10 % more often)."""
+    return BLACK_BONUS if colour is Colour.BLACK else -BLACK_BONUS
+
+
+def result_percent(outcome: Outcome) -> Fraction:
+    """P% of one game: 100 win, 50 draw, 0 loss, -50 for forfeiting (seed 000).
+
+    A forfeit win has no percentage: the game does not count for the winner.
+    """
+    try:
+        return _PERCENT[outcome]
+    except KeyError:
+        raise FlamparkError(
+            "a forfeit win is not counted in FLAMPARK scoring (seed 000)", field="outcome"
+        ) from None
+
+
+def rating_from_pf(pf: Fraction) -> Fraction:
+    """Ru on the red scale: ``Ru = 8 * PF + 600`` (seed 000)."""
+    return RATING_POINTS_PER_PF * pf + RU_OFFSET
+
+
+def pf_from_rating(rating: Fraction | int) -> Fraction:
+    """The inverse of :func:`rating_from_pf`: ``PF = (Ru - 600) / 8`` (seed 000)."""
+    return Fraction(rating - RU_OFFSET, RATING_POINTS_PER_PF)
+
+
+def display(value: Fraction, places: int = 2) -> Decimal:
+    """Round an exact value for people: ``places`` decimals, halves away from zero."""
+    exact = Decimal(value.numerator) / Decimal(value.denominator)
+    return exact.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)
+
+
+# --------------------------------------------------------------------------- one game
+
+
+@dataclass(frozen=True, slots=True)
+class GameValue:
+    """One player's value of one game (seed 000, "Najlepsze wyniki")."""
+
+    pc: Fraction
+    """Opponent's strength, ``(Rc - 1000) / 8``."""
+    pt: Fraction
+    """Time premium: + for the player who shortened, - for the opponent."""
+    pb: Fraction
+    """Colour correction: +5 black, -5 white, 0 for a forfeited game."""
+    ppct: Fraction
+    """Result percentage: 100 / 50 / 0, -50 for forfeiting."""
+
+    @property
+    def total(self) -> Fraction:
+        """The game value ``Pc + Pt + Pb + P%``."""
+        return self.pc + self.pt + self.pb + self.ppct
+
+
+def game_value(
+    outcome: Outcome,
+    colour: Colour,
+    opponent_rating: int,
+    *,
+    base_minutes: int | None = None,
+    own_shortening: Minutes = 0,
+    opponent_shortening: Minutes = 0,
+) -> GameValue:
+    """The value of one counted game for one player (seed 000; SPEC 3).
+
+    ``own_shortening`` is the minutes this player cut from their own time,
+    ``opponent_shortening`` the minutes the opponent cut; at most one is non-zero and
+    either needs ``base_minutes``. For a forfeit loss the value is ``Pc - 50`` with no
+    colour or time part (the game was not played). A forfeit win raises
+    :class:`FlamparkError`: it is not counted.
+    """
+    if outcome is Outcome.FORFEIT_WIN:
+        raise FlamparkError(
+            "a forfeit win is not counted in FLAMPARK scoring (seed 000)", field="outcome"
+        )
+    _check_rating(opponent_rating, field="opponent_rating")
+    if own_shortening and opponent_shortening:
+        raise ShorteningError(
+            "only one player of a game may shorten their time (seed 000)",
+            field="opponent_shortening",
+        )
+    pc = opponent_strength(opponent_rating)
+    if outcome is Outcome.FORFEIT_LOSS:
+        return GameValue(pc, _ZERO, _ZERO, FORFEIT_PERCENT)
+    pt = _ZERO
+    if own_shortening or opponent_shortening:
+        if base_minutes is None:
+            raise ShorteningError("a shortening needs base_minutes", field="base_minutes")
+        if own_shortening:
+            pt = time_points(own_shortening, base_minutes)
+        else:
+            pt = -time_points(opponent_shortening, base_minutes)
+    return GameValue(pc, pt, colour_points(colour), _PERCENT[outcome])
+
+
+# --------------------------------------------------------------------------- a tournament
+
+
+@dataclass(frozen=True, slots=True)
+class CountedGame:
+    """A game that counts for a player's FLAMPARK result, with its value."""
+
+    round: int
+    """Round number."""
+    opponent: int
+    """Opponent's start number."""
+    colour: Colour
+    """This player's colour."""
+    outcome: Outcome
+    """This player's outcome (never a forfeit win)."""
+    value: GameValue
+    """The game value for this player."""
+
+
+@dataclass(frozen=True, slots=True)
+class FlamparkScore:
+    """A player's FLAMPARK result: the means of the parts over the counted games."""
+
+    player: int
+    """Start number."""
+    games: tuple[CountedGame, ...]
+    """The counted games in round order (at least one)."""
+    pc: Fraction
+    """Mean opponents' strength."""
+    pt: Fraction
+    """Mean time premium."""
+    pb: Fraction
+    """Mean colour correction."""
+    ppct: Fraction
+    """Mean result percentage (``100 * points / games``)."""
+
+    @classmethod
+    def from_games(cls, player: int, games: Iterable[CountedGame]) -> FlamparkScore:
+        """Average the values of ``games`` (which must not be empty)."""
+        ordered = tuple(sorted(games, key=lambda g: g.round))
+        if not ordered:
+            raise FlamparkError(f"player {player} has no counted game", field="games")
+        count = len(ordered)
+        return cls(
+            player,
+            ordered,
+            sum((g.value.pc for g in ordered), _ZERO) / count,
+            sum((g.value.pt for g in ordered), _ZERO) / count,
+            sum((g.value.pb for g in ordered), _ZERO) / count,
+            sum((g.value.ppct for g in ordered), _ZERO) / count,
+        )
+
+    @property
+    def games_counted(self) -> int:
+        """How many games count (the player's own tournament length)."""
+        return len(self.games)
+
+    @property
+    def pf(self) -> Fraction:
+        """The tournament result ``PF = Pc + Pt + Pb + P%``."""
+        return self.pc + self.pt + self.pb + self.ppct
+
+    @property
+    def ru(self) -> Fraction:
+        """The result on the rating scale, ``Ru = 8 * PF + 600``."""
+        return rating_from_pf(self.pf)
+
+
+def validate_shortening(
+    tournament: Tournament,
+    shortened: Mapping[tuple[int, int], Minutes],
+    *,
+    base_minutes: int,
+) -> None:
+    """Check time shortenings against seed 000's rule; raise :class:`ShorteningError`.
+
+    ``shortened`` maps ``(round, white start number)`` to the minutes cut by the
+    player allowed to cut: the game's higher-rated player, i.e. its lower start number.
+    Each key must name a game of ``tournament``; the minutes must lie in
+    ``0 .. base_minutes``; and the lower start number must not be rated below the other
+    player (otherwise the start list contradicts who may shorten).
+    """
+    _check_base(base_minutes)
+    games = {(rnd.number, game.white): game for rnd in tournament.rounds for game in rnd.games}
+    ratings = {p.start_number: p.rating for p in tournament.players}
+    for key, minutes in shortened.items():
+        field = f"shortened[{key[0]},{key[1]}]"
+        game = games.get(key)
+        if game is None:
+            raise ShorteningError(
+                f"no game in round {key[0]} with player {key[1]} as white", field=field
+            )
+        _check_minutes(minutes, base_minutes, field=field)
+        first, second = sorted((game.white, game.black))
+        if ratings.get(first, 0) < ratings.get(second, 0):
+            raise ShorteningError(
+                f"only the higher-rated player may shorten (seed 000): player {first} is "
+                f"rated {ratings.get(first, 0)}, below player {second} "
+                f"({ratings.get(second, 0)})",
+                field=field,
+            )
+
+
+def flampark_scores(
+    tournament: Tournament,
+    *,
+    base_minutes: int,
+    shortened: Mapping[tuple[int, int], Minutes] | None = None,
+) -> dict[int, FlamparkScore]:
+    """Every player's FLAMPARK result from the games played so far (seed 000; SPEC 3).
+
+    ``base_minutes`` is the base thinking time (FK6: 15); ``shortened`` maps
+    ``(round, white start number)`` to the minutes the game's lower start number cut
+    from their own time. Players without a counted game are left out.
+    """
+    shortened = {} if shortened is None else shortened
+    validate_shortening(tournament, shortened, base_minutes=base_minutes)
+    ratings = _ratings(tournament)
+    counted: dict[int, list[CountedGame]] = {}
+    for rnd in tournament.rounds:
+        for game in rnd.games:
+            if game.result is None:
+                continue
+            minutes = shortened.get((rnd.number, game.white), 0)
+            for side in _game_sides(
+                rnd.number, game.white, game.black, game.result, minutes, base_minutes, ratings
+            ):
+                counted.setdefault(side[0], []).append(side[1])
+    return {
+        player: FlamparkScore.from_games(player, games) for player, games in sorted(counted.items())
+    }
+
+
+def rank_by_pf(scores: Mapping[int, FlamparkScore]) -> list[int]:
+    """Start numbers by PF, best first; equal PF by start number (a reading: seed 000
+    gives no tie rule). Players with different numbers of games rank together."""
+    return sorted(scores, key=lambda number: (-scores[number].pf, number))
+
+
+# --------------------------------------------------------------------------- live
+
+
+class FlamparkAccumulator:
+    """FLAMPARK results kept up to date one game result at a time (seed 000: "live").
+
+    Recording a result touches only the two players of that game: O(1) to update their
+    running sums, O(k) to rebuild one player's :class:`FlamparkScore`. A result recorded
+    again for the same ``(round, white)`` replaces the earlier one (corrections), and
+    ``None`` withdraws it. The result equals :func:`flampark_scores` over the same games.
+    """
+
+    def __init__(self, ratings: Mapping[int, int], *, base_minutes: int) -> None:
+        _check_base(base_minutes)
+        for number, rating in ratings.items():
+            _check_rating(rating, field=f"ratings[{number}]")
+        self._ratings = dict(ratings)
+        self._base = base_minutes
+        self._games: dict[tuple[int, int], tuple[int, GameResult, Minutes]] = {}
+        self._seat: dict[tuple[int, int], tuple[int, int]] = {}
+        self._counted: dict[int, dict[int, CountedGame]] = {}
+        self._sums: dict[int, list[Fraction]] = {}
+        self._cache: dict[int, FlamparkScore] = {}
+
+    @classmethod
+    def from_tournament(
+        cls,
+        tournament: Tournament,
+        *,
+        base_minutes: int,
+        shortened: Mapping[tuple[int, int], Minutes] | None = None,
+    ) -> FlamparkAccumulator:
+        """An accumulator holding every known result of ``tournament``."""
+        shortened = {} if shortened is None else shortened
+        validate_shortening(tournament, shortened, base_minutes=base_minutes)
+        acc = cls(_ratings(tournament), base_minutes=base_minutes)
+        for rnd in tournament.rounds:
+            for game in rnd.games:
+                acc.record(
+                    rnd.number,
+                    game.white,
+                    game.black,
+                    game.result,
+                    shortened=shortened.get((rnd.number, game.white), 0),
+                )
+        return acc
+
+    def record(
+        self,
+        round: int,
+        white: int,
+        black: int,
+        result: GameResult | None,
+        *,
+        shortened: Minutes = 0,
+    ) -> None:
+        """Record (or correct, or with ``None`` withdraw) one game's result.
+
+        ``shortened`` is the minutes the game's lower start number cut from their time.
+        """
+        key = (round, white)
+        for player in (white, black):
+            if player not in self._ratings:
+                raise FlamparkError(f"unknown player {player}", field="player")
+            seat = self._seat.get((round, player))
+            if seat is not None and seat != key:
+                raise FlamparkError(
+                    f"player {player} already has a game in round {round}", field="player"
+                )
+        if white == black:
+            raise FlamparkError("a player cannot play themselves", field="black")
+        previous = self._games.get(key)
+        if previous is not None and previous[0] != black:
+            raise FlamparkError(
+                f"round {round}: player {white} already has white against {previous[0]}",
+                field="black",
+            )
+        field = f"shortened[{round},{white}]"
+        _check_minutes(shortened, self._base, field=field)
+        first, second = sorted((white, black))
+        if shortened and self._ratings[first] < self._ratings[second]:
+            raise ShorteningError(
+                f"only the higher-rated player may shorten (seed 000): player {first} is "
+                f"rated below player {second}",
+                field=field,
+            )
+        if previous is not None:
+            self._withdraw(round, white, black)
+        if result is None:
+            return
+        self._games[key] = (black, result, shortened)
+        self._seat[(round, white)] = key
+        self._seat[(round, black)] = key
+        for player, counted in _game_sides(
+            round, white, black, result, shortened, self._base, self._ratings
+        ):
+            self._add(player, counted)
+
+    def score(self, player: int) -> FlamparkScore | None:
+        """The player's current result, or None before their first counted game."""
+        cached = self._cache.get(player)
+        if cached is not None:
+            return cached
+        sums = self._sums.get(player)
+        games = self._counted.get(player)
+        if sums is None or not games:
+            return None
+        count = len(games)
+        ordered = tuple(games[r] for r in sorted(games))
+        built = FlamparkScore(
+            player, ordered, sums[0] / count, sums[1] / count, sums[2] / count, sums[3] / count
+        )
+        self._cache[player] = built
+        return built
+
+    def scores(self) -> dict[int, FlamparkScore]:
+        """Every player with a counted game, as :func:`flampark_scores` returns them."""
+        result: dict[int, FlamparkScore] = {}
+        for player in sorted(self._counted):
+            score = self.score(player)
+            if score is not None:
+                result[player] = score
+        return result
+
+    def ru(self, player: int) -> Fraction | None:
+        """The player's current Ru from the running sums (O(1)), None without games."""
+        sums = self._sums.get(player)
+        games = self._counted.get(player)
+        if sums is None or not games:
+            return None
+        return rating_from_pf((sums[0] + sums[1] + sums[2] + sums[3]) / len(games))
+
+    def _withdraw(self, round: int, white: int, black: int) -> None:
+        del self._games[(round, white)]
+        for player in (white, black):
+            self._seat.pop((round, player), None)
+            games = self._counted.get(player)
+            if games is None or round not in games:
+                continue
+            value = games.pop(round).value
+            sums = self._sums[player]
+            sums[0] -= value.pc
+            sums[1] -= value.pt
+            sums[2] -= value.pb
+            sums[3] -= value.ppct
+            self._cache.pop(player, None)
+            if not games:
+                del self._counted[player]
+                del self._sums[player]
+
+    def _add(self, player: int, counted: CountedGame) -> None:
+        self._counted.setdefault(player, {})[counted.round] = counted
+        sums = self._sums.setdefault(player, [_ZERO, _ZERO, _ZERO, _ZERO])
+        value = counted.value
+        sums[0] += value.pc
+        sums[1] += value.pt
+        sums[2] += value.pb
+        sums[3] += value.ppct
+        self._cache.pop(player, None)
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def _game_sides(
+    round: int,
+    white: int,
+    black: int,
+    result: GameResult,
+    minutes: Minutes,
+    base_minutes: int,
+    ratings: Mapping[int, int],
+) -> list[tuple[int, CountedGame]]:
+    """The counted games one result produces (zero, one or two)."""
+    shortener = min(white, black)
+    sides: list[tuple[int, CountedGame]] = []
+    for me, them, colour in ((white, black, Colour.WHITE), (black, white, Colour.BLACK)):
+        outcome = result.outcome(colour)
+        if outcome is Outcome.FORFEIT_WIN:
+            continue
+        own = minutes if me == shortener else 0
+        other = minutes if them == shortener else 0
+        value = game_value(
+            outcome,
+            colour,
+            ratings[them],
+            base_minutes=base_minutes,
+            own_shortening=own,
+            opponent_shortening=other,
+        )
+        sides.append((me, CountedGame(round, them, colour, outcome, value)))
+    return sides
+
+
+def _ratings(tournament: Tournament) -> dict[int, int]:
+    ratings: dict[int, int] = {}
+    for index, player in enumerate(tournament.players):
+        _check_rating(player.rating, field=f"players[{index}].rating")
+        ratings[player.start_number] = player.rating
+    return ratings
+
+
+def _check_rating(rating: int, *, field: str) -> None:
+    if isinstance(rating, bool) or not isinstance(rating, int) or rating <= 0:
+        raise FlamparkError(
+            f"FLAMPARK needs a starting rating for every player (seed 000), got {rating!r}",
+            field=field,
+        )
+
+
+def _check_base(base_minutes: int) -> None:
+    if isinstance(base_minutes, bool) or not isinstance(base_minutes, int) or base_minutes < 1:
+        raise FlamparkError(
+            f"base_minutes must be a positive whole number of minutes, got {base_minutes!r}",
+            field="base_minutes",
+        )
+
+
+def _check_minutes(minutes: Minutes, base_minutes: int, *, field: str) -> None:
+    if isinstance(minutes, bool) or not isinstance(minutes, int | Fraction):
+        raise ShorteningError(f"minutes must be an int or a Fraction, got {minutes!r}", field=field)
+    if minutes < 0 or minutes > base_minutes:
+        raise ShorteningError(
+            f"a shortening must lie between 0 and the base time of {base_minutes} minutes, "
+            f"got {minutes}",
+            field=field,
+        )
