@@ -1,1 +1,143 @@
-"""Bridge scoring (SPEC 7, seed 003)."""
+"""Bridge scoring (SPEC 7, seed 003): one module per job.
+
+- `contract`: Law 77 duplicate score of a contract; board number -> dealer and
+  vulnerability.
+- `imps`: the WBF IMP scale both ways (Law 78B).
+- `vp`: victory-point scales (WBF 2013 continuous and discrete, ACBL bands).
+- `matchpoints`: matchpoints and percentages, Neuberg, adjusted and weighted scores.
+- `butler`: IMPs against a datum (Polish rule or trimmed mean).
+- `cavendish`: cross-IMPs, averaged, with the per-comparison and per-round caps.
+- `patton`: Patton and board-a-match team scoring.
+- `teams`: open and closed room -> IMPs -> VP for a team match.
+- `entries`: weighted and artificial adjusted scores (Law 12C).
+- `errors`: `BridgeInputError`, the one error type (a ValueError naming the field).
+"""
+
+from service.engine.bridge.butler import (
+    ButlerResult,
+    Datum,
+    DatumMethod,
+    DatumRounding,
+    artificial_imps,
+    butler,
+    datum,
+    pzbs_kept_count,
+)
+from service.engine.bridge.cavendish import (
+    CavendishDivisor,
+    CavendishResult,
+    capped_round_total,
+    cavendish,
+)
+from service.engine.bridge.contract import (
+    BoardConditions,
+    Contract,
+    Doubling,
+    Seat,
+    Side,
+    Strain,
+    Vulnerability,
+    board_conditions,
+    ns_score,
+    parse_contract,
+    score_contract,
+)
+from service.engine.bridge.entries import (
+    AVERAGE,
+    AVERAGE_MINUS,
+    AVERAGE_PLUS,
+    ArtificialScore,
+    BoardEntry,
+    WeightedScore,
+)
+from service.engine.bridge.errors import BridgeInputError
+from service.engine.bridge.imps import ImpRange, ImpRounding, imp_range, imps
+from service.engine.bridge.matchpoints import (
+    MatchpointResult,
+    MatchpointUnits,
+    matchpoints,
+    neuberg,
+)
+from service.engine.bridge.patton import (
+    BoardAMatchResult,
+    PattonResult,
+    board_a_match,
+    board_points,
+    patton,
+)
+from service.engine.bridge.rounding import round_half_up
+from service.engine.bridge.teams import (
+    ImpAdjustment,
+    TeamBoard,
+    TeamMatchResult,
+    board_imps,
+    team_match,
+)
+from service.engine.bridge.vp import (
+    BandScale,
+    VpResult,
+    acbl_scale,
+    vp,
+    wbf_blitz,
+    wbf_continuous_table,
+    wbf_discrete_scale,
+)
+
+__all__ = [
+    "AVERAGE",
+    "AVERAGE_MINUS",
+    "AVERAGE_PLUS",
+    "ArtificialScore",
+    "BandScale",
+    "BoardAMatchResult",
+    "BoardConditions",
+    "BoardEntry",
+    "BridgeInputError",
+    "ButlerResult",
+    "CavendishDivisor",
+    "CavendishResult",
+    "Contract",
+    "Datum",
+    "DatumMethod",
+    "DatumRounding",
+    "Doubling",
+    "ImpAdjustment",
+    "ImpRange",
+    "ImpRounding",
+    "MatchpointResult",
+    "MatchpointUnits",
+    "PattonResult",
+    "Seat",
+    "Side",
+    "Strain",
+    "TeamBoard",
+    "TeamMatchResult",
+    "VpResult",
+    "Vulnerability",
+    "WeightedScore",
+    "acbl_scale",
+    "artificial_imps",
+    "board_a_match",
+    "board_conditions",
+    "board_imps",
+    "board_points",
+    "butler",
+    "capped_round_total",
+    "cavendish",
+    "datum",
+    "imp_range",
+    "imps",
+    "matchpoints",
+    "neuberg",
+    "ns_score",
+    "parse_contract",
+    "patton",
+    "pzbs_kept_count",
+    "round_half_up",
+    "score_contract",
+    "team_match",
+    "vp",
+    "wbf_blitz",
+    "wbf_continuous_table",
+    "wbf_discrete_scale",
+]

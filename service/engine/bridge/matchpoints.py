@@ -1,0 +1,192 @@
+"""Matchpoint (pairs) scoring of one board (Law 78A; seed 003 "maksy"; SPEC 7).
+
+Each NS result earns 2 for every comparable result it beats, 1 for every equal
+result and 0 for every better one (1 / 1/2 / 0 with `MatchpointUnits.ONE_HALF_ZERO`,
+the PZBS footnote's alternative). With k results the top is 2(k - 1) and the
+average k - 1; the percentage is MP / top x 100. East-West are not matchpointed
+again: EW = top - NS (seed 003: "dopełnienie do maksa").
+
+Worked board (seed 003): 690, 660, 630, 630, 620, -100, -100, -200 -> 14, 12, 9, 9,
+6, 3, 3, 0 on a top of 14 (100, 85.71, 64.29, 64.29, 42.86, 21.43, 21.43, 0 %).
+
+Boards with fewer comparable results than the rest (`tables` larger than the
+number of real results, or artificial scores on the board) are factored up with
+Neuberg's formula: S_N = (S_n + u) * N / n - u, u = 1 for 2/1/0 units and 1/2 for
+1/(1/2)/0, where n results were compared and N is the board's full count (EBU,
+WBF; reference/bridge-scoring.md 1.8). An artificial score gets its percentage of
+the full top 2(N - 1), separately for NS and EW.
+
+Weighted scores: each component is matchpointed against the other tables on its
+own and the components are combined by weight; every other table's comparison with
+the weighted table is weighted in the same way, so the matchpoints are fractions.
+
+All figures are exact `Fraction`s; round for display with `rounding.round_half_up`
+(the WBF practice of 1 decimal per board is a caller's choice). Reading for a board
+with a single table (top 0): both sides get 50 %.
+"""
+
+from __future__ import annotations
+
+import enum
+from bisect import bisect_left
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from service.engine.bridge.entries import ArtificialScore, BoardEntry, WeightedScore, components
+from service.engine.bridge.errors import BridgeInputError
+
+__all__ = ["MatchpointResult", "MatchpointUnits", "matchpoints", "neuberg"]
+
+
+class MatchpointUnits(enum.StrEnum):
+    """Matchpoint units per comparison won / tied / lost."""
+
+    TWO_ONE_ZERO = "2-1-0"
+    """2 / 1 / 0 (Law 78A)."""
+    ONE_HALF_ZERO = "1-0.5-0"
+    """1 / 1/2 / 0 (PZBS footnote; ACBL)."""
+
+    @property
+    def unit(self) -> Fraction:
+        """The value of a tie (1 or 1/2)."""
+        return Fraction(1) if self is MatchpointUnits.TWO_ONE_ZERO else Fraction(1, 2)
+
+
+@dataclass(frozen=True, slots=True)
+class MatchpointResult:
+    """Matchpoints of every table on one board, in input order."""
+
+    top: Fraction
+    """The board's top: 2(N - 1) (or N - 1 in 1/(1/2)/0 units)."""
+    ns: tuple[Fraction, ...]
+    """North-South matchpoints per table."""
+    ew: tuple[Fraction, ...]
+    """East-West matchpoints per table (top - NS except for artificial scores)."""
+    ns_percent: tuple[Fraction, ...]
+    """North-South percentages, exact (0-100)."""
+    ew_percent: tuple[Fraction, ...]
+    """East-West percentages, exact (0-100)."""
+    tables: int
+    """N: the number of results the board counts as having."""
+    compared: int
+    """n: the number of real (non-artificial) results matchpointed against each other."""
+
+
+def neuberg(
+    mp: int | Fraction,
+    compared: int,
+    tables: int,
+    units: MatchpointUnits | str = MatchpointUnits.TWO_ONE_ZERO,
+) -> Fraction:
+    """Neuberg's formula: matchpoints on a top of 2(n - 1) -> on a top of 2(N - 1).
+
+    (S + u) * N / n - u with u the tie unit. 18 of 18 with n = 10, N = 11 -> 19.9.
+    """
+    if compared < 1:
+        raise BridgeInputError("compared", f"must be 1 or more, got {compared}")
+    if tables < compared:
+        raise BridgeInputError("tables", f"must be at least {compared}, got {tables}")
+    unit = MatchpointUnits(units).unit
+    return (Fraction(mp) + unit) * tables / compared - unit
+
+
+def _plain_matchpoints(scores: Sequence[int]) -> list[Fraction]:
+    """2/1/0 matchpoints among plain scores: 2 x (scores below) + (equal scores - 1)."""
+    counts = Counter(scores)
+    values = sorted(counts)
+    below: dict[int, int] = {}
+    running = 0
+    for value in values:
+        below[value] = running
+        running += counts[value]
+    return [Fraction(2 * below[s] + counts[s] - 1) for s in scores]
+
+
+def _weighted_matchpoints(entries: Sequence[int | WeightedScore]) -> list[Fraction]:
+    """2/1/0 matchpoints when some tables hold weighted scores (fractional weights)."""
+    parts = [tuple(components(entry)) for entry in entries]
+    weight_at: dict[int, Fraction] = {}
+    for entry_parts in parts:
+        for weight, score in entry_parts:
+            weight_at[score] = weight_at.get(score, Fraction(0)) + weight
+    values = sorted(weight_at)
+    cumulative: list[Fraction] = []
+    running = Fraction(0)
+    for value in values:
+        cumulative.append(running)
+        running += weight_at[value]
+    result: list[Fraction] = []
+    for entry_parts in parts:
+        total = Fraction(0)
+        for weight, score in entry_parts:
+            below = cumulative[bisect_left(values, score)]
+            equal = weight_at[score]
+            own_below = sum((w for w, s in entry_parts if s < score), Fraction(0))
+            own_equal = sum((w for w, s in entry_parts if s == score), Fraction(0))
+            total += weight * (2 * (below - own_below) + (equal - own_equal))
+        result.append(total)
+    return result
+
+
+def matchpoints(
+    scores: Sequence[BoardEntry],
+    *,
+    tables: int | None = None,
+    units: MatchpointUnits | str = MatchpointUnits.TWO_ONE_ZERO,
+) -> MatchpointResult:
+    """Matchpoint one board: NS scores (or adjusted entries) of every table.
+
+    `tables` is the number of results the board should have (default: the number of
+    entries); when fewer real results were compared, Neuberg factors them up.
+    """
+    unit_kind = MatchpointUnits(units)
+    unit = unit_kind.unit
+    count = len(scores)
+    full = count if tables is None else tables
+    if isinstance(full, bool) or not isinstance(full, int) or full < max(count, 1):
+        raise BridgeInputError("tables", f"must be at least {max(count, 1)}, got {tables!r}")
+    real_index = [i for i, entry in enumerate(scores) if not isinstance(entry, ArtificialScore)]
+    real = [scores[i] for i in real_index]
+    for entry in real:
+        if not isinstance(entry, int | WeightedScore) or isinstance(entry, bool):
+            raise BridgeInputError("scores", f"unexpected board entry {entry!r}")
+    if all(isinstance(entry, int) for entry in real):
+        raw = _plain_matchpoints([entry for entry in real if isinstance(entry, int)])
+    else:
+        raw = _weighted_matchpoints(
+            [entry for entry in real if not isinstance(entry, ArtificialScore)]
+        )
+    compared = len(real)
+    top_compared = 2 * unit * (compared - 1)
+    top = 2 * unit * (full - 1)
+    ns: list[Fraction] = [Fraction(0)] * count
+    ew: list[Fraction] = [Fraction(0)] * count
+    for index, mp in zip(real_index, raw, strict=True):
+        ns_mp = mp * unit
+        ew_mp = top_compared - ns_mp
+        if compared < full:
+            ns_mp = neuberg(ns_mp, compared, full, unit_kind)
+            ew_mp = neuberg(ew_mp, compared, full, unit_kind)
+        ns[index] = ns_mp
+        ew[index] = ew_mp
+    for index, entry in enumerate(scores):
+        if isinstance(entry, ArtificialScore):
+            ns[index] = entry.ns_percent * top / 100
+            ew[index] = entry.ew_percent * top / 100
+    if top == 0:
+        ns_percent = tuple(Fraction(50) for _ in ns)
+        ew_percent = tuple(Fraction(50) for _ in ew)
+    else:
+        ns_percent = tuple(mp * 100 / top for mp in ns)
+        ew_percent = tuple(mp * 100 / top for mp in ew)
+    return MatchpointResult(
+        top=top,
+        ns=tuple(ns),
+        ew=tuple(ew),
+        ns_percent=ns_percent,
+        ew_percent=ew_percent,
+        tables=full,
+        compared=compared,
+    )
