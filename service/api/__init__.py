@@ -1,0 +1,1 @@
+"""HTTP API: FastAPI app factory, routers per resource, dependencies, problem+json."""

@@ -1,0 +1,68 @@
+"""The FastAPI application factory."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI
+from fastapi.routing import APIRoute
+
+from service.api.errors import install_error_handlers
+from service.api.idempotency import IdempotencyMiddleware
+from service.api.routes import health, live, players, rounds, standings, tournaments, trf
+from service.api.state import AppState
+from service.config import Settings, get_settings
+from service.db.session import create_engine, create_session_factory
+from service.live.bus import create_bus
+
+__all__ = ["create_app"]
+
+DESCRIPTION = """
+Tournament pairing and scoring: Berger round-robins (and, as they land, FLAMPARK, FIDE
+Dutch and JCA Swiss), results from mobile apps and arbiters, standings with FIDE
+tie-breaks, and live updates over WebSocket at `/v1/tournaments/{id}/live`.
+
+Writes need `Authorization: Bearer <token>`: the organizer token returned once when the
+tournament is created, or a player token (own games only) issued when the start list
+closes. Send `Idempotency-Key` with writes to make retries safe. Errors are
+`application/problem+json` (RFC 9457) with a stable `type` and the offending `field`.
+"""
+
+
+def _operation_id(route: APIRoute) -> str:
+    """Stable operation ids (`<tag>-<function>`) so generated clients do not churn."""
+    return f"{route.tags[0]}-{route.name}" if route.tags else route.name
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    """Build the app; the lifespan opens the database engine and the event bus."""
+    config = settings or get_settings()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        engine = create_engine(config.database_url, echo=config.sql_echo)
+        bus = create_bus(config.database_url, config.live_queue_size)
+        await bus.start()
+        app.state.arbiter = AppState(
+            settings=config, engine=engine, sessions=create_session_factory(engine), bus=bus
+        )
+        try:
+            yield
+        finally:
+            await bus.stop()
+            await engine.dispose()
+
+    app = FastAPI(
+        title="Arbiter",
+        version="1.0.0",
+        summary="Tournament pairing and scoring service",
+        description=DESCRIPTION,
+        lifespan=lifespan,
+        generate_unique_id_function=_operation_id,
+    )
+    install_error_handlers(app)
+    app.add_middleware(IdempotencyMiddleware)
+    for module in (health, tournaments, trf, players, rounds, standings, live):
+        app.include_router(module.router)
+    return app

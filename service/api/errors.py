@@ -1,0 +1,81 @@
+"""Rendering of every error as problem+json (RFC 9457); the hierarchy is service.errors."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from service.errors import InvalidInput, Problem
+
+__all__ = ["PROBLEM_MEDIA_TYPE", "install_error_handlers", "problem_response"]
+
+PROBLEM_MEDIA_TYPE = "application/problem+json"
+_log = logging.getLogger("arbiter.api")
+
+
+def problem_response(problem: Problem, instance: str | None = None) -> JSONResponse:
+    """Render a problem as an HTTP response."""
+    headers = {"WWW-Authenticate": "Bearer"} if problem.status == 401 else None
+    return JSONResponse(
+        problem.body(instance),
+        status_code=problem.status,
+        media_type=PROBLEM_MEDIA_TYPE,
+        headers=headers,
+    )
+
+
+def _field_name(location: tuple[Any, ...]) -> str:
+    parts = [str(p) for p in location if p not in ("body",)]
+    return ".".join(parts) if parts else "body"
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    """Route every error through problem+json."""
+
+    async def on_problem(request: Request, exc: Exception) -> JSONResponse:
+        assert isinstance(exc, Problem)
+        return problem_response(exc, request.url.path)
+
+    async def on_validation(request: Request, exc: Exception) -> JSONResponse:
+        assert isinstance(exc, RequestValidationError)
+        errors = [
+            {"field": _field_name(tuple(err.get("loc", ()))), "message": err.get("msg", "")}
+            for err in exc.errors()
+        ]
+        fields = ", ".join(dict.fromkeys(e["field"] for e in errors))
+        problem = InvalidInput(
+            f"invalid value for {fields}",
+            field=errors[0]["field"] if errors else None,
+            errors=errors,
+        )
+        return problem_response(problem, request.url.path)
+
+    async def on_http(request: Request, exc: Exception) -> JSONResponse:
+        assert isinstance(exc, StarletteHTTPException)
+        problem = Problem(str(exc.detail))
+        problem.status = exc.status_code
+        problem.slug = {404: "not-found", 405: "method-not-allowed"}.get(
+            exc.status_code, "http-error"
+        )
+        problem.title = str(exc.detail)
+        return problem_response(problem, request.url.path)
+
+    async def on_value_error(request: Request, exc: Exception) -> JSONResponse:
+        return problem_response(InvalidInput(str(exc)), request.url.path)
+
+    async def on_unexpected(request: Request, exc: Exception) -> JSONResponse:
+        _log.exception("unhandled error on %s", request.url.path, exc_info=exc)
+        problem = Problem("internal error; the request changed nothing")
+        problem.status, problem.slug, problem.title = 500, "internal", "Internal error"
+        return problem_response(problem, request.url.path)
+
+    app.add_exception_handler(Problem, on_problem)
+    app.add_exception_handler(RequestValidationError, on_validation)
+    app.add_exception_handler(StarletteHTTPException, on_http)
+    app.add_exception_handler(ValueError, on_value_error)
+    app.add_exception_handler(Exception, on_unexpected)

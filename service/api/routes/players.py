@@ -1,0 +1,65 @@
+"""Players: register, list, change and remove while the start list is open."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Path, Response, status
+
+from service.api.deps import OrganizerDep, SessionDep, StateDep, TournamentDep
+from service.api.publish import commit_and_publish
+from service.api.schemas.players import PlayerCreate, PlayerPublic, PlayerUpdate
+from service.api.views import player_public
+from service.db.repository import add_player, delete_player, list_players, update_player
+
+router = APIRouter(prefix="/v1/tournaments/{tournament_id}/players", tags=["players"])
+
+PlayerId = Path(ge=1, description="The player's id (as returned on registration)")
+
+
+@router.post("", status_code=status.HTTP_201_CREATED, response_model=PlayerPublic)
+async def register(
+    body: PlayerCreate,
+    tournament: TournamentDep,
+    _organizer: OrganizerDep,
+    session: SessionDep,
+    state: StateDep,
+) -> PlayerPublic:
+    """Register a player (organizer; start list open)."""
+    player = await add_player(session, tournament, body.model_dump())
+    await commit_and_publish(session, state, tournament)
+    return player_public(player)
+
+
+@router.get("", response_model=list[PlayerPublic])
+async def list_all(tournament: TournamentDep, session: SessionDep) -> list[PlayerPublic]:
+    """Every player, in start-number order once the list is closed."""
+    return [player_public(p) for p in await list_players(session, tournament.id)]
+
+
+@router.patch("/{player_id}", response_model=PlayerPublic)
+async def change(
+    body: PlayerUpdate,
+    tournament: TournamentDep,
+    _organizer: OrganizerDep,
+    session: SessionDep,
+    state: StateDep,
+    player_id: int = PlayerId,
+) -> PlayerPublic:
+    """Change a player's details (organizer; start list open)."""
+    fields = body.model_dump(exclude_unset=True)
+    player = await update_player(session, tournament, player_id, fields)
+    await commit_and_publish(session, state, tournament)
+    return player_public(player)
+
+
+@router.delete("/{player_id}", status_code=status.HTTP_204_NO_CONTENT)
+async def remove(
+    tournament: TournamentDep,
+    _organizer: OrganizerDep,
+    session: SessionDep,
+    state: StateDep,
+    player_id: int = PlayerId,
+) -> Response:
+    """Remove a player (organizer; start list open)."""
+    await delete_player(session, tournament, player_id)
+    await commit_and_publish(session, state, tournament)
+    return Response(status_code=status.HTTP_204_NO_CONTENT)

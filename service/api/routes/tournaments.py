@@ -1,0 +1,78 @@
+"""Tournaments: create, read, close the start list."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, status
+
+from service.api.deps import OrganizerDep, SessionDep, StateDep, TournamentDep
+from service.api.publish import commit_and_publish
+from service.api.schemas.tournaments import (
+    TournamentCreate,
+    TournamentCreated,
+    TournamentPublic,
+    TournamentStarted,
+)
+from service.api.views import tournament_public
+from service.db.events import append_event
+from service.db.repository import close_start_list, create_tournament, store_round
+from service.engine.pairing.roundrobin import round_robin_rounds
+from service.engine.scoring.tiebreaks.registry import parse_tiebreak
+from service.errors import InvalidInput
+
+router = APIRouter(prefix="/v1/tournaments", tags=["tournaments"])
+
+
+def _check_tiebreaks(codes: list[str] | None) -> None:
+    for index, code in enumerate(codes or ()):
+        try:
+            parse_tiebreak(code)
+        except ValueError as exc:
+            raise InvalidInput(str(exc), field=f"tiebreaks.{index}") from None
+
+
+@router.post("", status_code=status.HTTP_201_CREATED, response_model=TournamentCreated)
+async def create(body: TournamentCreate, session: SessionDep, state: StateDep) -> dict[str, Any]:
+    """Create a tournament; the organizer token in the response is shown only once."""
+    _check_tiebreaks(body.tiebreaks)
+    settings = body.model_dump(mode="json", exclude={"name", "system", "rounds"})
+    row, token = await create_tournament(
+        session, name=body.name, system=body.system, settings=settings, total_rounds=body.rounds
+    )
+    await commit_and_publish(session, state, row)
+    return {**await tournament_public(session, row), "organizer_token": token}
+
+
+@router.get("/{tournament_id}", response_model=TournamentPublic)
+async def read(tournament: TournamentDep, session: SessionDep) -> dict[str, Any]:
+    """A tournament's settings and state."""
+    return await tournament_public(session, tournament)
+
+
+@router.post("/{tournament_id}/start", response_model=TournamentStarted)
+async def start(
+    tournament: TournamentDep, _organizer: OrganizerDep, session: SessionDep, state: StateDep
+) -> dict[str, Any]:
+    """Close the start list: number players by rating (descending, ties by name), issue
+    their tokens (shown only this once) and, for round-robins, pair every round."""
+    issued = await close_start_list(session, tournament)
+    count = len(issued)
+    if tournament.system in ("round-robin", "double-round-robin"):
+        rounds = round_robin_rounds(count, double=tournament.system == "double-round-robin")
+        for rnd in rounds:
+            await store_round(session, tournament, rnd)
+        tournament.total_rounds = len(rounds)
+        tournament.current_round = 1
+        session.add(tournament)
+    await append_event(
+        session,
+        tournament.id,
+        "tournament_started",
+        {"players": count, "rounds": tournament.total_rounds},
+    )
+    await commit_and_publish(session, state, tournament)
+    tokens = [
+        {"start_number": p.start_number, "name": p.name, "token": token} for p, token in issued
+    ]
+    return {**await tournament_public(session, tournament), "player_tokens": tokens}

@@ -1,0 +1,48 @@
+"""Player resources."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from service.api.schemas.common import ApiModel
+
+__all__ = ["PlayerCreate", "PlayerPublic", "PlayerUpdate"]
+
+Rating = Field(ge=0, le=4000, description="Rating at the start; 0 = unrated.")
+
+
+class PlayerCreate(ApiModel):
+    """A player to register."""
+
+    name: str = Field(min_length=1, max_length=200)
+    rating: int = Rating
+    fide_id: str | None = Field(default=None, pattern=r"^[0-9]{1,11}$")
+    federation: str | None = Field(default=None, pattern=r"^[A-Z]{3}$")
+    sex: Literal["m", "w"] | None = None
+    birth_year: int | None = Field(default=None, ge=1880, le=2100)
+
+
+class PlayerUpdate(ApiModel):
+    """Fields to change while the start list is open."""
+
+    name: str | None = Field(default=None, min_length=1, max_length=200)
+    rating: int | None = Field(default=None, ge=0, le=4000)
+    fide_id: str | None = Field(default=None, pattern=r"^[0-9]{1,11}$")
+    federation: str | None = Field(default=None, pattern=r"^[A-Z]{3}$")
+    sex: Literal["m", "w"] | None = None
+    birth_year: int | None = Field(default=None, ge=1880, le=2100)
+
+
+class PlayerPublic(BaseModel):
+    """A registered player."""
+
+    id: int
+    start_number: int | None
+    name: str
+    rating: int
+    fide_id: str | None
+    federation: str | None
+    sex: str | None
+    birth_year: int | None

@@ -1,0 +1,49 @@
+"""Rounds, games and results."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from service.api.schemas.common import ApiModel
+
+__all__ = ["ByePublic", "GamePublic", "GameStatus", "ResultSubmit", "RoundPublic"]
+
+GameStatus = Literal["pending", "provisional", "confirmed", "disputed"]
+ResultText = Literal["1-0", "1/2-1/2", "0-1", "+-", "-+", "--"]
+
+
+class GamePublic(BaseModel):
+    """A game of a round; players by start number."""
+
+    table: int
+    white: int
+    black: int
+    result: str | None
+    status: GameStatus
+    reports: dict[str, str] = Field(
+        default_factory=dict, description="What each player reported, by colour."
+    )
+    extra: dict[str, Any] = Field(default_factory=dict)
+
+
+class ByePublic(BaseModel):
+    """A player without a game this round."""
+
+    player: int
+    type: str
+
+
+class RoundPublic(BaseModel):
+    """One round's pairings and results."""
+
+    round: int
+    games: list[GamePublic]
+    byes: list[ByePublic]
+
+
+class ResultSubmit(ApiModel):
+    """A result for one game (SPEC 1 notation)."""
+
+    result: ResultText = Field(description='"1-0", "1/2-1/2", "0-1", "+-", "-+" or "--".')

@@ -1,0 +1,26 @@
+"""Long-lived resources of one running app, kept on `app.state` by the lifespan."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from service.config import Settings
+from service.db.session import SessionFactory
+from service.live.bus import InProcessBus, PostgresBus
+
+__all__ = ["AppState"]
+
+
+@dataclass
+class AppState:
+    """The database engine, the session factory, the event bus and small caches."""
+
+    settings: Settings
+    engine: AsyncEngine
+    sessions: SessionFactory
+    bus: InProcessBus | PostgresBus
+    standings_cache: dict[tuple[str, int], dict[str, Any]] = field(default_factory=dict)
+    """Standings documents by (tournament, seq): computed once per event per replica."""

@@ -1,0 +1,1 @@
+"""Persistence: SQLModel tables, async engine and sessions, repositories, event log."""

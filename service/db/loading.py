@@ -1,0 +1,88 @@
+"""Rows -> engine values: the tournament as the engine sees it."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from fractions import Fraction
+
+from service.db.tables import ByeRow, GameRow, PlayerRow, TournamentRow
+from service.engine.model import (
+    Bye,
+    ByeKind,
+    Game,
+    GameResult,
+    Player,
+    PointSystem,
+    Round,
+    Tournament,
+)
+
+__all__ = ["engine_player", "engine_tournament", "point_system"]
+
+
+def point_system(row: TournamentRow) -> PointSystem:
+    """The tournament's points per outcome (settings.points: win, draw, loss, bye)."""
+    points = row.settings.get("points") or {}
+    bye = points.get("bye")
+    return PointSystem(
+        win=Fraction(str(points.get("win", 1))),
+        draw=Fraction(str(points.get("draw", 0.5))),
+        loss=Fraction(str(points.get("loss", 0))),
+        pairing_bye=None if bye is None else Fraction(str(bye)),
+    )
+
+
+def engine_player(row: PlayerRow) -> Player:
+    """A player row with a start number as an engine Player."""
+    assert row.start_number is not None
+    return Player(
+        start_number=row.start_number,
+        name=row.name,
+        rating=row.rating,
+        fide_id=row.fide_id,
+        federation=row.federation,
+        sex=row.sex,
+        birth_year=row.birth_year,
+    )
+
+
+def engine_tournament(
+    row: TournamentRow,
+    players: Sequence[PlayerRow],
+    games: Sequence[GameRow],
+    byes: Sequence[ByeRow],
+    *,
+    confirmed_only: bool = True,
+) -> Tournament:
+    """The engine's view; with `confirmed_only`, unconfirmed results count as unknown."""
+    games_by_round: dict[int, list[Game]] = defaultdict(list)
+    for game in sorted(games, key=lambda g: (g.round, g.table_no)):
+        known = game.result is not None and (game.status == "confirmed" or not confirmed_only)
+        games_by_round[game.round].append(
+            Game(
+                round=game.round,
+                white=game.white,
+                black=game.black,
+                result=GameResult(game.result) if known and game.result else None,
+                table=game.table_no,
+            )
+        )
+    byes_by_round: dict[int, list[Bye]] = defaultdict(list)
+    for bye in byes:
+        byes_by_round[bye.round].append(Bye(bye.round, bye.player, ByeKind(bye.kind)))
+    numbers = sorted(set(games_by_round) | set(byes_by_round))
+    rounds = tuple(
+        Round(n, tuple(games_by_round.get(n, ())), tuple(byes_by_round.get(n, ()))) for n in numbers
+    )
+    ranked = sorted(
+        (engine_player(p) for p in players if p.start_number is not None),
+        key=lambda p: p.start_number,
+    )
+    return Tournament(
+        players=tuple(ranked),
+        rounds=rounds,
+        total_rounds=row.total_rounds,
+        points=point_system(row),
+        name=row.name,
+    )

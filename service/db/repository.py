@@ -1,0 +1,344 @@
+"""Tournament persistence: the reads and writes behind every endpoint.
+
+Every write runs inside the caller's transaction and appends its events there, so a
+failed request leaves nothing behind. Writers lock the tournament first
+(`lock_tournament`), which makes read-modify-write sequences safe under concurrency.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from sqlmodel import col, delete, func, select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from service.db.events import append_event, lock_tournament
+from service.db.loading import engine_tournament
+from service.db.tables import ByeRow, GameRow, PlayerRow, TournamentRow
+from service.db.tokens import hash_token, new_token
+from service.engine.model import Round, Tournament
+from service.errors import Conflict, Forbidden, InvalidInput, NotFound
+
+__all__ = [
+    "Actor",
+    "ReportOutcome",
+    "add_player",
+    "count_players",
+    "create_tournament",
+    "delete_player",
+    "get_player",
+    "get_tournament",
+    "list_players",
+    "load_engine_tournament",
+    "round_rows",
+    "store_round",
+    "submit_result",
+    "update_player",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Actor:
+    """Who is writing: the organizer, or a player (by start number)."""
+
+    kind: Literal["organizer", "player"]
+    start_number: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ReportOutcome:
+    """What a result submission did."""
+
+    game: GameRow
+    seq: int | None
+    """The event's sequence number, None when nothing changed (a repeat)."""
+
+
+async def create_tournament(
+    session: AsyncSession,
+    *,
+    name: str,
+    system: str,
+    settings: dict[str, Any],
+    total_rounds: int | None,
+) -> tuple[TournamentRow, str]:
+    """Store a new tournament; returns it with its organizer token (shown once)."""
+    token = new_token("org")
+    row = TournamentRow(
+        id=uuid.uuid4().hex,
+        name=name,
+        system=system,
+        settings=settings,
+        total_rounds=total_rounds,
+        organizer_token_hash=hash_token(token),
+    )
+    session.add(row)
+    await session.flush()
+    await append_event(session, row.id, "tournament_created", {"name": name, "system": system})
+    return row, token
+
+
+async def get_tournament(session: AsyncSession, tournament_id: str) -> TournamentRow:
+    """The tournament, or NotFound."""
+    row = await session.get(TournamentRow, tournament_id)
+    if row is None:
+        raise NotFound(f"no tournament {tournament_id!r}", field="tournament_id")
+    return row
+
+
+async def list_players(session: AsyncSession, tournament_id: str) -> list[PlayerRow]:
+    """Players in start-number order (registration order before the list closes)."""
+    statement = (
+        select(PlayerRow)
+        .where(PlayerRow.tournament_id == tournament_id)
+        .order_by(col(PlayerRow.start_number), col(PlayerRow.id))
+    )
+    return list((await session.exec(statement)).all())
+
+
+async def count_players(session: AsyncSession, tournament_id: str) -> int:
+    """How many players are registered."""
+    statement = select(func.count()).where(PlayerRow.tournament_id == tournament_id)
+    return int((await session.exec(statement)).one())
+
+
+def _require_open(tournament: TournamentRow) -> None:
+    if tournament.status != "registration":
+        raise Conflict("the start list is closed", field="status")
+
+
+async def add_player(
+    session: AsyncSession, tournament: TournamentRow, fields: dict[str, Any]
+) -> PlayerRow:
+    """Register a player while the start list is open."""
+    await lock_tournament(session, tournament.id)
+    await session.refresh(tournament)
+    _require_open(tournament)
+    player = PlayerRow(tournament_id=tournament.id, **fields)
+    session.add(player)
+    await session.flush()
+    await append_event(session, tournament.id, "player_added", {"id": player.id, **fields})
+    return player
+
+
+async def get_player(session: AsyncSession, tournament_id: str, player_id: int) -> PlayerRow:
+    """A player of this tournament by row id, or NotFound."""
+    player = await session.get(PlayerRow, player_id)
+    if player is None or player.tournament_id != tournament_id:
+        raise NotFound(f"no player {player_id} in this tournament", field="player_id")
+    return player
+
+
+async def update_player(
+    session: AsyncSession, tournament: TournamentRow, player_id: int, fields: dict[str, Any]
+) -> PlayerRow:
+    """Change a player's details while the start list is open."""
+    await lock_tournament(session, tournament.id)
+    await session.refresh(tournament)
+    _require_open(tournament)
+    player = await get_player(session, tournament.id, player_id)
+    for name, value in fields.items():
+        setattr(player, name, value)
+    session.add(player)
+    await append_event(session, tournament.id, "player_updated", {"id": player_id, **fields})
+    return player
+
+
+async def delete_player(session: AsyncSession, tournament: TournamentRow, player_id: int) -> None:
+    """Remove a player while the start list is open."""
+    await lock_tournament(session, tournament.id)
+    await session.refresh(tournament)
+    _require_open(tournament)
+    player = await get_player(session, tournament.id, player_id)
+    await session.delete(player)
+    await append_event(session, tournament.id, "player_removed", {"id": player_id})
+
+
+async def close_start_list(
+    session: AsyncSession, tournament: TournamentRow
+) -> list[tuple[PlayerRow, str]]:
+    """Number the players (rating descending, ties by name) and issue their tokens."""
+    await lock_tournament(session, tournament.id)
+    await session.refresh(tournament)
+    _require_open(tournament)
+    players = await list_players(session, tournament.id)
+    if len(players) < 2:
+        raise InvalidInput(
+            f"a tournament needs at least 2 players, it has {len(players)}", field="players"
+        )
+    players.sort(key=lambda p: (-p.rating, p.name.casefold(), p.id or 0))
+    issued: list[tuple[PlayerRow, str]] = []
+    for number, player in enumerate(players, start=1):
+        token = new_token("ply")
+        player.start_number = number
+        player.token_hash = hash_token(token)
+        session.add(player)
+        issued.append((player, token))
+    tournament.status = "running"
+    session.add(tournament)
+    await session.flush()
+    return issued
+
+
+async def store_round(session: AsyncSession, tournament: TournamentRow, rnd: Round) -> None:
+    """Persist a paired round (games in table order and byes).
+
+    Games that already carry a result (an imported file) are stored as confirmed.
+    """
+    for table, game in enumerate(rnd.games, start=1):
+        session.add(
+            GameRow(
+                tournament_id=tournament.id,
+                round=rnd.number,
+                table_no=game.table or table,
+                white=game.white,
+                black=game.black,
+                result=None if game.result is None else game.result.value,
+                status="pending" if game.result is None else "confirmed",
+            )
+        )
+    for bye in rnd.byes:
+        session.add(
+            ByeRow(tournament_id=tournament.id, round=rnd.number, player=bye.player, kind=bye.kind)
+        )
+    await session.flush()
+
+
+async def round_rows(
+    session: AsyncSession, tournament_id: str, round_number: int | None = None
+) -> tuple[list[GameRow], list[ByeRow]]:
+    """Games (table order) and byes of one round, or of every round."""
+    games = select(GameRow).where(GameRow.tournament_id == tournament_id)
+    byes = select(ByeRow).where(ByeRow.tournament_id == tournament_id)
+    if round_number is not None:
+        games = games.where(GameRow.round == round_number)
+        byes = byes.where(ByeRow.round == round_number)
+    game_rows = (
+        await session.exec(games.order_by(col(GameRow.round), col(GameRow.table_no)))
+    ).all()
+    bye_rows = (await session.exec(byes.order_by(col(ByeRow.round), col(ByeRow.player)))).all()
+    return list(game_rows), list(bye_rows)
+
+
+async def load_engine_tournament(
+    session: AsyncSession, tournament: TournamentRow, *, confirmed_only: bool = True
+) -> Tournament:
+    """The whole tournament as an engine value."""
+    players = await list_players(session, tournament.id)
+    games, byes = await round_rows(session, tournament.id)
+    return engine_tournament(tournament, players, games, byes, confirmed_only=confirmed_only)
+
+
+async def submit_result(
+    session: AsyncSession,
+    tournament: TournamentRow,
+    round_number: int,
+    table: int,
+    result: str,
+    actor: Actor,
+    extra: dict[str, Any] | None = None,
+) -> ReportOutcome:
+    """Record a result (DESIGN: a player's report is provisional; both agreeing or the
+    organizer confirms; disagreement marks the game disputed until the organizer decides).
+
+    Every change appends an event that carries the previous state: nothing is silently
+    overwritten. Repeating what is already recorded changes nothing and adds no event.
+    """
+    await lock_tournament(session, tournament.id)
+    await session.refresh(tournament)
+    if tournament.status == "registration":
+        raise Conflict("the tournament has not started", field="status")
+    game = await _find_game(session, tournament, round_number, table)
+    previous = {"result": game.result, "status": game.status, "reports": dict(game.reports)}
+    reports = dict(game.reports)
+    if actor.kind == "organizer":
+        if game.status == "confirmed" and game.result == result and not extra:
+            return ReportOutcome(game, None)
+        event = "result_corrected" if game.status == "confirmed" else "result_confirmed"
+        reports["arbiter"] = result
+        game.result, game.status = result, "confirmed"
+    else:
+        side = _side_of(game, actor.start_number)
+        if game.status == "confirmed":
+            if game.result == result:
+                return ReportOutcome(game, None)
+            raise Conflict(
+                f"the result is already confirmed as {game.result}; ask the arbiter",
+                field="result",
+            )
+        if reports.get(side) == result:
+            return ReportOutcome(game, None)
+        reports[side] = result
+        other = reports.get("black" if side == "white" else "white")
+        if other is None:
+            event, game.status, game.result = "result_reported", "provisional", result
+        elif other == result:
+            event, game.status, game.result = "result_confirmed", "confirmed", result
+        else:
+            event, game.status, game.result = "result_disputed", "disputed", None
+    game.reports = reports
+    if extra:
+        game.extra = {**game.extra, **extra}
+    session.add(game)
+    payload = {
+        "round": game.round,
+        "table": game.table_no,
+        "white": game.white,
+        "black": game.black,
+        "result": game.result,
+        "status": game.status,
+        "by": actor.kind if actor.kind == "organizer" else f"player:{actor.start_number}",
+        "previous": previous,
+    }
+    seq = await append_event(session, tournament.id, event, payload)
+    await _advance(session, tournament)
+    return ReportOutcome(game, seq)
+
+
+async def _find_game(
+    session: AsyncSession, tournament: TournamentRow, round_number: int, table: int
+) -> GameRow:
+    games, byes = await round_rows(session, tournament.id, round_number)
+    if not games and not byes:
+        raise NotFound(f"round {round_number} has not been paired", field="round")
+    for game in games:
+        if game.table_no == table:
+            return game
+    raise NotFound(f"round {round_number} has no game at table {table}", field="table")
+
+
+def _side_of(game: GameRow, start_number: int | None) -> str:
+    if start_number == game.white:
+        return "white"
+    if start_number == game.black:
+        return "black"
+    raise Forbidden("a player may report only the results of their own games", field="table")
+
+
+async def _advance(session: AsyncSession, tournament: TournamentRow) -> None:
+    """Move `current_round` past fully confirmed rounds; finish when all are done."""
+    await session.flush()
+    games, _ = await round_rows(session, tournament.id)
+    open_rounds = sorted({g.round for g in games if g.status != "confirmed"})
+    paired = max((g.round for g in games), default=0)
+    if open_rounds:
+        tournament.current_round = open_rounds[0]
+    else:
+        tournament.current_round = paired
+        if tournament.total_rounds is not None and paired >= tournament.total_rounds:
+            tournament.status = "finished"
+    session.add(tournament)
+
+
+async def delete_tournament_rounds(session: AsyncSession, tournament_id: str) -> None:
+    """Remove every paired round (used when an import fails half-way)."""
+    await session.exec(delete(GameRow).where(col(GameRow.tournament_id) == tournament_id))
+    await session.exec(delete(ByeRow).where(col(ByeRow.tournament_id) == tournament_id))
+
+
+def player_numbers(players: Sequence[PlayerRow]) -> dict[int, PlayerRow]:
+    """Players keyed by start number."""
+    return {p.start_number: p for p in players if p.start_number is not None}

@@ -1,0 +1,24 @@
+"""Bearer tokens: random, shown once, stored as SHA-256 digests (DESIGN: API conventions)."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+
+__all__ = ["hash_token", "new_token", "token_matches"]
+
+
+def new_token(prefix: str) -> str:
+    """A fresh token such as `org_...` (organizer) or `ply_...` (player)."""
+    return f"{prefix}_{secrets.token_urlsafe(24)}"
+
+
+def hash_token(token: str) -> str:
+    """The stored form of a token."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def token_matches(token: str, stored_hash: str | None) -> bool:
+    """Constant-time comparison of a presented token with a stored digest."""
+    return stored_hash is not None and hmac.compare_digest(hash_token(token), stored_hash)

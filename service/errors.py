@@ -1,0 +1,93 @@
+"""The service's error hierarchy (rendered as RFC 9457 problem details by the API).
+
+Hierarchy, one stable `type` per kind:
+
+- `Problem` (base; status 400)
+  - `InvalidInput` 422 `invalid-input`: a body or query value breaks a rule; `field` names it
+  - `Unauthenticated` 401 `unauthenticated`: no or unknown bearer token
+  - `Forbidden` 403 `forbidden`: the token may not do this (e.g. someone else's game)
+  - `NotFound` 404 `not-found`: unknown tournament, player, round, table
+  - `Conflict` 409 `conflict`: the state forbids it (start list closed, result confirmed
+    differently, round not finished, idempotent request in flight)
+
+Engine errors (`ValueError` subclasses such as `PairingError`, `TrfError`) map to
+`InvalidInput`; request validation errors to `invalid-input` with every field listed.
+Nothing a client sends may produce a 500.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["Conflict", "Forbidden", "InvalidInput", "NotFound", "Problem", "Unauthenticated"]
+
+_TYPE_PREFIX = "urn:arbiter:problem:"
+
+
+class Problem(Exception):
+    """An error with an HTTP status and a stable problem type."""
+
+    status = 400
+    slug = "bad-request"
+    title = "Bad request"
+
+    def __init__(self, detail: str, *, field: str | None = None, **extra: Any) -> None:
+        super().__init__(detail)
+        self.detail = detail
+        self.field = field
+        self.extra = extra
+
+    def body(self, instance: str | None = None) -> dict[str, Any]:
+        """The problem+json document."""
+        document: dict[str, Any] = {
+            "type": _TYPE_PREFIX + self.slug,
+            "title": self.title,
+            "status": self.status,
+            "detail": self.detail,
+        }
+        if instance:
+            document["instance"] = instance
+        if self.field:
+            document["field"] = self.field
+        document.update(self.extra)
+        return document
+
+
+class InvalidInput(Problem):
+    """A value breaks a rule of the domain; `field` names it."""
+
+    status = 422
+    slug = "invalid-input"
+    title = "Invalid input"
+
+
+class Unauthenticated(Problem):
+    """No bearer token, or one this tournament does not know."""
+
+    status = 401
+    slug = "unauthenticated"
+    title = "Authentication required"
+
+
+class Forbidden(Problem):
+    """The token is valid but may not do this."""
+
+    status = 403
+    slug = "forbidden"
+    title = "Forbidden"
+
+
+class NotFound(Problem):
+    """The resource does not exist."""
+
+    status = 404
+    slug = "not-found"
+    title = "Not found"
+
+
+class Conflict(Problem):
+    """The current state does not allow the request."""
+
+    status = 409
+    slug = "conflict"
+    title = "Conflict"
