@@ -358,9 +358,7 @@ def player_histories(
                 (Colour.BLACK, game.black, game.white),
             ):
                 outcome = None if game.result is None else game.result.outcome(colour)
-                histories.setdefault(me, []).append(
-                    PlayerRound(rnd.number, them, colour, outcome)
-                )
+                histories.setdefault(me, []).append(PlayerRound(rnd.number, them, colour, outcome))
                 seen.add(me)
         for bye in rnd.byes:
             histories.setdefault(bye.player, []).append(
@@ -369,9 +367,7 @@ def player_histories(
             seen.add(bye.player)
         for number, entries in histories.items():
             if number not in seen:
-                entries.append(
-                    PlayerRound(rnd.number, None, None, None, ByeKind.ZERO_POINT)
-                )
+                entries.append(PlayerRound(rnd.number, None, None, None, ByeKind.ZERO_POINT))
     return histories
 
 
