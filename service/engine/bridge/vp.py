@@ -128,7 +128,10 @@ def _blitz_exact(boards: int) -> Decimal:
 
 
 def wbf_blitz(boards: int) -> int:
-    """The smallest whole margin worth 20.00 VP on the continuous scale (ceil 15 sqrt N)."""
+    """The blitz as a whole margin, ceil(15 sqrt N): from here on the formula gives 20.
+
+    The rounded table may already show 20.00 a margin or two earlier.
+    """
     _check_boards(boards)
     blitz = _blitz_exact(boards)
     whole = int(blitz.to_integral_value(rounding=decimal.ROUND_CEILING))
