@@ -113,7 +113,7 @@ def compute_standings(
         raise UnsupportedEditionError(edition)
     if isinstance(tiebreaks, str):
         tiebreaks = [part for part in tiebreaks.split(",") if part.strip()]
-    parsed = [parse_tiebreak(code) for code in tiebreaks]
+    parsed = [parse_tiebreak(code, edition) for code in tiebreaks]
     ctx = build_context(tournament, edition, round_robin)
     if explain is not None and explain not in ctx.players:
         raise TieBreakError(f"cannot explain start number {explain}: not in the tournament")

@@ -78,3 +78,41 @@ def _circle_round(i: int, j: int, n: int) -> int:
     if j == m:
         return (2 * (i - 1)) % (m - 1) + 1
     return (i + j - 2) % (m - 1) + 1
+
+
+@dataclass(frozen=True)
+class FootballGroup:
+    """Seed 002's World Cup 2018 group H: the Kirchhoff matrix and the printed output."""
+
+    teams: list[str]
+    matrix: list[list[int]]
+    potentials: list[int]
+    flows: list[int]
+
+
+def seed_002_football() -> FootballGroup:
+    """Parse K = np.matrix([...]), the minor variable names and the `>>>` output line."""
+    text = SEED_002.read_text(encoding="utf-8")
+    body = text.split("K = np . matrix (", 1)[1].split(")", 1)[0]
+    numbers = [int(n.replace(" ", "")) for n in re.findall(r"-?\s*\d+", body)]
+    size = int(len(numbers) ** 0.5)
+    matrix = [numbers[i * size : (i + 1) * size] for i in range(size)]
+    teams = re.findall(r"^(\w+) = minor \(K , (\d) , \d \)", text, flags=re.M)
+    names = [name for name, _ in sorted(teams, key=lambda t: int(t[1]))]
+    output = text.split(">>>", 1)[1].splitlines()[0].split()
+    printed = [round(float(v)) for v in output]
+    return FootballGroup(names, matrix, printed[:size], printed[size:])
+
+
+def football_tournament(group: FootballGroup) -> Tournament:
+    """The group's games rebuilt from K (points i earned against j = -K[i][j], 3/1/0)."""
+    size = len(group.matrix)
+    results: dict[tuple[int, int], Fraction] = {}
+    for i in range(size):
+        for j in range(size):
+            if i != j:
+                earned = -group.matrix[i][j]
+                results[(i + 1, j + 1)] = {3: Fraction(1), 1: Fraction(1, 2), 0: Fraction(0)}[
+                    earned
+                ]
+    return round_robin_tournament(results, size, PointSystem.football())

@@ -7,10 +7,13 @@ Reading taken of art. 6:
   tie-break). When a pair met more than once, the pair's result is the average of
   their encounters (art. 6.1.2 reading: every pair weighs the same).
 * Only games played over the board count (art. 6.1.1, Swiss default); the modifier
-  `/P` (DE/P) counts forfeits as games against the scheduled opponent.
+  `/P` (DE/P) counts forfeits as games against the scheduled opponent, and so do
+  round-robins (pre-determined pairings, 2026 art. 15.2).
 * If every pair of the group met (art. 6.1), the group is ordered by mini-table score;
   participants still equal form a smaller tied group and DE is applied to it again
   (art. 6.2), using only the games among them.
+* In a round-robin the group is ordered as if all had met (the pairings are fixed;
+  FIDE's tie-break checker does the same).
 * If some pairs did not meet (art. 6.3, typical in Swiss), a participant is ranked
   above the rest only when no other remaining participant could reach their
   mini-table score even by winning every encounter they did not play; this is
@@ -55,7 +58,7 @@ class DirectEncounter(GroupTieBreak):
         members = set(group)
         kinds = (
             (Kind.PLAYED, Kind.FORFEIT_WIN, Kind.FORFEIT_LOSS)
-            if self.count_forfeits
+            if self.count_forfeits or ctx.round_robin
             else (Kind.PLAYED,)
         )
         scores: dict[int, Fraction] = {}
@@ -78,7 +81,7 @@ class DirectEncounter(GroupTieBreak):
         scores, met = self._mini_table(ctx, group)
         ordered = sorted(group, key=lambda p: (-scores[p], p))
         size = len(group)
-        if all(met[p] == size - 1 for p in group):
+        if ctx.round_robin or all(met[p] == size - 1 for p in group):
             result: list[list[int]] = []
             start = 0
             while start < size:

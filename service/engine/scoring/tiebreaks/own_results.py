@@ -1,38 +1,218 @@
 """Type B tie-breaks built from a participant's own results: FIDE C.07 art. 7.
 
-WIN (7.1), WON (7.2), BPG (7.3), BWG (7.4), PS (7.5), REP (7.6), STD (7.7, 2026),
-TPN (7.8, 2026).
+* WIN (7.1): rounds in which the participant earned a win's points, with or without
+  playing (forfeit wins and byes worth a win count).
+* WON (7.2): games won over the board.
+* BPG (7.3): games played over the board with Black.
+* BWG (7.4): games won over the board with Black.
+* PS (7.5): the sum of the running scores after each round; `-C<n>` drops the first
+  n running scores (PS-C1).
+* REP (7.6): rounds one elected to play - every round except voluntary unplayed
+  rounds (half- and zero-point byes, absences, forfeit losses; art. 16.1).
+* STD (7.7, 2026): standard points - per round 1 when the participant scored more
+  than a draw's points, ½ for exactly a draw's, 0 otherwise; a 1/½/0 score for
+  events with other point systems.
+* TPN (7.8, 2026): the tournament pairing (start) number, lower first; `/R` reverses.
+
+Forfeits are never games here (2026 art. 15.2 keeps them out of type B even for
+pre-determined pairings). Pending games and a round-robin's free rounds count nothing.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from fractions import Fraction
 
 from service.engine.scoring.tiebreaks.base import Contribution, TieBreak, TieBreakExplanation
-from service.engine.scoring.tiebreaks.context import SKIPPED_KINDS, TieBreakContext
+from service.engine.scoring.tiebreaks.context import SKIPPED_KINDS, Entry, Kind, TieBreakContext
+from service.engine.scoring.tiebreaks.unplayed import VUR_KINDS
 
-__all__ = ["Wins"]
+__all__ = [
+    "BlackGames",
+    "BlackWins",
+    "GamesWon",
+    "PairingNumber",
+    "ProgressiveScore",
+    "RoundsElectedToPlay",
+    "StandardPoints",
+    "Wins",
+    "standard_points",
+]
 
 
-class Wins(TieBreak):
-    """WIN, C.07 art. 7.1: rounds in which the participant earned a win's points,
-    with or without playing (forfeit wins and byes worth a win included)."""
+class _Count(TieBreak):
+    """Counts the rounds that satisfy a predicate."""
 
-    code = "WIN"
+    note = ""
+
+    def test(self, ctx: TieBreakContext) -> Callable[[Entry], bool]:
+        """The predicate, bound to the context."""
+        raise NotImplementedError
 
     def values(self, ctx: TieBreakContext) -> dict[int, Fraction]:
-        win = ctx.win
+        test = self.test(ctx)
         return {
-            number: Fraction(
-                sum(1 for e in pd.entries if e.points == win and e.kind not in SKIPPED_KINDS)
-            )
+            number: Fraction(sum(1 for e in pd.entries if test(e)))
             for number, pd in ctx.players.items()
         }
 
     def explain(self, ctx: TieBreakContext, number: int) -> TieBreakExplanation:
+        test = self.test(ctx)
         items = tuple(
-            Contribution(e.round, e.opponent or None, Fraction(1), e.kind.name.lower())
+            Contribution(e.round, e.opponent or None, Fraction(1), _describe(e))
             for e in ctx.players[number].entries
-            if e.points == ctx.win and e.kind not in SKIPPED_KINDS
+            if test(e)
         )
-        return TieBreakExplanation(self.code, Fraction(len(items)), items)
+        return TieBreakExplanation(self.code, Fraction(len(items)), items, self.note)
+
+
+class Wins(_Count):
+    """WIN, C.07 art. 7.1."""
+
+    code = "WIN"
+    note = "rounds scoring a win's points, played or not"
+
+    def test(self, ctx: TieBreakContext) -> Callable[[Entry], bool]:
+        win = ctx.win
+        return lambda e: e.points == win and e.kind not in SKIPPED_KINDS
+
+
+class GamesWon(_Count):
+    """WON, C.07 art. 7.2."""
+
+    code = "WON"
+    note = "games won over the board"
+
+    def test(self, ctx: TieBreakContext) -> Callable[[Entry], bool]:
+        return lambda e: e.kind is Kind.PLAYED and e.share == 2
+
+
+class BlackGames(_Count):
+    """BPG, C.07 art. 7.3."""
+
+    code = "BPG"
+    note = "games played over the board with Black"
+
+    def test(self, ctx: TieBreakContext) -> Callable[[Entry], bool]:
+        return lambda e: e.kind is Kind.PLAYED and e.colour < 0
+
+
+class BlackWins(_Count):
+    """BWG, C.07 art. 7.4."""
+
+    code = "BWG"
+    note = "games won over the board with Black"
+
+    def test(self, ctx: TieBreakContext) -> Callable[[Entry], bool]:
+        return lambda e: e.kind is Kind.PLAYED and e.colour < 0 and e.share == 2
+
+
+class RoundsElectedToPlay(_Count):
+    """REP, C.07 art. 7.6."""
+
+    code = "REP"
+    note = "rounds minus voluntary unplayed rounds (art. 16.1)"
+
+    def test(self, ctx: TieBreakContext) -> Callable[[Entry], bool]:
+        return lambda e: e.kind not in SKIPPED_KINDS and e.kind not in VUR_KINDS
+
+
+class ProgressiveScore(TieBreak):
+    """PS, C.07 art. 7.5; `cut` drops the first running scores (PS-C1)."""
+
+    def __init__(self, cut: int = 0) -> None:
+        self.cut = cut
+        self.code = f"PS-C{cut}" if cut else "PS"
+
+    def values(self, ctx: TieBreakContext) -> dict[int, Fraction]:
+        cut = self.cut
+        out: dict[int, Fraction] = {}
+        for number, pd in ctx.players.items():
+            running = 0
+            total = 0
+            for index, entry in enumerate(pd.entries):
+                running += entry.points
+                if index >= cut:
+                    total += running
+            out[number] = ctx.fraction(total)
+        return out
+
+    def explain(self, ctx: TieBreakContext, number: int) -> TieBreakExplanation:
+        running = 0
+        items = []
+        for index, entry in enumerate(ctx.players[number].entries):
+            running += entry.points
+            items.append(
+                Contribution(
+                    entry.round,
+                    entry.opponent or None,
+                    ctx.fraction(running),
+                    "running score",
+                    index >= self.cut,
+                )
+            )
+        total = sum((c.value for c in items if c.counted), Fraction(0))
+        return TieBreakExplanation(self.code, total, tuple(items), "sum of running scores")
+
+
+def standard_points(ctx: TieBreakContext) -> dict[int, tuple[int, int]]:
+    """STD per participant as (half-points, rounds counted) (art. 7.7), cached."""
+    return ctx.cached("std", lambda: _standard_points(ctx))
+
+
+def _std_halves(entry: Entry, draw: int) -> int:
+    return 2 if entry.points > draw else 1 if entry.points == draw else 0
+
+
+def _standard_points(ctx: TieBreakContext) -> dict[int, tuple[int, int]]:
+    draw = ctx.draw
+    out: dict[int, tuple[int, int]] = {}
+    for number, pd in ctx.players.items():
+        halves = 0
+        rounds = 0
+        for entry in pd.entries:
+            if entry.kind in SKIPPED_KINDS:
+                continue
+            rounds += 1
+            halves += _std_halves(entry, draw)
+        out[number] = (halves, rounds)
+    return out
+
+
+class StandardPoints(TieBreak):
+    """STD, C.07 (2026) art. 7.7."""
+
+    code = "STD"
+
+    def values(self, ctx: TieBreakContext) -> dict[int, Fraction]:
+        return {n: Fraction(h, 2) for n, (h, _) in standard_points(ctx).items()}
+
+    def explain(self, ctx: TieBreakContext, number: int) -> TieBreakExplanation:
+        items = tuple(
+            Contribution(
+                e.round, e.opponent or None, Fraction(_std_halves(e, ctx.draw), 2), _describe(e)
+            )
+            for e in ctx.players[number].entries
+            if e.kind not in SKIPPED_KINDS
+        )
+        total = sum((c.value for c in items), Fraction(0))
+        return TieBreakExplanation(self.code, total, items, "1 above a draw, 1/2 a draw, 0 below")
+
+
+class PairingNumber(TieBreak):
+    """TPN, C.07 (2026) art. 7.8: lower start number first unless reversed."""
+
+    def __init__(self, reverse: bool = False) -> None:
+        self.descending = reverse
+        self.code = "TPN/R" if reverse else "TPN"
+
+    def values(self, ctx: TieBreakContext) -> dict[int, Fraction]:
+        return {number: Fraction(number) for number in ctx.players}
+
+
+def _describe(entry: Entry) -> str:
+    if entry.kind is Kind.PLAYED:
+        result = {2: "win", 1: "draw", 0: "loss"}[entry.share]
+        colour = "white" if entry.colour > 0 else "black"
+        return f"{result} with {colour} vs {entry.opponent}"
+    return entry.kind.name.lower().replace("_", " ")

@@ -1,30 +1,296 @@
-"""Tie-break codes: parsing "BH-C1", "SB/P", "KS/L+1", ... into tie-break objects.
+"""Tie-break codes: parsing "BH-C1", "SB/P", "KS/L+1", "ARO-C1/U1000", ... into objects.
 
-Codes follow FIDE C.07 (art. 6-10 names, art. 14 modifiers) plus the seed texts'
-methods (SB-S, PERF-JCA, LAP-POT, LAP-FLOW). Parsing is case-insensitive; an
-unknown code or modifier raises `UnknownTieBreakError` naming it.
+Grammar (case-insensitive): NAME[-Cn|-Mn][/MOD]... with the names of FIDE C.07 art.
+6-10 and the modifiers of art. 14 (Cut-n, Median-n, Limit), plus:
+
+* `/P` - forfeits count as games against the scheduled opponent (DE, BH, FB, SB);
+* `/U<rating>` - the rating given to unrated participants (rating tie-breaks);
+* `/F` - AOB over the opponents' Fore Buchholz (2026);
+* `/R` - reverse the natural order (TPN, RTNG);
+* `/L<percent>`, `/L+n`, `/L-n` - the Koya limit.
+
+The seed texts' methods have their own names: SB-S (simplified Berger), SB-D (doubled
+Berger), PERF-JCA (JCA simple performance), LAP-POT and LAP-FLOW (Laplacian), and the
+aliases SOLKOFF (= BH), SOLKOFF-M (= BH-M1, median Solkoff), BERGER (= SB), KOYA (= KS).
+STD, TPN and RTNG exist from the 2026 edition only. Anything else raises
+`UnknownTieBreakError` naming the code.
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
+from decimal import Decimal, InvalidOperation
+from fractions import Fraction
+
 from service.engine.scoring.tiebreaks.base import GroupTieBreak, TieBreak
+from service.engine.scoring.tiebreaks.buchholz import AverageOfBuchholz, Buchholz, ForeBuchholz
 from service.engine.scoring.tiebreaks.direct_encounter import DirectEncounter
 from service.engine.scoring.tiebreaks.errors import UnknownTieBreakError
-from service.engine.scoring.tiebreaks.own_results import Wins
-from service.engine.scoring.tiebreaks.sonneborn import SonnebornBerger
+from service.engine.scoring.tiebreaks.laplacian import LaplacianFlow, LaplacianPotential
+from service.engine.scoring.tiebreaks.modifiers import Cut
+from service.engine.scoring.tiebreaks.own_results import (
+    BlackGames,
+    BlackWins,
+    GamesWon,
+    PairingNumber,
+    ProgressiveScore,
+    RoundsElectedToPlay,
+    StandardPoints,
+    Wins,
+)
+from service.engine.scoring.tiebreaks.ratings import (
+    AveragePerfectPerformance,
+    AveragePerformance,
+    AverageRating,
+    JcaPerformance,
+    OwnRating,
+    PerfectPerformance,
+    PerformanceRating,
+)
+from service.engine.scoring.tiebreaks.sonneborn import (
+    DoubledSonnebornBerger,
+    Koya,
+    SimplifiedBerger,
+    SonnebornBerger,
+)
 
-__all__ = ["parse_tiebreak"]
+__all__ = ["KNOWN_CODES", "parse_tiebreak"]
+
+AnyTieBreak = TieBreak | GroupTieBreak
+
+_ALIASES = {
+    "SOLKOFF": "BH",
+    "SOLKOFF-M": "BH-M1",
+    "MEDIAN-SOLKOFF": "BH-M1",
+    "BERGER": "SB",
+    "KOYA": "KS",
+}
+
+_EDITION_2026_ONLY = frozenset({"STD", "TPN", "RTNG"})
+
+_SEED_NAMES = ("SB-S", "SB-D", "PERF-JCA", "LAP-POT", "LAP-FLOW")
+
+KNOWN_CODES = (
+    "DE", "WIN", "WON", "BPG", "BWG", "PS", "REP", "STD", "TPN",
+    "BH", "AOB", "FB", "SB", "KS",
+    "ARO", "TPR", "PTP", "APRO", "APPO", "RTNG",
+    *_SEED_NAMES,
+)  # fmt: skip
+"""The tie-break names understood (modifiers come on top)."""
 
 
-def parse_tiebreak(code: str) -> TieBreak | GroupTieBreak:
-    """Build the tie-break a code names."""
-    text = code.strip().upper()
-    if text == "DE":
-        return DirectEncounter()
-    if text == "DE/P":
-        return DirectEncounter(count_forfeits=True)
-    if text == "SB":
-        return SonnebornBerger()
-    if text == "WIN":
-        return Wins()
-    raise UnknownTieBreakError(code)
+class _Spec:
+    """A parsed code: name, cut and the slash modifiers."""
+
+    def __init__(self, original: str, name: str, cut: Cut, mods: list[str]) -> None:
+        self.original = original
+        self.name = name
+        self.cut = cut
+        self.mods = mods
+
+    def fail(self, reason: str) -> UnknownTieBreakError:
+        return UnknownTieBreakError(self.original, reason)
+
+    def only(self, *allowed: str) -> None:
+        """Reject slash modifiers whose letter is not in `allowed`."""
+        for mod in self.mods:
+            if mod[:1] not in allowed:
+                raise self.fail(f"modifier /{mod} does not apply to {self.name}")
+
+    def flag(self, letter: str) -> bool:
+        for mod in self.mods:
+            if mod == letter:
+                return True
+            if mod[:1] == letter and letter in "PFR":
+                raise self.fail(f"modifier /{mod} takes no value")
+        return False
+
+    def no_cut(self) -> None:
+        if self.cut:
+            raise self.fail(f"{self.name} takes no cut or median modifier")
+
+    def cut_only_low(self) -> None:
+        if self.cut.high:
+            raise self.fail(f"{self.name} takes Cut-n but not Median-n")
+
+    def unrated(self) -> int | None:
+        for mod in self.mods:
+            if mod.startswith("U"):
+                if not mod[1:].isdigit():
+                    raise self.fail(f"/U needs a rating, e.g. /U1000, not /{mod}")
+                return int(mod[1:])
+        return None
+
+    def koya_limit(self) -> tuple[int, Fraction]:
+        percent, shift = 50, Fraction(0)
+        for mod in self.mods:
+            if not mod.startswith("L"):
+                continue
+            text = mod[1:]
+            if text.isdigit():
+                percent = int(text)
+                continue
+            if text[:1] not in "+-" or not text[1:]:
+                raise self.fail(f"bad Koya limit /{mod}; use /L60, /L+1 or /L-0.5")
+            try:
+                number = Decimal(text[1:])
+            except InvalidOperation:
+                raise self.fail(f"bad Koya limit /{mod}") from None
+            halves = Fraction(number) * 2 if "." in text else Fraction(number)
+            if halves.denominator != 1:
+                raise self.fail(f"Koya limit /{mod} is not a whole number of half-points")
+            shift = halves if text[0] == "+" else -halves
+        return percent, shift
+
+
+_CUT = re.compile(r"^(C|M)(\d+)$")
+
+
+def _split(code: str) -> _Spec:
+    text = code.strip().upper().replace(" ", "")
+    if not text:
+        raise UnknownTieBreakError(code, "empty code")
+    head, *mods = text.split("/")
+    head = _ALIASES.get(head, head)
+    if any(not m for m in mods):
+        raise UnknownTieBreakError(code, "empty modifier")
+    if head in _SEED_NAMES:
+        return _Spec(code, head, Cut(), mods)
+    name, *cuts = head.split("-")
+    if len(cuts) > 1:
+        raise UnknownTieBreakError(code, "more than one cut or median modifier")
+    cut = Cut()
+    if cuts:
+        match = _CUT.match(cuts[0])
+        if match is None:
+            raise UnknownTieBreakError(code, f"unknown modifier -{cuts[0]}")
+        n = int(match.group(2))
+        cut = Cut(n, 0) if match.group(1) == "C" else Cut(n, n)
+    return _Spec(code, name, cut, mods)
+
+
+def _de(s: _Spec) -> AnyTieBreak:
+    s.no_cut()
+    s.only("P")
+    return DirectEncounter(count_forfeits=s.flag("P"))
+
+
+def _simple(cls: Callable[[], TieBreak]) -> Callable[[_Spec], AnyTieBreak]:
+    def build(s: _Spec) -> AnyTieBreak:
+        s.no_cut()
+        s.only()
+        return cls()
+
+    return build
+
+
+def _bh(s: _Spec) -> AnyTieBreak:
+    s.only("P")
+    return Buchholz(s.cut, s.flag("P"))
+
+
+def _fb(s: _Spec) -> AnyTieBreak:
+    s.only("P")
+    return ForeBuchholz(s.cut, s.flag("P"))
+
+
+def _sb(s: _Spec) -> AnyTieBreak:
+    s.cut_only_low()
+    s.only("P")
+    return SonnebornBerger(s.cut, s.flag("P"))
+
+
+def _sb_s(s: _Spec) -> AnyTieBreak:
+    s.only("P")
+    return SimplifiedBerger(s.flag("P"))
+
+
+def _sb_d(s: _Spec) -> AnyTieBreak:
+    s.only("P")
+    return DoubledSonnebornBerger(s.flag("P"))
+
+
+def _aob(s: _Spec) -> AnyTieBreak:
+    s.no_cut()
+    s.only("F")
+    return AverageOfBuchholz(fore=s.flag("F"))
+
+
+def _ks(s: _Spec) -> AnyTieBreak:
+    s.no_cut()
+    s.only("L")
+    percent, shift = s.koya_limit()
+    return Koya(percent, shift)
+
+
+def _ps(s: _Spec) -> AnyTieBreak:
+    s.cut_only_low()
+    s.only()
+    return ProgressiveScore(s.cut.low)
+
+
+def _tpn(s: _Spec) -> AnyTieBreak:
+    s.no_cut()
+    s.only("R")
+    return PairingNumber(reverse=s.flag("R"))
+
+
+def _aro(s: _Spec) -> AnyTieBreak:
+    s.only("U")
+    return AverageRating(s.unrated(), s.cut)
+
+
+def _rating(cls: Callable[[int | None], TieBreak]) -> Callable[[_Spec], AnyTieBreak]:
+    def build(s: _Spec) -> AnyTieBreak:
+        s.no_cut()
+        s.only("U")
+        return cls(s.unrated())
+
+    return build
+
+
+def _rtng(s: _Spec) -> AnyTieBreak:
+    s.no_cut()
+    s.only("U", "R")
+    return OwnRating(s.unrated(), reverse=s.flag("R"))
+
+
+_BUILDERS: dict[str, Callable[[_Spec], AnyTieBreak]] = {
+    "DE": _de,
+    "WIN": _simple(Wins),
+    "WON": _simple(GamesWon),
+    "BPG": _simple(BlackGames),
+    "BWG": _simple(BlackWins),
+    "PS": _ps,
+    "REP": _simple(RoundsElectedToPlay),
+    "STD": _simple(StandardPoints),
+    "TPN": _tpn,
+    "BH": _bh,
+    "AOB": _aob,
+    "FB": _fb,
+    "SB": _sb,
+    "KS": _ks,
+    "ARO": _aro,
+    "TPR": _rating(PerformanceRating),
+    "PTP": _rating(PerfectPerformance),
+    "APRO": _rating(AveragePerformance),
+    "APPO": _rating(AveragePerfectPerformance),
+    "RTNG": _rtng,
+    "SB-S": _sb_s,
+    "SB-D": _sb_d,
+    "PERF-JCA": _simple(JcaPerformance),
+    "LAP-POT": _simple(LaplacianPotential),
+    "LAP-FLOW": _simple(LaplacianFlow),
+}
+
+
+def parse_tiebreak(code: str, edition: str = "2026") -> AnyTieBreak:
+    """Build the tie-break a code names (see the module docstring for the grammar)."""
+    spec = _split(code)
+    builder = _BUILDERS.get(spec.name)
+    if builder is None:
+        raise UnknownTieBreakError(code)
+    if edition == "2024" and spec.name in _EDITION_2026_ONLY:
+        raise UnknownTieBreakError(code, "defined from the 2026 edition of C.07 only")
+    return builder(spec)

@@ -1,13 +1,24 @@
-"""Sonneborn-Berger family: SB (C.07 art. 9.1), SB-S (seed 002), KS (C.07 art. 9.2).
+"""Sonneborn-Berger family: SB (C.07 art. 9.1), SB-D and SB-S (seed 002), KS (art. 9.2).
 
-SB: the sum, over a participant's rounds, of the opponent's score times the result on
-the 1/½/0 scale (a win counts the opponent's whole score, a draw half, a loss
-nothing). Seed 002 calls it the Berger coefficient and works it on a 7-player
-round-robin (Sidorov 9, Kuznetsov 7.75) and on football 3/1/0 (Japan 8, Senegal 5):
-the multiplier is the result, not the points the point system gives for it.
-Opponents' scores are art. 16.3 adjusted scores; own unplayed rounds meet the art.
-16.4 dummy opponent and count by the points they scored (a pairing-allocated bye as a
-win, a half-point bye as a draw).
+* SB: the sum, over a participant's rounds, of the opponent's score times the result
+  on the 1/½/0 scale (a win counts the opponent's whole score, a draw half, a loss
+  nothing). Seed 002 calls it the Berger coefficient and works it on a 7-player
+  round-robin (Sidorov 9, Kuznetsov 7.75) and on football 3/1/0 (Japan 8, Senegal 5):
+  the multiplier is the result, not the points the point system gives for it (with
+  1/½/0 the two agree, as FIDE's definition needs). Opponents' scores are art. 16.3
+  adjusted scores; own unplayed rounds meet the art. 16.4 dummy opponent and count
+  by the result they gave (a pairing-allocated bye as a win, a half-point bye as a
+  draw). Modifiers: -C1, -C2 (art. 14, with the art. 16.5 exception), /P.
+* SB-D: seed 002's "Sonneborn-Berger" proper, doubled so as to avoid halves (win =
+  twice the opponent's score, draw = once): Japan 16, Senegal 10.
+* SB-S: simplified Berger (Dvoretsky, 1985; seed 002): plus the scores of opponents
+  beaten, minus the scores of those lost to, draws nothing.
+* KS: Koya - points scored against opponents who reached at least 50 % (art. 9.2,
+  meant for round-robins). Reading (seed 002): 50 % on the 1/½/0 scale (STD, art.
+  7.7), so under 3/1/0 "one win, one draw, one loss" qualifies (Senegal's 4 of 9
+  points): Japan 4, Senegal 1. `/L` moves the threshold (art. 14.5): `/L+n` and
+  `/L-n` by n half-points (a value with a decimal point is read in points), `/Lnn`
+  sets the percentage.
 """
 
 from __future__ import annotations
@@ -15,69 +26,109 @@ from __future__ import annotations
 from fractions import Fraction
 
 from service.engine.scoring.tiebreaks.base import Contribution, TieBreak, TieBreakExplanation
-from service.engine.scoring.tiebreaks.context import (
-    SKIPPED_KINDS,
-    Kind,
-    PlayerData,
-    TieBreakContext,
-)
-from service.engine.scoring.tiebreaks.unplayed import adjusted_scores, dummy_score
+from service.engine.scoring.tiebreaks.buchholz import OpponentSum
+from service.engine.scoring.tiebreaks.context import Kind, TieBreakContext
+from service.engine.scoring.tiebreaks.modifiers import NO_CUT
+from service.engine.scoring.tiebreaks.opponents import OpponentRound
+from service.engine.scoring.tiebreaks.own_results import standard_points
 
-__all__ = ["SonnebornBerger"]
-
-_RESULT = {2: "win", 1: "draw", 0: "loss"}
+__all__ = ["DoubledSonnebornBerger", "Koya", "SimplifiedBerger", "SonnebornBerger"]
 
 
-def sb_items(ctx: TieBreakContext, pd: PlayerData) -> list[tuple[int, int]]:
-    """Per-round SB items as (value in units x 2, round index); pending rounds skipped.
-
-    The value is opponent-or-dummy score (units) x result share (halves).
-    """
-    adjusted = adjusted_scores(ctx)
-    items: list[tuple[int, int]] = []
-    for index, entry in enumerate(pd.entries):
-        kind = entry.kind
-        if kind in SKIPPED_KINDS:
-            continue
-        if kind is Kind.PLAYED:
-            items.append((adjusted[entry.opponent] * entry.share, index))
-        else:
-            items.append((dummy_score(ctx, pd, entry) * entry.share, index))
-    return items
-
-
-class SonnebornBerger(TieBreak):
+class SonnebornBerger(OpponentSum):
     """SB: C.07 art. 9.1; seed 002's Berger coefficient."""
 
-    code = "SB"
+    base = "SB"
+    formula = "opponent's score x result (1, 1/2, 0)"
+
+    def weight(self, rnd: OpponentRound) -> int:
+        return rnd.share
+
+    def denominator(self, ctx: TieBreakContext) -> int:
+        return 2 * ctx.unit
+
+
+class DoubledSonnebornBerger(OpponentSum):
+    """SB-D: seed 002's doubled form (win 2x, draw 1x the opponent's score)."""
+
+    base = "SB-D"
+    formula = "opponent's score x (2 win, 1 draw, 0 loss)"
+
+    def __init__(self, count_forfeits: bool = False) -> None:
+        super().__init__(NO_CUT, count_forfeits)
+
+    def weight(self, rnd: OpponentRound) -> int:
+        return rnd.share
+
+
+class SimplifiedBerger(OpponentSum):
+    """SB-S: seed 002, Dvoretsky's simplified Berger."""
+
+    base = "SB-S"
+    formula = "+ score of opponents beaten, - score of opponents lost to"
+
+    def __init__(self, count_forfeits: bool = False) -> None:
+        super().__init__(NO_CUT, count_forfeits)
+
+    def weight(self, rnd: OpponentRound) -> int:
+        return rnd.share - 1
+
+
+class Koya(TieBreak):
+    """KS: C.07 art. 9.2 with the `/L` limit of art. 14.5."""
+
+    def __init__(self, percent: int = 50, shift_halves: Fraction = Fraction(0)) -> None:
+        self.percent = percent
+        self.shift_halves = Fraction(shift_halves)
+        self.code = "KS" + _limit_suffix(percent, self.shift_halves)
+
+    def qualified(self, ctx: TieBreakContext) -> dict[int, bool]:
+        """Who reached the threshold: STD x 100 >= percent x max + shift."""
+        std = standard_points(ctx)
+        out: dict[int, bool] = {}
+        for number, (halves, rounds) in std.items():
+            needed = Fraction(self.percent * 2 * rounds, 100) + self.shift_halves
+            out[number] = halves >= needed
+        return out
 
     def values(self, ctx: TieBreakContext) -> dict[int, Fraction]:
-        denominator = 2 * ctx.unit
+        ok = self.qualified(ctx)
         return {
-            number: Fraction(sum(v for v, _ in sb_items(ctx, pd)), denominator)
+            number: ctx.fraction(
+                sum(e.points for e in pd.entries if _counts(e.kind) and ok.get(e.opponent, False))
+            )
             for number, pd in ctx.players.items()
         }
 
     def explain(self, ctx: TieBreakContext, number: int) -> TieBreakExplanation:
-        pd = ctx.players[number]
-        denominator = 2 * ctx.unit
-        contributions = []
-        total = 0
-        for value, index in sb_items(ctx, pd):
-            entry = pd.entries[index]
-            total += value
-            if entry.kind is Kind.PLAYED:
-                note = f"{_RESULT[entry.share]} vs {entry.opponent}"
-                opponent: int | None = entry.opponent
-            else:
-                note = f"{entry.kind.name.lower()}: dummy opponent (C.07 art. 16.4)"
-                opponent = None
-            contributions.append(
-                Contribution(entry.round, opponent, Fraction(value, denominator), note)
+        ok = self.qualified(ctx)
+        items = tuple(
+            Contribution(
+                e.round,
+                e.opponent,
+                ctx.fraction(e.points),
+                f"vs {e.opponent} ({'at least' if ok.get(e.opponent) else 'below'} the limit)",
+                ok.get(e.opponent, False),
             )
-        return TieBreakExplanation(
-            self.code,
-            Fraction(total, denominator),
-            tuple(contributions),
-            "opponent's score x result (1, 1/2, 0)",
+            for e in ctx.players[number].entries
+            if _counts(e.kind)
         )
+        total = sum((c.value for c in items if c.counted), Fraction(0))
+        note = f"opponents with at least {self.percent}% on the 1/½/0 scale"
+        if self.shift_halves:
+            note += f", shifted by {self.shift_halves / 2} point"
+        return TieBreakExplanation(self.code, total, items, note)
+
+
+def _counts(kind: Kind) -> bool:
+    return kind in (Kind.PLAYED, Kind.FORFEIT_WIN, Kind.FORFEIT_LOSS)
+
+
+def _limit_suffix(percent: int, shift_halves: Fraction) -> str:
+    if percent != 50:
+        return f"/L{percent}"
+    if shift_halves:
+        if shift_halves.denominator == 1:
+            return f"/L{int(shift_halves):+d}"
+        return f"/L{float(shift_halves / 2):+}"
+    return ""

@@ -12,28 +12,36 @@
   2026): the same, but capped - for a forfeit (16.2.2, 16.2.4) at the scheduled
   opponent's adjusted score, for any other unplayed round at draw points x rounds.
 
-Reading taken: "own score" is the participant's score as it stands (the final score
+Readings taken: "own score" is the participant's score as it stands (the final score
 once the event is over); "rounds" is the number of rounds held so far. Pending games
-(no result yet) and a round-robin's free rounds neither end nor extend the tail of art. 16.2.5.
+(no result yet) and a round-robin's free rounds neither end nor extend the tail of
+art. 16.2.5. In round-robins (pre-determined pairings, 2026 art. 15.2) there is no
+dummy and no draw adjustment: forfeits are games against the scheduled opponent, and
+the FIDE checker's reading is followed for the rest (byes count nothing).
+
+Fore Buchholz (art. 8.3) needs every score "as if the last round's paired games were
+draws"; `score_view(ctx, fore=True)` provides that variant of the same figures.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from service.engine.scoring.tiebreaks.context import (
     SKIPPED_KINDS,
     UNPLAYED_KINDS,
     Entry,
     Kind,
-    PlayerData,
     TieBreakContext,
 )
 
 __all__ = [
     "VUR_KINDS",
-    "adjusted_scores",
+    "ScoreView",
     "category",
     "dummy_score",
     "is_unplayed",
+    "score_view",
     "tail_start",
 ]
 
@@ -41,6 +49,7 @@ VUR_KINDS = frozenset({Kind.HALF_BYE, Kind.ZERO_BYE, Kind.FORFEIT_LOSS})
 """C.07 art. 16.1: rounds a participant chose not to play."""
 
 _BYE_KINDS = frozenset({Kind.HALF_BYE, Kind.ZERO_BYE})
+_PAIRED_KINDS = frozenset({Kind.PLAYED, Kind.FORFEIT_WIN, Kind.FORFEIT_LOSS, Kind.PENDING})
 
 
 def is_unplayed(entry: Entry) -> bool:
@@ -52,7 +61,7 @@ def tail_start(entries: list[Entry]) -> int:
     """Index of the first round of the trailing run of VURs (len(entries) if none).
 
     Art. 16.2.5 reads "followed only by VURs": the run starts at a VUR and every
-    later round is a VUR (pending and round-robin free rounds are skipped).
+    later round is a VUR (pending and free rounds are skipped).
     """
     start = len(entries)
     for index in range(len(entries) - 1, -1, -1):
@@ -79,32 +88,54 @@ def category(entries: list[Entry], index: int) -> str:
     return ""
 
 
-def adjusted_scores(ctx: TieBreakContext) -> dict[int, int]:
-    """Art. 16.3: every participant's score as their opponents see it (units)."""
-    return ctx.cached("adjusted", lambda: _adjusted(ctx))
+@dataclass(frozen=True, slots=True)
+class ScoreView:
+    """Scores as the opponent-based tie-breaks (BH, SB, FB, AOB) read them."""
+
+    own: dict[int, int]
+    """Each participant's own score (units): the base of their dummy opponent."""
+    adjusted: dict[int, int]
+    """Each participant's art. 16.3 adjusted score (units), as opponents see it."""
+    fore: bool
+    """True for Fore Buchholz: last-round paired games count as draws."""
 
 
-def _adjusted(ctx: TieBreakContext) -> dict[int, int]:
-    result: dict[int, int] = {}
+def score_view(ctx: TieBreakContext, fore: bool = False) -> ScoreView:
+    """Own and adjusted scores for every participant (computed once per context)."""
+    return ctx.cached(f"scores:{fore}", lambda: _score_view(ctx, fore))
+
+
+def fore_paired(ctx: TieBreakContext, entry: Entry, index: int) -> bool:
+    """True when Fore Buchholz treats this round as a drawn game (art. 8.3)."""
+    return index == ctx.rounds - 1 and entry.kind in _PAIRED_KINDS and entry.opponent != 0
+
+
+def _score_view(ctx: TieBreakContext, fore: bool) -> ScoreView:
+    own: dict[int, int] = {}
+    adjusted: dict[int, int] = {}
     draw = ctx.draw
     for number, pd in ctx.players.items():
         score = pd.score
         entries = pd.entries
-        start = tail_start(entries)
-        for index in range(start, len(entries)):
-            entry = entries[index]
-            if entry.kind in _BYE_KINDS:
-                score += draw - entry.points
-        result[number] = score
-    return result
+        if fore and entries and fore_paired(ctx, entries[-1], len(entries) - 1):
+            score += draw - entries[-1].points
+            own[number] = adjusted[number] = score
+            continue
+        own[number] = score
+        if not ctx.round_robin:
+            for index in range(tail_start(entries), len(entries)):
+                entry = entries[index]
+                if entry.kind in _BYE_KINDS:
+                    score += draw - entry.points
+        adjusted[number] = score
+    return ScoreView(own, adjusted, fore)
 
 
-def dummy_score(ctx: TieBreakContext, pd: PlayerData, entry: Entry) -> int:
+def dummy_score(ctx: TieBreakContext, view: ScoreView, number: int, entry: Entry) -> int:
     """Art. 16.4: score of the dummy opponent met in an own unplayed round (units)."""
-    own = pd.score
+    own = view.own[number]
     if ctx.edition == "2024":
         return own
     if entry.kind in (Kind.FORFEIT_WIN, Kind.FORFEIT_LOSS) and entry.opponent:
-        scheduled = adjusted_scores(ctx).get(entry.opponent, 0)
-        return min(own, scheduled)
+        return min(own, view.adjusted.get(entry.opponent, 0))
     return min(own, ctx.draw * ctx.rounds)

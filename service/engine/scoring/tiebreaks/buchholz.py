@@ -1,0 +1,153 @@
+"""Buchholz family: BH (C.07 art. 8.1), FB (art. 8.3), AOB (art. 8.2).
+
+* BH: the sum of the (art. 16.3 adjusted) scores of the participant's opponents; own
+  unplayed rounds meet the art. 16.4 dummy opponent. Seed 001 calls it Solkoff (and
+  median Solkoff is BH-M1). Modifiers: -C1, -C2, -M1, -M2 (art. 14, with the art.
+  16.5 VUR exception) and /P (forfeits as games against the scheduled opponent).
+  C.07 2026 notes BH is not meant for round-robins, where every participant meets
+  the same field; it is still computed there.
+* FB: Buchholz with every paired game of the last round counted as a draw, for
+  standings shown before that round ends (pending games included).
+* AOB: the average of the Buchholz of the opponents met over the board; `/F` takes
+  their Fore Buchholz instead (2026). Kept exact (no rounding).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from service.engine.scoring.tiebreaks.base import Contribution, TieBreak, TieBreakExplanation
+from service.engine.scoring.tiebreaks.context import Kind, TieBreakContext
+from service.engine.scoring.tiebreaks.modifiers import NO_CUT, Cut, Item, apply_cut
+from service.engine.scoring.tiebreaks.opponents import OpponentRound, opponent_rounds
+from service.engine.scoring.tiebreaks.unplayed import score_view
+
+__all__ = ["AverageOfBuchholz", "Buchholz", "ForeBuchholz", "OpponentSum"]
+
+_RESULT = {2: "win", 1: "draw", 0: "loss"}
+
+
+class OpponentSum(TieBreak):
+    """A sum over rounds of opponent score x weight, with cuts (BH, FB, SB, ...)."""
+
+    base = "BH"
+    """Code without modifiers."""
+    fore = False
+    """Fore Buchholz scores."""
+    formula = "opponent's score"
+    """Text for explanations."""
+
+    def __init__(self, cut: Cut = NO_CUT, count_forfeits: bool = False) -> None:
+        self.cut = cut
+        self.count_forfeits = count_forfeits
+        self.code = self.base + cut.suffix + ("/P" if count_forfeits else "")
+
+    def weight(self, rnd: OpponentRound) -> int:
+        """Multiplier applied to the score (1 for Buchholz)."""
+        del rnd
+        return 1
+
+    def denominator(self, ctx: TieBreakContext) -> int:
+        """What one unit of the summed values is worth in points."""
+        return ctx.unit
+
+    def _items(self, ctx: TieBreakContext, number: int) -> list[tuple[OpponentRound, Item]]:
+        view = score_view(ctx, self.fore)
+        pd = ctx.players[number]
+        return [
+            (rnd, Item(rnd.index, rnd.score, rnd.score * self.weight(rnd), rnd.vur))
+            for rnd in opponent_rounds(ctx, pd, view, self.count_forfeits)
+        ]
+
+    def values(self, ctx: TieBreakContext) -> dict[int, Fraction]:
+        denominator = self.denominator(ctx)
+        out: dict[int, Fraction] = {}
+        if not self.cut:
+            view = score_view(ctx, self.fore)
+            weight = self.weight
+            for number, pd in ctx.players.items():
+                rounds = opponent_rounds(ctx, pd, view, self.count_forfeits)
+                out[number] = Fraction(sum(r.score * weight(r) for r in rounds), denominator)
+            return out
+        for number in ctx.players:
+            kept, _ = apply_cut([item for _, item in self._items(ctx, number)], self.cut)
+            out[number] = Fraction(sum(item.value for item in kept), denominator)
+        return out
+
+    def explain(self, ctx: TieBreakContext, number: int) -> TieBreakExplanation:
+        pairs = self._items(ctx, number)
+        kept, _ = apply_cut([item for _, item in pairs], self.cut)
+        kept_ids = {id(item) for item in kept}
+        denominator = self.denominator(ctx)
+        entries = ctx.players[number].entries
+        contributions = []
+        for rnd, item in pairs:
+            entry = entries[rnd.index]
+            score = ctx.fraction(rnd.score)
+            if rnd.opponent:
+                result = _RESULT.get(rnd.share, "")
+                how = "game" if entry.kind is Kind.PLAYED else entry.kind.name.lower()
+                note = f"{how} vs {rnd.opponent} ({result}), opponent's score {score}"
+            else:
+                note = (
+                    f"{entry.kind.name.lower()}: dummy opponent with {score} "
+                    f"(C.07 art. 16.4{', VUR' if rnd.vur else ''})"
+                )
+            contributions.append(
+                Contribution(
+                    entry.round,
+                    rnd.opponent or None,
+                    Fraction(item.value, denominator),
+                    note,
+                    id(item) in kept_ids,
+                )
+            )
+        total = Fraction(sum(item.value for item in kept), denominator)
+        return TieBreakExplanation(self.code, total, tuple(contributions), self.formula)
+
+
+class Buchholz(OpponentSum):
+    """BH, C.07 art. 8.1 (Solkoff in seed 001)."""
+
+    base = "BH"
+
+
+class ForeBuchholz(OpponentSum):
+    """FB, C.07 art. 8.3: Buchholz with the last round's paired games as draws."""
+
+    base = "FB"
+    fore = True
+
+
+class AverageOfBuchholz(TieBreak):
+    """AOB, C.07 art. 8.2: mean Buchholz of the opponents met over the board."""
+
+    def __init__(self, fore: bool = False) -> None:
+        self.fore = fore
+        self.code = "AOB/F" if fore else "AOB"
+        self._inner: OpponentSum = ForeBuchholz() if fore else Buchholz()
+
+    def _opponents(self, ctx: TieBreakContext, number: int) -> list[tuple[int, int]]:
+        return [(e.round, e.opponent) for e in ctx.players[number].entries if e.kind is Kind.PLAYED]
+
+    def values(self, ctx: TieBreakContext) -> dict[int, Fraction]:
+        inner = ctx.cached(self._inner.code, lambda: self._inner.values(ctx))
+        out: dict[int, Fraction] = {}
+        for number, pd in ctx.players.items():
+            total = Fraction(0)
+            count = 0
+            for entry in pd.entries:
+                if entry.kind is Kind.PLAYED:
+                    total += inner[entry.opponent]
+                    count += 1
+            out[number] = total / count if count else Fraction(0)
+        return out
+
+    def explain(self, ctx: TieBreakContext, number: int) -> TieBreakExplanation:
+        inner = ctx.cached(self._inner.code, lambda: self._inner.values(ctx))
+        items = tuple(
+            Contribution(rnd, opp, inner[opp], f"{self._inner.code} of {opp}")
+            for rnd, opp in self._opponents(ctx, number)
+        )
+        value = self.values(ctx)[number]
+        return TieBreakExplanation(self.code, value, items, f"mean of {len(items)} values")

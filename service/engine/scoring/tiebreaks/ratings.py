@@ -1,0 +1,283 @@
+"""Rating-based tie-breaks: FIDE C.07 art. 10 (ARO, TPR, PTP, APRO, APPO, RTNG) and
+seed 001's JCA simple performance (PERF-JCA).
+
+* ARO (10.1): average rating of the opponents met over the board, rounded to the
+  nearest whole number (halves up). Modifiers -C1, -C2, -M1, -M2 cut the lowest (and
+  highest) ratings.
+* TPR (10.2): ARO + dp, dp from table B.02 8.1(a) for the percentage scored in those
+  games (rounded to a whole percent, halves up).
+* PTP (10.3): the lowest whole rating R whose expected score (table 8.1(b)) against
+  the same opponents reaches the score; a score of 0 gives the lowest rating - 800.
+* APRO / APPO (10.4 / 10.5): the average TPR / PTP of the opponents met over the
+  board, rounded like ARO; opponents without a rating performance are left out.
+* RTNG (10.6, 2026): the participant's own rating, higher first; `/R` reverses.
+* PERF-JCA (seed 001, JCA "simple performance"): own rating plus the ratings of all
+  opponents; every unplayed round (forfeit, bye, absence) adds the own rating again.
+
+Only games played over the board count (2026 art. 15.2: forfeits are not games for
+rating tie-breaks, even with pre-determined pairings). Art. 10's preamble: a rating
+tie-break cannot be used when unrated participants (rating 0) take part, unless the
+rating to give them was published; `/U<rating>` gives it (e.g. `ARO/U1000`). Without
+it, and with an unrated participant present, these tie-breaks are 0 for everybody
+(they then separate nobody), and the explanation says why.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+from service.engine.scoring.tiebreaks.base import Contribution, TieBreak, TieBreakExplanation
+from service.engine.scoring.tiebreaks.context import SKIPPED_KINDS, Kind, TieBreakContext
+from service.engine.scoring.tiebreaks.fide_tables import dp_for_percent, expected_percent
+from service.engine.scoring.tiebreaks.modifiers import NO_CUT, Cut, Item, apply_cut
+
+__all__ = [
+    "AveragePerfectPerformance",
+    "AveragePerformance",
+    "AverageRating",
+    "JcaPerformance",
+    "OwnRating",
+    "PerfectPerformance",
+    "PerformanceRating",
+    "half_up",
+]
+
+_DISABLED = "unrated participants present and no /U rating published (C.07 art. 10)"
+
+
+def half_up(value: Fraction) -> int:
+    """Round to the nearest whole number, halves up."""
+    return math.floor(value + Fraction(1, 2))
+
+
+class _RatingTieBreak(TieBreak):
+    """Shared machinery: the rating list, the unrated rule, played games."""
+
+    base = ""
+
+    def __init__(self, unrated: int | None = None, cut: Cut = NO_CUT) -> None:
+        self.unrated = unrated
+        self.cut = cut
+        self.code = self.base + cut.suffix + (f"/U{unrated}" if unrated is not None else "")
+
+    def enabled(self, ctx: TieBreakContext) -> bool:
+        """Art. 10 preamble: usable when everybody is rated or /U says how."""
+        return self.unrated is not None or all(pd.rating > 0 for pd in ctx.players.values())
+
+    def rating_of(self, ctx: TieBreakContext, number: int) -> int:
+        """A participant's rating, the /U value for the unrated."""
+        rating = ctx.players[number].rating
+        return rating if rating > 0 else (self.unrated or 0)
+
+    def games(self, ctx: TieBreakContext, number: int) -> list[tuple[int, int, int, int]]:
+        """(round, opponent, opponent's rating, result in halves) of OTB games."""
+        return [
+            (e.round, e.opponent, self.rating_of(ctx, e.opponent), e.share)
+            for e in ctx.players[number].entries
+            if e.kind is Kind.PLAYED
+        ]
+
+    def compute(self, ctx: TieBreakContext, number: int) -> int | None:
+        """The value for one participant, None when there is none (no games)."""
+        raise NotImplementedError
+
+    def values(self, ctx: TieBreakContext) -> dict[int, Fraction]:
+        if not self.enabled(ctx):
+            return {number: Fraction(0) for number in ctx.players}
+        out: dict[int, Fraction] = {}
+        for number in ctx.players:
+            value = self.compute(ctx, number)
+            out[number] = Fraction(value or 0)
+        return out
+
+    def explain(self, ctx: TieBreakContext, number: int) -> TieBreakExplanation:
+        if not self.enabled(ctx):
+            return TieBreakExplanation(self.code, Fraction(0), (), _DISABLED)
+        items = tuple(
+            Contribution(rnd, opp, Fraction(rating), f"rating of {opp}, result {share / 2}")
+            for rnd, opp, rating, share in self.games(ctx, number)
+        )
+        value = Fraction(self.compute(ctx, number) or 0)
+        return TieBreakExplanation(self.code, value, items, self.__doc__ or "")
+
+
+def average_rating(ratings: list[int]) -> int | None:
+    """ARO of a rating list, halves up; None for no games."""
+    return half_up(Fraction(sum(ratings), len(ratings))) if ratings else None
+
+
+def performance(ratings: list[int], halves: int) -> int | None:
+    """TPR: ARO + dp(percentage scored), art. 10.2."""
+    if not ratings:
+        return None
+    aro = average_rating(ratings)
+    assert aro is not None
+    percent = half_up(Fraction(100 * halves, 2 * len(ratings)))
+    return aro + dp_for_percent(percent)
+
+
+def perfect_performance(ratings: list[int], halves: int) -> int | None:
+    """PTP: lowest R with expected score >= score (art. 10.3), by bisection."""
+    if not ratings:
+        return None
+    if halves == 0:
+        return min(ratings) - 800
+    target = 50 * halves  # hundredths
+    low = min(ratings) - 800  # expected score 0 here: below target
+    high = max(ratings) + 800  # expected score full here: reaches target
+    while high - low > 1:
+        middle = (low + high) // 2
+        if sum(expected_percent(middle, r) for r in ratings) >= target:
+            high = middle
+        else:
+            low = middle
+    return high
+
+
+class AverageRating(_RatingTieBreak):
+    """ARO, C.07 art. 10.1: average rating of the opponents met over the board."""
+
+    base = "ARO"
+
+    def compute(self, ctx: TieBreakContext, number: int) -> int | None:
+        games = self.games(ctx, number)
+        if self.cut:
+            items = [Item(i, rating, rating) for i, (_, _, rating, _) in enumerate(games)]
+            kept, _ = apply_cut(items, self.cut)
+            return average_rating([item.value for item in kept])
+        return average_rating([rating for _, _, rating, _ in games])
+
+    def explain(self, ctx: TieBreakContext, number: int) -> TieBreakExplanation:
+        if not self.enabled(ctx):
+            return TieBreakExplanation(self.code, Fraction(0), (), _DISABLED)
+        games = self.games(ctx, number)
+        items = [Item(i, rating, rating) for i, (_, _, rating, _) in enumerate(games)]
+        kept, _ = apply_cut(items, self.cut)
+        kept_index = {item.index for item in kept}
+        contributions = tuple(
+            Contribution(rnd, opp, Fraction(rating), f"rating of {opp}", i in kept_index)
+            for i, (rnd, opp, rating, _) in enumerate(games)
+        )
+        value = average_rating([item.value for item in kept]) or 0
+        return TieBreakExplanation(self.code, Fraction(value), contributions, "mean, halves up")
+
+
+class PerformanceRating(_RatingTieBreak):
+    """TPR, C.07 art. 10.2: ARO + dp (B.02 table 8.1a)."""
+
+    base = "TPR"
+
+    def compute(self, ctx: TieBreakContext, number: int) -> int | None:
+        games = self.games(ctx, number)
+        return performance([g[2] for g in games], sum(g[3] for g in games))
+
+
+class PerfectPerformance(_RatingTieBreak):
+    """PTP, C.07 art. 10.3: lowest rating whose expected score reaches the score."""
+
+    base = "PTP"
+
+    def compute(self, ctx: TieBreakContext, number: int) -> int | None:
+        games = self.games(ctx, number)
+        return perfect_performance([g[2] for g in games], sum(g[3] for g in games))
+
+
+class _AverageOfOpponents(_RatingTieBreak):
+    inner: type[_RatingTieBreak] = PerformanceRating
+
+    def per_player(self, ctx: TieBreakContext) -> dict[int, int | None]:
+        """The inner performance of every participant (cached per context)."""
+        inner = self.inner(self.unrated)
+        return ctx.cached(
+            f"perf:{inner.code}", lambda: {n: inner.compute(ctx, n) for n in ctx.players}
+        )
+
+    def compute(self, ctx: TieBreakContext, number: int) -> int | None:
+        perf = self.per_player(ctx)
+        values = [v for _, opp, _, _ in self.games(ctx, number) if (v := perf.get(opp)) is not None]
+        return average_rating(values)
+
+    def explain(self, ctx: TieBreakContext, number: int) -> TieBreakExplanation:
+        if not self.enabled(ctx):
+            return TieBreakExplanation(self.code, Fraction(0), (), _DISABLED)
+        perf = self.per_player(ctx)
+        items = tuple(
+            Contribution(rnd, opp, Fraction(perf.get(opp) or 0), f"{self.inner.base} of {opp}")
+            for rnd, opp, _, _ in self.games(ctx, number)
+            if perf.get(opp) is not None
+        )
+        value = Fraction(self.compute(ctx, number) or 0)
+        return TieBreakExplanation(self.code, value, items, "mean, halves up")
+
+
+class AveragePerformance(_AverageOfOpponents):
+    """APRO, C.07 art. 10.4: average TPR of the opponents."""
+
+    base = "APRO"
+    inner = PerformanceRating
+
+
+class AveragePerfectPerformance(_AverageOfOpponents):
+    """APPO, C.07 art. 10.5: average PTP of the opponents."""
+
+    base = "APPO"
+    inner = PerfectPerformance
+
+
+class OwnRating(_RatingTieBreak):
+    """RTNG, C.07 (2026) art. 10.6: own rating, higher first unless reversed."""
+
+    base = "RTNG"
+
+    def __init__(self, unrated: int | None = None, reverse: bool = False) -> None:
+        super().__init__(unrated)
+        self.descending = not reverse
+        if reverse:
+            self.code += "/R"
+
+    def compute(self, ctx: TieBreakContext, number: int) -> int | None:
+        return self.rating_of(ctx, number)
+
+    def explain(self, ctx: TieBreakContext, number: int) -> TieBreakExplanation:
+        value = self.values(ctx)[number]
+        note = "" if self.enabled(ctx) else _DISABLED
+        return TieBreakExplanation(self.code, value, (), note or "own rating")
+
+
+class JcaPerformance(TieBreak):
+    """PERF-JCA, seed 001: own rating + opponents' ratings; own rating per unplayed round."""
+
+    code = "PERF-JCA"
+
+    def _items(self, ctx: TieBreakContext, number: int) -> list[Contribution]:
+        pd = ctx.players[number]
+        items = [Contribution(None, None, Fraction(pd.rating), "own rating")]
+        for e in pd.entries:
+            if e.kind in SKIPPED_KINDS:
+                continue
+            if e.kind is Kind.PLAYED:
+                rating = ctx.players[e.opponent].rating
+                items.append(Contribution(e.round, e.opponent, Fraction(rating), "opponent"))
+            else:
+                note = f"{e.kind.name.lower()}: own rating"
+                items.append(Contribution(e.round, e.opponent or None, Fraction(pd.rating), note))
+        return items
+
+    def values(self, ctx: TieBreakContext) -> dict[int, Fraction]:
+        players = ctx.players
+        out: dict[int, Fraction] = {}
+        for number, pd in players.items():
+            total = pd.rating
+            for e in pd.entries:
+                if e.kind is Kind.PLAYED:
+                    total += players[e.opponent].rating
+                elif e.kind not in SKIPPED_KINDS:
+                    total += pd.rating
+            out[number] = Fraction(total)
+        return out
+
+    def explain(self, ctx: TieBreakContext, number: int) -> TieBreakExplanation:
+        items = tuple(self._items(ctx, number))
+        total = sum((c.value for c in items), Fraction(0))
+        return TieBreakExplanation(self.code, total, items, "JCA simple performance")
