@@ -245,7 +245,7 @@ def game_value(
 
 @dataclass(frozen=True, slots=True)
 class CountedGame:
-    """A game that counts for a player's FLAMPARK result, with its value."""
+    """A game that counts for a player's FLAMPARK result (seed 000), from that side."""
 
     round: int
     """Round number."""
@@ -255,8 +255,22 @@ class CountedGame:
     """This player's colour."""
     outcome: Outcome
     """This player's outcome (never a forfeit win)."""
-    value: GameValue
-    """The game value for this player."""
+    opponent_rating: int
+    """The opponent's starting rating Rc."""
+    shortening: Minutes = 0
+    """Minutes of shortening: positive when this player cut their own time, negative
+    when the opponent did; 0 for a forfeited game."""
+    base_minutes: int = 1
+    """The base thinking time the shortening is measured against."""
+
+    @property
+    def value(self) -> GameValue:
+        """The game value for this player (computed on demand, exact)."""
+        pc = opponent_strength(self.opponent_rating)
+        if self.outcome is Outcome.FORFEIT_LOSS:
+            return GameValue(pc, _ZERO, _ZERO, FORFEIT_PERCENT)
+        pt = FULL_SHORTENING_POINTS * Fraction(self.shortening) / self.base_minutes
+        return GameValue(pc, pt, colour_points(self.colour), _PERCENT[self.outcome])
 
 
 @dataclass(frozen=True, slots=True)
@@ -283,19 +297,25 @@ class FlamparkScore:
         if not ordered:
             raise FlamparkError(f"player {player} has no counted game", field="games")
         count = len(ordered)
+        values = [g.value for g in ordered]
         return cls(
             player,
             ordered,
-            sum((g.value.pc for g in ordered), _ZERO) / count,
-            sum((g.value.pt for g in ordered), _ZERO) / count,
-            sum((g.value.pb for g in ordered), _ZERO) / count,
-            sum((g.value.ppct for g in ordered), _ZERO) / count,
+            sum((v.pc for v in values), _ZERO) / count,
+            sum((v.pt for v in values), _ZERO) / count,
+            sum((v.pb for v in values), _ZERO) / count,
+            sum((v.ppct for v in values), _ZERO) / count,
         )
 
     @property
     def games_counted(self) -> int:
         """How many games count (the player's own tournament length)."""
         return len(self.games)
+
+    @property
+    def values(self) -> tuple[GameValue, ...]:
+        """The value of every counted game, in round order."""
+        return tuple(g.value for g in self.games)
 
     @property
     def pf(self) -> Fraction:
@@ -359,18 +379,26 @@ def flampark_scores(
     validate_shortening(tournament, shortened, base_minutes=base_minutes)
     ratings = _ratings(tournament)
     counted: dict[int, list[CountedGame]] = {}
+    sums: dict[int, _Sums] = {}
     for rnd in tournament.rounds:
         for game in rnd.games:
             if game.result is None:
                 continue
             minutes = shortened.get((rnd.number, game.white), 0)
-            for side in _game_sides(
+            for player, side in _game_sides(
                 rnd.number, game.white, game.black, game.result, minutes, base_minutes, ratings
             ):
-                counted.setdefault(side[0], []).append(side[1])
-    return {
-        player: FlamparkScore.from_games(player, games) for player, games in sorted(counted.items())
-    }
+                counted.setdefault(player, []).append(side)
+                total = sums.get(player)
+                if total is None:
+                    total = sums[player] = _Sums()
+                total.add(side, 1)
+    result: dict[int, FlamparkScore] = {}
+    for player in sorted(counted):
+        games = counted[player]
+        games.sort(key=_round_of)
+        result[player] = sums[player].score(player, tuple(games), base_minutes)
+    return result
 
 
 def rank_by_pf(scores: Mapping[int, FlamparkScore]) -> list[int]:
@@ -385,10 +413,11 @@ def rank_by_pf(scores: Mapping[int, FlamparkScore]) -> list[int]:
 class FlamparkAccumulator:
     """FLAMPARK results kept up to date one game result at a time (seed 000: "live").
 
-    Recording a result touches only the two players of that game: O(1) to update their
-    running sums, O(k) to rebuild one player's :class:`FlamparkScore`. A result recorded
-    again for the same ``(round, white)`` replaces the earlier one (corrections), and
-    ``None`` withdraws it. The result equals :func:`flampark_scores` over the same games.
+    Recording a result touches only the two players of that game: O(1) integer updates
+    of their running sums; :meth:`ru` is then O(1) and :meth:`score` O(k) for a player's
+    k games. A result recorded again for the same ``(round, white)`` replaces the earlier
+    one (a correction), and ``None`` withdraws it. The results always equal
+    :func:`flampark_scores` over the same games.
     """
 
     def __init__(self, ratings: Mapping[int, int], *, base_minutes: int) -> None:
@@ -397,11 +426,12 @@ class FlamparkAccumulator:
             _check_rating(rating, field=f"ratings[{number}]")
         self._ratings = dict(ratings)
         self._base = base_minutes
-        self._games: dict[tuple[int, int], tuple[int, GameResult, Minutes]] = {}
+        self._games: dict[tuple[int, int], int] = {}
         self._seat: dict[tuple[int, int], tuple[int, int]] = {}
         self._counted: dict[int, dict[int, CountedGame]] = {}
-        self._sums: dict[int, list[Fraction]] = {}
-        self._cache: dict[int, FlamparkScore] = {}
+        self._sums: dict[int, _Sums] = {}
+        self._scores: dict[int, FlamparkScore] = {}
+        self._ru: dict[int, Fraction] = {}
 
     @classmethod
     def from_tournament(
@@ -440,6 +470,8 @@ class FlamparkAccumulator:
         ``shortened`` is the minutes the game's lower start number cut from their time.
         """
         key = (round, white)
+        if white == black:
+            raise FlamparkError("a player cannot play themselves", field="black")
         for player in (white, black):
             if player not in self._ratings:
                 raise FlamparkError(f"unknown player {player}", field="player")
@@ -448,17 +480,15 @@ class FlamparkAccumulator:
                 raise FlamparkError(
                     f"player {player} already has a game in round {round}", field="player"
                 )
-        if white == black:
-            raise FlamparkError("a player cannot play themselves", field="black")
         previous = self._games.get(key)
-        if previous is not None and previous[0] != black:
+        if previous is not None and previous != black:
             raise FlamparkError(
-                f"round {round}: player {white} already has white against {previous[0]}",
+                f"round {round}: player {white} already has white against {previous}",
                 field="black",
             )
         field = f"shortened[{round},{white}]"
         _check_minutes(shortened, self._base, field=field)
-        first, second = sorted((white, black))
+        first, second = (white, black) if white < black else (black, white)
         if shortened and self._ratings[first] < self._ratings[second]:
             raise ShorteningError(
                 f"only the higher-rated player may shorten (seed 000): player {first} is "
@@ -469,29 +499,30 @@ class FlamparkAccumulator:
             self._withdraw(round, white, black)
         if result is None:
             return
-        self._games[key] = (black, result, shortened)
+        self._games[key] = black
         self._seat[(round, white)] = key
         self._seat[(round, black)] = key
-        for player, counted in _game_sides(
+        for player, side in _game_sides(
             round, white, black, result, shortened, self._base, self._ratings
         ):
-            self._add(player, counted)
+            self._counted.setdefault(player, {})[round] = side
+            total = self._sums.get(player)
+            if total is None:
+                total = self._sums[player] = _Sums()
+            total.add(side, 1)
+            self._forget(player)
 
     def score(self, player: int) -> FlamparkScore | None:
         """The player's current result, or None before their first counted game."""
-        cached = self._cache.get(player)
+        cached = self._scores.get(player)
         if cached is not None:
             return cached
-        sums = self._sums.get(player)
         games = self._counted.get(player)
-        if sums is None or not games:
+        if not games:
             return None
-        count = len(games)
         ordered = tuple(games[r] for r in sorted(games))
-        built = FlamparkScore(
-            player, ordered, sums[0] / count, sums[1] / count, sums[2] / count, sums[3] / count
-        )
-        self._cache[player] = built
+        built = self._sums[player].score(player, ordered, self._base)
+        self._scores[player] = built
         return built
 
     def scores(self) -> dict[int, FlamparkScore]:
@@ -504,12 +535,25 @@ class FlamparkAccumulator:
         return result
 
     def ru(self, player: int) -> Fraction | None:
-        """The player's current Ru from the running sums (O(1)), None without games."""
-        sums = self._sums.get(player)
-        games = self._counted.get(player)
-        if sums is None or not games:
+        """The player's current Ru from the running sums (O(1)); None without games."""
+        cached = self._ru.get(player)
+        if cached is not None:
+            return cached
+        total = self._sums.get(player)
+        if total is None or total.count == 0:
             return None
-        return rating_from_pf((sums[0] + sums[1] + sums[2] + sums[3]) / len(games))
+        value = total.ru(self._base)
+        self._ru[player] = value
+        return value
+
+    def ru_map(self) -> dict[int, Fraction]:
+        """Ru of every player with a counted game (the input of the progress premium)."""
+        result: dict[int, Fraction] = {}
+        for player in self._counted:
+            value = self.ru(player)
+            if value is not None:
+                result[player] = value
+        return result
 
     def _withdraw(self, round: int, white: int, black: int) -> None:
         del self._games[(round, white)]
@@ -518,29 +562,78 @@ class FlamparkAccumulator:
             games = self._counted.get(player)
             if games is None or round not in games:
                 continue
-            value = games.pop(round).value
-            sums = self._sums[player]
-            sums[0] -= value.pc
-            sums[1] -= value.pt
-            sums[2] -= value.pb
-            sums[3] -= value.ppct
-            self._cache.pop(player, None)
+            self._sums[player].add(games.pop(round), -1)
+            self._forget(player)
             if not games:
                 del self._counted[player]
                 del self._sums[player]
 
-    def _add(self, player: int, counted: CountedGame) -> None:
-        self._counted.setdefault(player, {})[counted.round] = counted
-        sums = self._sums.setdefault(player, [_ZERO, _ZERO, _ZERO, _ZERO])
-        value = counted.value
-        sums[0] += value.pc
-        sums[1] += value.pt
-        sums[2] += value.pb
-        sums[3] += value.ppct
-        self._cache.pop(player, None)
+    def _forget(self, player: int) -> None:
+        self._scores.pop(player, None)
+        self._ru.pop(player, None)
 
 
 # --------------------------------------------------------------------------- helpers
+
+
+class _Sums:
+    """A player's running totals in integers (Fractions only for fractional minutes)."""
+
+    __slots__ = ("black_minus_white", "count", "minutes", "percent", "ratings")
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.ratings = 0
+        self.black_minus_white = 0
+        self.percent = 0
+        self.minutes: Minutes = 0
+
+    def add(self, game: CountedGame, sign: int) -> None:
+        self.count += sign
+        self.ratings += sign * game.opponent_rating
+        if game.outcome is Outcome.FORFEIT_LOSS:
+            self.percent += sign * _FORFEIT_INT
+            return
+        self.percent += sign * _PERCENT_INT[game.outcome]
+        self.black_minus_white += sign if game.colour is Colour.BLACK else -sign
+        if game.shortening:
+            self.minutes += sign * game.shortening
+
+    def score(
+        self, player: int, games: tuple[CountedGame, ...], base_minutes: int
+    ) -> FlamparkScore:
+        k = self.count
+        return FlamparkScore(
+            player,
+            games,
+            Fraction(self.ratings - STRENGTH_ZERO_RATING * k, RATING_POINTS_PER_PF * k),
+            Fraction(_FULL_SHORTENING_INT * self.minutes, base_minutes * k),
+            Fraction(_BLACK_BONUS_INT * self.black_minus_white, k),
+            Fraction(self.percent, k),
+        )
+
+    def ru(self, base_minutes: int) -> Fraction:
+        """``8 * PF + 600`` as one exact division (see :class:`FlamparkScore`)."""
+        k = self.count
+        scaled = (
+            (self.ratings - STRENGTH_ZERO_RATING * k) * base_minutes
+            + RATING_POINTS_PER_PF * _FULL_SHORTENING_INT * self.minutes
+            + RATING_POINTS_PER_PF
+            * base_minutes
+            * (_BLACK_BONUS_INT * self.black_minus_white + self.percent)
+            + RU_OFFSET * base_minutes * k
+        )
+        return Fraction(scaled, base_minutes * k)
+
+
+_PERCENT_INT = {outcome: int(value) for outcome, value in _PERCENT.items()}
+_FORFEIT_INT = int(FORFEIT_PERCENT)
+_BLACK_BONUS_INT = int(BLACK_BONUS)
+_FULL_SHORTENING_INT = int(FULL_SHORTENING_POINTS)
+
+
+def _round_of(game: CountedGame) -> int:
+    return game.round
 
 
 def _game_sides(
@@ -553,24 +646,35 @@ def _game_sides(
     ratings: Mapping[int, int],
 ) -> list[tuple[int, CountedGame]]:
     """The counted games one result produces (zero, one or two)."""
-    shortener = min(white, black)
+    white_outcome, black_outcome = _SIDES[result]
+    signed: Minutes = 0
+    if minutes and result.played:
+        signed = minutes if white < black else -minutes
     sides: list[tuple[int, CountedGame]] = []
-    for me, them, colour in ((white, black, Colour.WHITE), (black, white, Colour.BLACK)):
-        outcome = result.outcome(colour)
-        if outcome is Outcome.FORFEIT_WIN:
-            continue
-        own = minutes if me == shortener else 0
-        other = minutes if them == shortener else 0
-        value = game_value(
-            outcome,
-            colour,
-            ratings[them],
-            base_minutes=base_minutes,
-            own_shortening=own,
-            opponent_shortening=other,
+    if white_outcome is not Outcome.FORFEIT_WIN:
+        sides.append(
+            (
+                white,
+                CountedGame(
+                    round, black, Colour.WHITE, white_outcome, ratings[black], signed, base_minutes
+                ),
+            )
         )
-        sides.append((me, CountedGame(round, them, colour, outcome, value)))
+    if black_outcome is not Outcome.FORFEIT_WIN:
+        sides.append(
+            (
+                black,
+                CountedGame(
+                    round, white, Colour.BLACK, black_outcome, ratings[white], -signed, base_minutes
+                ),
+            )
+        )
     return sides
+
+
+_SIDES = {
+    result: (result.outcome(Colour.WHITE), result.outcome(Colour.BLACK)) for result in GameResult
+}
 
 
 def _ratings(tournament: Tournament) -> dict[int, int]:

@@ -30,6 +30,7 @@ Complexity: O(n log n) for n players (the sort of the remainders), exact arithme
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from decimal import Decimal
 from fractions import Fraction
@@ -44,6 +45,7 @@ __all__ = [
     "premium_factor",
     "premium_weights",
     "progress_premium",
+    "progress_premium_from_ru",
 ]
 
 CENT = Decimal("0.01")
@@ -64,29 +66,19 @@ def premium_weights(
     ``ru`` maps start numbers to the FLAMPARK result on the rating scale; players
     missing from it (no counted game yet) get 0.
     """
-    _check_wb(wb)
-    _check_ratings(ratings)
-    for number in ru:
-        if number not in ratings:
-            raise PremiumError(f"no starting rating for player {number}", field="ratings")
-    weights: dict[int, Fraction] = {}
-    for number in sorted(ratings):
-        rating = ratings[number]
-        result = ru.get(number)
-        gain = Fraction(0) if result is None else result - rating
-        if gain > 0 and rating > wb:
-            weights[number] = gain * (rating - wb)
-        else:
-            weights[number] = Fraction(0)
-    return weights
+    return {
+        number: Fraction(numerator, denominator)
+        for number, (numerator, denominator) in _weight_pairs(ru, ratings, wb=wb).items()
+    }
 
 
 def premium_factor(weights: Mapping[int, Fraction], *, pool: Decimal) -> Fraction | None:
     """wA, exact: the pool over the sum of the weights; None when no one qualifies."""
+    _check_pool(pool)
     total = sum(weights.values(), Fraction(0))
     if total <= 0:
         return None
-    return _to_fraction(pool) / total
+    return Fraction(pool) / total
 
 
 def apportion(
@@ -99,25 +91,12 @@ def apportion(
     number. All zeros when the weights sum to zero.
     """
     units = _pool_units(pool, unit)
+    pairs: dict[int, tuple[int, int]] = {}
     for number, weight in weights.items():
         if weight < 0:
             raise PremiumError(f"negative weight for player {number}", field="weights")
-    total = sum(weights.values(), Fraction(0))
-    shares = dict.fromkeys(sorted(weights), 0)
-    if total > 0 and units > 0:
-        remainders: list[tuple[Fraction, int]] = []
-        handed = 0
-        for number in shares:
-            exact = units * weights[number] / total
-            whole = exact.numerator // exact.denominator
-            shares[number] = whole
-            handed += whole
-            remainders.append((exact - whole, number))
-        left = units - handed
-        remainders.sort(key=lambda item: (-item[0], item[1]))
-        for _, number in remainders[:left]:
-            shares[number] += 1
-    return {number: count * unit for number, count in shares.items()}
+        pairs[number] = (weight.numerator, weight.denominator)
+    return _in_units(_apportion_units(pairs, units), unit)
 
 
 def progress_premium(
@@ -135,9 +114,74 @@ def progress_premium(
     1000); ``unit`` the smallest amount paid. Non-improvers get 0; when nobody improved,
     everybody gets 0.
     """
-    _pool_units(pool, unit)
-    weights = premium_weights({n: s.ru for n, s in scores.items()}, ratings, wb=wb)
-    return apportion(weights, pool=pool, unit=unit)
+    ru = {number: score.ru for number, score in scores.items()}
+    return progress_premium_from_ru(ru, ratings, pool=pool, wb=wb, unit=unit)
+
+
+def progress_premium_from_ru(
+    ru: Mapping[int, Fraction],
+    ratings: Mapping[int, int],
+    *,
+    pool: Decimal,
+    wb: int,
+    unit: Decimal = CENT,
+) -> dict[int, Decimal]:
+    """:func:`progress_premium` from the players' Ru alone (what a live accumulator
+    keeps up to date; see ``FlamparkAccumulator.ru_map``)."""
+    units = _pool_units(pool, unit)
+    pairs = _weight_pairs(ru, ratings, wb=wb)
+    return _in_units(_apportion_units(pairs, units), unit)
+
+
+def _weight_pairs(
+    ru: Mapping[int, Fraction], ratings: Mapping[int, int], *, wb: int
+) -> dict[int, tuple[int, int]]:
+    """Weights as (numerator, denominator) pairs: integer arithmetic, no gcd per player."""
+    _check_wb(wb)
+    _check_ratings(ratings)
+    for number in ru:
+        if number not in ratings:
+            raise PremiumError(f"no starting rating for player {number}", field="ratings")
+    pairs: dict[int, tuple[int, int]] = {}
+    for number in sorted(ratings):
+        rating = ratings[number]
+        result = ru.get(number)
+        if result is None or rating <= wb:
+            pairs[number] = (0, 1)
+            continue
+        gain = result.numerator - rating * result.denominator
+        pairs[number] = (gain * (rating - wb), result.denominator) if gain > 0 else (0, 1)
+    return pairs
+
+
+def _apportion_units(pairs: Mapping[int, tuple[int, int]], units: int) -> dict[int, int]:
+    """Largest-remainder split of ``units`` over weights given as fraction pairs.
+
+    The weights are brought to one common denominator, so every share and remainder is
+    an integer over the same divisor and compares exactly without Fractions.
+    """
+    shares = dict.fromkeys(sorted(pairs), 0)
+    positive = {n: p for n, p in pairs.items() if p[0] > 0}
+    if not positive or units == 0:
+        return shares
+    common = math.lcm(*(den for _, den in positive.values()))
+    scaled = {n: num * (common // den) for n, (num, den) in positive.items()}
+    total = sum(scaled.values())
+    remainders: list[tuple[int, int]] = []
+    handed = 0
+    for number in sorted(scaled):
+        whole, rest = divmod(units * scaled[number], total)
+        shares[number] = whole
+        handed += whole
+        remainders.append((-rest, number))
+    remainders.sort()
+    for _, number in remainders[: units - handed]:
+        shares[number] += 1
+    return shares
+
+
+def _in_units(shares: Mapping[int, int], unit: Decimal) -> dict[int, Decimal]:
+    return {number: count * unit for number, count in shares.items()}
 
 
 def _check_wb(wb: int) -> None:
@@ -154,18 +198,18 @@ def _check_ratings(ratings: Mapping[int, int]) -> None:
             )
 
 
-def _to_fraction(amount: Decimal) -> Fraction:
-    return Fraction(amount)
+def _check_pool(pool: Decimal) -> None:
+    if not isinstance(pool, Decimal) or not pool.is_finite() or pool < 0:
+        raise PremiumError(
+            f"pool must be a non-negative Decimal amount, got {pool!r}", field="pool"
+        )
 
 
 def _pool_units(pool: Decimal, unit: Decimal) -> int:
     """The pool as a whole number of units, validating both."""
     if not isinstance(unit, Decimal) or not unit.is_finite() or unit <= 0:
         raise PremiumError(f"unit must be a positive Decimal, got {unit!r}", field="unit")
-    if not isinstance(pool, Decimal) or not pool.is_finite() or pool < 0:
-        raise PremiumError(
-            f"pool must be a non-negative Decimal amount, got {pool!r}", field="pool"
-        )
+    _check_pool(pool)
     units = Fraction(pool) / Fraction(unit)
     if units.denominator != 1:
         raise PremiumError(f"pool {pool} is not a whole number of units of {unit}", field="pool")

@@ -178,7 +178,7 @@ def test_draw_order_rejects_bad_entries(players: list[tuple[str, str]], message:
 
 
 def _field(sizes: list[int]) -> list[tuple[str, str]]:
-    players = []
+    players: list[tuple[str, str]] = []
     for index, size in enumerate(sizes):
         code = f"F{index:02d}"
         players.extend((f"{code}-{k}", code) for k in range(size))

@@ -481,6 +481,8 @@ def test_pf_is_the_sum_of_the_means_and_the_mean_of_the_values(case) -> None:
         assert score.pf == sum(totals, Fraction(0)) / len(totals)
         assert score.pf == score.pc + score.pt + score.pb + score.ppct
         assert score.ru == 8 * score.pf + 600
+        assert FlamparkScore.from_games(score.player, reversed(score.games)) == score
+        assert score.values == tuple(g.value for g in score.games)
 
 
 @settings(max_examples=150, deadline=None)
@@ -532,6 +534,7 @@ def test_accumulator_matches_batch_after_corrections(case, rnd) -> None:
     assert acc.scores() == expected
     for player, score in expected.items():
         assert acc.ru(player) == score.ru
+    assert acc.ru_map() == {n: s.ru for n, s in expected.items()}
     batch = FlamparkAccumulator.from_tournament(tournament, base_minutes=base, shortened=shortened)
     assert batch.scores() == expected
 

@@ -17,7 +17,6 @@ from service.engine.scoring.flampark import (
     CountedGame,
     FlamparkError,
     FlamparkScore,
-    game_value,
     pf_from_rating,
 )
 from service.engine.scoring.progress_premium import (
@@ -26,6 +25,7 @@ from service.engine.scoring.progress_premium import (
     premium_factor,
     premium_weights,
     progress_premium,
+    progress_premium_from_ru,
 )
 
 SHARED = Path(__file__).resolve().parents[3] / ".." / "shared"
@@ -38,9 +38,7 @@ def seed_text() -> str:
 
 def score_with_ru(player: int, ru: Fraction) -> FlamparkScore:
     """A one-game score whose Ru is exactly ``ru`` (the parts are set directly)."""
-    game = CountedGame(
-        1, 0, Colour.WHITE, Outcome.DRAW, game_value(Outcome.DRAW, Colour.WHITE, 1000)
-    )
+    game = CountedGame(1, 0, Colour.WHITE, Outcome.DRAW, 1000)
     pf = pf_from_rating(ru)
     return FlamparkScore(player, (game,), pf, Fraction(0), Fraction(0), Fraction(0))
 
@@ -54,6 +52,7 @@ def test_public_surface() -> None:
         "premium_factor",
         "premium_weights",
         "progress_premium",
+        "progress_premium_from_ru",
     }
 
 
@@ -175,6 +174,9 @@ def test_bad_unit_and_ratings() -> None:
         progress_premium({2: score_with_ru(2, Fraction(1))}, {1: 2000}, pool=Decimal(1), wb=800)
     with pytest.raises(PremiumError):
         apportion({1: Fraction(-1)}, pool=Decimal(1))
+    with pytest.raises(PremiumError) as info:
+        premium_factor({1: Fraction(1)}, pool=Decimal("-1"))
+    assert info.value.field == "pool"
 
 
 # ------------------------------------------------------------------ properties
@@ -188,12 +190,15 @@ _fields = st.dictionaries(
 _pools = st.decimals(min_value=0, max_value=100_000, places=2)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(_fields, _pools, st.integers(800, 1000))
 def test_premiums_sum_to_the_pool_and_skip_non_improvers(field, pool, wb) -> None:
     ratings = {n: r for n, (r, _) in field.items()}
     scores = {n: score_with_ru(n, r + gain) for n, (r, gain) in field.items()}
     premiums = progress_premium(scores, ratings, pool=pool, wb=wb)
+    ru = {n: s.ru for n, s in scores.items()}
+    assert progress_premium_from_ru(ru, ratings, pool=pool, wb=wb) == premiums
+    assert apportion(premium_weights(ru, ratings, wb=wb), pool=pool) == premiums
     assert set(premiums) == set(ratings)
     qualified = {n for n, (r, gain) in field.items() if gain > 0 and r > wb}
     for number, premium in premiums.items():
@@ -207,7 +212,7 @@ def test_premiums_sum_to_the_pool_and_skip_non_improvers(field, pool, wb) -> Non
         assert all(p == 0 for p in premiums.values())
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(
     st.dictionaries(
         st.integers(1, 100), st.fractions(0, 10_000, max_denominator=50), min_size=1, max_size=30
