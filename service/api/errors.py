@@ -30,8 +30,9 @@ def problem_response(problem: Problem, instance: str | None = None) -> JSONRespo
 
 
 def _field_name(location: tuple[Any, ...]) -> str:
-    parts = [str(p) for p in location if p not in ("body",)]
-    return ".".join(parts) if parts else "body"
+    """`("body", "points", "win")` -> `points.win`; the location is given separately."""
+    parts = [str(p) for p in location[1:]] if location else []
+    return ".".join(parts) if parts else str(location[0] if location else "body")
 
 
 def install_error_handlers(app: FastAPI) -> None:
@@ -44,7 +45,11 @@ def install_error_handlers(app: FastAPI) -> None:
     async def on_validation(request: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, RequestValidationError)
         errors = [
-            {"field": _field_name(tuple(err.get("loc", ()))), "message": err.get("msg", "")}
+            {
+                "field": _field_name(tuple(err.get("loc", ()))),
+                "in": str(err.get("loc", ("body",))[0]),
+                "message": err.get("msg", ""),
+            }
             for err in exc.errors()
         ]
         fields = ", ".join(dict.fromkeys(e["field"] for e in errors))

@@ -29,8 +29,8 @@ JSONType = JSON().with_variant(JSONB(), "postgresql")
 
 
 def utcnow() -> datetime:
-    """Now, in UTC without tzinfo (SQLite drops time zones; every stored time is UTC)."""
-    return datetime.now(UTC).replace(tzinfo=None)
+    """Now, timezone-aware UTC (SQLModel's UTC type stores it safely on SQLite too)."""
+    return datetime.now(UTC)
 
 
 class TournamentRow(SQLModel, table=True):

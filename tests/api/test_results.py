@@ -1,0 +1,114 @@
+"""Result reporting: provisional, confirmed, disputed, corrected; Idempotency-Key."""
+
+from __future__ import annotations
+
+import httpx
+
+from tests.api.conftest import Event, create_round_robin
+
+PLAYERS = [("Ann", 2100), ("Bob", 2000), ("Cid", 1900), ("Dan", 1800)]
+
+
+async def _game(client: httpx.AsyncClient, event: Event, n: int, table: int) -> dict:
+    games = (await client.get(f"/v1/tournaments/{event.id}/rounds/{n}")).json()["games"]
+    return next(g for g in games if g["table"] == table)
+
+
+async def _report(
+    client: httpx.AsyncClient, event: Event, result: str, who: int | None, **headers: str
+) -> httpx.Response:
+    return await client.put(
+        f"/v1/tournaments/{event.id}/rounds/1/games/1/result",
+        json={"result": result},
+        headers={**event.auth(who), **headers},
+    )
+
+
+async def test_two_agreeing_players_confirm(client: httpx.AsyncClient) -> None:
+    event = await create_round_robin(client, PLAYERS)
+    game = await _game(client, event, 1, 1)
+    first = await _report(client, event, "0-1", game["white"])
+    assert first.json()["status"] == "provisional"
+    standings = (await client.get(f"/v1/tournaments/{event.id}/standings")).json()
+    assert all(row["points"] == 0 for row in standings["rows"])  # provisional: not counted
+    second = await _report(client, event, "0-1", game["black"])
+    assert second.json()["status"] == "confirmed"
+    assert second.json()["reports"] == {"white": "0-1", "black": "0-1"}
+    rows = (await client.get(f"/v1/tournaments/{event.id}/standings")).json()["rows"]
+    assert {r["start_number"]: r["points"] for r in rows}[game["black"]] == 1
+
+
+async def test_disagreement_is_disputed_until_the_organizer_decides(
+    client: httpx.AsyncClient,
+) -> None:
+    event = await create_round_robin(client, PLAYERS)
+    game = await _game(client, event, 1, 1)
+    await _report(client, event, "1-0", game["white"])
+    disputed = await _report(client, event, "0-1", game["black"])
+    assert (disputed.json()["status"], disputed.json()["result"]) == ("disputed", None)
+    decided = await _report(client, event, "1/2-1/2", None)
+    assert (decided.json()["status"], decided.json()["result"]) == ("confirmed", "1/2-1/2")
+    # both reports are kept beside the arbiter's decision
+    assert decided.json()["reports"] == {"white": "1-0", "black": "0-1", "arbiter": "1/2-1/2"}
+
+
+async def test_player_cannot_change_a_confirmed_result(client: httpx.AsyncClient) -> None:
+    event = await create_round_robin(client, PLAYERS)
+    game = await _game(client, event, 1, 1)
+    await _report(client, event, "1-0", None)
+    same = await _report(client, event, "1-0", game["black"])
+    assert same.status_code == 200
+    other = await _report(client, event, "0-1", game["black"])
+    assert other.status_code == 409
+    assert other.headers["content-type"] == "application/problem+json"
+    assert other.json()["field"] == "result"
+    assert (await _game(client, event, 1, 1))["result"] == "1-0"
+
+
+async def test_organizer_correction_is_an_event_not_an_overwrite(
+    client: httpx.AsyncClient,
+) -> None:
+    event = await create_round_robin(client, PLAYERS)
+    await _report(client, event, "1-0", None)
+    corrected = await _report(client, event, "0-1", None)
+    assert corrected.json()["result"] == "0-1"
+    from service.db.events import events_since
+
+    app = client._transport.app  # type: ignore[attr-defined]
+    async with app.state.arbiter.sessions() as session:
+        events = await events_since(session, event.id, 0)
+    kinds = [e.type for e in events if e.type.startswith("result")]
+    assert kinds == ["result_confirmed", "result_corrected"]
+    assert events[-1].payload["previous"]["result"] == "1-0"
+
+
+async def test_notation_is_kept_as_submitted(client: httpx.AsyncClient) -> None:
+    event = await create_round_robin(client, PLAYERS)
+    response = await _report(client, event, "+-", None)
+    assert response.json()["result"] == "+-"
+    body = (await client.get(f"/v1/tournaments/{event.id}/rounds/1")).json()
+    assert body["games"][0]["result"] == "+-"
+
+
+async def test_idempotency_key_replays_and_changes_nothing(client: httpx.AsyncClient) -> None:
+    event = await create_round_robin(client, PLAYERS)
+    game = await _game(client, event, 1, 1)
+    key = {"Idempotency-Key": "report-1"}
+    first = await _report(client, event, "1-0", game["white"], **key)
+    again = await _report(client, event, "1-0", game["white"], **key)
+    assert first.status_code == again.status_code == 200
+    assert again.json() == first.json()
+    assert again.headers.get("idempotent-replayed") == "true"
+    clash = await _report(client, event, "0-1", game["white"], **key)
+    assert clash.status_code == 422
+    assert clash.json()["field"] == "Idempotency-Key"
+    assert (await _game(client, event, 1, 1))["reports"] == {"white": "1-0"}
+
+
+async def test_idempotent_create_makes_one_tournament(client: httpx.AsyncClient) -> None:
+    body = {"name": "Once", "system": "round-robin"}
+    headers = {"Idempotency-Key": "create-once"}
+    first = await client.post("/v1/tournaments", json=body, headers=headers)
+    second = await client.post("/v1/tournaments", json=body, headers=headers)
+    assert first.status_code == second.status_code == 201
+    assert first.json()["id"] == second.json()["id"]

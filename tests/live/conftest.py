@@ -1,0 +1,66 @@
+"""A real uvicorn server on a loopback port, for WebSocket tests."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+import uvicorn
+
+from service.api.app import create_app
+from service.config import Settings
+from tests.db_backends import BACKENDS, prepared_database
+
+
+@pytest.fixture(params=BACKENDS)
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A migrated empty database on each backend."""
+    yield from prepared_database(request.param, tmp_path)
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+async def start_server(
+    database_url: str, **settings: object
+) -> tuple[uvicorn.Server, asyncio.Task[None], str]:
+    """Start uvicorn in this event loop; returns (server, task, base URL)."""
+    port = free_port()
+    app = create_app(Settings(database_url=database_url, **settings))  # type: ignore[arg-type]
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on")
+    server = uvicorn.Server(config)
+    task = asyncio.create_task(server.serve())
+    for _ in range(200):
+        if server.started:
+            break
+        await asyncio.sleep(0.02)
+    assert server.started, "uvicorn did not start"
+    return server, task, f"127.0.0.1:{port}"
+
+
+async def stop_server(server: uvicorn.Server, task: asyncio.Task[None]) -> None:
+    server.should_exit = True
+    await asyncio.wait_for(task, timeout=10)
+
+
+@pytest.fixture
+async def server(database_url: str) -> AsyncIterator[str]:
+    """A running server; yields `host:port`."""
+    srv, task, address = await start_server(database_url)
+    try:
+        yield address
+    finally:
+        await stop_server(srv, task)
+
+
+@pytest.fixture
+async def http(server: str) -> AsyncIterator[httpx.AsyncClient]:
+    async with httpx.AsyncClient(base_url=f"http://{server}") as client:
+        yield client
