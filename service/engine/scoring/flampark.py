@@ -45,9 +45,15 @@ Readings taken where seed 000 is open (pinned by tests):
 * Ranking (:func:`rank_by_pf`): PF descending; the text gives no tie rule, equal PF is
   ordered by start number.
 
-Complexity: :func:`flampark_scores` is O(G) Fraction operations for G games, plus
-O(k log k) per player to order that player's k games. :class:`FlamparkAccumulator`
-updates the two players of one result in O(1) and rebuilds one player's score in O(k).
+* The scale of Pt. The text says full shortening is worth 25 "on the scale of the whole
+  tournament" and that in FK6 (10 rounds of 15') a minute was worth 0.17; both hold when
+  each game's Pt is ``25 * minutes / base`` and PF averages it (25 / 15 / 10 = 0.1667).
+
+Complexity: :func:`flampark_scores` is O(G) for G games: each side of a game adds
+integers to its player's running sums (Fractions only for fractional minutes), and each
+player's means are a handful of exact divisions; game values are computed on demand
+(:attr:`CountedGame.value`). :class:`FlamparkAccumulator` updates the two players of one
+result in O(1), gives a player's Ru in O(1) and rebuilds a player's score in O(k).
 """
 
 from __future__ import annotations
@@ -70,6 +76,7 @@ __all__ = [
     "FlamparkScore",
     "GameValue",
     "ShorteningError",
+    "best_games",
     "colour_points",
     "display",
     "flampark_scores",
@@ -405,6 +412,24 @@ def rank_by_pf(scores: Mapping[int, FlamparkScore]) -> list[int]:
     """Start numbers by PF, best first; equal PF by start number (a reading: seed 000
     gives no tie rule). Players with different numbers of games rank together."""
     return sorted(scores, key=lambda number: (-scores[number].pf, number))
+
+
+def best_games(
+    scores: Mapping[int, FlamparkScore], *, limit: int = 100
+) -> list[tuple[int, CountedGame]]:
+    """The most valuable games, ``(player, game)`` by game value (seed 000, "Najlepsze
+    wyniki": the 100 best games). Equal values: earlier round, then lower start number.
+    A forfeited game is never listed: it was not played."""
+    if isinstance(limit, bool) or not isinstance(limit, int) or limit < 0:
+        raise FlamparkError(f"limit must be a non-negative integer, got {limit!r}", field="limit")
+    ranked = [
+        (game.value.total, game.round, player, game)
+        for player, score in scores.items()
+        for game in score.games
+        if game.outcome is not Outcome.FORFEIT_LOSS
+    ]
+    ranked.sort(key=lambda item: (-item[0], item[1], item[2]))
+    return [(player, game) for _, _, player, game in ranked[:limit]]
 
 
 # --------------------------------------------------------------------------- live

@@ -30,6 +30,7 @@ from service.engine.scoring.flampark import (
     FlamparkError,
     FlamparkScore,
     ShorteningError,
+    best_games,
     colour_points,
     display,
     flampark_scores,
@@ -95,6 +96,7 @@ def test_public_surface() -> None:
         "FlamparkScore",
         "GameValue",
         "ShorteningError",
+        "best_games",
         "colour_points",
         "display",
         "flampark_scores",
@@ -576,3 +578,24 @@ def test_accumulator_withdraws_a_result() -> None:
     assert acc.score(1) is None
     assert acc.ru(2) is None
     assert acc.scores() == {}
+
+
+def test_best_games_by_value() -> None:
+    """Seed 000, "Najlepsze wyniki": games listed by their value, forfeits left out."""
+    ratings = {1: 2400, 2: 2300, 3: 1500, 4: 1400}
+    games = [
+        (1, 1, 2, GameResult.BLACK_WINS),  # 2 beats a 2400 with black: 175 + 5 + 100
+        (1, 3, 4, GameResult.WHITE_WINS),  # 3 beats a 1400 with white: 50 - 5 + 100
+        (2, 2, 1, GameResult.DRAW),
+        (2, 4, 3, GameResult.WHITE_WINS_FORFEIT),
+    ]
+    scores = flampark_scores(make_tournament(ratings, games), base_minutes=15)
+    best = best_games(scores, limit=3)
+    assert [(p, g.round) for p, g in best] == [(2, 1), (2, 2), (1, 2)]  # 280, 220, 217.5
+    assert best[0][1].value.total == 280
+    listed = best_games(scores)
+    assert all(g.outcome is not Outcome.FORFEIT_LOSS for _, g in listed)
+    totals = [g.value.total for _, g in listed]
+    assert totals == sorted(totals, reverse=True)
+    with pytest.raises(FlamparkError):
+        best_games(scores, limit=-1)
