@@ -1,0 +1,18 @@
+# Arbiter API: slim, non-root, with a health check. Migrations are a release step:
+#   docker run --rm -e ARBITER_DATABASE_URL=... arbiter arbiter migrate
+FROM python:3.11-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PIP_NO_CACHE_DIR=1 \
+    ARBITER_DATABASE_URL=sqlite+aiosqlite:////data/arbiter.db
+
+WORKDIR /app
+COPY pyproject.toml README.md ./
+COPY service ./service
+RUN pip install . && useradd --create-home --uid 10001 arbiter \
+    && mkdir /data && chown arbiter /data
+
+USER arbiter
+EXPOSE 8000
+HEALTHCHECK --interval=30s --timeout=3s --start-period=10s \
+    CMD python -c "import urllib.request,sys; sys.exit(0 if urllib.request.urlopen('http://127.0.0.1:8000/healthz', timeout=2).status == 200 else 1)"
+CMD ["sh", "-c", "arbiter migrate && exec arbiter serve --host 0.0.0.0 --port 8000"]
