@@ -155,7 +155,7 @@ def datum(
     else:
         drop = 0
     kept = tuple(ordered[drop : n - drop])
-    mean = Fraction(sum(kept, Fraction(0))) / len(kept)
+    mean = Fraction(sum(kept)) / len(kept)
     return Datum(_round_datum(mean, mode), mean, kept, drop, drop)
 
 
@@ -186,31 +186,43 @@ def butler(
     imps_per_10_percent: int | Fraction = 3,
 ) -> ButlerResult:
     """Butler-score one board: IMPs of each NS score against the datum."""
-    real: list[int | WeightedScore] = []
+    means: list[int | Fraction] = []
     for entry in scores:
-        if isinstance(entry, bool) or not isinstance(entry, int | WeightedScore | ArtificialScore):
+        if type(entry) is int:
+            means.append(entry)
+        elif isinstance(entry, WeightedScore):
+            means.append(entry.mean)
+        elif not isinstance(entry, ArtificialScore):
             raise BridgeInputError("scores", f"unexpected board entry {entry!r}")
-        if not isinstance(entry, ArtificialScore):
-            real.append(entry)
     board_datum: Datum | None = None
-    if real:
-        means = [entry.mean if isinstance(entry, WeightedScore) else entry for entry in real]
+    if means:
         board_datum = datum(means, datum_method, trim=trim, rounding=rounding)
+    base: int | Fraction = 0
+    if board_datum is not None:
+        base = board_datum.value
+        if base.denominator == 1:
+            base = int(base)
     ns: list[Fraction] = []
     ew: list[Fraction] = []
+    plain: dict[int, tuple[Fraction, Fraction]] = {}  # one IMP look-up per distinct score
     for entry in scores:
         if isinstance(entry, ArtificialScore):
             ns.append(artificial_imps(entry.ns_percent, imps_per_10_percent))
             ew.append(artificial_imps(entry.ew_percent, imps_per_10_percent))
             continue
-        assert board_datum is not None
-        base: int | Fraction = board_datum.value
-        if base.denominator == 1:
-            base = int(base)
-        value = sum(
+        if type(entry) is int:
+            pair = plain.get(entry)
+            if pair is None:
+                value = Fraction(imps(entry - base, imp_rounding))
+                pair = (value, -value)
+                plain[entry] = pair
+            ns.append(pair[0])
+            ew.append(pair[1])
+            continue
+        weighted = sum(
             (weight * imps(score - base, imp_rounding) for weight, score in components(entry)),
             Fraction(0),
         )
-        ns.append(value)
-        ew.append(-value)
+        ns.append(weighted)
+        ew.append(-weighted)
     return ButlerResult(board_datum, tuple(ns), tuple(ew))

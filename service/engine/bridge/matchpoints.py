@@ -92,16 +92,15 @@ def neuberg(
     return (Fraction(mp) + unit) * tables / compared - unit
 
 
-def _plain_matchpoints(scores: Sequence[int]) -> list[Fraction]:
+def _plain_matchpoints(scores: Sequence[int]) -> list[int]:
     """2/1/0 matchpoints among plain scores: 2 x (scores below) + (equal scores - 1)."""
     counts = Counter(scores)
-    values = sorted(counts)
-    below: dict[int, int] = {}
+    mp_of: dict[int, int] = {}
     running = 0
-    for value in values:
-        below[value] = running
+    for value in sorted(counts):
+        mp_of[value] = 2 * running + counts[value] - 1
         running += counts[value]
-    return [Fraction(2 * below[s] + counts[s] - 1) for s in scores]
+    return [mp_of[s] for s in scores]
 
 
 def _weighted_matchpoints(entries: Sequence[int | WeightedScore]) -> list[Fraction]:
@@ -144,49 +143,81 @@ def matchpoints(
     unit_kind = MatchpointUnits(units)
     unit = unit_kind.unit
     count = len(scores)
+    if not isinstance(scores, Sequence):
+        raise BridgeInputError("scores", "must be a sequence of board entries")
     full = count if tables is None else tables
     if isinstance(full, bool) or not isinstance(full, int) or full < max(count, 1):
         raise BridgeInputError("tables", f"must be at least {max(count, 1)}, got {tables!r}")
-    real_index = [i for i, entry in enumerate(scores) if not isinstance(entry, ArtificialScore)]
-    real = [scores[i] for i in real_index]
-    for entry in real:
-        if not isinstance(entry, int | WeightedScore) or isinstance(entry, bool):
+    # One pass sorts the entries: plain scores, weighted scores, artificial scores.
+    real_index: list[int] = []
+    real: list[int | WeightedScore] = []
+    artificial_index: list[int] = []
+    weighted_seen = False
+    for index, entry in enumerate(scores):
+        if type(entry) is int:
+            real_index.append(index)
+            real.append(entry)
+        elif isinstance(entry, WeightedScore):
+            real_index.append(index)
+            real.append(entry)
+            weighted_seen = True
+        elif isinstance(entry, ArtificialScore):
+            artificial_index.append(index)
+        else:
             raise BridgeInputError("scores", f"unexpected board entry {entry!r}")
-    if all(isinstance(entry, int) for entry in real):
-        raw = _plain_matchpoints([entry for entry in real if isinstance(entry, int)])
+    raw: list[int | Fraction] = []
+    if weighted_seen:
+        raw.extend(_weighted_matchpoints(real))
     else:
-        raw = _weighted_matchpoints(
-            [entry for entry in real if not isinstance(entry, ArtificialScore)]
-        )
+        raw.extend(_plain_matchpoints([entry for entry in real if isinstance(entry, int)]))
     compared = len(real)
     top_compared = 2 * unit * (compared - 1)
     top = 2 * unit * (full - 1)
-    ns: list[Fraction] = [Fraction(0)] * count
-    ew: list[Fraction] = [Fraction(0)] * count
+
+    def percent(mp: Fraction) -> Fraction:
+        return Fraction(50) if top == 0 else mp * 100 / top
+
+    # Tables with the same raw matchpoints share every derived figure: compute each
+    # distinct value once (a board has far fewer distinct scores than tables).
+    Row = tuple[Fraction, Fraction, Fraction, Fraction]
+    rows: list[Row] = [(Fraction(0),) * 4] * count
+    memo: dict[int | Fraction, Row] = {}
+    fast = not weighted_seen and compared == full and unit_kind is MatchpointUnits.TWO_ONE_ZERO
+    top_int = 2 * (full - 1)
     for index, mp in zip(real_index, raw, strict=True):
-        ns_mp = mp * unit
-        ew_mp = top_compared - ns_mp
-        if compared < full:
-            ns_mp = neuberg(ns_mp, compared, full, unit_kind)
-            ew_mp = neuberg(ew_mp, compared, full, unit_kind)
-        ns[index] = ns_mp
-        ew[index] = ew_mp
-    for index, entry in enumerate(scores):
+        row = memo.get(mp)
+        if row is None and fast:
+            # 2/1/0 units, full board: integer matchpoints, one Fraction each.
+            assert isinstance(mp, int)
+            ew_int = top_int - mp
+            row = (
+                Fraction(mp),
+                Fraction(ew_int),
+                Fraction(100 * mp, top_int) if top_int else Fraction(50),
+                Fraction(100 * ew_int, top_int) if top_int else Fraction(50),
+            )
+            memo[mp] = row
+        elif row is None:
+            ns_mp = mp * unit
+            ew_mp = top_compared - ns_mp
+            if compared < full:
+                ns_mp = neuberg(ns_mp, compared, full, unit_kind)
+                ew_mp = neuberg(ew_mp, compared, full, unit_kind)
+            row = (ns_mp, ew_mp, percent(ns_mp), percent(ew_mp))
+            memo[mp] = row
+        rows[index] = row
+    for index in artificial_index:
+        entry = scores[index]
         if isinstance(entry, ArtificialScore):
-            ns[index] = entry.ns_percent * top / 100
-            ew[index] = entry.ew_percent * top / 100
-    if top == 0:
-        ns_percent = tuple(Fraction(50) for _ in ns)
-        ew_percent = tuple(Fraction(50) for _ in ew)
-    else:
-        ns_percent = tuple(mp * 100 / top for mp in ns)
-        ew_percent = tuple(mp * 100 / top for mp in ew)
+            ns_mp = entry.ns_percent * top / 100
+            ew_mp = entry.ew_percent * top / 100
+            rows[index] = (ns_mp, ew_mp, percent(ns_mp), percent(ew_mp))
     return MatchpointResult(
         top=top,
-        ns=tuple(ns),
-        ew=tuple(ew),
-        ns_percent=ns_percent,
-        ew_percent=ew_percent,
+        ns=tuple(row[0] for row in rows),
+        ew=tuple(row[1] for row in rows),
+        ns_percent=tuple(row[2] for row in rows),
+        ew_percent=tuple(row[3] for row in rows),
         tables=full,
         compared=compared,
     )
