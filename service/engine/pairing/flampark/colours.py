@@ -127,15 +127,24 @@ class _Book:
         return found
 
     def repair(self) -> None:
-        pending = sorted(p for p in self.games_of if self.triple_games(p))
+        pending = [p for p in self.games_of if self.triple_games(p)]
+        queued = set(pending)
         while pending:
             player = pending.pop()
+            queued.discard(player)
             for game in self.triple_games(player):
                 pair = (self.even[game], self.odd[game])
                 before = sum(self.player_cost(p) for p in pair)
                 self.even_white[game] = not self.even_white[game]
                 if sum(self.player_cost(p) for p in pair) < before:
-                    pending.extend(p for p in pair if p not in pending)
+                    # The two players changed: any triple of theirs, or of an opponent
+                    # of theirs, may now be repairable.
+                    for changed in pair:
+                        for other in self.games_of[changed]:
+                            for touched in (self.even[other], self.odd[other]):
+                                if touched not in queued:
+                                    queued.add(touched)
+                                    pending.append(touched)
                     break
                 self.even_white[game] = not self.even_white[game]
 
