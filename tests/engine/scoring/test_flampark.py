@@ -599,3 +599,41 @@ def test_best_games_by_value() -> None:
     assert totals == sorted(totals, reverse=True)
     with pytest.raises(FlamparkError):
         best_games(scores, limit=-1)
+
+
+@pytest.mark.parametrize(
+    "games",
+    [
+        [(1, 1, 2, GameResult.DRAW), (1, 3, 1, None)],  # player 1 paired twice
+        [(1, 1, 9, GameResult.DRAW)],  # 9 is not on the start list
+        [(1, 2, 2, GameResult.DRAW)],  # paired with themselves
+    ],
+)
+def test_inconsistent_rounds_are_rejected(games) -> None:
+    tournament = make_tournament({1: 2000, 2: 1900, 3: 1800}, games)
+    with pytest.raises(FlamparkError) as info:
+        flampark_scores(tournament, base_minutes=15)
+    assert info.value.field == "rounds"
+    with pytest.raises(FlamparkError):
+        FlamparkAccumulator.from_tournament(tournament, base_minutes=15)
+
+
+def test_accumulator_from_tournament_continues_live() -> None:
+    ratings = {1: 2000, 2: 1900, 3: 1800, 4: 1700}
+    tournament = make_tournament(
+        ratings, [(1, 1, 2, GameResult.DRAW), (1, 3, 4, None), (2, 4, 1, GameResult.BLACK_WINS)]
+    )
+    acc = FlamparkAccumulator.from_tournament(tournament, base_minutes=15, shortened={(2, 4): 3})
+    acc.record(1, 3, 4, GameResult.WHITE_WINS)
+    acc.record(2, 4, 1, GameResult.WHITE_WINS, shortened=3)  # a correction
+    with pytest.raises(FlamparkError):
+        acc.record(2, 3, 1, GameResult.DRAW)  # 1 already plays 4 in round 2
+    final = make_tournament(
+        ratings,
+        [
+            (1, 1, 2, GameResult.DRAW),
+            (1, 3, 4, GameResult.WHITE_WINS),
+            (2, 4, 1, GameResult.WHITE_WINS),
+        ],
+    )
+    assert acc.scores() == flampark_scores(final, base_minutes=15, shortened={(2, 4): 3})
