@@ -71,6 +71,58 @@ def _standings(args: argparse.Namespace) -> int:
     return 0
 
 
+def _read_ratings(path: str) -> list[int]:
+    """A start list file: one player a line, `rating` or `name,rating` (or `;`, tab)."""
+    from pathlib import Path
+
+    ratings = []
+    for number, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), 1):
+        text = line.strip()
+        if not text or text.startswith("#"):
+            continue
+        field = text.replace(";", ",").replace("\t", ",").rsplit(",", 1)[-1].strip()
+        try:
+            ratings.append(int(field))
+        except ValueError:
+            raise ValueError(f"{path}:{number}: no rating in {text!r}") from None
+    return ratings
+
+
+def _flampark(args: argparse.Namespace) -> int:
+    from service.api.flampark_views import schedule_document
+    from service.api.systems import schedule_for
+
+    kinds = [k.strip() for k in args.kinds.split(",")] if args.kinds else None
+    order = [int(n) for n in args.round_order.split(",")] if args.round_order else None
+    count = args.players
+    if args.ratings:
+        count = len(_read_ratings(args.ratings))
+    if count is None:
+        raise ValueError("give --players N or --ratings FILE")
+    options = {
+        "kinds": kinds,
+        "round_order": order,
+        "variant": args.variant,
+        "rematch_byes": args.rematch_byes,
+    }
+    schedule = schedule_for(count, args.rounds, options)
+    document = schedule_document(schedule)
+    if args.format == "json":
+        body = document.model_dump(mode="json", include={"rounds", "warnings"})
+        json.dump(body, sys.stdout, indent=2)
+        sys.stdout.write("\n")
+        return 0
+    for warning in document.warnings:
+        print(f"warning: {warning}")
+    for rnd in document.rounds:
+        print(f"Round {rnd.round} ({rnd.kind})")
+        for game in rnd.games:
+            print(f"  {game.table:>4}  {game.white:>5} - {game.black:<5}")
+        if rnd.byes:
+            print("  sit out: " + " ".join(str(n) for n in rnd.byes))
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The command-line interface."""
     parser = argparse.ArgumentParser(prog="arbiter", description=__doc__)
@@ -93,6 +145,19 @@ def build_parser() -> argparse.ArgumentParser:
     standings.add_argument("--tiebreaks", default="", help="e.g. BH-C1,BH,SB")
     standings.add_argument("--format", choices=("text", "json"), default="text")
     standings.set_defaults(run=_standings)
+
+    flampark = commands.add_parser("flampark", help="print a whole FLAMPARK schedule")
+    flampark.add_argument("--players", type=int, help="number of players")
+    flampark.add_argument("--ratings", help="start list file: one rating (or name,rating) a line")
+    flampark.add_argument("--rounds", type=int, required=True)
+    flampark.add_argument("--kinds", default="", help="e.g. basic,basic,x2,x4,x8")
+    flampark.add_argument("--round-order", default="", help="computed rounds in played order")
+    flampark.add_argument(
+        "--variant", choices=("individual", "team", "group"), default="individual"
+    )
+    flampark.add_argument("--rematch-byes", action="store_true")
+    flampark.add_argument("--format", choices=("text", "json"), default="text")
+    flampark.set_defaults(run=_flampark)
     return parser
 
 
@@ -100,9 +165,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the `arbiter` command."""
     parser = build_parser()
     args = parser.parse_args(argv)
+    from service.errors import Problem
+
     try:
         code: int = args.run(args)
-    except (ValueError, OSError) as exc:
+    except (ValueError, OSError, Problem) as exc:
         print(f"arbiter: {exc}", file=sys.stderr)
         return 2
     return code

@@ -10,7 +10,17 @@ from fastapi.routing import APIRoute
 
 from service.api.errors import install_error_handlers
 from service.api.idempotency import IdempotencyMiddleware
-from service.api.routes import health, live, players, rounds, standings, tournaments, trf
+from service.api.routes import (
+    cards,
+    compute,
+    health,
+    live,
+    players,
+    rounds,
+    standings,
+    tournaments,
+    trf,
+)
 from service.api.state import AppState
 from service.config import Settings, get_settings
 from service.db.session import create_engine, create_session_factory
@@ -63,6 +73,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     install_error_handlers(app)
     app.add_middleware(IdempotencyMiddleware)
-    for module in (health, tournaments, trf, players, rounds, standings, live):
+    for module in (health, tournaments, trf, players, rounds, standings, cards, live, compute):
         app.include_router(module.router)
     return app

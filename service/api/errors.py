@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import re
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -29,6 +30,21 @@ def problem_response(problem: Problem, instance: str | None = None) -> JSONRespo
     )
 
 
+_NAMED_MESSAGE = re.compile(r"^(?:Value error, )?([a-z_][a-z0-9_.\[\]]*): (.+)$")
+
+
+def _describe(error: Any) -> dict[str, str]:
+    """One validation error as {field, in, message}; a model-level check names its field
+    at the start of its message ("rounds: ...")."""
+    location = tuple(error.get("loc", ()))
+    field = _field_name(location)
+    message = str(error.get("msg", ""))
+    named = _NAMED_MESSAGE.match(message)
+    if named and len(location) <= 1:
+        field, message = named.group(1), named.group(2)
+    return {"field": field, "in": str(location[0]) if location else "body", "message": message}
+
+
 def _field_name(location: tuple[Any, ...]) -> str:
     """`("body", "points", "win")` -> `points.win`; the location is given separately."""
     parts = [str(p) for p in location[1:]] if location else []
@@ -44,14 +60,7 @@ def install_error_handlers(app: FastAPI) -> None:
 
     async def on_validation(request: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, RequestValidationError)
-        errors = [
-            {
-                "field": _field_name(tuple(err.get("loc", ()))),
-                "in": str(err.get("loc", ("body",))[0]),
-                "message": err.get("msg", ""),
-            }
-            for err in exc.errors()
-        ]
+        errors = [_describe(err) for err in exc.errors()]
         fields = ", ".join(dict.fromkeys(e["field"] for e in errors))
         problem = InvalidInput(
             f"invalid value for {fields}",

@@ -56,6 +56,9 @@ async def tournament_public(session: AsyncSession, row: TournamentRow) -> dict[s
         tiebreaks=tiebreak_order(row),
         players=await count_players(session, row.id),
         created_at=row.created_at,
+        schedule=row.settings.get("schedule"),
+        time_control=row.settings.get("time_control"),
+        flampark=row.settings.get("flampark"),
     ).model_dump(mode="json")
 
 

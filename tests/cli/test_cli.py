@@ -53,3 +53,28 @@ def test_migrate_creates_the_schema(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     finally:
         get_settings.cache_clear()
     assert (tmp_path / "cli.db").stat().st_size > 0
+
+
+def test_flampark_schedule_json(capsys: pytest.CaptureFixture[str]) -> None:
+    kinds = "basic,basic,basic,basic,basic,x2,x2,x2,x4,x8"
+    argv = ["flampark", "--players", "56", "--rounds", "10", "--kinds", kinds]
+    assert main([*argv, "--format", "json"]) == 0
+    body = json.loads(capsys.readouterr().out)
+    assert [r["round"] for r in body["rounds"]] == list(range(1, 11))
+    assert body["rounds"][9]["kind"] == "x8" and len(body["rounds"][9]["byes"]) == 8
+    first = body["rounds"][0]["games"][0]
+    assert set(first) == {"table", "white", "black"}
+
+
+def test_flampark_from_a_start_list(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    ratings = tmp_path / "list.csv"
+    ratings.write_text("# name,rating\n" + "".join(f"P{n},{2000 - n}\n" for n in range(30)))
+    assert main(["flampark", "--ratings", str(ratings), "--rounds", "7"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Round 1 (basic)")
+    assert out.count("Round ") == 7
+
+
+def test_flampark_too_few_players(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["flampark", "--players", "10", "--rounds", "9"]) == 2
+    assert "18" in capsys.readouterr().err

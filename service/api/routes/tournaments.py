@@ -14,10 +14,10 @@ from service.api.schemas.tournaments import (
     TournamentPublic,
     TournamentStarted,
 )
+from service.api.systems import initial_rounds
 from service.api.views import tournament_public
 from service.db.events import append_event
 from service.db.repository import close_start_list, create_tournament, store_round
-from service.engine.pairing.roundrobin import round_robin_rounds
 from service.engine.scoring.tiebreaks.registry import parse_tiebreak
 from service.errors import InvalidInput
 
@@ -55,13 +55,15 @@ async def start(
     tournament: TournamentDep, _organizer: OrganizerDep, session: SessionDep, state: StateDep
 ) -> dict[str, Any]:
     """Close the start list: number players by rating (descending, ties by name), issue
-    their tokens (shown only this once) and, for round-robins, pair every round."""
+    their tokens (shown only this once) and, for round-robins and FLAMPARK, pair every
+    round. FLAMPARK needs at least 2 x rounds players (422 naming both numbers) and
+    warns below 3 x rounds."""
     issued = await close_start_list(session, tournament)
     count = len(issued)
-    if tournament.system in ("round-robin", "double-round-robin"):
-        rounds = round_robin_rounds(count, double=tournament.system == "double-round-robin")
-        for rnd in rounds:
-            await store_round(session, tournament, rnd)
+    rounds, warnings = initial_rounds(tournament, count)
+    for rnd in rounds:
+        await store_round(session, tournament, rnd)
+    if rounds:
         tournament.total_rounds = len(rounds)
         tournament.current_round = 1
         session.add(tournament)
@@ -75,4 +77,8 @@ async def start(
     tokens = [
         {"start_number": p.start_number, "name": p.name, "token": token} for p, token in issued
     ]
-    return {**await tournament_public(session, tournament), "player_tokens": tokens}
+    return {
+        **await tournament_public(session, tournament),
+        "player_tokens": tokens,
+        "warnings": warnings,
+    }

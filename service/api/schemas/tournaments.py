@@ -3,15 +3,19 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Literal
+from decimal import Decimal
+from typing import Literal, Self
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, model_validator
 
 from service.api.schemas.common import ApiModel, PointsSettings
 
 __all__ = [
+    "FlamparkSettings",
     "PlayerToken",
+    "ProgressPremium",
     "System",
+    "TimeControl",
     "TournamentCreate",
     "TournamentCreated",
     "TournamentImported",
@@ -19,7 +23,38 @@ __all__ = [
     "TournamentStarted",
 ]
 
-System = Literal["round-robin", "double-round-robin"]
+System = Literal["round-robin", "double-round-robin", "flampark"]
+RoundKind = Literal["basic", "x2", "x4", "x8"]
+
+
+class TimeControl(ApiModel):
+    """The tournament's time control (FLAMPARK's time shortening is measured on it)."""
+
+    base_minutes: int = Field(ge=1, le=600)
+    increment_seconds: int = Field(default=0, ge=0, le=600)
+
+
+class ProgressPremium(ApiModel):
+    """FLAMPARK progress premium (SPEC 3): PP = dR x (R - wB) x wA, summing to the pool."""
+
+    pool: Decimal = Field(gt=0, le=Decimal("100000000"), decimal_places=2)
+    wb: int = Field(ge=800, le=1000, description="Own-rating weight wB, 800..1000.")
+
+
+class FlamparkSettings(ApiModel):
+    """FLAMPARK options (seed 000; SPEC 2, 3)."""
+
+    kinds: list[RoundKind] | None = Field(
+        default=None, description="Kind of each computed round; all basic by default."
+    )
+    round_order: list[int] | None = Field(
+        default=None, description="Computed round numbers in played order."
+    )
+    variant: Literal["individual", "team", "group"] = "individual"
+    rematch_byes: bool = Field(
+        default=False, description="Players sitting out the same round play each other."
+    )
+    progress_premium: ProgressPremium | None = None
 
 
 class TournamentCreate(ApiModel):
@@ -42,6 +77,30 @@ class TournamentCreate(ApiModel):
     schedule: list[datetime] | None = Field(
         default=None, max_length=100, description="Start time of each round, in played order."
     )
+    time_control: TimeControl | None = None
+    flampark: FlamparkSettings | None = None
+
+    @model_validator(mode="after")
+    def _check_system_options(self) -> Self:
+        rounds = self.rounds
+        if self.system == "flampark":
+            if rounds is None:
+                raise ValueError("rounds: a FLAMPARK tournament needs its number of rounds")
+            options = self.flampark or FlamparkSettings()
+            if options.kinds is not None and len(options.kinds) != rounds:
+                raise ValueError(
+                    f"flampark.kinds: {len(options.kinds)} kinds given for {rounds} rounds"
+                )
+            order = options.round_order
+            if order is not None and sorted(order) != list(range(1, rounds + 1)):
+                raise ValueError(
+                    f"flampark.round_order: must be the numbers 1..{rounds} in some order"
+                )
+        elif self.flampark is not None:
+            raise ValueError("flampark: options only for system 'flampark'")
+        if self.schedule is not None and rounds is not None and len(self.schedule) > rounds:
+            raise ValueError(f"schedule: {len(self.schedule)} start times for {rounds} rounds")
+        return self
 
 
 class TournamentPublic(BaseModel):
@@ -57,6 +116,9 @@ class TournamentPublic(BaseModel):
     tiebreaks: list[str]
     players: int
     created_at: datetime
+    schedule: list[datetime] | None = None
+    time_control: TimeControl | None = None
+    flampark: FlamparkSettings | None = None
 
 
 class TournamentCreated(TournamentPublic):
@@ -77,6 +139,7 @@ class TournamentStarted(TournamentPublic):
     """The start-list-closing response: every player's token, shown only this once."""
 
     player_tokens: list[PlayerToken]
+    warnings: list[str] = Field(default_factory=list)
 
 
 class TournamentImported(TournamentStarted):

@@ -1,0 +1,42 @@
+"""Player cards: JSON per player, and a printable page with every card."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Path
+from fastapi.responses import HTMLResponse
+
+from service.api.cards import build_cards, cards_html
+from service.api.deps import SessionDep, TournamentDep
+from service.api.schemas.cards import PlayerCard
+from service.db.repository import list_players, round_rows
+from service.errors import NotFound
+
+router = APIRouter(prefix="/v1/tournaments/{tournament_id}", tags=["cards"])
+
+
+@router.get("/players/{start_number}/card", response_model=PlayerCard)
+async def player_card(
+    tournament: TournamentDep,
+    session: SessionDep,
+    start_number: int = Path(ge=1, le=100_000, description="Start number"),
+) -> PlayerCard:
+    """A player's card: for every round paired so far, start time (from the tournament's
+    schedule), table, colour and opponent (seed 000, "Karta gracza")."""
+    players = await list_players(session, tournament.id)
+    games, byes = await round_rows(session, tournament.id)
+    cards = build_cards(tournament, players, games, byes)
+    if start_number not in cards:
+        raise NotFound(f"no player with start number {start_number}", field="start_number")
+    return cards[start_number]
+
+
+@router.get(
+    "/cards",
+    response_class=HTMLResponse,
+    responses={200: {"content": {"text/html": {}}, "description": "Printable cards"}},
+)
+async def all_cards(tournament: TournamentDep, session: SessionDep) -> HTMLResponse:
+    """Every player's card on a printable page, one per A6 block (four to an A4 sheet)."""
+    players = await list_players(session, tournament.id)
+    games, byes = await round_rows(session, tournament.id)
+    return HTMLResponse(cards_html(tournament, build_cards(tournament, players, games, byes)))
