@@ -16,7 +16,12 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from service.engine.model import Tournament
-from service.engine.scoring.tiebreaks.base import GroupTieBreak, TieBreak, TieBreakExplanation
+from service.engine.scoring.tiebreaks.base import (
+    GroupTieBreak,
+    TieBreak,
+    TieBreakExplanation,
+    fractions_of,
+)
 from service.engine.scoring.tiebreaks.context import TieBreakContext, build_context
 from service.engine.scoring.tiebreaks.errors import TieBreakError, UnsupportedEditionError
 from service.engine.scoring.tiebreaks.registry import parse_tiebreak
@@ -118,21 +123,26 @@ def compute_standings(
     if explain is not None and explain not in ctx.players:
         raise TieBreakError(f"cannot explain start number {explain}: not in the tournament")
 
-    points = {n: ctx.fraction(pd.score) for n, pd in ctx.players.items()}
+    scores = {n: pd.score for n, pd in ctx.players.items()}
+    points = fractions_of((scores, ctx.unit))
     values: dict[int, dict[str, Fraction]] = {n: {} for n in ctx.players}
     group_notes: dict[str, str] = {}
-    groups = _split_sorted(sorted(ctx.players, key=lambda n: (-points[n], n)), points, True)
+    groups = _split_sorted(sorted(ctx.players, key=lambda n: -scores[n]), scores)
 
     for tb in parsed:
         if isinstance(tb, TieBreak):
-            tb_values = tb.values(ctx)
-            for number, value in tb_values.items():
+            raw = tb.raw(ctx)
+            numerators = raw[0]
+            for number, value in fractions_of(raw).items():
                 values[number][tb.code] = value
+            key = numerators.__getitem__
             groups = [
                 part
                 for group in groups
-                for part in _split_sorted(
-                    sorted(group, key=_key(tb_values, tb.descending)), tb_values, tb.descending
+                for part in (
+                    _split_sorted(sorted(group, key=key, reverse=tb.descending), numerators)
+                    if len(group) > 1
+                    else (group,)
                 )
             ]
         else:
@@ -161,35 +171,17 @@ def compute_standings(
     return Standings(tuple(rows), tuple(tb.code for tb in parsed), edition, explanation)
 
 
-def _key(values: dict[int, Fraction], descending: bool) -> _SortKey:
-    return _SortKey(values, descending)
-
-
-class _SortKey:
-    """Sort key: by value (descending unless told otherwise), then start number."""
-
-    __slots__ = ("descending", "values")
-
-    def __init__(self, values: dict[int, Fraction], descending: bool) -> None:
-        self.values = values
-        self.descending = descending
-
-    def __call__(self, number: int) -> tuple[Fraction, int]:
-        value = self.values[number]
-        return (-value if self.descending else value, number)
-
-
-def _split_sorted(
-    ordered: list[int], values: dict[int, Fraction], descending: bool
-) -> list[list[int]]:
+def _split_sorted(ordered: list[int], values: dict[int, int]) -> list[list[int]]:
     """Cut an ordered list into runs of equal value."""
-    del descending
     parts: list[list[int]] = []
+    previous: int | None = None
     for number in ordered:
-        if parts and values[parts[-1][-1]] == values[number]:
+        value = values[number]
+        if parts and value == previous:
             parts[-1].append(number)
         else:
             parts.append([number])
+            previous = value
     return parts
 
 

@@ -17,10 +17,20 @@ from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from math import lcm
 
 from service.engine.scoring.tiebreaks.context import TieBreakContext
 
-__all__ = ["Contribution", "GroupOrder", "GroupTieBreak", "TieBreak", "TieBreakExplanation"]
+__all__ = [
+    "Contribution",
+    "GroupOrder",
+    "GroupTieBreak",
+    "Raw",
+    "TieBreak",
+    "TieBreakExplanation",
+    "fractions_of",
+    "raw_of",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,17 +86,51 @@ def _num(value: Fraction) -> dict[str, object]:
     return {"exact": str(value), "float": float(value)}
 
 
-class TieBreak(ABC):
-    """A per-participant tie-break (C.07 types B, C, D)."""
+Raw = tuple[dict[int, int], int]
+"""Values as integer numerators over one common denominator."""
+
+
+def fractions_of(raw: Raw) -> dict[int, Fraction]:
+    """Turn raw values into Fractions, building each distinct value once."""
+    numerators, denominator = raw
+    made: dict[int, Fraction] = {}
+    out: dict[int, Fraction] = {}
+    for number, numerator in numerators.items():
+        value = made.get(numerator)
+        if value is None:
+            value = made[numerator] = Fraction(numerator, denominator)
+        out[number] = value
+    return out
+
+
+def raw_of(values: dict[int, Fraction]) -> Raw:
+    """Put Fractions over their least common denominator."""
+    denominator = lcm(*(v.denominator for v in values.values())) if values else 1
+    return (
+        {n: v.numerator * (denominator // v.denominator) for n, v in values.items()},
+        denominator,
+    )
+
+
+class TieBreak:
+    """A per-participant tie-break (C.07 types B, C, D).
+
+    Subclasses implement `values` or `raw` (each defaults to the other): `raw` is the
+    fast form the standings sort on, integers over one denominator.
+    """
 
     code: str = ""
     """Normalised code, e.g. "BH-C1"."""
     descending: bool = True
     """Higher values rank higher (TPN and RTNG may be asked ascending)."""
 
-    @abstractmethod
     def values(self, ctx: TieBreakContext) -> dict[int, Fraction]:
         """Value for every participant."""
+        return fractions_of(self.raw(ctx))
+
+    def raw(self, ctx: TieBreakContext) -> Raw:
+        """Values for every participant as integer numerators over one denominator."""
+        return raw_of(self.values(ctx))
 
     def explain(self, ctx: TieBreakContext, number: int) -> TieBreakExplanation:
         """Value and contributing items for one participant (default: value only)."""

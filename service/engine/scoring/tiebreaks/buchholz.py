@@ -16,7 +16,12 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from service.engine.scoring.tiebreaks.base import Contribution, TieBreak, TieBreakExplanation
+from service.engine.scoring.tiebreaks.base import (
+    Contribution,
+    Raw,
+    TieBreak,
+    TieBreakExplanation,
+)
 from service.engine.scoring.tiebreaks.context import Kind, TieBreakContext
 from service.engine.scoring.tiebreaks.modifiers import NO_CUT, Cut, Item, apply_cut
 from service.engine.scoring.tiebreaks.opponents import OpponentRound, opponent_rounds
@@ -42,10 +47,12 @@ class OpponentSum(TieBreak):
         self.count_forfeits = count_forfeits
         self.code = self.base + cut.suffix + ("/P" if count_forfeits else "")
 
+    weights: tuple[int, int, int] = (1, 1, 1)
+    """Multiplier of the opponent's score by result in halves (loss, draw, win)."""
+
     def weight(self, rnd: OpponentRound) -> int:
-        """Multiplier applied to the score (1 for Buchholz)."""
-        del rnd
-        return 1
+        """Multiplier applied to the score in one round."""
+        return self.weights[rnd.share]
 
     def denominator(self, ctx: TieBreakContext) -> int:
         """What one unit of the summed values is worth in points."""
@@ -59,20 +66,46 @@ class OpponentSum(TieBreak):
             for rnd in opponent_rounds(ctx, pd, view, self.count_forfeits)
         ]
 
-    def values(self, ctx: TieBreakContext) -> dict[int, Fraction]:
-        denominator = self.denominator(ctx)
-        out: dict[int, Fraction] = {}
-        if not self.cut:
-            view = score_view(ctx, self.fore)
-            weight = self.weight
-            for number, pd in ctx.players.items():
-                rounds = opponent_rounds(ctx, pd, view, self.count_forfeits)
-                out[number] = Fraction(sum(r.score * weight(r) for r in rounds), denominator)
-            return out
-        for number in ctx.players:
-            kept, _ = apply_cut([item for _, item in self._items(ctx, number)], self.cut)
-            out[number] = Fraction(sum(item.value for item in kept), denominator)
-        return out
+    def raw(self, ctx: TieBreakContext) -> Raw:
+        view = score_view(ctx, self.fore)
+        adjusted = view.adjusted
+        w0, w1, w2 = self.weights
+        weights = (w0, w1, w2)
+        plain = w0 == w1 == w2 == 1
+        low, high = self.cut.low, self.cut.high
+        fast_ok = not self.fore
+        out: dict[int, int] = {}
+        for number, pd in ctx.players.items():
+            if fast_ok and pd.all_played:
+                # Every round a game over the board: no dummy, no VUR (the usual case).
+                if plain:
+                    scores = [adjusted[o] for o in pd.opponents]
+                    if low or high:
+                        scores.sort()
+                        count = len(scores)
+                        cut_low = min(low, count)
+                        scores = scores[cut_low : count - min(high, count - cut_low)]
+                    out[number] = sum(scores)
+                elif low or high:
+                    pairs = sorted(
+                        (adjusted[o], adjusted[o] * weights[s])
+                        for o, s in zip(pd.opponents, pd.shares, strict=True)
+                    )
+                    count = len(pairs)
+                    cut_low = min(low, count)
+                    kept = pairs[cut_low : count - min(high, count - cut_low)]
+                    out[number] = sum(value for _, value in kept)
+                else:
+                    out[number] = sum(
+                        adjusted[o] * weights[s]
+                        for o, s in zip(pd.opponents, pd.shares, strict=True)
+                    )
+                continue
+            items = [item for _, item in self._items(ctx, number)]
+            if low or high:
+                items, _ = apply_cut(items, self.cut)
+            out[number] = sum(item.value for item in items)
+        return out, self.denominator(ctx)
 
     def explain(self, ctx: TieBreakContext, number: int) -> TieBreakExplanation:
         pairs = self._items(ctx, number)

@@ -25,7 +25,7 @@ Readings taken here (documented once, pinned by tests):
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from math import lcm
@@ -110,18 +110,76 @@ class Entry:
     """
 
 
-@dataclass(slots=True)
 class PlayerData:
-    """Everything precomputed about one player."""
+    """Everything precomputed about one player, stored by column for speed.
 
-    number: int
-    """Start number."""
-    rating: int
-    """Rating at the start; 0 = unrated."""
-    entries: list[Entry]
-    """One entry per round of the tournament, in round order."""
-    score: int
-    """Total points in context units (pending games count nothing)."""
+    Index i of every column is the participant's i-th round of the tournament.
+    """
+
+    __slots__ = (
+        "_entries",
+        "all_played",
+        "colours",
+        "kinds",
+        "number",
+        "opponents",
+        "points",
+        "rating",
+        "rounds",
+        "score",
+        "shares",
+    )
+
+    def __init__(
+        self,
+        number: int,
+        rating: int,
+        rounds: Sequence[int],
+        rows: Sequence[tuple[Kind, int, int, int, int]],
+    ) -> None:
+        self.number = number
+        """Start number."""
+        self.rating = rating
+        """Rating at the start; 0 = unrated."""
+        self.rounds = rounds
+        """Round numbers by index (shared by all participants)."""
+        kinds, opponents, colours, points, shares = (
+            zip(*rows, strict=True) if rows else ((), (), (), (), ())
+        )
+        self.kinds: tuple[Kind, ...] = kinds
+        """What each round was."""
+        self.opponents: tuple[int, ...] = opponents
+        """Scheduled opponent per round; 0 without one."""
+        self.colours: tuple[int, ...] = colours
+        """+1 white, -1 black, 0 without a game."""
+        self.points: tuple[int, ...] = points
+        """Points earned per round (context units)."""
+        self.shares: tuple[int, ...] = shares
+        """Result per round in halves (see `Entry.share`)."""
+        self.score: int = sum(points)
+        """Total points in context units (pending games count nothing)."""
+        self.all_played: bool = kinds.count(Kind.PLAYED) == len(kinds)
+        """True when every round is a game played over the board (the fast paths)."""
+        self._entries: list[Entry] | None = None
+
+    @property
+    def entries(self) -> list[Entry]:
+        """The rounds as `Entry` records (built on first use; for the slower paths)."""
+        if self._entries is None:
+            self._entries = [
+                Entry(self.rounds[i], k, o, c, p, s)
+                for i, (k, o, c, p, s) in enumerate(
+                    zip(
+                        self.kinds,
+                        self.opponents,
+                        self.colours,
+                        self.points,
+                        self.shares,
+                        strict=True,
+                    )
+                )
+            ]
+        return self._entries
 
 
 @dataclass(frozen=True, slots=True)
@@ -218,55 +276,63 @@ def build_context(
     win = _units(ps.win, unit)
     draw = _units(ps.draw, unit)
     loss = _units(ps.loss, unit)
-    # (result, is_white) -> (kind, points, share)
-    game_points = {
-        (result, white): _game_entry(result, white, ps, unit)
-        for result in GameResult
-        for white in (True, False)
-    }
+    # result -> (kind, points, share) for white and for black
+    as_white = {r: _game_entry(r, True, ps, unit) for r in GameResult}
+    as_black = {r: _game_entry(r, False, ps, unit) for r in GameResult}
     bye_points = {kind: _units(ps.for_bye(kind), unit) for kind in ByeKind}
+    absent_points = bye_points[ByeKind.ZERO_POINT]
+    round_numbers = [rnd.number for rnd in tournament.rounds]
 
-    players: dict[int, PlayerData] = {}
-    for p in sorted(tournament.players, key=lambda q: q.start_number):
-        players[p.start_number] = PlayerData(p.start_number, p.rating, [], 0)
+    Row = tuple[Kind, int, int, int, int]
+    rows: dict[int, list[Row]] = {p.start_number: [] for p in tournament.players}
+    absent: Row = (free_kind, 0, 0, absent_points, 0)
 
-    def data(number: int) -> PlayerData:
-        found = players.get(number)
-        if found is None:
-            found = PlayerData(number, 0, [], 0)
-            players[number] = found
+    def catch_up(number: int, index: int) -> list[Row]:
+        """The player's rows, absences filled in up to round index `index`."""
+        found = rows.setdefault(number, [])
+        if len(found) > index:
+            raise TieBreakError(
+                f"player {number} appears more than once in round {round_numbers[index]}"
+            )
+        found.extend([absent] * (index - len(found)))
         return found
 
+    pending = (Kind.PENDING, 0, 0)
     for index, rnd in enumerate(tournament.rounds):
-        number = rnd.number
         for game in rnd.games:
-            for me, them, white in (
-                (game.white, game.black, True),
-                (game.black, game.white, False),
-            ):
-                pd = data(me)
-                _pad(pd, index, tournament, bye_points, free_kind)
-                if game.result is None:
-                    pd.entries.append(Entry(number, Kind.PENDING, them, 1 if white else -1, 0, 0))
-                    continue
-                kind, pts, share = game_points[(game.result, white)]
-                pd.entries.append(Entry(number, kind, them, 1 if white else -1, pts, share))
-                pd.score += pts
+            white = rows.get(game.white)
+            if white is None or len(white) != index:
+                white = catch_up(game.white, index)
+            white_kind, white_pts, white_share = (
+                pending if game.result is None else as_white[game.result]
+            )
+            white.append((white_kind, game.black, 1, white_pts, white_share))
+            black = rows.get(game.black)
+            if black is None or len(black) != index:
+                black = catch_up(game.black, index)
+            black_kind, black_pts, black_share = (
+                pending if game.result is None else as_black[game.result]
+            )
+            black.append((black_kind, game.white, -1, black_pts, black_share))
         for bye in rnd.byes:
-            pd = data(bye.player)
-            _pad(pd, index, tournament, bye_points, free_kind)
+            found = rows.get(bye.player)
+            if found is None or len(found) != index:
+                found = catch_up(bye.player, index)
             pts = bye_points[bye.kind]
             share = 2 if pts == win else 1 if pts == draw and pts != loss else 0
             kind = _BYE_KIND[bye.kind]
             if kind is Kind.ZERO_BYE:
                 kind = free_kind
-            pd.entries.append(Entry(number, kind, 0, 0, pts, share))
-            pd.score += pts
-    count = len(tournament.rounds)
-    for pd in players.values():
-        _pad(pd, count, tournament, bye_points, free_kind)
+            found.append((kind, 0, 0, pts, share))
+    count = len(round_numbers)
+    ratings = {p.start_number: p.rating for p in tournament.players}
+    players: dict[int, PlayerData] = {}
+    for number in sorted(rows):
+        found = rows[number]
+        found.extend([absent] * (count - len(found)))
+        players[number] = PlayerData(number, ratings.get(number, 0), round_numbers, found)
     return TieBreakContext(
-        players=dict(sorted(players.items())),
+        players=players,
         unit=unit,
         win=win,
         draw=draw,
@@ -276,24 +342,6 @@ def build_context(
         edition=edition,
         round_robin=round_robin,
     )
-
-
-def _pad(
-    pd: PlayerData,
-    upto: int,
-    tournament: Tournament,
-    bye_points: dict[ByeKind, int],
-    kind: Kind,
-) -> None:
-    """Fill absent rounds (no game, no bye) before round index `upto` with zero byes."""
-    if len(pd.entries) > upto:
-        label = tournament.rounds[upto].number
-        raise TieBreakError(f"player {pd.number} appears more than once in round {label}")
-    while len(pd.entries) < upto:
-        number = tournament.rounds[len(pd.entries)].number
-        pts = bye_points[ByeKind.ZERO_POINT]
-        pd.entries.append(Entry(number, kind, 0, 0, pts, 0))
-        pd.score += pts
 
 
 def _game_entry(

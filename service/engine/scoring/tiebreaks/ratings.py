@@ -27,7 +27,12 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
-from service.engine.scoring.tiebreaks.base import Contribution, TieBreak, TieBreakExplanation
+from service.engine.scoring.tiebreaks.base import (
+    Contribution,
+    Raw,
+    TieBreak,
+    TieBreakExplanation,
+)
 from service.engine.scoring.tiebreaks.context import SKIPPED_KINDS, Kind, TieBreakContext
 from service.engine.scoring.tiebreaks.fide_tables import dp_for_percent, expected_percent
 from service.engine.scoring.tiebreaks.modifiers import NO_CUT, Cut, Item, apply_cut
@@ -82,14 +87,28 @@ class _RatingTieBreak(TieBreak):
         """The value for one participant, None when there is none (no games)."""
         raise NotImplementedError
 
-    def values(self, ctx: TieBreakContext) -> dict[int, Fraction]:
+    def raw(self, ctx: TieBreakContext) -> Raw:
         if not self.enabled(ctx):
-            return {number: Fraction(0) for number in ctx.players}
-        out: dict[int, Fraction] = {}
-        for number in ctx.players:
-            value = self.compute(ctx, number)
-            out[number] = Fraction(value or 0)
-        return out
+            return dict.fromkeys(ctx.players, 0), 1
+        return {number: self.compute(ctx, number) or 0 for number in ctx.players}, 1
+
+    def rating_map(self, ctx: TieBreakContext) -> dict[int, int]:
+        """Every participant's rating (the /U value for the unrated), cached."""
+        unrated = self.unrated or 0
+        return ctx.cached(
+            f"ratings:{unrated}",
+            lambda: {n: pd.rating if pd.rating > 0 else unrated for n, pd in ctx.players.items()},
+        )
+
+    def played(self, ctx: TieBreakContext, number: int) -> tuple[list[int], int]:
+        """Opponents' ratings in games over the board, and the score in them (halves)."""
+        pd = ctx.players[number]
+        ratings = self.rating_map(ctx)
+        if pd.all_played:
+            return [ratings[o] for o in pd.opponents], sum(pd.shares)
+        kinds, opponents, shares = pd.kinds, pd.opponents, pd.shares
+        games = [i for i, k in enumerate(kinds) if k is Kind.PLAYED]
+        return [ratings[opponents[i]] for i in games], sum(shares[i] for i in games)
 
     def explain(self, ctx: TieBreakContext, number: int) -> TieBreakExplanation:
         if not self.enabled(ctx):
@@ -104,16 +123,17 @@ class _RatingTieBreak(TieBreak):
 
 def average_rating(ratings: list[int]) -> int | None:
     """ARO of a rating list, halves up; None for no games."""
-    return half_up(Fraction(sum(ratings), len(ratings))) if ratings else None
+    count = len(ratings)
+    return (2 * sum(ratings) + count) // (2 * count) if count else None
 
 
 def performance(ratings: list[int], halves: int) -> int | None:
-    """TPR: ARO + dp(percentage scored), art. 10.2."""
-    if not ratings:
+    """TPR: ARO + dp(percentage scored, whole percent, halves up), art. 10.2."""
+    count = len(ratings)
+    if not count:
         return None
-    aro = average_rating(ratings)
-    assert aro is not None
-    percent = half_up(Fraction(100 * halves, 2 * len(ratings)))
+    aro = (2 * sum(ratings) + count) // (2 * count)
+    percent = (100 * halves + count) // (2 * count)
     return aro + dp_for_percent(percent)
 
 
@@ -141,12 +161,13 @@ class AverageRating(_RatingTieBreak):
     base = "ARO"
 
     def compute(self, ctx: TieBreakContext, number: int) -> int | None:
-        games = self.games(ctx, number)
+        ratings, _ = self.played(ctx, number)
         if self.cut:
-            items = [Item(i, rating, rating) for i, (_, _, rating, _) in enumerate(games)]
-            kept, _ = apply_cut(items, self.cut)
-            return average_rating([item.value for item in kept])
-        return average_rating([rating for _, _, rating, _ in games])
+            ratings.sort()
+            count = len(ratings)
+            low = min(self.cut.low, count)
+            ratings = ratings[low : count - min(self.cut.high, count - low)]
+        return average_rating(ratings)
 
     def explain(self, ctx: TieBreakContext, number: int) -> TieBreakExplanation:
         if not self.enabled(ctx):
@@ -169,8 +190,7 @@ class PerformanceRating(_RatingTieBreak):
     base = "TPR"
 
     def compute(self, ctx: TieBreakContext, number: int) -> int | None:
-        games = self.games(ctx, number)
-        return performance([g[2] for g in games], sum(g[3] for g in games))
+        return performance(*self.played(ctx, number))
 
 
 class PerfectPerformance(_RatingTieBreak):
@@ -179,8 +199,7 @@ class PerfectPerformance(_RatingTieBreak):
     base = "PTP"
 
     def compute(self, ctx: TieBreakContext, number: int) -> int | None:
-        games = self.games(ctx, number)
-        return perfect_performance([g[2] for g in games], sum(g[3] for g in games))
+        return perfect_performance(*self.played(ctx, number))
 
 
 class _AverageOfOpponents(_RatingTieBreak):

@@ -29,7 +29,6 @@ from service.engine.scoring.tiebreaks.base import Contribution, TieBreak, TieBre
 from service.engine.scoring.tiebreaks.buchholz import OpponentSum
 from service.engine.scoring.tiebreaks.context import Kind, TieBreakContext
 from service.engine.scoring.tiebreaks.modifiers import NO_CUT
-from service.engine.scoring.tiebreaks.opponents import OpponentRound
 from service.engine.scoring.tiebreaks.own_results import standard_points
 
 __all__ = ["DoubledSonnebornBerger", "Koya", "SimplifiedBerger", "SonnebornBerger"]
@@ -40,9 +39,7 @@ class SonnebornBerger(OpponentSum):
 
     base = "SB"
     formula = "opponent's score x result (1, 1/2, 0)"
-
-    def weight(self, rnd: OpponentRound) -> int:
-        return rnd.share
+    weights = (0, 1, 2)
 
     def denominator(self, ctx: TieBreakContext) -> int:
         return 2 * ctx.unit
@@ -53,12 +50,10 @@ class DoubledSonnebornBerger(OpponentSum):
 
     base = "SB-D"
     formula = "opponent's score x (2 win, 1 draw, 0 loss)"
+    weights = (0, 1, 2)
 
     def __init__(self, count_forfeits: bool = False) -> None:
         super().__init__(NO_CUT, count_forfeits)
-
-    def weight(self, rnd: OpponentRound) -> int:
-        return rnd.share
 
 
 class SimplifiedBerger(OpponentSum):
@@ -66,12 +61,10 @@ class SimplifiedBerger(OpponentSum):
 
     base = "SB-S"
     formula = "+ score of opponents beaten, - score of opponents lost to"
+    weights = (-1, 0, 1)
 
     def __init__(self, count_forfeits: bool = False) -> None:
         super().__init__(NO_CUT, count_forfeits)
-
-    def weight(self, rnd: OpponentRound) -> int:
-        return rnd.share - 1
 
 
 class Koya(TieBreak):

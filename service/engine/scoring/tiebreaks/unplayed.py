@@ -25,6 +25,7 @@ draws"; `score_view(ctx, fore=True)` provides that variant of the same figures.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from service.engine.scoring.tiebreaks.context import (
@@ -63,15 +64,7 @@ def tail_start(entries: list[Entry]) -> int:
     Art. 16.2.5 reads "followed only by VURs": the run starts at a VUR and every
     later round is a VUR (pending and free rounds are skipped).
     """
-    start = len(entries)
-    for index in range(len(entries) - 1, -1, -1):
-        kind = entries[index].kind
-        if kind in SKIPPED_KINDS:
-            continue
-        if kind not in VUR_KINDS:
-            break
-        start = index
-    return start
+    return _tail_start_kinds([entry.kind for entry in entries])
 
 
 def category(entries: list[Entry], index: int) -> str:
@@ -110,23 +103,42 @@ def fore_paired(ctx: TieBreakContext, entry: Entry, index: int) -> bool:
     return index == ctx.rounds - 1 and entry.kind in _PAIRED_KINDS and entry.opponent != 0
 
 
+def _tail_start_kinds(kinds: Sequence[Kind]) -> int:
+    start = len(kinds)
+    for index in range(len(kinds) - 1, -1, -1):
+        kind = kinds[index]
+        if kind in SKIPPED_KINDS:
+            continue
+        if kind not in VUR_KINDS:
+            break
+        start = index
+    return start
+
+
 def _score_view(ctx: TieBreakContext, fore: bool) -> ScoreView:
     own: dict[int, int] = {}
     adjusted: dict[int, int] = {}
     draw = ctx.draw
+    last = ctx.rounds - 1
     for number, pd in ctx.players.items():
         score = pd.score
-        entries = pd.entries
-        if fore and entries and fore_paired(ctx, entries[-1], len(entries) - 1):
-            score += draw - entries[-1].points
+        own[number] = score
+        if pd.all_played:
+            if fore and last >= 0:
+                score += draw - pd.points[last]
+                own[number] = score
+            adjusted[number] = score
+            continue
+        kinds = pd.kinds
+        if fore and last >= 0 and kinds[last] in _PAIRED_KINDS and pd.opponents[last] != 0:
+            score += draw - pd.points[last]
             own[number] = adjusted[number] = score
             continue
-        own[number] = score
         if not ctx.round_robin:
-            for index in range(tail_start(entries), len(entries)):
-                entry = entries[index]
-                if entry.kind in _BYE_KINDS:
-                    score += draw - entry.points
+            points = pd.points
+            for index in range(_tail_start_kinds(kinds), len(kinds)):
+                if kinds[index] in _BYE_KINDS:
+                    score += draw - points[index]
         adjusted[number] = score
     return ScoreView(own, adjusted, fore)
 
