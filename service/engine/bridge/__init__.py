@@ -9,10 +9,13 @@
 - `cavendish`: cross-IMPs, averaged, with the per-comparison and per-round caps.
 - `patton`: Patton and board-a-match team scoring.
 - `teams`: open and closed room -> IMPs -> VP for a team match.
+- `advice`: seed 003's choice of method for small club events.
+- `pbn`: a simple board-results import from PBN tag pairs.
 - `entries`: weighted and artificial adjusted scores (Law 12C).
 - `errors`: `BridgeInputError`, the one error type (a ValueError naming the field).
 """
 
+from service.engine.bridge.advice import ClubAdvice, ClubScoring, club_scoring_advice
 from service.engine.bridge.butler import (
     ButlerResult,
     Datum,
@@ -51,12 +54,19 @@ from service.engine.bridge.entries import (
     WeightedScore,
 )
 from service.engine.bridge.errors import BridgeInputError
-from service.engine.bridge.imps import ImpRange, ImpRounding, imp_range, imps
+from service.engine.bridge.imps import (
+    ImpRange,
+    ImpRounding,
+    imp_range,
+    imps,
+    round_imps_for_non_offenders,
+)
 from service.engine.bridge.matchpoints import (
     MatchpointResult,
     MatchpointUnits,
     matchpoints,
     neuberg,
+    session_percentage,
 )
 from service.engine.bridge.patton import (
     BoardAMatchResult,
@@ -65,6 +75,7 @@ from service.engine.bridge.patton import (
     board_points,
     patton,
 )
+from service.engine.bridge.pbn import PbnResult, read_pbn
 from service.engine.bridge.rounding import round_half_up
 from service.engine.bridge.teams import (
     ImpAdjustment,
@@ -96,6 +107,8 @@ __all__ = [
     "ButlerResult",
     "CavendishDivisor",
     "CavendishResult",
+    "ClubAdvice",
+    "ClubScoring",
     "Contract",
     "Datum",
     "DatumMethod",
@@ -107,6 +120,7 @@ __all__ = [
     "MatchpointResult",
     "MatchpointUnits",
     "PattonResult",
+    "PbnResult",
     "Seat",
     "Side",
     "Strain",
@@ -124,6 +138,7 @@ __all__ = [
     "butler",
     "capped_round_total",
     "cavendish",
+    "club_scoring_advice",
     "datum",
     "imp_range",
     "imps",
@@ -133,8 +148,11 @@ __all__ = [
     "parse_contract",
     "patton",
     "pzbs_kept_count",
+    "read_pbn",
     "round_half_up",
+    "round_imps_for_non_offenders",
     "score_contract",
+    "session_percentage",
     "team_match",
     "vp",
     "wbf_blitz",

@@ -15,13 +15,22 @@ Differences may be `int` or `Fraction`.
 from __future__ import annotations
 
 import enum
+import math
 from bisect import bisect_right
 from dataclasses import dataclass
 from fractions import Fraction
 
 from service.engine.bridge.errors import BridgeInputError
 
-__all__ = ["IMP_LOWER_BOUNDS", "MAX_IMPS", "ImpRange", "ImpRounding", "imp_range", "imps"]
+__all__ = [
+    "IMP_LOWER_BOUNDS",
+    "MAX_IMPS",
+    "ImpRange",
+    "ImpRounding",
+    "imp_range",
+    "imps",
+    "round_imps_for_non_offenders",
+]
 
 IMP_LOWER_BOUNDS: tuple[int, ...] = (
     20, 50, 90, 130, 170, 220, 270, 320, 370, 430, 500, 600,
@@ -47,7 +56,7 @@ class ImpRounding(enum.StrEnum):
 def imps(difference: int | Fraction, rounding: ImpRounding | str = ImpRounding.NEAREST) -> int:
     """IMPs for a points difference (Law 78B), signed like the difference.
 
-    Antisymmetric (`imps(-d) == -imps(-d)`) and monotone. For multiples of 10 both
+    Antisymmetric (`imps(-d) == -imps(d)`) and monotone. For multiples of 10 both
     rounding policies agree.
     """
     if isinstance(difference, bool) or not isinstance(difference, int | Fraction):
@@ -96,3 +105,16 @@ def imp_range(imp: int) -> ImpRange:
     if imp > 0:
         return ImpRange(low, high)
     return ImpRange(None if high is None else -high, -low)
+
+
+def round_imps_for_non_offenders(value: int | Fraction, non_offenders_positive: bool) -> int:
+    """Whole IMPs from fractional ones, rounded in favour of the non-offending side.
+
+    Seed 003 (practice taught on EBL courses): a weighted score at IMPs gives
+    fractional IMPs; where only whole IMPs can be recorded they are rounded in the
+    non-offenders' favour. `value` is seen from one side; `non_offenders_positive`
+    says whether that side is the non-offending one (then round up, else down).
+    """
+    if isinstance(value, bool) or not isinstance(value, int | Fraction):
+        raise BridgeInputError("value", f"must be an int or Fraction, got {value!r}")
+    return math.ceil(value) if non_offenders_positive else math.floor(value)

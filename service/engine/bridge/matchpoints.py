@@ -37,7 +37,7 @@ from fractions import Fraction
 from service.engine.bridge.entries import ArtificialScore, BoardEntry, WeightedScore, components
 from service.engine.bridge.errors import BridgeInputError
 
-__all__ = ["MatchpointResult", "MatchpointUnits", "matchpoints", "neuberg"]
+__all__ = ["MatchpointResult", "MatchpointUnits", "matchpoints", "neuberg", "session_percentage"]
 
 
 class MatchpointUnits(enum.StrEnum):
@@ -221,3 +221,19 @@ def matchpoints(
         tables=full,
         compared=compared,
     )
+
+
+def session_percentage(
+    scores: Sequence[int | Fraction], tops: Sequence[int | Fraction]
+) -> Fraction:
+    """A pair's session percentage: total matchpoints over total available (x 100).
+
+    The EBU/WBF practice (reference 1.7); it differs from the plain mean of board
+    percentages when the boards' tops differ. No boards -> 50 %.
+    """
+    if len(scores) != len(tops):
+        raise BridgeInputError("tops", "one top per board score is needed")
+    available = sum((Fraction(top) for top in tops), Fraction(0))
+    if available == 0:
+        return Fraction(50)
+    return sum((Fraction(mp) for mp in scores), Fraction(0)) * 100 / available

@@ -10,7 +10,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from service.engine.bridge import BridgeInputError, ImpRounding, imp_range, imps
+from service.engine.bridge import (
+    BridgeInputError,
+    ImpRounding,
+    imp_range,
+    imps,
+    round_imps_for_non_offenders,
+)
 
 SHARED = Path(__file__).resolve().parents[3] / ".." / "shared"
 REFERENCE = SHARED / "reference" / "bridge-scoring.md"
@@ -139,3 +145,18 @@ def test_multiples_of_ten_fall_in_their_range(difference):
     value = imps(difference)
     assert difference in imp_range(value)
     assert 0 <= abs(value) <= 24
+
+
+@pytest.mark.parametrize(
+    ("value", "non_offenders_positive", "expected"),
+    [
+        (Fraction(6, 5), True, 2),
+        (Fraction(6, 5), False, 1),
+        (Fraction(-6, 5), True, -1),
+        (Fraction(-6, 5), False, -2),
+        (3, False, 3),
+    ],
+)
+def test_rounding_in_favour_of_the_non_offenders(value, non_offenders_positive, expected):
+    """Seed 003: fractional IMPs are rounded in favour of the non-offending side."""
+    assert round_imps_for_non_offenders(value, non_offenders_positive) == expected

@@ -19,6 +19,7 @@ from service.engine.bridge import (
     matchpoints,
     neuberg,
     round_half_up,
+    session_percentage,
 )
 
 SHARED = Path(__file__).resolve().parents[3] / ".." / "shared"
@@ -237,3 +238,15 @@ def test_weighted_board_still_sums(scores, parts):
     assert sum(result.ns) == n * (n - 1)
     for ns, ew in zip(result.ns, result.ew, strict=True):
         assert ns + ew == result.top
+
+
+def test_session_percentage_weights_by_top():
+    """Total MP over total available, not the mean of board percentages."""
+    full = matchpoints(WORKED_BOARD)
+    short = matchpoints([430, 420, 400])
+    assert session_percentage([full.ns[0], short.ns[2]], [full.top, short.top]) == Fraction(
+        1400, 18
+    )
+    assert session_percentage([], []) == 50
+    with pytest.raises(BridgeInputError):
+        session_percentage([1], [])
