@@ -1,0 +1,459 @@
+"""Bracket-by-bracket optimisation of a Dutch round (FIDE C.04.3 art. 2-4, 2026).
+
+The round is one maximum-weight matching problem over every player to pair, solved
+again after each decision. Brackets are handled from the top score down (art. 3.1):
+
+1. Before the first bracket, a matching with only the completion fields (C4) and the
+   PAB fields (C2, C5) fixes the score of the PAB assignee (odd fields) and whether
+   the PAB assignee will be the single downfloater of a bracket (C9 then applies).
+2. For each bracket (moved-down players + resident score group, art. 1.3), the edge
+   weights of the bracket and the next score group are set (weights.py) and the
+   matching is solved; this decides which MDPs can be paired (C6-C7 with the C8
+   look-ahead) and, MDP by MDP from the top, which ones are paired (art. 3.3.2:
+   the highest MDPs first), then the opponent of each MDP: the highest resident
+   that keeps the optimum (art. 3.3.3, first candidate in S2 order).
+3. In the remainder, the optimum fixes how many residents pair inside the bracket;
+   S1 is the top half of those. Small weight bonuses then select the exchanges with
+   the fewest players and the smallest BSN differences (art. 3.2.3 / 3.3.4): first
+   which S1 players move to S2 (lowest first), then which S2 players move to S1
+   (highest first). Finally each S1 player, from the top, takes the highest S2
+   player that keeps the optimum (art. 3.2.2 transpositions, first candidate).
+4. Unpaired players of the bracket move down to the next one (art. 1.4.1).
+
+Every "keeps the optimum" test is a re-solve after nudging one player's edge weights
+in the spare low-order fields; the dynamic matcher makes each re-solve cost O(n^2)
+in the players still unpaired instead of O(n^3).
+
+Readings taken where the text is open follow the FIDE-endorsed weighted-matching
+engine: C9 ranks candidates by played games (most played = fewest unplayed games
+gets the PAB) and applies only while the PAB assignee is the single downfloater of
+the bracket being paired.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from ..matching import MatchingError, WeightedMatcher
+from ..result import PairingError
+from .players import SwissPlayer
+from .weights import WeightContext
+
+__all__ = ["BracketLog", "pair_players"]
+
+
+@dataclass(slots=True)
+class BracketLog:
+    """What happened in one bracket (for `explain`)."""
+
+    score: str
+    """The residents' score."""
+    residents: list[int] = field(default_factory=list)
+    """Start numbers of the resident players."""
+    movers_in: list[int] = field(default_factory=list)
+    """Moved-down players who entered the bracket."""
+    pairs: list[tuple[int, int]] = field(default_factory=list)
+    """Pairs made in the bracket (higher player first)."""
+    movers_out: list[int] = field(default_factory=list)
+    """Players who float down to the next bracket."""
+
+
+def _complete(matching: Sequence[int], players: Sequence[SwissPlayer]) -> bool:
+    """At most one player unpaired, and that one may receive the PAB (C2, C4)."""
+    unmatched = [v for v, m in enumerate(matching) if v == m]
+    return len(unmatched) <= 1 and all(players[v].bye_eligible for v in unmatched)
+
+
+def pair_players(
+    players: Sequence[SwissPlayer],
+    ctx: WeightContext,
+    *,
+    logs: list[BracketLog] | None = None,
+) -> tuple[list[tuple[SwissPlayer, SwissPlayer]], SwissPlayer | None]:
+    """Pair `players` (sorted in art. 1.2 order); returns the pairs and the PAB player."""
+    if not players:
+        return [], None
+    pairer = _RoundPairer(players, ctx, logs)
+    pairer.run()
+    result: list[tuple[SwissPlayer, SwissPlayer]] = []
+    bye: SwissPlayer | None = None
+    for v, p in enumerate(pairer.order):
+        m = pairer.pairs.get(v)
+        if m is None:
+            bye = p
+        elif v < m:
+            result.append((p, pairer.order[m]))
+    return result, bye
+
+
+class _RoundPairer:
+    """State of one round's optimisation; vertices are positions in the sorted order."""
+
+    def __init__(
+        self, players: Sequence[SwissPlayer], ctx: WeightContext, logs: list[BracketLog] | None
+    ) -> None:
+        self.order = list(players)
+        self.n = len(self.order)
+        self.ctx = ctx
+        self.logs = logs
+        self.score: list[Fraction] = [ctx.info[p.number].score for p in self.order]
+        self.matcher = WeightedMatcher(self.n)
+        self.pairs: dict[int, int] = {}
+        self.matched = [False] * self.n
+        self.stable: list[int] = []
+        # Current bracket layout.
+        self.idx: list[int] = []  # bracket position -> vertex (MDPs, residents, next group)
+        self.mdp_count = 0
+        self.bracket_size = 0
+        self.group_begin_v = 0
+        self.next_begin_v = 0
+        self.base: list[list[int]] = []
+
+    # ------------------------------------------------------------------ helpers
+
+    def _solve(self) -> None:
+        self.matcher.solve()
+        self.stable = self.matcher.matching()
+
+    def _in_bracket(self, m: int) -> bool:
+        """Vertex `m` is a resident of the current bracket."""
+        return self.group_begin_v <= m < self.next_begin_v
+
+    def _goes_down(self, v: int) -> bool:
+        """Vertex `v` is paired with a lower resident of the bracket (S1 role)."""
+        return v < self.stable[v] < self.next_begin_v
+
+    def _exch_weight(self, smaller: int, larger: int, pos: int, rem_pairs: int) -> int:
+        """Base weight plus the exchange preferences (art. 3.2.3: fewest, smallest)."""
+        w = self.base[larger][smaller]
+        if w:
+            addend = int(pos < rem_pairs)
+            addend <<= 2 * self.ctx.group_bits
+            addend -= pos
+            addend <<= 1
+            w += addend
+        return w
+
+    def _finalize(self, v: int, u: int) -> None:
+        """Fix the pair {v, u}: their edge gets the maximum weight, their other edges go."""
+        weight = self.ctx.max_weight
+        matcher = self.matcher
+        for x in range(self.n):
+            if x != v:
+                matcher.set_weight(v, x, weight if x == u else 0)
+            if x != u:
+                matcher.set_weight(u, x, weight if x == v else 0)
+
+    # ---------------------------------------------------------------- the round
+
+    def run(self) -> None:
+        self._prepare_bye()
+        n = self.n
+        score = self.score
+        nxt = 0
+        while nxt < n and score[nxt] >= score[0]:
+            self.idx.append(nxt)
+            nxt += 1
+        while len(self.idx) > 1 or nxt < n:
+            self.bracket_size = len(self.idx)
+            self.next_begin_v = self.group_begin_v + (self.bracket_size - self.mdp_count)
+            group_first = nxt
+            while nxt < n and score[nxt] >= score[group_first]:
+                self.idx.append(nxt)
+                nxt += 1
+            log = self._start_log()
+            self._set_base_weights()
+            self._solve()
+            self._choose_mdps()
+            self._pair_mdps()
+            remainder, rem_pairs = self._remainder()
+            exchanges = self._prefer_exchanges(remainder, rem_pairs)
+            self._move_s1_down(remainder, rem_pairs, exchanges)
+            self._move_s2_up(remainder, rem_pairs, exchanges)
+            self._fix_roles(remainder)
+            self._pair_s1(remainder)
+            self._carry_down(group_first, log)
+
+    def _prepare_bye(self) -> None:
+        """Completion check; PAB assignee's score and the C9 ranks (odd fields)."""
+        ctx = self.ctx
+        order = self.order
+        score = self.score
+        n = self.n
+        sgs, sgb = ctx.scores_bits, ctx.group_bits
+        shift = [ctx.info[p.number].shift for p in order]
+        odd = n & 1
+        for v in range(n):
+            lower = order[v]
+            for u in range(v):
+                higher = order[u]
+                if not odd:
+                    w = ctx.weight(higher, lower, False, False)
+                elif ctx.compatible(lower, higher):
+                    w = 1 + (not lower.bye_eligible) + (not higher.bye_eligible)
+                    w = (w << sgs) | (shift[v] + shift[u])
+                    w = (w << sgb) | (score[v] >= score[0])
+                else:
+                    w = 0
+                self.matcher.set_weight(v, u, w)
+        try:
+            self._solve()
+        except MatchingError as exc:
+            raise PairingError(
+                "no pairing satisfies the absolute criteria (C1-C3) for every player"
+            ) from exc
+        first = self.stable
+        if not _complete(first, order):
+            raise PairingError("no pairing satisfies the absolute criteria (C1-C3)")
+        ctx.single_downfloater_is_bye = False
+        if not odd:
+            return
+        bye_v = next(v for v in range(n) if first[v] == v)
+        ctx.bye_score = score[bye_v]
+        single = False
+        if ctx.bye_score >= score[0]:
+            single = all(score[first[v]] >= score[0] for v in range(n) if score[v] >= score[0])
+        counts = sorted(
+            (order[v].played_games for v in range(n) if score[v] == ctx.bye_score),
+            reverse=True,
+        )
+        ctx.games_rank = {c: i for i, c in enumerate(counts)}
+        ctx.games_of = {p.number: p.played_games for p in order}
+        ctx.single_downfloater_is_bye = single
+        for v in range(n):
+            for u in range(v):
+                self.matcher.set_weight(v, u, ctx.weight(order[u], order[v], False, False))
+
+    def _start_log(self) -> BracketLog | None:
+        if self.logs is None:
+            return None
+        idx = self.idx
+        first_resident = idx[self.mdp_count] if self.mdp_count < len(idx) else idx[0]
+        log = BracketLog(score=str(self.score[first_resident]))
+        log.movers_in = [self.order[v].number for v in idx[: self.mdp_count]]
+        log.residents = [self.order[v].number for v in idx[self.mdp_count : self.bracket_size]]
+        self.logs.append(log)
+        return log
+
+    def _set_base_weights(self) -> None:
+        """Weights for pairs inside the bracket and with the next score group."""
+        idx = self.idx
+        size = len(idx)
+        order = self.order
+        weight = self.ctx.weight
+        matcher = self.matcher
+        self.base = [[] for _ in range(size)]
+        for larger in range(self.mdp_count, size):
+            lower = order[idx[larger]]
+            in_cur = larger < self.bracket_size
+            row = [weight(order[idx[s]], lower, in_cur, not in_cur) for s in range(larger)]
+            self.base[larger] = row
+            vl = idx[larger]
+            for s in range(larger):
+                matcher.set_weight(vl, idx[s], row[s])
+
+    def _choose_mdps(self) -> None:
+        """Which moved-down players are paired here: the highest possible (art. 3.3.2)."""
+        idx = self.idx
+        score = self.score
+        size = len(idx)
+        md_score: Fraction | None = None
+        remaining = remaining_matched = 0
+        for i in range(self.mdp_count):
+            si = score[idx[i]]
+            if md_score is None or si < md_score:
+                md_score = si
+                remaining = remaining_matched = 0
+                j = i
+                while j < size and score[idx[j]] >= md_score:
+                    remaining += 1
+                    remaining_matched += self._in_bracket(self.stable[idx[j]])
+                    j += 1
+            if not remaining_matched:
+                continue
+            v = idx[i]
+            if remaining <= remaining_matched:
+                self.matched[v] = True
+                continue
+            remaining -= 1
+            if not self._in_bracket(self.stable[v]):
+                for opp in range(self.mdp_count, self.bracket_size):
+                    w = self.base[opp][i]
+                    if w:
+                        self.matcher.set_weight(v, idx[opp], w | 1)
+                self._solve()
+            if self._in_bracket(self.stable[v]):
+                self.matched[v] = True
+                remaining_matched -= 1
+                bonus = self.bracket_size - self.mdp_count
+                for opp in range(self.mdp_count, self.bracket_size):
+                    w = self.base[opp][i]
+                    if w:
+                        self.matcher.set_weight(v, idx[opp], (w | bonus) + 1)
+
+    def _pair_mdps(self) -> None:
+        """Each paired MDP, from the top, gets the highest resident that keeps the optimum."""
+        idx = self.idx
+        for i in range(self.mdp_count):
+            v = idx[i]
+            if not self.matched[v]:
+                continue
+            addend = len(idx)
+            for opp in range(self.bracket_size - 1, self.mdp_count - 1, -1):
+                ov = idx[opp]
+                if self.matched[ov]:
+                    continue
+                w = self.base[opp][i]
+                if w:
+                    self.matcher.set_weight(v, ov, w + addend)
+                    addend += 1
+            self._solve()
+            m = self.stable[v]
+            self.matched[m] = True
+            self._finalize(v, m)
+
+    def _remainder(self) -> tuple[list[int], int]:
+        """Residents not paired with an MDP, and how many pairs they form."""
+        remainder: list[int] = []
+        rem_pairs = 0
+        for i in range(self.mdp_count, self.bracket_size):
+            v = self.idx[i]
+            if self.stable[v] < self.group_begin_v:
+                continue
+            remainder.append(i)
+            if self.stable[v] < v:
+                rem_pairs += 1
+        return remainder, rem_pairs
+
+    def _prefer_exchanges(self, remainder: list[int], rem_pairs: int) -> int:
+        """Weigh in the exchange preferences; returns how many S1 players must move."""
+        idx = self.idx
+        for opp in remainder:
+            ov = idx[opp]
+            for pos, pl in enumerate(remainder):
+                if opp <= pl:
+                    break
+                self.matcher.set_weight(idx[pl], ov, self._exch_weight(pl, opp, pos, rem_pairs))
+        self._solve()
+        exchanges = 0
+        for pl in remainder[:rem_pairs]:
+            exchanges += not self._goes_down(idx[pl])
+        return exchanges
+
+    def _move_s1_down(self, remainder: list[int], rem_pairs: int, exchanges: int) -> None:
+        """S1 players that move to S2: the lowest first (art. 3.2.3)."""
+        idx = self.idx
+        left = exchanges
+        pos = rem_pairs
+        while pos > 0 and left:
+            pos -= 1
+            pl = remainder[pos]
+            v = idx[pl]
+            if self._goes_down(v):
+                for opp in remainder[pos + 1 :]:
+                    w = self._exch_weight(pl, opp, pos, rem_pairs)
+                    if w:
+                        self.matcher.set_weight(v, idx[opp], w - 1)
+                self._solve()
+            exchange = not self._goes_down(v)
+            left -= exchange
+            for opp in remainder[pos + 1 :]:
+                if exchange:
+                    self.base[opp][pl] = 0
+                self.matcher.set_weight(v, idx[opp], self._exch_weight(pl, opp, pos, rem_pairs))
+
+    def _move_s2_up(self, remainder: list[int], rem_pairs: int, exchanges: int) -> None:
+        """S2 players that move to S1: the highest first (art. 3.2.3)."""
+        idx = self.idx
+        left = exchanges
+        rpos = rem_pairs
+        for k in range(rem_pairs, len(remainder)):
+            if left <= 1:
+                break
+            pl = remainder[k]
+            v = idx[pl]
+            already = self._goes_down(v)
+            if not already:
+                for opp in remainder[k + 1 :]:
+                    w = self._exch_weight(pl, opp, rpos, rem_pairs)
+                    if w:
+                        self.matcher.set_weight(v, idx[opp], w + 1)
+                self._solve()
+            if self._goes_down(v):
+                left -= 1
+                for opp in remainder[:k]:
+                    self.base[pl][opp] = 0
+                    self.matcher.set_weight(v, idx[opp], 0)
+                for lower in range(self.bracket_size, len(idx)):
+                    self.base[lower][pl] = 0
+                    self.matcher.set_weight(v, idx[lower], 0)
+            if not already:
+                for opp in remainder[k + 1 :]:
+                    self.matcher.set_weight(
+                        v, idx[opp], self._exch_weight(pl, opp, rpos, rem_pairs)
+                    )
+            rpos += 1
+
+    def _fix_roles(self, remainder: list[int]) -> None:
+        """Keep only S1-to-S2 edges inside the remainder."""
+        idx = self.idx
+        for a_pos, pl in enumerate(remainder):
+            v = idx[pl]
+            s1 = self._goes_down(v)
+            for opp in remainder[a_pos + 1 :]:
+                ov = idx[opp]
+                if not s1 or self._goes_down(ov):
+                    self.base[opp][pl] = 0
+                self.matcher.set_weight(v, ov, self.base[opp][pl])
+
+    def _pair_s1(self, remainder: list[int]) -> None:
+        """Each S1 player, from the top, takes the highest S2 player keeping the optimum."""
+        idx = self.idx
+        for pl in remainder:
+            v = idx[pl]
+            if not self._goes_down(v):
+                continue
+            addend = 0
+            for opp in reversed(remainder):
+                ov = idx[opp]
+                if opp <= pl or self.matched[ov]:
+                    continue
+                w = self.base[opp][pl]
+                if w:
+                    self.matcher.set_weight(v, ov, w + addend)
+                addend += 1
+            self._solve()
+            m = self.stable[v]
+            self.matched[v] = True
+            self.matched[m] = True
+            self._finalize(v, m)
+
+    def _carry_down(self, group_first: int, log: BracketLog | None) -> None:
+        """Record the bracket's pairs; unpaired players float to the next bracket."""
+        ctx = self.ctx
+        score = self.score
+        n = self.n
+        single = bool(n & 1 and group_first < n and ctx.bye_score >= score[group_first])
+        new_idx: list[int] = []
+        new_mdp = 0
+        for i, v in enumerate(self.idx):
+            if i < self.bracket_size and self.matched[v]:
+                m = self.stable[v]
+                self.pairs[v] = m
+                self.pairs[m] = v
+                if log is not None and v < m:
+                    log.pairs.append((self.order[v].number, self.order[m].number))
+                continue
+            new_idx.append(v)
+            if i < self.bracket_size:
+                new_mdp += 1
+                if log is not None:
+                    log.movers_out.append(self.order[v].number)
+            if single and score[self.stable[v]] < score[group_first]:
+                single = False
+        ctx.single_downfloater_is_bye = single
+        self.idx = new_idx
+        self.mdp_count = new_mdp
+        self.group_begin_v = self.next_begin_v

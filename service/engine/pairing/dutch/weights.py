@@ -1,0 +1,230 @@
+"""Edge weights that encode the Dutch quality criteria (FIDE C.04.3 art. 2, 2026).
+
+A pairing of the current bracket is a maximum-weight matching of all players still to
+pair. Each edge weight is one big integer made of fields, most significant first, so
+that comparing total weights compares the criteria lexicographically:
+
+===========================  =================================================
+field                        criterion
+===========================  =================================================
+compatibility + bye          C1-C3 absolute (a zero weight = no edge), C4
+                             completion; players who may not get the PAB (C2)
+                             and players scoring above the PAB assignee (C5)
+                             count extra, so they are all paired
+pairs in the bracket         C6 maximise pairs (minimise downfloaters)
+scores in the bracket        C7 maximise the scores paired (minimise downfloater
+                             scores), one sub-field per score group
+pairs / scores in next       C8 look-ahead: the same for the next bracket
+PAB assignee's games         C9 (2026) unplayed games of the PAB assignee
+four colour fields           C10-C13: absolute imbalance (topscorers), same
+                             colour three times, preference, strong preference
+repeated floats              C14-C17 repeated down/upfloats one and two rounds back
+float scores                 C18-C21 score differences of repeated floats
+three spare fields + 1 bit   room for the S1/S2 order requirements (art. 3.2-3.3)
+===========================  =================================================
+
+The fields "score group widths" (`group_bits`) and their sum (`scores_bits`) size
+the fields so that sums over a whole matching cannot carry into the next field.
+Reading taken for C3 (non-topscorers with the same absolute preference): the
+exception applies only when pairing the final round, to pairs with a topscorer
+(more than half the maximum possible score).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from .players import Float, SwissPlayer
+
+__all__ = ["WeightContext", "compatible"]
+
+
+def compatible(a: SwissPlayer, b: SwissPlayer, *, final_round: bool, threshold: Fraction) -> bool:
+    """C1 (no rematch, no forbidden pair) and C3 (absolute colour clash) for a pair."""
+    if b.number in a.forbidden:
+        return False
+    if not a.absolute or not b.absolute or a.preference is not b.preference:
+        return True
+    return final_round and (a.acc_score() > threshold or b.acc_score() > threshold)
+
+
+@dataclass(slots=True)
+class _Info:
+    """Per-player values the weight function reads (precomputed once a round)."""
+
+    score: Fraction
+    shift: int
+    down1: bool
+    up1: bool
+    down2: bool
+    up2: bool
+    shift_down: int
+
+
+class WeightContext:
+    """Computes edge weights for one round (field layout fixed by the round's groups)."""
+
+    def __init__(
+        self,
+        players: Sequence[SwissPlayer],
+        floats: Mapping[int, tuple[Float, Float]],
+        *,
+        played_rounds: int,
+        final_round: bool,
+        threshold: Fraction,
+    ) -> None:
+        self.players = players
+        self.final_round = final_round
+        self.threshold = threshold
+        self.played_rounds = played_rounds
+        # Score-group widths, lowest group first (its shift is 0).
+        sizes: dict[Fraction, int] = {}
+        order: list[Fraction] = []
+        for p in players:
+            s = p.acc_score()
+            if s not in sizes:
+                sizes[s] = 0
+                order.append(s)
+            sizes[s] += 1
+        self.group_shift: dict[Fraction, int] = {}
+        total = 0
+        for s in sorted(order):
+            self.group_shift[s] = total
+            total += sizes[s].bit_length()
+        self.scores_bits = total
+        self.group_bits = max(sizes.values(), default=0).bit_length()
+        gb, sb = self.group_bits, self.scores_bits
+        widths: list[tuple[str, int]] = [
+            ("in_cur", gb),
+            ("score_cur", sb),
+            ("in_next", gb),
+            ("score_next", sb),
+            ("bye_games", 2 * gb),
+            ("c_imbalance", gb),
+            ("c_repeat", gb),
+            ("c_pref", gb),
+            ("c_strong", gb),
+        ]
+        if played_rounds >= 1:
+            widths += [("down1", gb), ("up1", gb)]
+        if played_rounds >= 2:
+            widths += [("down2", gb), ("up2", gb)]
+        if played_rounds >= 1:
+            widths += [("sdown1", sb), ("sup1", sb)]
+        if played_rounds >= 2:
+            widths += [("sdown2", sb), ("sup2", sb)]
+        widths += [("spare1", gb), ("spare2", gb), ("spare3", gb), ("spare4", 1)]
+        offsets: dict[str, int] = {}
+        pos = 0
+        for name, width in reversed(widths):
+            offsets[name] = pos
+            pos += width
+        self.total_bits = pos
+        self.off = offsets
+        self.max_weight = (4 << pos) - 1
+        self.info: dict[int, _Info] = {}
+        for p in players:
+            f1, f2 = floats[p.number]
+            self.info[p.number] = _Info(
+                score=p.acc_score(),
+                shift=self.group_shift[p.acc_score()],
+                down1=f1 is Float.DOWN,
+                up1=f1 is Float.UP,
+                down2=f2 is Float.DOWN,
+                up2=f2 is Float.UP,
+                shift_down=0,
+            )
+        # Values set per round once the PAB assignee's score is known.
+        self.bye_score: Fraction = Fraction(0)
+        self.single_downfloater_is_bye = False
+        self.games_rank: dict[int, int] = {}
+        self.games_of: dict[int, int] = {}
+
+    def compatible(self, a: SwissPlayer, b: SwissPlayer) -> bool:
+        """C1 and C3 for the pair."""
+        return compatible(a, b, final_round=self.final_round, threshold=self.threshold)
+
+    def _bye_candidate(self, p: SwissPlayer) -> bool:
+        return p.bye_eligible and self.info[p.number].score <= self.bye_score
+
+    def weight(
+        self, higher: SwissPlayer, lower: SwissPlayer, in_current: bool, in_next: bool
+    ) -> int:
+        """Weight of pairing `higher` (earlier in the order) with `lower`."""
+        if not self.compatible(higher, lower):
+            return 0
+        off = self.off
+        hi = self.info[higher.number]
+        lo = self.info[lower.number]
+        top = 1 + (not self._bye_candidate(higher)) + (not self._bye_candidate(lower))
+        w = top << self.total_bits
+        if in_current:
+            w += 1 << off["in_cur"]
+            w += 1 << (off["score_cur"] + hi.shift)
+        if in_next:
+            w += 1 << off["in_next"]
+            w += 1 << (off["score_next"] + hi.shift)
+        if self.single_downfloater_is_bye:
+            extra = 0
+            if hi.score == self.bye_score:
+                extra += self.games_rank[self.games_of[higher.number]]
+            if lo.score == self.bye_score:
+                extra += self.games_rank[self.games_of[lower.number]]
+            w += extra << off["bye_games"]
+        if not in_current:
+            return w
+        w += _colour_fields(lower, higher, off)
+        rounds = self.played_rounds
+        if rounds >= 1:
+            w += (lo.down1 + (hi.score <= lo.score and hi.down1)) << off["down1"]
+            w += (not (hi.score > lo.score and lo.up1)) << off["up1"]
+        if rounds >= 2:
+            w += (lo.down2 + (hi.score <= lo.score and hi.down2)) << off["down2"]
+            w += (not (hi.score > lo.score and lo.up2)) << off["up2"]
+        if rounds >= 1:
+            base = off["sdown1"]
+            if lo.down1:
+                w += 1 << (base + lo.shift)
+            if hi.down1:
+                w += 1 << (base + hi.shift)
+            if not (lo.up1 and hi.score > lo.score):
+                w += 1 << (off["sup1"] + hi.shift)
+        if rounds >= 2:
+            base = off["sdown2"]
+            if lo.down2:
+                w += 1 << (base + lo.shift)
+            if hi.down2:
+                w += 1 << (base + hi.shift)
+            if not (lo.up2 and hi.score > lo.score):
+                w += 1 << (off["sup2"] + hi.shift)
+        return w
+
+
+def _colour_fields(p: SwissPlayer, o: SwissPlayer, off: Mapping[str, int]) -> int:
+    """C10-C13 for a pair in the current bracket (1 = criterion met)."""
+    differ = p.preference is not o.preference
+    w = 0
+    if not p.absolute_imbalance or not o.absolute_imbalance or differ:
+        w += 1 << off["c_imbalance"]
+    if not p.absolute or not o.absolute or differ:
+        ok = True
+    elif p.imbalance == o.imbalance:
+        ok = p.repeated is None or p.repeated is not o.repeated
+    else:
+        lesser = o if p.imbalance > o.imbalance else p
+        assert p.preference is not None
+        ok = lesser.repeated is not p.preference.other
+    if ok:
+        w += 1 << off["c_repeat"]
+    if p.preference is None or o.preference is None or differ:
+        w += 1 << off["c_pref"]
+    if (
+        (not p.strong and not p.absolute)
+        or (not o.strong and not o.absolute)
+        or (p.absolute and o.absolute)
+        or differ
+    ):
+        w += 1 << off["c_strong"]
+    return w

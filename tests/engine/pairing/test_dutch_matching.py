@@ -1,0 +1,112 @@
+"""The dynamic maximum-weight matcher against exhaustive search (pairing/matching.py)."""
+
+from __future__ import annotations
+
+import functools
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from service.engine.pairing.matching import MatchingError, WeightedMatcher
+
+Weights = tuple[tuple[int, ...], ...]
+
+
+def _best(n: int, weights: Weights) -> int | None:
+    """Best total weight leaving at most n % 2 vertices unmatched (None: impossible)."""
+
+    @functools.cache
+    def rec(mask: int, skips: int) -> int | None:
+        if mask == 0:
+            return 0
+        i = (mask & -mask).bit_length() - 1
+        rest = mask & ~(1 << i)
+        best = rec(rest, skips - 1) if skips else None
+        for j in range(n):
+            if rest >> j & 1 and weights[i][j] > 0:
+                sub = rec(rest & ~(1 << j), skips)
+                if sub is not None and (best is None or sub + weights[i][j] > best):
+                    best = sub + weights[i][j]
+        return best
+
+    return rec((1 << n) - 1, n & 1)
+
+
+def _total(matcher: WeightedMatcher, n: int, weights: Weights) -> int:
+    mates = matcher.matching()
+    total = 0
+    for v in range(n):
+        u = mates[v]
+        assert mates[u] == v
+        if u != v:
+            assert weights[v][u] > 0, "matched along a missing edge"
+            if v < u:
+                total += weights[v][u]
+    assert sum(1 for v in range(n) if mates[v] == v) == n % 2
+    return total
+
+
+@st.composite
+def _graphs(draw: st.DrawFn) -> tuple[int, list[list[int]], list[tuple[int, list[int]]]]:
+    n = draw(st.integers(min_value=1, max_value=10))
+    top = draw(st.sampled_from([1, 3, 50, 10**30]))
+    cell = st.one_of(st.just(0), st.integers(min_value=1, max_value=top))
+    weights = [[0] * n for _ in range(n)]
+    for i in range(n):
+        for j in range(i + 1, n):
+            weights[i][j] = weights[j][i] = draw(cell)
+    updates = draw(
+        st.lists(
+            st.tuples(st.integers(0, n - 1), st.lists(cell, min_size=n, max_size=n)),
+            max_size=5,
+        )
+    )
+    return n, weights, updates
+
+
+@settings(max_examples=300, deadline=None)
+@given(_graphs())
+def test_optimum_after_every_update(case: tuple[int, list[list[int]], list]) -> None:
+    n, weights, updates = case
+    matcher = WeightedMatcher(n)
+    for i in range(n):
+        for j in range(i + 1, n):
+            if weights[i][j]:
+                matcher.set_weight(i, j, weights[i][j])
+    for step in range(len(updates) + 1):
+        frozen = tuple(tuple(row) for row in weights)
+        expected = _best(n, frozen)
+        if expected is None:
+            with pytest.raises(MatchingError):
+                matcher.solve()
+            return
+        matcher.solve()
+        assert _total(matcher, n, frozen) == expected
+        if step < len(updates):
+            v, row = updates[step]
+            for u in range(n):
+                if u != v:
+                    weights[v][u] = weights[u][v] = row[u]
+                    matcher.set_weight(v, u, row[u])
+
+
+def test_odd_cycle_needs_a_blossom() -> None:
+    # A triangle with a pendant path: the optimum uses an odd-cycle (blossom) step.
+    matcher = WeightedMatcher(6)
+    for a, b, w in [(0, 1, 6), (1, 2, 6), (0, 2, 6), (2, 3, 7), (3, 4, 1), (4, 5, 6)]:
+        matcher.set_weight(a, b, w)
+    matcher.solve()
+    assert matcher.matching() == [1, 0, 3, 2, 5, 4]
+
+
+def test_unmatched_vertex_reports_itself_and_rejects_bad_input() -> None:
+    matcher = WeightedMatcher(3)
+    matcher.set_weight(0, 1, 5)
+    matcher.solve()
+    assert matcher.mate(2) == 2
+    assert matcher.weight(0, 1) == 5
+    with pytest.raises(ValueError):
+        matcher.set_weight(1, 1, 3)
+    with pytest.raises(ValueError):
+        matcher.set_weight(0, 1, -1)
