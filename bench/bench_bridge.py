@@ -2,12 +2,14 @@
 
 A 200-table, 30-board session: every board is played at every table, results arrive
 one at a time in a shuffled order, and after each result only that board is
-rescored (board-local recompute) by matchpoints and by Butler (Polish datum).
+rescored (board-local recompute) by matchpoints and by Butler (Polish datum); the
+averaged cross-IMPs (Cavendish) are timed alongside.
 Prints the seconds per result and for the whole session.
 
 Cost per recompute is O(k log k) for k results already on the board (a sort and a
-count for matchpoints, a sort and k IMP look-ups for Butler), so a board of T tables
-costs O(T^2 log T) over the session and the session O(B T^2 log T).
+count for matchpoints, a sort and one IMP look-up per distinct score for Butler), so a
+board of T tables costs O(T^2 log T) over the session and the session O(B T^2 log T).
+Cross-IMPs cost O(d^2) per recompute for d distinct scores on the board.
 
 Run: .venv/bin/python bench/bench_bridge.py [tables] [boards]
 """
@@ -18,7 +20,7 @@ import random
 import sys
 import time
 
-from service.engine.bridge import board_conditions, butler, matchpoints, ns_score
+from service.engine.bridge import board_conditions, butler, cavendish, matchpoints, ns_score
 
 CONTRACTS = ["4S", "3NT", "4H", "5D", "2S", "3C", "6NT", "1NT", "4SX", "2HX"]
 SEATS = ["N", "E", "S", "W"]
@@ -48,6 +50,7 @@ def run(tables: int, boards: int) -> None:
     received: list[list[int]] = [[] for _ in range(boards)]
     mp_seconds = 0.0
     butler_seconds = 0.0
+    cross_seconds = 0.0
     start = time.perf_counter()
     for board, table in arrivals:
         received[board].append(session[board][table])
@@ -57,15 +60,23 @@ def run(tables: int, boards: int) -> None:
         t1 = time.perf_counter()
         butler(scores, "pzbs")
         t2 = time.perf_counter()
+        cavendish(scores)
+        t3 = time.perf_counter()
         mp_seconds += t1 - t0
         butler_seconds += t2 - t1
+        cross_seconds += t3 - t2
     total = time.perf_counter() - start
     results = len(arrivals)
     print(f"session: {tables} tables x {boards} boards = {results} results")
-    for label, seconds in (("matchpoints", mp_seconds), ("butler", butler_seconds)):
+    figures = (
+        ("matchpoints", mp_seconds),
+        ("butler", butler_seconds),
+        ("cavendish", cross_seconds),
+    )
+    for label, seconds in figures:
         per_result = seconds / results * 1e6
         print(f"{label + ':':12} {seconds:.3f} s total, {per_result:.1f} us per result")
-    print(f"both:        {total:.3f} s for the session, {total / results * 1e3:.3f} ms per result")
+    print(f"all three:   {total:.3f} s for the session, {total / results * 1e3:.3f} ms per result")
     t0 = time.perf_counter()
     full = [matchpoints(scores) for scores in session]
     t1 = time.perf_counter()

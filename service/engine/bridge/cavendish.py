@@ -113,6 +113,20 @@ def cavendish(
 
     ns: list[Fraction] = [Fraction(0)] * len(scores)
     ew: list[Fraction] = [Fraction(0)] * len(scores)
+    if all(len(parts) == 1 and parts[0][0] == 1 for _, parts in real):
+        # Plain scores only: IMP each distinct pair of scores once, weighted by counts
+        # (O(d^2) for d distinct scores instead of O(n^2) comparisons).
+        counts: dict[int, int] = {}
+        for _, parts in real:
+            counts[parts[0][1]] = counts.get(parts[0][1], 0) + 1
+        totals = {
+            value: sum(count * imp_of(value - other) for other, count in counts.items())
+            for value in counts
+        }
+        figures = {value: (total * scale, -total * scale) for value, total in totals.items()}
+        for index, parts in real:
+            ns[index], ew[index] = figures[parts[0][1]]
+        real = []
     for position, (index, own) in enumerate(real):
         total = Fraction(0)
         for other_position, (_, other) in enumerate(real):
