@@ -17,6 +17,7 @@ means the board was passed out.
 from __future__ import annotations
 
 import enum
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from service.engine.bridge.errors import BridgeInputError
@@ -322,6 +323,10 @@ class BoardConditions:
     """North-South vulnerable."""
     vul_ew: bool
     """East-West vulnerable."""
+
+    def __iter__(self) -> Iterator[Seat | bool]:
+        """Unpack as `dealer, vul_ns, vul_ew = board_conditions(n)`."""
+        return iter((self.dealer, self.vul_ns, self.vul_ew))
 
     @property
     def vulnerability(self) -> Vulnerability:

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import decimal
 from bisect import bisect_right
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
@@ -66,6 +66,10 @@ class VpResult:
     """VP of the side with the larger IMP total (either side on a draw)."""
     loser: Decimal
     """VP of the other side."""
+
+    def __iter__(self) -> Iterator[Decimal]:
+        """Unpack as `winner, loser = vp(...)`."""
+        return iter((self.winner, self.loser))
 
     def for_side(self, margin: int | Fraction) -> tuple[Decimal, Decimal]:
         """(this side, opponents) for a signed margin seen from this side."""
@@ -250,15 +254,19 @@ SCALES: tuple[str, ...] = ("wbf-2013", "wbf-2013-discrete", "acbl-20", "acbl-30"
 """Names `vp` accepts for `scale`."""
 
 
-def vp(imps: int | Fraction, boards: int, scale: str | BandScale = "wbf-2013") -> VpResult:
+def vp(
+    imps: int | Fraction | Decimal, boards: int, scale: str | BandScale = "wbf-2013"
+) -> VpResult:
     """Victory points for an IMP margin over a match of `boards` boards.
 
     The sign of `imps` is ignored (the winner is whoever has the margin); use
     `VpResult.for_side` to orient the pair. On the continuous scale the pair always
     sums to exactly 20.00.
     """
-    if isinstance(imps, bool) or not isinstance(imps, int | Fraction):
-        raise BridgeInputError("imps", f"must be an int or Fraction, got {imps!r}")
+    if isinstance(imps, bool) or not isinstance(imps, int | Fraction | Decimal):
+        raise BridgeInputError("imps", f"must be an int, Fraction or Decimal, got {imps!r}")
+    if isinstance(imps, Decimal) and not imps.is_finite():
+        raise BridgeInputError("imps", f"must be finite, got {imps!r}")
     _check_boards(boards)
     margin = abs(Fraction(imps))
     if isinstance(scale, BandScale):

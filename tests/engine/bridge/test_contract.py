@@ -248,6 +248,11 @@ def _reference_board_table() -> dict[int, tuple[str, str]]:
     return table
 
 
+def test_board_conditions_unpack():
+    dealer, vul_ns, vul_ew = board_conditions(7)
+    assert (dealer, vul_ns, vul_ew) == (Seat.SOUTH, True, True)
+
+
 def test_board_conditions_match_reference_table():
     table = _reference_board_table()
     assert sorted(table) == list(range(1, 17))

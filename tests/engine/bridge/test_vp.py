@@ -142,6 +142,14 @@ def test_fractional_margin_interpolates():
     assert vp(Fraction(1000, 3), 8).winner == Decimal("20.00")
 
 
+def test_unpacking_and_decimal_margins():
+    winner, loser = vp(23, 16)
+    assert (winner, loser) == (Decimal("15.56"), Decimal("4.44"))
+    assert vp(Decimal("3.5"), 8) == vp(Fraction(7, 2), 8)
+    with pytest.raises(BridgeInputError):
+        vp(Decimal("NaN"), 8)
+
+
 def test_for_side_orients_the_pair():
     result = vp(-23, 16)
     assert result.for_side(-23) == (Decimal("4.44"), Decimal("15.56"))
