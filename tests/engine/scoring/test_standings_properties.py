@@ -1,0 +1,110 @@
+"""Invariants of standings over random events (hypothesis)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from fractions import Fraction
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from service.engine.model import Bye, ByeKind, Game, GameResult, Player, Round, Tournament
+from service.engine.scoring.standings import compute_standings
+
+_RESULTS = [
+    GameResult.WHITE_WINS,
+    GameResult.DRAW,
+    GameResult.BLACK_WINS,
+    GameResult.WHITE_WINS,
+    GameResult.BLACK_WINS,
+    GameResult.DRAW,
+    GameResult.WHITE_WINS_FORFEIT,
+    GameResult.BLACK_WINS_FORFEIT,
+    GameResult.DOUBLE_FORFEIT,
+    None,
+]
+
+
+@st.composite
+def events(draw: st.DrawFn) -> Tournament:
+    size = draw(st.integers(2, 10))
+    rounds = draw(st.integers(1, 5))
+    players = tuple(
+        Player(k, f"P{k}", draw(st.sampled_from([0, 1500, 1800, 2100, 2400])))
+        for k in range(1, size + 1)
+    )
+    played: list[Round] = []
+    for number in range(1, rounds + 1):
+        order = draw(st.permutations(list(range(1, size + 1))))
+        order = list(order)
+        byes: list[Bye] = []
+        if draw(st.booleans()) and len(order) > 2:
+            byes.append(Bye(number, order.pop(), draw(st.sampled_from(list(ByeKind)))))
+        if len(order) % 2:
+            byes.append(Bye(number, order.pop(), ByeKind.PAIRING_ALLOCATED))
+        games = tuple(
+            Game(number, order[i], order[i + 1], draw(st.sampled_from(_RESULTS)))
+            for i in range(0, len(order), 2)
+        )
+        played.append(Round(number, games, tuple(byes)))
+    return Tournament(players, tuple(played), total_rounds=rounds + draw(st.integers(1, 3)))
+
+
+CODES = ("BH-C1", "BH", "SB", "WIN", "ARO/U1000", "PS", "KS")
+SUMMED = ("BH", "BH-C1", "BH-M1", "BH-C2", "SB", "SB-C1", "FB", "KS", "PS", "WIN", "STD", "SB-S")
+
+
+@settings(max_examples=60, deadline=None)
+@given(events())
+def test_ranks_follow_points_then_tiebreaks(tournament: Tournament) -> None:
+    standings = compute_standings(tournament, CODES)
+    rows = standings.rows
+    assert sorted(r.start_number for r in rows) == [p.start_number for p in tournament.players]
+    assert {r.start_number: r.points for r in rows} == tournament.scores()
+    keys = [(r.points, *(r.tiebreaks[c] for c in standings.tiebreaks)) for r in rows]
+    assert keys == sorted(keys, reverse=True)
+    for i, row in enumerate(rows):
+        if i and keys[i] == keys[i - 1]:
+            assert row.rank == rows[i - 1].rank
+            assert row.start_number > rows[i - 1].start_number
+        else:
+            assert row.rank == i + 1
+
+
+@settings(max_examples=40, deadline=None)
+@given(events(), st.sampled_from(SUMMED))
+def test_explanations_add_up(tournament: Tournament, code: str) -> None:
+    for player in tournament.players:
+        standings = compute_standings(tournament, (code,), explain=player.start_number)
+        assert standings.explanation is not None
+        item = standings.explanation.tiebreaks[0]
+        row = next(r for r in standings.rows if r.start_number == player.start_number)
+        assert item.value == row.tiebreaks[standings.tiebreaks[0]]
+        counted = sum((c.value for c in item.contributions if c.counted), Fraction(0))
+        assert counted == item.value
+        json.dumps(standings.explanation.as_dict())
+
+
+@settings(max_examples=40, deadline=None)
+@given(events())
+def test_the_2026_cap_only_lowers_dummy_scores(tournament: Tournament) -> None:
+    new = compute_standings(tournament, ("BH", "SB"), round_robin=False).rows
+    old = compute_standings(tournament, ("BH", "SB"), edition="2024", round_robin=False).rows
+    old_by = {r.start_number: r for r in old}
+    for row in new:
+        assert row.tiebreaks["BH"] <= old_by[row.start_number].tiebreaks["BH"]
+        assert row.tiebreaks["SB"] <= old_by[row.start_number].tiebreaks["SB"]
+
+
+@settings(max_examples=30, deadline=None)
+@given(events(), st.randoms(use_true_random=False))
+def test_order_of_games_in_a_round_does_not_matter(tournament: Tournament, rnd) -> None:
+    shuffled = []
+    for r in tournament.rounds:
+        games = list(r.games)
+        rnd.shuffle(games)
+        shuffled.append(replace(r, games=tuple(games)))
+    other = replace(tournament, rounds=tuple(shuffled))
+    codes = ("BH-C1", "SB", "DE", "FB", "AOB", "TPR/U1000", "LAP-POT")
+    assert compute_standings(tournament, codes) == compute_standings(other, codes)
