@@ -146,6 +146,8 @@ def matchpoints(
     if not isinstance(scores, Sequence):
         raise BridgeInputError("scores", "must be a sequence of board entries")
     full = count if tables is None else tables
+    if count == 0 and tables is None:
+        return MatchpointResult(Fraction(0), (), (), (), (), 0, 0)
     if isinstance(full, bool) or not isinstance(full, int) or full < max(count, 1):
         raise BridgeInputError("tables", f"must be at least {max(count, 1)}, got {tables!r}")
     # One pass sorts the entries: plain scores, weighted scores, artificial scores.

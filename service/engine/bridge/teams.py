@@ -32,9 +32,9 @@ __all__ = ["ImpAdjustment", "TeamBoard", "TeamMatchResult", "board_imps", "team_
 class ImpAdjustment:
     """An artificial adjusted board at IMPs: each team's IMPs set directly."""
 
-    home: Fraction
+    home: int | Fraction
     """IMPs for the home team (e.g. +3 for average-plus)."""
-    away: Fraction
+    away: int | Fraction
     """IMPs for the visitors (e.g. -3 for average-minus)."""
 
 

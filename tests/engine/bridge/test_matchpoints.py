@@ -168,6 +168,13 @@ def test_weighted_score_with_one_part_is_a_plain_score():
     assert plain == weighted
 
 
+def test_empty_board():
+    """A board with no results yet (a live session) scores nothing."""
+    result = matchpoints([])
+    assert result.ns == () and result.compared == 0
+    assert matchpoints([], tables=4).top == 6
+
+
 def test_single_table_is_average():
     result = matchpoints([420])
     assert result.top == 0
