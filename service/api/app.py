@@ -11,12 +11,16 @@ from fastapi.routing import APIRoute
 from service.api.errors import install_error_handlers
 from service.api.idempotency import IdempotencyMiddleware
 from service.api.routes import (
+    bridge_compute,
+    bridge_events,
     cards,
     compute,
+    flampark,
     health,
     live,
     players,
     rounds,
+    scoreboard,
     standings,
     tournaments,
     trf,
@@ -73,6 +77,20 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     install_error_handlers(app)
     app.add_middleware(IdempotencyMiddleware)
-    for module in (health, tournaments, trf, players, rounds, standings, cards, live, compute):
+    for module in (
+        health,
+        tournaments,
+        trf,
+        players,
+        rounds,
+        standings,
+        cards,
+        live,
+        compute,
+        flampark,
+        scoreboard,
+        bridge_compute,
+        bridge_events,
+    ):
         app.include_router(module.router)
     return app

@@ -24,3 +24,5 @@ class AppState:
     bus: InProcessBus | PostgresBus
     standings_cache: dict[tuple[str, int], dict[str, Any]] = field(default_factory=dict)
     """Standings documents by (tournament, seq): computed once per event per replica."""
+    caches: dict[str, Any] = field(default_factory=dict)
+    """Other per-replica caches keyed by (tournament, seq), by name."""

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections import Counter
+from dataclasses import asdict, dataclass
+from fractions import Fraction
+from typing import Any, Literal
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from service.api.flampark_scores import flampark_table
 from service.api.schemas.common import PointsSettings, to_number
 from service.api.schemas.players import PlayerPublic
 from service.api.schemas.rounds import ByePublic, GamePublic, RoundPublic
-from service.api.schemas.standings import StandingRowPublic, StandingsPublic
+from service.api.schemas.standings import FlamparkColumns, StandingRowPublic, StandingsPublic
 from service.api.schemas.tournaments import TournamentPublic
 from service.api.state import AppState
 from service.db.repository import count_players, list_players, load_engine_tournament
@@ -74,6 +78,7 @@ def player_public(row: PlayerRow) -> PlayerPublic:
         federation=row.federation,
         sex=row.sex,
         birth_year=row.birth_year,
+        identity=row.extra.get("identity"),
     )
 
 
@@ -97,29 +102,151 @@ def round_public(number: int, games: list[GameRow], byes: list[ByeRow]) -> Round
     )
 
 
+@dataclass(frozen=True, slots=True)
+class StandingsFilter:
+    """A classification (seed 000): rating range, sex, birth-year range, games played."""
+
+    rating_min: int | None = None
+    rating_max: int | None = None
+    sex: str | None = None
+    born_from: int | None = None
+    born_to: int | None = None
+    rounds_min: int | None = None
+    rounds_max: int | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        """The filters that are set."""
+        return {k: v for k, v in asdict(self).items() if v is not None}
+
+    def keeps(self, player: PlayerRow, games: int) -> bool:
+        """Whether a player belongs to the classification."""
+        born = player.birth_year
+        checks = (
+            self.rating_min is None or player.rating >= self.rating_min,
+            self.rating_max is None or player.rating <= self.rating_max,
+            self.sex is None or player.sex == self.sex,
+            self.born_from is None or (born is not None and born >= self.born_from),
+            self.born_to is None or (born is not None and born <= self.born_to),
+            self.rounds_min is None or games >= self.rounds_min,
+            self.rounds_max is None or games <= self.rounds_max,
+        )
+        return all(checks)
+
+
+def _rerank(rows: list[tuple[int, StandingRowPublic]]) -> list[StandingRowPublic]:
+    """Ranks within a filtered table: rows that shared a rank still share one."""
+    ranked: list[StandingRowPublic] = []
+    previous_key: int | None = None
+    for position, (key, row) in enumerate(rows, start=1):
+        rank = ranked[-1].rank if ranked and key == previous_key else position
+        ranked.append(row.model_copy(update={"rank": rank}))
+        previous_key = key
+    return ranked
+
+
+def _number(value: Fraction | None) -> float | None:
+    return None if value is None else float(value)
+
+
 async def standings_public(
-    session: AsyncSession, row: TournamentRow, tiebreaks: list[str] | None = None
+    state: AppState,
+    session: AsyncSession,
+    row: TournamentRow,
+    *,
+    tiebreaks: list[str] | None = None,
+    filters: StandingsFilter | None = None,
+    explain: int | None = None,
 ) -> StandingsPublic:
-    """Standings from confirmed results, in the tournament's tie-break order."""
+    """Standings from confirmed results in the tournament's tie-break order; FLAMPARK
+    tournaments are ordered by PF (seed 000) and carry their FLAMPARK columns."""
     order = tiebreaks or tiebreak_order(row)
     tournament = await load_engine_tournament(session, row)
     players = {p.start_number: p for p in await list_players(session, row.id)}
-    table = compute_standings(tournament, order)
-    rows = []
+    table = compute_standings(tournament, order, explain=explain)
+    games_played = Counter(
+        number
+        for rnd in tournament.rounds
+        for game in rnd.games
+        if game.result is not None
+        for number in (game.white, game.black)
+    )
+    lines: dict[int, StandingRowPublic] = {}
     for line in table.rows:
         player = players[line.start_number]
-        rows.append(
-            StandingRowPublic(
-                rank=line.rank,
-                start_number=line.start_number,
-                name=player.name,
-                rating=player.rating,
-                points=float(line.points),
-                tiebreaks={code: to_number(v) for code, v in line.tiebreaks.items()},
-            )
+        lines[line.start_number] = StandingRowPublic(
+            rank=line.rank,
+            start_number=line.start_number,
+            name=player.name,
+            rating=player.rating,
+            points=float(line.points),
+            tiebreaks={code: to_number(v) for code, v in line.tiebreaks.items()},
         )
+    ordered = [(line.rank, lines[line.start_number]) for line in table.rows]
+    sort_order: Literal["points", "PF"] = "points"
+    if row.system == "flampark":
+        sort_order = "PF"
+        ordered = await _flampark_rows(state, session, row, lines, games_played)
+    selected = filters or StandingsFilter()
+    kept = [
+        (key, line)
+        for key, line in ordered
+        if selected.keeps(players[line.start_number], _games(line, games_played))
+    ]
     done = max((r.number for r in tournament.rounds if any(g.result for g in r.games)), default=0)
-    return StandingsPublic(round=done, tiebreaks=order, rows=rows)
+    explanation = table.explanation.as_dict() if table.explanation is not None else None
+    return StandingsPublic(
+        round=done,
+        tiebreaks=order,
+        order=sort_order,
+        filters=selected.as_dict(),
+        rows=_rerank(kept),
+        explanation=explanation,
+    )
+
+
+def _games(line: StandingRowPublic, played: Counter[int]) -> int:
+    if line.flampark is not None:
+        return line.flampark.games_counted
+    return played[line.start_number]
+
+
+async def _flampark_rows(
+    state: AppState,
+    session: AsyncSession,
+    row: TournamentRow,
+    lines: dict[int, StandingRowPublic],
+    played: Counter[int],
+) -> list[tuple[int, StandingRowPublic]]:
+    """Rows by PF descending (players without a counted game last); equal PF share a
+    rank. Players of different distances rank together (seed 000)."""
+    table = await flampark_table(state, session, row)
+    keyed: list[tuple[Fraction | None, int, StandingRowPublic]] = []
+    for number, line in lines.items():
+        score = table.scores.get(number)
+        premium = table.premiums.get(number)
+        columns = FlamparkColumns(
+            PF=_number(score.pf if score else None),
+            Pc=_number(score.pc if score else None),
+            Pt=_number(score.pt if score else None),
+            Pb=_number(score.pb if score else None),
+            P_pct=_number(score.ppct if score else None),
+            Ru=_number(score.ru if score else None),
+            games_counted=score.games_counted if score else 0,
+            PP=None if premium is None else float(premium),
+        )
+        keyed.append(
+            (score.pf if score else None, number, line.model_copy(update={"flampark": columns}))
+        )
+    keyed.sort(key=lambda item: (item[0] is None, -(item[0] or 0), item[1]))
+    ranked: list[tuple[int, StandingRowPublic]] = []
+    previous: Fraction | None = None
+    rank = 0
+    for position, (pf, _, line) in enumerate(keyed, start=1):
+        if position == 1 or pf != previous or pf is None:
+            rank = position
+        previous = pf
+        ranked.append((rank, line.model_copy(update={"rank": rank})))
+    return ranked
 
 
 async def standings_document(
@@ -129,7 +256,9 @@ async def standings_document(
     key = (row.id, row.last_seq)
     cached = state.standings_cache.get(key)
     if cached is None:
-        cached = (await standings_public(session, row)).model_dump(mode="json")
+        cached = (await standings_public(state, session, row)).model_dump(
+            mode="json", by_alias=True
+        )
         if len(state.standings_cache) > 256:
             state.standings_cache.clear()
         state.standings_cache[key] = cached

@@ -117,7 +117,11 @@ async def add_player(
     await lock_tournament(session, tournament.id)
     await session.refresh(tournament)
     _require_open(tournament)
-    player = PlayerRow(tournament_id=tournament.id, **fields)
+    fields = dict(fields)
+    identity = fields.pop("identity", None)
+    player = PlayerRow(
+        tournament_id=tournament.id, extra={"identity": identity} if identity else {}, **fields
+    )
     session.add(player)
     await session.flush()
     await append_event(session, tournament.id, "player_added", {"id": player.id, **fields})
@@ -141,7 +145,10 @@ async def update_player(
     _require_open(tournament)
     player = await get_player(session, tournament.id, player_id)
     for name, value in fields.items():
-        setattr(player, name, value)
+        if name == "identity":
+            player.extra = {**player.extra, "identity": value}
+        else:
+            setattr(player, name, value)
     session.add(player)
     await append_event(session, tournament.id, "player_updated", {"id": player_id, **fields})
     return player
@@ -253,9 +260,11 @@ async def submit_result(
         raise Conflict("the tournament has not started", field="status")
     game = await _find_game(session, tournament, round_number, table)
     previous = {"result": game.result, "status": game.status, "reports": dict(game.reports)}
+    previous_extra = dict(game.extra)
     reports = dict(game.reports)
     if actor.kind == "organizer":
-        if game.status == "confirmed" and game.result == result and not extra:
+        unchanged_extra = not extra or all(game.extra.get(k) == v for k, v in extra.items())
+        if game.status == "confirmed" and game.result == result and unchanged_extra:
             return ReportOutcome(game, None)
         event = "result_corrected" if game.status == "confirmed" else "result_confirmed"
         reports["arbiter"] = result
@@ -291,7 +300,8 @@ async def submit_result(
         "result": game.result,
         "status": game.status,
         "by": actor.kind if actor.kind == "organizer" else f"player:{actor.start_number}",
-        "previous": previous,
+        "previous": {**previous, "extra": previous_extra},
+        **({"extra": extra} if extra else {}),
     }
     seq = await append_event(session, tournament.id, event, payload)
     await _advance(session, tournament)

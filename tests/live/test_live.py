@@ -45,6 +45,8 @@ async def test_snapshot_then_events(server: str, http: httpx.AsyncClient) -> Non
         leader = message["standings"]["rows"][0]
         assert leader["points"] == 1
         assert leader["start_number"] == message["payload"]["black"]
+        players = {message["payload"]["white"], message["payload"]["black"]}
+        assert players <= set(message["changed"])
 
 
 async def test_since_replays_exactly_what_was_missed(server: str, http: httpx.AsyncClient) -> None:

@@ -3,7 +3,9 @@
 Protocol: on connect a `snapshot` (standings, current round, `seq`); with `?since=<seq>`
 instead the events after `seq`, exactly as stored, then live ones. Each event message is
 `{"type": "event", "seq", "event", "payload"}`; after events that move the table it
-carries `standings` too. A client whose queue overflows (too slow) gets a fresh
+carries `standings` too, and `changed`: the start numbers whose row differs from the
+table this client saw last (a FLAMPARK result moves PF, Ru and PP of several
+players). A client whose queue overflows (too slow) gets a fresh
 `snapshot` and continues from there. The handler reads and writes at once, so a client
 that goes away, or a server shutting down, never leaves it hanging.
 """
@@ -41,15 +43,35 @@ async def _snapshot(state: AppState, session: AsyncSession, row: TournamentRow) 
     }
 
 
+class _Seen:
+    """The standings rows a client was last sent, to tell it what changed."""
+
+    def __init__(self) -> None:
+        self.rows: dict[int, Any] | None = None
+
+    def update(self, standings: dict[str, Any]) -> list[int]:
+        rows = {r["start_number"]: r for r in standings["rows"]}
+        previous, self.rows = self.rows, rows
+        if previous is None:
+            return sorted(rows)
+        return sorted(n for n, r in rows.items() if previous.get(n) != r)
+
+
 async def _event_messages(
-    state: AppState, session: AsyncSession, row: TournamentRow, events: list[EventRow]
+    state: AppState,
+    session: AsyncSession,
+    row: TournamentRow,
+    events: list[EventRow],
+    seen: _Seen,
 ) -> list[dict[str, Any]]:
     messages: list[dict[str, Any]] = [
         {"type": "event", "seq": e.seq, "event": e.type, "payload": e.payload} for e in events
     ]
     last_moving = next((m for m in reversed(messages) if m["event"] in STANDINGS_EVENTS), None)
     if last_moving is not None and last_moving["seq"] == row.last_seq:
-        last_moving["standings"] = await standings_document(state, session, row)
+        standings = await standings_document(state, session, row)
+        last_moving["standings"] = standings
+        last_moving["changed"] = seen.update(standings)
     return messages
 
 
@@ -93,13 +115,16 @@ async def _stream(
     subscription: Subscription,
     receiver: asyncio.Task[None],
 ) -> None:
+    seen = _Seen()
     async with state.sessions() as session:
         row = await get_tournament(session, tournament_id)
         if since is None or since < 0:
-            await websocket.send_json(await _snapshot(state, session, row))
+            snapshot = await _snapshot(state, session, row)
+            seen.update(snapshot["standings"])
+            await websocket.send_json(snapshot)
             last = row.last_seq
         else:
-            last = await _send_since(websocket, state, session, row, since)
+            last = await _send_since(websocket, state, session, row, since, seen)
     while not receiver.done():
         waiter = asyncio.create_task(subscription.queue.get())
         done, _ = await asyncio.wait(
@@ -115,16 +140,23 @@ async def _stream(
                 subscription.overflowed = False
                 while not subscription.queue.empty():
                     subscription.queue.get_nowait()
-                await websocket.send_json(await _snapshot(state, session, row))
+                snapshot = await _snapshot(state, session, row)
+                seen.update(snapshot["standings"])
+                await websocket.send_json(snapshot)
                 last = row.last_seq
             elif row.last_seq > last:
-                last = await _send_since(websocket, state, session, row, last)
+                last = await _send_since(websocket, state, session, row, last, seen)
 
 
 async def _send_since(
-    websocket: WebSocket, state: AppState, session: AsyncSession, row: TournamentRow, since: int
+    websocket: WebSocket,
+    state: AppState,
+    session: AsyncSession,
+    row: TournamentRow,
+    since: int,
+    seen: _Seen,
 ) -> int:
     events = await events_since(session, row.id, since)
-    for message in await _event_messages(state, session, row, events):
+    for message in await _event_messages(state, session, row, events, seen):
         await websocket.send_json(message)
     return events[-1].seq if events else since

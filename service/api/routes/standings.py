@@ -1,18 +1,56 @@
-"""Standings."""
+"""Standings, classifications and per-player explanations."""
 
 from __future__ import annotations
 
-from fastapi import APIRouter
+from typing import Annotated, Literal
 
-from service.api.deps import SessionDep, TournamentDep
+from fastapi import APIRouter, Query
+
+from service.api.deps import SessionDep, StateDep, TournamentDep
 from service.api.schemas.standings import StandingsPublic
-from service.api.views import standings_public
+from service.api.views import StandingsFilter, standings_public
+from service.db.repository import list_players
+from service.errors import NotFound
 
 router = APIRouter(prefix="/v1/tournaments/{tournament_id}/standings", tags=["standings"])
 
+Year = Annotated[int | None, Query(ge=1880, le=2100)]
+Rating = Annotated[int | None, Query(ge=0, le=4000)]
+Rounds = Annotated[int | None, Query(ge=0, le=1000)]
+
 
 @router.get("", response_model=StandingsPublic)
-async def read_standings(tournament: TournamentDep, session: SessionDep) -> StandingsPublic:
+async def read_standings(
+    tournament: TournamentDep,
+    session: SessionDep,
+    state: StateDep,
+    rating_min: Rating = None,
+    rating_max: Rating = None,
+    sex: Annotated[Literal["m", "w"] | None, Query()] = None,
+    born_from: Year = None,
+    born_to: Year = None,
+    rounds_min: Rounds = None,
+    rounds_max: Rounds = None,
+    explain: Annotated[
+        int | None,
+        Query(ge=1, description="Start number: show how each tie-break value is made up."),
+    ] = None,
+) -> StandingsPublic:
     """Points and tie-breaks from confirmed results; ranks shared where every criterion
-    ties."""
-    return await standings_public(session, tournament)
+    ties. FLAMPARK tournaments are ordered by PF and carry PF, Pc, Pt, Pb, P%, Ru, games
+    counted and PP. The filters make a classification (seed 000: by rating, sex, age,
+    distance), ranked within itself; `rounds_*` count the games that count."""
+    filters = StandingsFilter(
+        rating_min=rating_min,
+        rating_max=rating_max,
+        sex=sex,
+        born_from=born_from,
+        born_to=born_to,
+        rounds_min=rounds_min,
+        rounds_max=rounds_max,
+    )
+    if explain is not None:
+        numbers = {p.start_number for p in await list_players(session, tournament.id)}
+        if explain not in numbers:
+            raise NotFound(f"no player with start number {explain}", field="explain")
+    return await standings_public(state, session, tournament, filters=filters, explain=explain)

@@ -43,10 +43,12 @@ def system_of(doc: TrfDocument) -> str:
     response_class=PlainTextResponse,
     responses={200: {"content": {"text/plain": {}}, "description": "TRF-16 text"}},
 )
-async def export_trf(tournament: TournamentDep, session: SessionDep) -> PlainTextResponse:
+async def export_trf(
+    tournament: TournamentDep, session: SessionDep, state: StateDep
+) -> PlainTextResponse:
     """The tournament as a TRF-16 file: players, rounds, confirmed results, ranks."""
     engine_view = await load_engine_tournament(session, tournament)
-    standings = await standings_public(session, tournament)
+    standings = await standings_public(state, session, tournament)
     ranks = {row.start_number: row.rank for row in standings.rows}
     system = "FIDE_ROUNDROBIN" if "round-robin" in tournament.system else "FIDE_DUTCH_2025"
     headers: list[tuple[str, str]] = [("012", tournament.name), ("092", system)]

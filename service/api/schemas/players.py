@@ -13,6 +13,14 @@ __all__ = ["PlayerCreate", "PlayerPublic", "PlayerUpdate"]
 Rating = Field(ge=0, le=4000, description="Rating at the start; 0 = unrated.")
 
 
+IDENTITY = Field(
+    default=None,
+    pattern=r"^[A-Za-z0-9._:-]{1,64}$",
+    description="Links the same person across tournaments when there is no FIDE id "
+    "(e.g. a federation or club number).",
+)
+
+
 class PlayerCreate(ApiModel):
     """A player to register."""
 
@@ -22,6 +30,7 @@ class PlayerCreate(ApiModel):
     federation: str | None = Field(default=None, pattern=r"^[A-Z]{3}$")
     sex: Literal["m", "w"] | None = None
     birth_year: int | None = Field(default=None, ge=1880, le=2100)
+    identity: str | None = IDENTITY
 
 
 class PlayerUpdate(ApiModel):
@@ -33,6 +42,7 @@ class PlayerUpdate(ApiModel):
     federation: str | None = Field(default=None, pattern=r"^[A-Z]{3}$")
     sex: Literal["m", "w"] | None = None
     birth_year: int | None = Field(default=None, ge=1880, le=2100)
+    identity: str | None = IDENTITY
 
 
 class PlayerPublic(BaseModel):
@@ -46,3 +56,4 @@ class PlayerPublic(BaseModel):
     federation: str | None
     sex: str | None
     birth_year: int | None
+    identity: str | None = None

@@ -47,3 +47,10 @@ class ResultSubmit(ApiModel):
     """A result for one game (SPEC 1 notation)."""
 
     result: ResultText = Field(description='"1-0", "1/2-1/2", "0-1", "+-", "-+" or "--".')
+    time_shortened_minutes: float | None = Field(
+        default=None,
+        ge=0,
+        le=600,
+        description="FLAMPARK: minutes the higher-rated player (lower start number) cut "
+        "from their own base time; at most the tournament's base time.",
+    )

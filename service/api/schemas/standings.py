@@ -2,9 +2,28 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel
+from typing import Any, Literal
 
-__all__ = ["StandingRowPublic", "StandingsPublic"]
+from pydantic import BaseModel, ConfigDict, Field
+
+__all__ = ["FlamparkColumns", "StandingRowPublic", "StandingsPublic"]
+
+
+class FlamparkColumns(BaseModel):
+    """A player's FLAMPARK result (seed 000; SPEC 3): means over the counted games.
+
+    Values are exact to float precision; round them only for display."""
+
+    model_config = ConfigDict(populate_by_name=True)
+
+    PF: float | None = Field(description="Tournament result: mean game value.")
+    Pc: float | None = Field(description="Mean opponents' strength (Rc - 1000) / 8.")
+    Pt: float | None = Field(description="Mean time premium.")
+    Pb: float | None = Field(description="Mean colour correction (+5 black, -5 white).")
+    P_pct: float | None = Field(alias="P%", description="Mean result percentage.")
+    Ru: float | None = Field(description="Result on the rating scale, 8 x PF + 600.")
+    games_counted: int = Field(description="Games that count (byes and forfeit wins do not).")
+    PP: float | None = Field(default=None, description="Progress premium, to the cent.")
 
 
 class StandingRowPublic(BaseModel):
@@ -16,6 +35,7 @@ class StandingRowPublic(BaseModel):
     rating: int
     points: float
     tiebreaks: dict[str, float]
+    flampark: FlamparkColumns | None = None
 
 
 class StandingsPublic(BaseModel):
@@ -23,4 +43,7 @@ class StandingsPublic(BaseModel):
 
     round: int
     tiebreaks: list[str]
+    order: Literal["points", "PF"] = "points"
+    filters: dict[str, Any] = Field(default_factory=dict)
     rows: list[StandingRowPublic]
+    explanation: dict[str, Any] | None = None

@@ -1,0 +1,1 @@
+"""Static pages served by the API (the live scoreboard)."""
