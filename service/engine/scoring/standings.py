@@ -17,6 +17,7 @@ from fractions import Fraction
 
 from service.engine.model import Tournament
 from service.engine.scoring.tiebreaks.base import (
+    Contribution,
     GroupTieBreak,
     TieBreak,
     TieBreakExplanation,
@@ -126,7 +127,7 @@ def compute_standings(
     scores = {n: pd.score for n, pd in ctx.players.items()}
     points = fractions_of((scores, ctx.unit))
     values: dict[int, dict[str, Fraction]] = {n: {} for n in ctx.players}
-    group_notes: dict[str, str] = {}
+    group_notes: dict[str, tuple[str, tuple[Contribution, ...]]] = {}
     groups = _split_sorted(sorted(ctx.players, key=lambda n: -scores[n]), scores)
 
     for tb in parsed:
@@ -162,10 +163,9 @@ def compute_standings(
             if isinstance(tb, TieBreak):
                 items.append(tb.explain(ctx, explain))
             else:
+                note, contributions = group_notes.get(tb.code, ("", ()))
                 items.append(
-                    TieBreakExplanation(
-                        tb.code, values[explain][tb.code], (), group_notes.get(tb.code, "")
-                    )
+                    TieBreakExplanation(tb.code, values[explain][tb.code], contributions, note)
                 )
         explanation = PlayerExplanation(explain, row.rank, row.points, tuple(items))
     return Standings(tuple(rows), tuple(tb.code for tb in parsed), edition, explanation)
@@ -191,20 +191,23 @@ def _apply_group(
     groups: list[list[int]],
     values: dict[int, dict[str, Fraction]],
     explain: int | None,
-    notes: dict[str, str],
+    notes: dict[str, tuple[str, tuple[Contribution, ...]]],
 ) -> list[list[int]]:
     result: list[list[int]] = []
     for group in groups:
         if len(group) == 1:
             values[group[0]][tb.code] = Fraction(0)
             if group[0] == explain:
-                notes[tb.code] = "not tied: no mini-table"
+                notes[tb.code] = ("not tied: no mini-table", ())
             result.append(group)
             continue
         order = tb.order(ctx, group)
         for number in group:
             values[number][tb.code] = order.values[number]
             if number == explain:
-                notes[tb.code] = order.notes.get(number, "")
+                notes[tb.code] = (
+                    order.notes.get(number, ""),
+                    order.contributions.get(number, ()),
+                )
         result.extend(order.subgroups)
     return result

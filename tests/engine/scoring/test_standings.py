@@ -6,7 +6,16 @@ from fractions import Fraction
 
 import pytest
 
-from service.engine.model import Bye, ByeKind, Game, GameResult, Player, Round, Tournament
+from service.engine.model import (
+    Bye,
+    ByeKind,
+    Game,
+    GameResult,
+    Player,
+    PointSystem,
+    Round,
+    Tournament,
+)
 from service.engine.scoring.standings import (
     DEFAULT_ROUND_ROBIN,
     DEFAULT_SWISS,
@@ -140,3 +149,66 @@ def test_player_twice_in_a_round_is_rejected() -> None:
     )
     with pytest.raises(TieBreakError, match="player 1 appears more than once in round 2"):
         compute_standings(Tournament(players, rounds))
+
+
+def test_custom_point_system() -> None:
+    # 2 for a win, 1 for a draw, 0 for a loss; the pairing-allocated bye is worth 1.
+    points = PointSystem(win=Fraction(2), draw=Fraction(1), pairing_bye=Fraction(1))
+    players = tuple(Player(k) for k in range(1, 4))
+    rounds = (
+        Round(1, (_game(1, 1, 2, "1-0"),), (Bye(1, 3, ByeKind.PAIRING_ALLOCATED),)),
+        Round(2, (_game(2, 3, 1, "1/2-1/2"),), (Bye(2, 2, ByeKind.PAIRING_ALLOCATED),)),
+    )
+    standings = compute_standings(
+        Tournament(players, rounds, points=points, total_rounds=4), ("WIN", "STD")
+    )
+    rows = {r.start_number: r for r in standings.rows}
+    assert {n: r.points for n, r in rows.items()} == {1: 3, 2: 1, 3: 2}
+    # A bye worth a draw's points is not a win; on the 1/½/0 scale it is a half.
+    assert rows[2].tiebreaks == {"WIN": 0, "STD": Fraction(1, 2)}
+    assert rows[1].tiebreaks == {"WIN": 1, "STD": Fraction(3, 2)}
+
+
+def test_fractional_point_values_stay_exact() -> None:
+    points = PointSystem(win=Fraction(1), draw=Fraction(1, 3), loss=Fraction(0))
+    players = tuple(Player(k) for k in range(1, 4))
+    rounds = (
+        Round(1, (_game(1, 1, 2, "1/2-1/2"),)),
+        Round(2, (_game(2, 2, 3, "1/2-1/2"),)),
+        Round(3, (_game(3, 3, 1, "1-0"),)),
+    )
+    rows = compute_standings(Tournament(players, rounds, points=points), ("SB", "BH")).rows
+    got = {r.start_number: (r.points, r.tiebreaks["SB"], r.tiebreaks["BH"]) for r in rows}
+    third = Fraction(1, 3)
+    # Scores: 1: 1/3, 2: 2/3, 3: 4/3.
+    # SB of 3: half of 2's 2/3 (draw) plus all of 1's 1/3 (win); BH 2/3 + 1/3.
+    assert got[3] == (4 * third, 2 * third / 2 + third, 2 * third + third)
+    assert got[1] == (third, 2 * third / 2, 2 * third + 4 * third)
+
+
+def test_round_robin_detection() -> None:
+    from service.engine.scoring.tiebreaks.context import is_round_robin
+
+    table = seed_002_crosstable()
+    assert is_round_robin(round_robin_tournament(table.results, 7))
+    players = tuple(Player(k) for k in range(1, 5))
+    swiss_length = (
+        Round(1, (_game(1, 1, 2, "1-0"), _game(1, 3, 4, "1-0"))),
+        Round(2, (_game(2, 1, 3, "1-0"), _game(2, 2, 4, "1-0"))),
+        Round(3, (_game(3, 1, 2, "1-0"), _game(3, 3, 4, "1-0"))),  # a rematch
+    )
+    assert not is_round_robin(Tournament(players, swiss_length))
+    with_pab = (Round(1, (_game(1, 1, 2, "1-0"),), (Bye(1, 3, ByeKind.PAIRING_ALLOCATED),)),)
+    assert not is_round_robin(Tournament(players[:3], with_pab, total_rounds=3))
+
+
+def test_explain_direct_encounter_lists_the_games(seed_002) -> None:
+    tournament, _, _ = seed_002
+    # Sidorov (3) and Kuznetsov (4) tie on points; DE first: they drew.
+    standings = compute_standings(tournament, ("DE", "SB"), explain=4)
+    assert standings.explanation is not None
+    de = standings.explanation.tiebreaks[0]
+    assert de.value == Fraction(1, 2)
+    assert [(c.opponent, c.value) for c in de.contributions] == [(3, Fraction(1, 2))]
+    # The draw leaves them tied; SB then puts Sidorov third.
+    assert [r.start_number for r in standings.rows][2:4] == [3, 4]

@@ -148,6 +148,8 @@ class GroupOrder:
     subgroup stay tied."""
     notes: dict[int, str] = field(default_factory=dict)
     """Per-member explanation text."""
+    contributions: dict[int, tuple[Contribution, ...]] = field(default_factory=dict)
+    """Per-member items behind the displayed value."""
 
 
 class GroupTieBreak(ABC):

@@ -255,13 +255,32 @@ def _units(value: Fraction, unit: int) -> int:
 
 
 def is_round_robin(tournament: Tournament) -> bool:
-    """One or two Berger cycles: rounds = n - 1 or 2(n - 1) for even n, n or 2n for odd."""
+    """Detect pre-determined (Berger) pairings from the shape of the event.
+
+    True when the announced rounds (else the rounds so far) are one or two cycles for
+    the player count (n - 1 or 2(n - 1) for even n, n or 2n for odd n), no bye other
+    than the zero-point "free" round occurs, and no pair has met more often than
+    there are cycles. A Swiss event of that exact length with only such rounds is
+    indistinguishable; pass `round_robin=False` for it.
+    """
     n = len(tournament.players)
     rounds = tournament.total_rounds or len(tournament.rounds)
     if n < 3:
         return False
     cycle = n - 1 if n % 2 == 0 else n
-    return rounds in (cycle, 2 * cycle)
+    if rounds not in (cycle, 2 * cycle):
+        return False
+    cycles = rounds // cycle
+    meetings: dict[tuple[int, int], int] = {}
+    for rnd in tournament.rounds:
+        if any(bye.kind is not ByeKind.ZERO_POINT for bye in rnd.byes):
+            return False
+        for game in rnd.games:
+            pair = (min(game.white, game.black), max(game.white, game.black))
+            meetings[pair] = meetings.get(pair, 0) + 1
+            if meetings[pair] > cycles:
+                return False
+    return True
 
 
 def build_context(

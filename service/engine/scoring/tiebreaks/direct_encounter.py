@@ -29,7 +29,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from fractions import Fraction
 
-from service.engine.scoring.tiebreaks.base import GroupOrder, GroupTieBreak
+from service.engine.scoring.tiebreaks.base import Contribution, GroupOrder, GroupTieBreak
 from service.engine.scoring.tiebreaks.context import Kind, TieBreakContext
 
 __all__ = ["DirectEncounter"]
@@ -49,18 +49,36 @@ class DirectEncounter(GroupTieBreak):
             f"{len(group) - 1} opponents met"
             for p in group
         }
-        return GroupOrder(dict(scores), self._split(ctx, list(group)), notes)
+        return GroupOrder(
+            dict(scores), self._split(ctx, list(group)), notes, self._items(ctx, group)
+        )
+
+    def _items(
+        self, ctx: TieBreakContext, group: Sequence[int]
+    ) -> dict[int, tuple[Contribution, ...]]:
+        """The games among the group, per member (for explanations)."""
+        members = set(group)
+        kinds = self._kinds(ctx)
+        return {
+            p: tuple(
+                Contribution(e.round, e.opponent, ctx.fraction(e.points), "game in the group")
+                for e in ctx.players[p].entries
+                if e.opponent in members and e.kind in kinds
+            )
+            for p in group
+        }
+
+    def _kinds(self, ctx: TieBreakContext) -> tuple[Kind, ...]:
+        if self.count_forfeits or ctx.round_robin:
+            return (Kind.PLAYED, Kind.FORFEIT_WIN, Kind.FORFEIT_LOSS)
+        return (Kind.PLAYED,)
 
     def _mini_table(
         self, ctx: TieBreakContext, group: Sequence[int]
     ) -> tuple[dict[int, Fraction], dict[int, int]]:
         """Per member: mini-table score and number of distinct group members met."""
         members = set(group)
-        kinds = (
-            (Kind.PLAYED, Kind.FORFEIT_WIN, Kind.FORFEIT_LOSS)
-            if self.count_forfeits or ctx.round_robin
-            else (Kind.PLAYED,)
-        )
+        kinds = self._kinds(ctx)
         scores: dict[int, Fraction] = {}
         met: dict[int, int] = {}
         for p in group:
