@@ -81,6 +81,7 @@ from service.engine.bridge.teams import (
     ImpAdjustment,
     TeamBoard,
     TeamMatchResult,
+    aggregate_margin,
     board_imps,
     team_match,
 )
@@ -130,6 +131,7 @@ __all__ = [
     "Vulnerability",
     "WeightedScore",
     "acbl_scale",
+    "aggregate_margin",
     "artificial_imps",
     "board_a_match",
     "board_conditions",

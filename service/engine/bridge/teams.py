@@ -25,7 +25,14 @@ from service.engine.bridge.errors import BridgeInputError
 from service.engine.bridge.imps import ImpRounding, imps
 from service.engine.bridge.vp import BandScale, vp
 
-__all__ = ["ImpAdjustment", "TeamBoard", "TeamMatchResult", "board_imps", "team_match"]
+__all__ = [
+    "ImpAdjustment",
+    "TeamBoard",
+    "TeamMatchResult",
+    "aggregate_margin",
+    "board_imps",
+    "team_match",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,3 +112,20 @@ def team_match(
         margin=margin,
         vp=result.for_side(margin),
     )
+
+
+def aggregate_margin(boards: Sequence[tuple[int, int]]) -> int:
+    """Total-points ("zapis sumaryczny", Law 78C) margin of the home team.
+
+    The sum over the boards of open-room NS score minus closed-room NS score.
+    """
+    total = 0
+    for number, board in enumerate(boards, start=1):
+        if (
+            not isinstance(board, tuple)
+            or len(board) != 2
+            or any(isinstance(v, bool) or not isinstance(v, int) for v in board)
+        ):
+            raise BridgeInputError("boards", f"board {number}: expected (open NS, closed NS)")
+        total += board[0] - board[1]
+    return total

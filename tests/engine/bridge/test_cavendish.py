@@ -113,3 +113,19 @@ def test_total_is_sum_of_pairwise_imps(scores):
     for index, own in enumerate(scores):
         expected = sum(imps(own - other) for j, other in enumerate(scores) if j != index)
         assert result.ns_imps[index] == expected
+
+
+@given(
+    board,
+    st.lists(
+        st.tuples(st.integers(1, 4), st.integers(-300, 300).map(lambda k: 10 * k)),
+        min_size=1,
+        max_size=3,
+    ),
+    st.sampled_from(list(CavendishDivisor)),
+)
+def test_cross_imps_with_a_weighted_score_sum_to_zero(scores, parts, divisor):
+    total = sum(w for w, _ in parts)
+    weighted = WeightedScore(tuple((Fraction(w, total), s) for w, s in parts))
+    result = cavendish([*scores, weighted], divisor=divisor, comparison_cap=17)
+    assert sum(result.ns_imps) == 0

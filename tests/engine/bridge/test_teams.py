@@ -13,6 +13,7 @@ from service.engine.bridge import (
     BridgeInputError,
     ImpAdjustment,
     WeightedScore,
+    aggregate_margin,
     board_conditions,
     board_imps,
     ns_score,
@@ -125,3 +126,12 @@ def test_vp_sum_and_orientation(boards):
     assert mirror.vp == result.vp[::-1]
     assert mirror.margin == -result.margin
     assert (result.vp[0] >= result.vp[1]) == (result.margin >= 0) or result.margin == 0
+
+
+def test_aggregate_margin():
+    """Law 78C total points: the seed protocol's boards sum to the home team's margin."""
+    boards = _protocol_boards()
+    assert aggregate_margin(boards) == sum(o - c for o, c in boards)
+    assert aggregate_margin([(420, 170), (-100, 50)]) == 100
+    with pytest.raises(BridgeInputError):
+        aggregate_margin([(420, None)])
