@@ -257,3 +257,11 @@ def test_session_percentage_weights_by_top():
     assert session_percentage([], []) == 50
     with pytest.raises(BridgeInputError):
         session_percentage([1], [])
+
+
+@given(scores_lists.filter(lambda s: len(s) > 1))
+def test_seed_control_sum(scores):
+    """Seed 003's hand check: the best score's MP plus its frequency is top + 1."""
+    result = matchpoints(scores)
+    best = max(scores)
+    assert max(result.ns) + scores.count(best) == result.top + 1
