@@ -74,7 +74,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from itertools import combinations
+from itertools import combinations, product
 from math import comb
 
 from service.engine.model import (
@@ -92,6 +92,12 @@ __all__ = ["pair_round"]
 
 _MAX_SPLITS = 2000
 """Half arrangements tried per group before pairing it ignoring the halves (5.4)."""
+
+_MAX_FLOATER_SETS = 3000
+"""Candidate floater sets tried per group before the fallback search (5.4)."""
+
+_SHORT_SEARCH_LIMIT = 8
+"""Free players up to which short augmenting paths are tried before the blossom search."""
 
 _MAX_EXCHANGE_LAYER = 20_000
 """Exchanges of one size are only listed (and sorted) when there are at most this many."""
@@ -360,20 +366,84 @@ def _pair_group(
     """Pair one group; return its pairs and the floaters it passes on (in group order).
 
     Floaters: fewest first (4.3), nearest the middle first (5.4, 5.5), and only when the
-    floaters together with every player still below can be paired.
+    floaters together with every player still below can be paired. The fewest possible
+    is at least what the group cannot pair among itself and at least what the players
+    below cannot pair among themselves.
     """
     size = len(group)
-    floor = size - 2 * _maximum_matching_size(group, compatible)
-    for count in range(max(size % 2, floor), size + 1, 2):
+    inside_shortfall = size - 2 * _maximum_matching_size(group, compatible)
+    below_shortfall = len(rest) - 2 * _maximum_matching_size(rest, compatible)
+    budget = _MAX_FLOATER_SETS
+    for count in range(max(size % 2, inside_shortfall, below_shortfall), size + 1, 2):
+        if comb(size, count) > budget:
+            break
+        budget -= comb(size, count)
         for floating in _floater_sets(size, count):
-            floaters = [group[i] for i in floating]
-            inside = [n for i, n in enumerate(group) if i not in floating]
-            if not _perfectly_matchable(inside, compatible):
-                continue
-            if not _perfectly_matchable(floaters + rest, compatible):
-                continue
-            return _pair_inside(inside, compatible), floaters
-    raise PairingError(f"players {group} cannot be paired")
+            if _floaters_work(group, floating, rest, compatible):
+                return _split_off(group, floating, compatible)
+    return _split_off(group, _fallback_floaters(group, rest, compatible), compatible)
+
+
+def _floaters_work(
+    group: Sequence[int], floating: frozenset[int], rest: Sequence[int], compatible: _Compatible
+) -> bool:
+    inside = [n for i, n in enumerate(group) if i not in floating]
+    if not _perfectly_matchable(inside, compatible):
+        return False
+    return _perfectly_matchable([group[i] for i in sorted(floating)] + list(rest), compatible)
+
+
+def _split_off(
+    group: Sequence[int], floating: frozenset[int], compatible: _Compatible
+) -> tuple[list[tuple[int, int]], list[int]]:
+    inside = [n for i, n in enumerate(group) if i not in floating]
+    return _pair_inside(inside, compatible), [group[i] for i in sorted(floating)]
+
+
+def _fallback_floaters(
+    group: Sequence[int], rest: Sequence[int], compatible: _Compatible
+) -> frozenset[int]:
+    """Floaters for a group too constrained to try every candidate set.
+
+    Start from a pairing of the whole remainder that keeps a maximum matching of the
+    group where it can and float the group's players it pairs below. Then bring
+    floaters back two at a time (nearest the middle first) while that stays pairable;
+    when no two can come back, exchange one floater for one player of the group and
+    try again from there (each set visited once). This finds the fewest floaters in
+    nearly every case, not provably in all.
+    """
+    size = len(group)
+    start = _maximum_matching(group, compatible) + [-1] * len(rest)
+    mate = _maximum_matching([*group, *rest], compatible, start)
+    floating = frozenset(i for i in range(size) if mate[i] >= size)
+
+    def works(candidate: frozenset[int]) -> bool:
+        return _floaters_work(group, candidate, rest, compatible)
+
+    def smaller(candidate: frozenset[int]) -> frozenset[int] | None:
+        order = sorted(candidate, key=lambda i: (abs(2 * i + 1 - size), i), reverse=True)
+        for a, b in combinations(order, 2):
+            if works(candidate - {a, b}):
+                return candidate - {a, b}
+        return None
+
+    seen = {floating}
+    while True:
+        reduced = smaller(floating)
+        if reduced is None:
+            for out, back in product(sorted(floating), range(size)):
+                trial = (floating - {out}) | {back}
+                if back in floating or trial in seen:
+                    continue
+                seen.add(trial)
+                if works(trial):
+                    reduced = smaller(trial)
+                    if reduced is not None:
+                        break
+        if reduced is None:
+            return floating
+        floating = reduced
+        seen.add(floating)
 
 
 def _floater_sets(size: int, count: int) -> Iterator[frozenset[int]]:
@@ -427,18 +497,23 @@ def _first_assignment(
     it can have while the parents after it can still be matched (one augmenting path).
     """
     size = len(parents)
-    options = [[j for j in range(size) if compatible(parents[i], children[j])] for i in range(size)]
+    options = _Neighbours(parents, children, compatible)
     of_parent = [-1] * size
     of_child = [-1] * size
+    for i in range(size):  # start from the basic pairing 1-5 2-6 ... where it is legal
+        if compatible(parents[i], children[i]):
+            of_parent[i], of_child[i] = i, i
     for i in range(size):
-        if not _augment_bipartite(i, options, of_parent, of_child, 0, set()):
+        if of_parent[i] == -1 and not _augment_bipartite(i, options, of_parent, of_child, 0, set()):
             return None
     for i in range(size):
-        for j in options[i]:
+        for j in range(size):
             if of_child[j] < i:
                 continue  # held by an earlier, fixed parent
             if of_parent[i] == j:
                 break
+            if not compatible(parents[i], children[j]):
+                continue
             saved = (of_parent[:], of_child[:])
             owner, previous = of_child[j], of_parent[i]
             of_parent[i], of_child[j] = j, i
@@ -451,7 +526,7 @@ def _first_assignment(
 
 def _augment_bipartite(
     parent: int,
-    options: list[list[int]],
+    options: _Neighbours,
     of_parent: list[int],
     of_child: list[int],
     first_free: int,
@@ -497,30 +572,74 @@ def _pair_ignoring_halves(members: list[int], compatible: _Compatible) -> list[t
 # --------------------------------------------------------------------------------------
 
 
-def _adjacency(players: Sequence[int], compatible: _Compatible) -> list[list[int]]:
-    size = len(players)
-    return [
-        [j for j in range(size) if j != i and compatible(players[i], players[j])]
-        for i in range(size)
-    ]
+class _Neighbours:
+    """Compatible partners of each row item, as column indices, computed on first use.
+
+    On the dense graphs of a Swiss event most searches touch few rows, so the quadratic
+    table is never built in full.
+    """
+
+    def __init__(
+        self, rows: Sequence[int], columns: Sequence[int], compatible: _Compatible
+    ) -> None:
+        self.rows = rows
+        self.columns = columns
+        self.compatible = compatible
+        self.cache: dict[int, list[int]] = {}
+
+    def __getitem__(self, row: int) -> list[int]:
+        found = self.cache.get(row)
+        if found is None:
+            me = self.rows[row]
+            found = [
+                j
+                for j, other in enumerate(self.columns)
+                if other != me and self.compatible(me, other)
+            ]
+            self.cache[row] = found
+        return found
 
 
-def _maximum_matching(players: Sequence[int], compatible: _Compatible) -> list[int]:
-    """Mate index per player (-1 when unmatched) of a maximum matching."""
+def _maximum_matching(
+    players: Sequence[int], compatible: _Compatible, start: Sequence[int] = ()
+) -> list[int]:
+    """Mate index per player (-1 when unmatched) of a maximum matching.
+
+    `start` is an optional matching to grow (augmenting paths never unmatch a player).
+    """
     size = len(players)
-    mate = [-1] * size
+    mate = list(start) if start else [-1] * size
     for v in range(size):  # greedy start; near-linear on the dense graphs of a Swiss
         if mate[v] == -1:
             for u in range(v + 1, size):
                 if mate[u] == -1 and compatible(players[v], players[u]):
                     mate[v], mate[u] = u, v
                     break
-    if -1 in mate:
-        adjacency = _adjacency(players, compatible)
+    if mate.count(-1) <= _SHORT_SEARCH_LIMIT:
+        _short_augmentations(players, compatible, mate)
+    if mate.count(-1) > size % 2:  # otherwise the matching is already maximum
+        adjacency = _Neighbours(players, players, compatible)
         for v in range(size):
             if mate[v] == -1:
-                _Blossom(adjacency, mate).augment(v)
+                _Blossom(size, adjacency, mate).augment(v)
     return mate
+
+
+def _short_augmentations(players: Sequence[int], compatible: _Compatible, mate: list[int]) -> None:
+    """Augmenting paths of length three (free v - a = b - free y), the common case."""
+    free = [v for v, m in enumerate(mate) if m == -1]
+    for v in free:
+        for y in free:
+            if y == v or mate[v] != -1 or mate[y] != -1:
+                continue
+            for a, b in enumerate(mate):
+                if (
+                    b >= 0
+                    and compatible(players[v], players[a])
+                    and compatible(players[b], players[y])
+                ):
+                    mate[v], mate[a], mate[b], mate[y] = a, v, y, b
+                    break
 
 
 def _maximum_matching_size(players: Sequence[int], compatible: _Compatible) -> int:
@@ -536,8 +655,7 @@ def _perfectly_matchable(players: Sequence[int], compatible: _Compatible) -> boo
 class _Blossom:
     """One search for an augmenting path from a free vertex, contracting odd cycles."""
 
-    def __init__(self, adjacency: list[list[int]], mate: list[int]) -> None:
-        size = len(adjacency)
+    def __init__(self, size: int, adjacency: _Neighbours, mate: list[int]) -> None:
         self.adjacency = adjacency
         self.mate = mate
         self.parent = [-1] * size

@@ -221,6 +221,58 @@ def test_middle_group_keeps_floaters_apart() -> None:
     assert notes == ["a floater from above meets a floater from below: no other way"]
 
 
+def _random_setting(rng: random.Random) -> tuple[list[int], list[int], set[frozenset[int]]]:
+    """A random group and rest whose union can be paired."""
+    while True:
+        group = list(range(1, rng.randint(1, 9) + 1))
+        rest = list(range(20, 20 + rng.randint(0, 6)))
+        if (len(group) + len(rest)) % 2:
+            rest.append(40)
+        everyone = group + rest
+        density = rng.uniform(0.2, 0.8)
+        ok = {frozenset(e) for e in itertools.combinations(everyone, 2) if rng.random() < density}
+        if _brute_perfect(everyone, ok):
+            return group, rest, ok
+
+
+def _fewest_floaters(group: list[int], rest: list[int], ok: set[frozenset[int]]) -> int:
+    for count in range(len(group) % 2, len(group) + 1, 2):
+        for chosen in itertools.combinations(group, count):
+            inside = [p for p in group if p not in chosen]
+            if _brute_perfect(inside, ok) and _brute_perfect([*chosen, *rest], ok):
+                return count
+    raise AssertionError("unpairable setting")
+
+
+def test_group_floats_the_fewest_and_stays_pairable() -> None:
+    """4.3: the exact search and the fallback both leave the remainder pairable; the
+    exact one floats the fewest players, the fallback matches it on these cases."""
+    rng = random.Random(48)
+    for _ in range(150):
+        group, rest, ok = _random_setting(rng)
+        fewest = _fewest_floaters(group, rest, ok)
+        done, floaters = jca._pair_group(group, rest, _edges(ok))
+        assert len(floaters) == fewest
+        assert all(frozenset(pair) in ok for pair in done)
+        assert sorted([p for pair in done for p in pair] + floaters) == group
+        assert _brute_perfect([*floaters, *rest], ok)
+        fallback = jca._fallback_floaters(group, rest, _edges(ok))
+        assert jca._floaters_work(group, fallback, rest, _edges(ok))
+        assert len(fallback) == fewest
+
+
+def test_fallback_used_when_candidates_run_out(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(jca, "_MAX_FLOATER_SETS", 0)
+
+    def compatible(a: int, b: int) -> bool:
+        return a != b and not (5 in (a, b) and {a, b} - {5} <= {1, 2, 4})
+
+    done, floaters = jca._pair_group([1, 2, 3, 4, 5], [6], compatible)
+    assert len(floaters) == 1
+    assert all(compatible(a, b) for a, b in done)
+    assert compatible(floaters[0], 6)
+
+
 def test_bye_goes_to_lowest_ranked_player() -> None:
     five = [2000, 1900, 1800, 1700, 1600]
     result = pair_round(make(five))
