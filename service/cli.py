@@ -7,6 +7,7 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 __all__ = ["main"]
 
@@ -123,6 +124,112 @@ def _flampark(args: argparse.Namespace) -> int:
     return 0
 
 
+def _pair_function(args: argparse.Namespace, doc: Any) -> Any:
+    from service.api.systems import pair_next
+
+    options = {"rules": args.rules, "seed": getattr(args, "seed", None)}
+
+    def pair(tournament: Any, byes: Any) -> Any:
+        return pair_next(
+            args.system,
+            tournament,
+            byes=byes,
+            options=options,
+            accelerations=doc.accelerations if doc else None,
+            forbidden_pairs=doc.forbidden_pairs if doc else (),
+            explain=getattr(args, "explain", False),
+        )
+
+    return pair
+
+
+def _read_trf(path: str) -> Any:
+    from pathlib import Path
+
+    from service.engine.trf import parse_trf
+
+    return parse_trf(Path(path).read_text(encoding="utf-8", errors="replace"))
+
+
+def _pair(args: argparse.Namespace) -> int:
+    doc = _read_trf(args.file)
+    pairing = _pair_function(args, doc)(doc.tournament, doc.next_round_byes)
+    if args.format == "json":
+        body: dict[str, Any] = {
+            "round": pairing.round,
+            "pairings": [
+                {"table": g.table, "white": g.white, "black": g.black} for g in pairing.games
+            ],
+            "byes": [{"player": b.player, "type": b.kind.value} for b in pairing.byes],
+        }
+        if args.explain:
+            body["notes"] = list(pairing.notes)
+        json.dump(body, sys.stdout, indent=2)
+        sys.stdout.write("\n")
+        return 0
+    names = {p.start_number: p.name for p in doc.tournament.players}
+    print(f"Round {pairing.round}")
+    for g in pairing.games:
+        white, black = names[g.white][:24], names[g.black][:24]
+        print(f"{g.table:>4}  {g.white:>4} {white:<24} - {g.black:>4} {black}")
+    for b in pairing.byes:
+        print(f"bye   {b.player:>4} {names[b.player][:24]:<24} ({b.kind.value})")
+    for note in pairing.notes if args.explain else ():
+        print(f"# {note}")
+    return 0
+
+
+def _check(args: argparse.Namespace) -> int:
+    from service.engine.pairing.checker import check_rounds
+
+    doc = _read_trf(args.file)
+    differences = check_rounds(doc.tournament, _pair_function(args, doc))
+    rounds = len(doc.tournament.rounds)
+    for diff in differences:
+        print(f"round {diff.round}: differs from the {args.system} rules")
+        for white, black in diff.played:
+            print(f"  played    {white:>4} - {black:<4} (not what the rules give)")
+        for white, black in diff.expected:
+            print(f"  expected  {white:>4} - {black:<4}")
+        if diff.played_bye != diff.expected_bye:
+            print(f"  bye: played {diff.played_bye}, expected {diff.expected_bye}")
+    print(f"{rounds - len(differences)} of {rounds} rounds agree")
+    return 1 if differences else 0
+
+
+def _generate(args: argparse.Namespace) -> int:
+    from service.engine.model import Colour
+    from service.engine.pairing.checker import generate_tournament
+    from service.engine.trf import TrfDocument, write_trf
+
+    first = Colour.WHITE if args.first_colour == "white" else Colour.BLACK
+    pair = _pair_function(args, None)
+
+    def pair_with_colour(tournament: Any, byes: Any) -> Any:
+        from dataclasses import replace
+
+        return pair(replace(tournament, initial_colour=first), byes)
+
+    tournament = generate_tournament(
+        args.players, args.rounds, seed=args.seed, pair=pair_with_colour
+    )
+    system = "FIDE_DUTCH_2025" if args.system == "dutch" else args.system.upper()
+    headers = (
+        ("012", tournament.name),
+        ("092", system),
+        ("XXR", str(args.rounds)),
+        ("XXC", "white1" if first.value == "w" else "black1"),
+    )
+    text = write_trf(TrfDocument(tournament=tournament, headers=headers, system=system))
+    if args.output:
+        from pathlib import Path
+
+        Path(args.output).write_text(text, encoding="utf-8")
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The command-line interface."""
     parser = argparse.ArgumentParser(prog="arbiter", description=__doc__)
@@ -158,6 +265,33 @@ def build_parser() -> argparse.ArgumentParser:
     flampark.add_argument("--rematch-byes", action="store_true")
     flampark.add_argument("--format", choices=("text", "json"), default="text")
     flampark.set_defaults(run=_flampark)
+
+    def pairing_options(command: argparse.ArgumentParser) -> None:
+        command.add_argument("--system", choices=("dutch", "jca", "flampark"), default="dutch")
+        command.add_argument("--rules", choices=("dutch-2026", "dutch-2017"), default="dutch-2026")
+        command.add_argument("--seed", type=int, default=None, help="JCA colour lots")
+
+    pair = commands.add_parser("pair", help="pair the next round of a TRF file")
+    pair.add_argument("file")
+    pairing_options(pair)
+    pair.add_argument("--format", choices=("text", "json"), default="text")
+    pair.add_argument("--explain", action="store_true", help="say why each bracket was paired so")
+    pair.set_defaults(run=_pair)
+
+    check = commands.add_parser("check", help="check every round of a TRF file against the rules")
+    check.add_argument("file")
+    pairing_options(check)
+    check.set_defaults(run=_check)
+
+    generate = commands.add_parser("generate", help="write a random complete tournament as TRF")
+    generate.add_argument("--players", type=int, required=True)
+    generate.add_argument("--rounds", type=int, required=True)
+    generate.add_argument("--seed", type=int, required=True)
+    generate.add_argument("--first-colour", choices=("white", "black"), default="white")
+    generate.add_argument("--output", "-o", help="file to write (default: standard output)")
+    generate.add_argument("--system", choices=("dutch", "jca"), default="dutch")
+    generate.add_argument("--rules", choices=("dutch-2026", "dutch-2017"), default="dutch-2026")
+    generate.set_defaults(run=_generate)
     return parser
 
 

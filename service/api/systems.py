@@ -6,21 +6,34 @@ round later (`POST /rounds`).
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping, Sequence
+from fractions import Fraction
 from typing import Any
 
 from service.db.tables import TournamentRow
-from service.engine.model import Round
+from service.engine.model import Bye, Round, Tournament
+from service.engine.pairing import dutch, jca
 from service.engine.pairing.flampark import (
     FlamparkError,
     TooFewPlayersError,
     flampark_schedule,
 )
+from service.engine.pairing.result import Pairing
 from service.engine.pairing.roundrobin import round_robin_rounds
 from service.errors import InvalidInput
 
-__all__ = ["ROUND_ROBINS", "initial_rounds", "schedule_for"]
+__all__ = [
+    "PAIRING_SYSTEMS",
+    "ROUND_ROBINS",
+    "SWISS",
+    "initial_rounds",
+    "pair_next",
+    "schedule_for",
+]
 
 ROUND_ROBINS = frozenset({"round-robin", "double-round-robin"})
+SWISS = {"swiss-dutch": "dutch", "swiss-jca": "jca"}
+"""Tournament systems paired round by round, and the pairing system behind each."""
 
 
 def schedule_for(player_count: int, rounds: int, options: dict[str, Any]) -> Any:
@@ -49,3 +62,55 @@ def initial_rounds(row: TournamentRow, player_count: int) -> tuple[tuple[Round, 
         schedule = schedule_for(player_count, row.total_rounds, row.settings.get("flampark") or {})
         return schedule.rounds, list(schedule.warnings)
     return (), []
+
+
+PAIRING_SYSTEMS = ("dutch", "jca", "flampark")
+"""Systems the next-round pairing (API, compute endpoint, `arbiter pair`) accepts."""
+
+
+def pair_next(
+    system: str,
+    tournament: Tournament,
+    *,
+    byes: Iterable[Bye] = (),
+    options: dict[str, Any] | None = None,
+    accelerations: Mapping[int, Sequence[Fraction]] | None = None,
+    forbidden_pairs: Iterable[frozenset[int]] = (),
+    explain: bool = False,
+) -> Pairing:
+    """Pair round `len(tournament.rounds) + 1` by `system` (dutch, jca or flampark).
+
+    FLAMPARK pairs from start numbers alone: the next round is the next one of the
+    whole schedule for the field (`tournament.total_rounds` rounds)."""
+    settings = options or {}
+    announced = tuple(byes)
+    if system == "dutch":
+        return dutch.pair_round(
+            tournament,
+            rules=settings.get("rules", "dutch-2026"),
+            byes=announced,
+            accelerations=accelerations,
+            forbidden_pairs=forbidden_pairs,
+            explain=explain,
+        )
+    if system == "jca":
+        return jca.pair_round(
+            tournament,
+            byes=announced,
+            seed=settings.get("seed"),
+            reverse_from_middle=bool(settings.get("reverse_from_middle", False)),
+            handicap_split=settings.get("handicap_split"),
+            explain=explain,
+        )
+    if system == "flampark":
+        total = tournament.total_rounds or len(tournament.rounds) + 1
+        schedule = schedule_for(len(tournament.players), total, settings)
+        number = len(tournament.rounds) + 1
+        if number > len(schedule.rounds):
+            raise InvalidInput(f"all {total} rounds are already paired", field="rounds")
+        rnd = schedule.rounds[number - 1]
+        return Pairing(number, rnd.games, rnd.byes, warnings=schedule.warnings)
+    raise InvalidInput(
+        f"unknown system {system!r}; expected one of {', '.join(PAIRING_SYSTEMS)}",
+        field="system",
+    )

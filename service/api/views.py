@@ -38,7 +38,14 @@ def default_tiebreaks(system: str) -> list[str]:
     """The tie-break order a system uses unless the organizer sets one."""
     if system in ("round-robin", "double-round-robin"):
         return list(DEFAULT_ROUND_ROBIN)
+    if system == "swiss-jca":
+        return list(JCA_TIEBREAKS)
     return list(DEFAULT_SWISS)
+
+
+JCA_TIEBREAKS = ("PERF-JCA", "BH", "BH-M1", "DE")
+"""Seed 001: the simple performance method first, then Solkoff, median Solkoff, direct
+encounter (the text lists the others as alternatives to announce before round 1)."""
 
 
 def tiebreak_order(row: TournamentRow) -> list[str]:
@@ -63,6 +70,7 @@ async def tournament_public(session: AsyncSession, row: TournamentRow) -> dict[s
         schedule=row.settings.get("schedule"),
         time_control=row.settings.get("time_control"),
         flampark=row.settings.get("flampark"),
+        swiss=row.settings.get("swiss"),
     ).model_dump(mode="json")
 
 

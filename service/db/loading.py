@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections import defaultdict
 from collections.abc import Sequence
 from fractions import Fraction
@@ -9,6 +10,7 @@ from fractions import Fraction
 from service.db.tables import ByeRow, GameRow, PlayerRow, TournamentRow
 from service.engine.model import (
     Bye,
+    Colour,
     ByeKind,
     Game,
     GameResult,
@@ -18,7 +20,7 @@ from service.engine.model import (
     Tournament,
 )
 
-__all__ = ["engine_player", "engine_tournament", "point_system"]
+__all__ = ["engine_player", "engine_tournament", "initial_colour", "point_system"]
 
 
 def point_system(row: TournamentRow) -> PointSystem:
@@ -85,4 +87,19 @@ def engine_tournament(
         total_rounds=row.total_rounds,
         points=point_system(row),
         name=row.name,
+        initial_colour=initial_colour(row),
     )
+
+
+def initial_colour(row: TournamentRow) -> Colour | None:
+    """Round 1 colour of the top player: set by the organizer, or drawn by a lot seeded
+    with `swiss.seed` (else the tournament id), so it never changes once drawn."""
+    swiss = row.settings.get("swiss") or {}
+    chosen = swiss.get("initial_colour")
+    if chosen is not None:
+        return Colour.WHITE if chosen == "white" else Colour.BLACK
+    if row.system not in ("swiss-dutch", "swiss-jca"):
+        return None
+    seed = swiss.get("seed")
+    lot = random.Random(seed if seed is not None else row.id)
+    return lot.choice((Colour.WHITE, Colour.BLACK))

@@ -78,3 +78,62 @@ def test_flampark_from_a_start_list(tmp_path: Path, capsys: pytest.CaptureFixtur
 def test_flampark_too_few_players(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["flampark", "--players", "10", "--rounds", "9"]) == 2
     assert "18" in capsys.readouterr().err
+
+
+def test_pair_next_round_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from service.engine.trf import parse_trf, rounds_prefix, write_trf
+
+    doc = parse_trf((ORACLE / "v0004.trf").read_text())
+    prefix = tmp_path / "before-round-4.trf"
+    prefix.write_text(write_trf(rounds_prefix(doc, 3)))
+    assert main(["pair", str(prefix), "--system", "dutch", "--format", "json"]) == 0
+    body = json.loads(capsys.readouterr().out)
+    assert body["round"] == 4
+    played = doc.tournament.rounds[3]
+    assert {(p["white"], p["black"]) for p in body["pairings"]} == {
+        (g.white, g.black) for g in played.games
+    }
+    assert [p["table"] for p in body["pairings"]] == list(range(1, len(body["pairings"]) + 1))
+
+
+def test_pair_text_and_explain(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from service.engine.trf import parse_trf, rounds_prefix, write_trf
+
+    prefix = tmp_path / "r1.trf"
+    prefix.write_text(write_trf(rounds_prefix(parse_trf((ORACLE / "v0004.trf").read_text()), 0)))
+    assert main(["pair", str(prefix), "--explain"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Round 1")
+    assert "# " in out
+
+
+def test_generate_then_check(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    target = tmp_path / "random.trf"
+    argv = ["generate", "--players", "15", "--rounds", "5", "--seed", "3", "-o", str(target)]
+    assert main(argv) == 0
+    text = target.read_text()
+    assert "XXR 5" in text and text.count("\n001 ") + text.startswith("001 ") == 15
+    assert main(["check", str(target)]) == 0
+    assert "5 of 5 rounds agree" in capsys.readouterr().out
+    again = tmp_path / "again.trf"
+    assert main([*argv[:-1], str(again)]) == 0
+    assert again.read_text() == text  # the same seed, the same tournament
+
+
+def test_check_reports_a_wrong_round(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from dataclasses import replace
+
+    from service.engine.trf import parse_trf, write_trf
+
+    doc = parse_trf((ORACLE / "v0004.trf").read_text())
+    rounds = list(doc.tournament.rounds)
+    first = rounds[0]
+    swapped = tuple(replace(g, white=g.black, black=g.white) for g in first.games)
+    rounds[0] = replace(first, games=swapped)
+    broken = tmp_path / "broken.trf"
+    broken.write_text(
+        write_trf(replace(doc, tournament=replace(doc.tournament, rounds=tuple(rounds))))
+    )
+    assert main(["check", str(broken)]) == 1
+    out = capsys.readouterr().out
+    assert "round 1: differs" in out

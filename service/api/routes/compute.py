@@ -2,11 +2,29 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter
+from typing import Annotated, Any, Literal
 
+from fastapi import APIRouter, Query, Request
+from fastapi.exceptions import RequestValidationError
+from pydantic import ValidationError
+
+from service.api.compute_input import EngineInput, from_json, from_trf
 from service.api.flampark_views import schedule_document
+from service.api.schemas.common import to_number
+from service.api.schemas.compute import (
+    ComputePairing,
+    ComputeStandingRow,
+    ComputeStandings,
+    ComputeTournament,
+    PairingOut,
+    VarmaRequest,
+    VarmaResponse,
+)
 from service.api.schemas.flampark import ScheduleRequest, ScheduleResponse
-from service.api.systems import schedule_for
+from service.api.systems import pair_next, schedule_for
+from service.engine.pairing.varma import varma_draw, varma_sets
+from service.engine.scoring.standings import DEFAULT_SWISS, compute_standings
+from service.errors import InvalidInput
 
 router = APIRouter(prefix="/v1/compute", tags=["compute"])
 
@@ -17,3 +35,113 @@ async def flampark_schedule(body: ScheduleRequest) -> ScheduleResponse:
     with its pairing-quality figures: compare a Swiss open with a FLAMPARK clone of it."""
     schedule = schedule_for(body.count, body.rounds, body.options())
     return schedule_document(schedule)
+
+
+MAX_BODY = 20_000_000
+TOURNAMENT_BODY = {
+    "requestBody": {
+        "required": True,
+        "content": {
+            "application/json": {"schema": {"$ref": "#/components/schemas/ComputeTournament"}},
+            "text/plain": {"schema": {"type": "string", "description": "A TRF-16 file"}},
+        },
+    }
+}
+
+
+async def _tournament_input(request: Request) -> tuple[EngineInput, ComputeTournament | None]:
+    """The body as a JSON tournament, or as TRF text (any other content type)."""
+    raw = await request.body()
+    if len(raw) > MAX_BODY:
+        raise InvalidInput(f"the body exceeds {MAX_BODY} bytes", field="body")
+    if request.headers.get("content-type", "").startswith("application/json"):
+        try:
+            body = ComputeTournament.model_validate_json(raw)
+        except ValidationError as exc:
+            raise RequestValidationError(
+                [{**e, "loc": ("body", *e["loc"])} for e in exc.errors()]
+            ) from None
+        return from_json(body), body
+    return from_trf(raw.decode("utf-8", errors="replace")), None
+
+
+def _codes(text: str | None) -> list[str] | None:
+    return [c.strip() for c in text.split(",") if c.strip()] if text else None
+
+
+@router.post("/standings", response_model=ComputeStandings, openapi_extra=TOURNAMENT_BODY)
+async def standings(
+    request: Request,
+    tiebreaks: Annotated[
+        str | None, Query(description="Comma-separated codes for a TRF body, e.g. BH-C1,BH,SB")
+    ] = None,
+    edition: Annotated[Literal["2026", "2024"] | None, Query()] = None,
+    explain: Annotated[int | None, Query(ge=1, description="Start number to explain")] = None,
+) -> ComputeStandings:
+    """Standings of a whole tournament sent as JSON (`players`, `games`, `byes`,
+    `tiebreaks`, `edition`) or as TRF text with the tie-breaks as query parameters."""
+    data, body = await _tournament_input(request)
+    order = _codes(tiebreaks) or (body.tiebreaks if body and body.tiebreaks else None)
+    order = order or list(DEFAULT_SWISS)
+    chosen = edition or (body.edition if body else "2026")
+    table = compute_standings(data.tournament, order, edition=chosen, explain=explain)
+    rows = [
+        ComputeStandingRow(
+            rank=row.rank,
+            id=data.ids[row.start_number],
+            points=float(row.points),
+            tiebreaks={code: to_number(v) for code, v in row.tiebreaks.items()},
+        )
+        for row in table.rows
+    ]
+    explanation = table.explanation.as_dict() if table.explanation is not None else None
+    return ComputeStandings(tiebreaks=order, edition=chosen, rows=rows, explanation=explanation)
+
+
+@router.post("/pairings", response_model=ComputePairing, openapi_extra=TOURNAMENT_BODY)
+async def pairings(
+    request: Request,
+    system: Annotated[Literal["dutch", "jca", "flampark"], Query()] = "dutch",
+    rules: Annotated[Literal["dutch-2026", "dutch-2017"], Query()] = "dutch-2026",
+    explain: Annotated[bool, Query(description="Say why each bracket was paired so")] = False,
+    seed: Annotated[int | None, Query(description="JCA: seed of the colour lots")] = None,
+) -> ComputePairing:
+    """The next round's pairing of a tournament sent as TRF text (rounds in the file are
+    history; XXR total rounds, XXC first colour, XXA acceleration, XXP forbidden pairs;
+    a trailing column of H/F/Z entries announces the round's byes) or as JSON."""
+    data, _ = await _tournament_input(request)
+    options: dict[str, Any] = {"rules": rules, "seed": seed}
+    pairing = pair_next(
+        system,
+        data.tournament,
+        byes=data.next_round_byes,
+        options=options,
+        accelerations=data.accelerations,
+        forbidden_pairs=data.forbidden_pairs,
+        explain=explain,
+    )
+    return ComputePairing(
+        round=pairing.round,
+        pairings=[
+            PairingOut(table=g.table, white=data.ids[g.white], black=data.ids[g.black])
+            for g in pairing.games
+        ],
+        byes=[{"player": data.ids[b.player], "type": b.kind.value} for b in pairing.byes],
+        notes=list(pairing.notes),
+        warnings=list(pairing.warnings),
+    )
+
+
+@router.post("/varma", response_model=VarmaResponse)
+async def varma(body: VarmaRequest) -> VarmaResponse:
+    """Start numbers for a round-robin of 9 to 24 players drawn by the Varma procedure
+    (seed 002, appendix 2): federations in order of size (then FIDE code) draw envelopes
+    A..D so that players of one federation meet early. Deterministic for a seed."""
+    ids = [p.id for p in body.players]
+    if len(set(ids)) != len(ids):
+        raise InvalidInput("player ids must be unique", field="players")
+    drawn = varma_draw([(p.id, p.federation) for p in body.players], seed=body.seed)
+    sets = varma_sets(len(body.players))
+    return VarmaResponse(
+        start_numbers=drawn, sets={name: list(numbers) for name, numbers in sets.items()}
+    )

@@ -2,18 +2,33 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Path
+from fastapi import APIRouter, Path, Query, status
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from service.api.deps import ActorDep, SessionDep, StateDep, TournamentDep
+from service.api.deps import ActorDep, OrganizerDep, SessionDep, StateDep, TournamentDep
 from service.api.publish import commit_and_publish
-from service.api.schemas.rounds import GamePublic, ResultSubmit, RoundPublic
+from service.api.schemas.rounds import (
+    GamePublic,
+    PairedRound,
+    PairRequest,
+    ResultSubmit,
+    RoundPublic,
+)
+from service.api.systems import SWISS, pair_next
 from service.api.views import round_public
-from service.db.repository import list_players, round_rows, submit_result
+from service.db.events import append_event, lock_tournament
+from service.db.repository import (
+    list_players,
+    load_engine_tournament,
+    round_rows,
+    store_round,
+    submit_result,
+)
 from service.db.tables import TournamentRow
-from service.errors import InvalidInput, NotFound
+from service.engine.model import Bye, ByeKind, Round
+from service.errors import Conflict, InvalidInput, NotFound
 
 router = APIRouter(prefix="/v1/tournaments/{tournament_id}/rounds", tags=["rounds"])
 
@@ -54,6 +69,77 @@ async def _shortening(
             field=field,
         )
     return {field: minutes}
+
+
+@router.post("", status_code=status.HTTP_201_CREATED, response_model=PairedRound)
+async def pair_next_round(
+    tournament: TournamentDep,
+    _organizer: OrganizerDep,
+    session: SessionDep,
+    state: StateDep,
+    body: PairRequest | None = None,
+    explain: Annotated[bool, Query(description="Say why each bracket was paired so")] = False,
+) -> PairedRound:
+    """Pair the next round of a Swiss tournament (FIDE Dutch or JCA) once every result
+    of the current round is confirmed; 409 names the tables still open. Announced byes
+    (half-point, zero-point for absence, full-point) are given in the body."""
+    request = body or PairRequest()
+    await lock_tournament(session, tournament.id)
+    await session.refresh(tournament)
+    system = SWISS.get(tournament.system)
+    if system is None:
+        raise Conflict(
+            f"a {tournament.system} tournament is paired in full when the list closes",
+            field="system",
+        )
+    if tournament.status != "running":
+        raise Conflict(f"the tournament is {tournament.status}", field="status")
+    games, _ = await round_rows(session, tournament.id)
+    current = max((g.round for g in games), default=0)
+    open_tables = sorted(
+        g.table_no for g in games if g.round == current and g.status != "confirmed"
+    )
+    if open_tables:
+        raise Conflict(
+            f"round {current} has results to confirm at tables "
+            + ", ".join(str(t) for t in open_tables),
+            field="round",
+            tables=open_tables,
+        )
+    engine = await load_engine_tournament(session, tournament)
+    if tournament.total_rounds is not None and current >= tournament.total_rounds:
+        raise Conflict(f"all {tournament.total_rounds} rounds are paired", field="round")
+    numbers = {p.start_number for p in engine.players}
+    byes = []
+    for index, bye in enumerate(request.byes):
+        if bye.player not in numbers:
+            raise InvalidInput(f"no player {bye.player}", field=f"byes.{index}.player")
+        byes.append(Bye(current + 1, bye.player, ByeKind(bye.type)))
+    if len({b.player for b in byes}) != len(byes):
+        raise InvalidInput("a player is listed twice", field="byes")
+    pairing = pair_next(
+        system, engine, byes=byes, options=tournament.settings.get("swiss") or {}, explain=explain
+    )
+    paired = Round(pairing.round, pairing.games, pairing.byes)
+    await store_round(session, tournament, paired)
+    tournament.current_round = pairing.round
+    session.add(tournament)
+    await append_event(
+        session,
+        tournament.id,
+        "round_paired",
+        {
+            "round": pairing.round,
+            "games": [[g.table, g.white, g.black] for g in pairing.games],
+            "byes": [[b.player, b.kind.value] for b in pairing.byes],
+        },
+    )
+    await commit_and_publish(session, state, tournament)
+    stored_games, stored_byes = await round_rows(session, tournament.id, pairing.round)
+    public = round_public(pairing.round, stored_games, stored_byes)
+    return PairedRound(
+        **public.model_dump(), notes=list(pairing.notes), warnings=list(pairing.warnings)
+    )
 
 
 @router.get("/{round_number}", response_model=RoundPublic)

@@ -54,3 +54,23 @@ class ResultSubmit(ApiModel):
         description="FLAMPARK: minutes the higher-rated player (lower start number) cut "
         "from their own base time; at most the tournament's base time.",
     )
+
+
+class ByeRequest(ApiModel):
+    """A bye announced before the round is paired (FIDE C.04.A: requested byes, absence)."""
+
+    player: int = Field(ge=1, description="Start number")
+    type: Literal["half-point", "zero-point", "full-point"]
+
+
+class PairRequest(ApiModel):
+    """What the organizer knows before pairing the next round."""
+
+    byes: list[ByeRequest] = Field(default_factory=list, max_length=10_000)
+
+
+class PairedRound(RoundPublic):
+    """A newly paired round, with the pairing's explanation when asked for."""
+
+    notes: list[str] = Field(default_factory=list)
+    warnings: list[str] = Field(default_factory=list)

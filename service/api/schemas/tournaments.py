@@ -11,9 +11,11 @@ from pydantic import BaseModel, Field, model_validator
 from service.api.schemas.common import ApiModel, PointsSettings
 
 __all__ = [
+    "SWISS_SYSTEMS",
     "FlamparkSettings",
     "PlayerToken",
     "ProgressPremium",
+    "SwissSettings",
     "System",
     "TimeControl",
     "TournamentCreate",
@@ -23,7 +25,8 @@ __all__ = [
     "TournamentStarted",
 ]
 
-System = Literal["round-robin", "double-round-robin", "flampark"]
+System = Literal["round-robin", "double-round-robin", "flampark", "swiss-dutch", "swiss-jca"]
+SWISS_SYSTEMS = ("swiss-dutch", "swiss-jca")
 RoundKind = Literal["basic", "x2", "x4", "x8"]
 
 
@@ -39,6 +42,28 @@ class ProgressPremium(ApiModel):
 
     pool: Decimal = Field(gt=0, le=Decimal("100000000"), decimal_places=2)
     wb: int = Field(ge=800, le=1000, description="Own-rating weight wB, 800..1000.")
+
+
+class SwissSettings(ApiModel):
+    """Options of the Swiss systems (FIDE Dutch C.04.3; JCA, seed 001)."""
+
+    rules: Literal["dutch-2026", "dutch-2017"] = Field(
+        default="dutch-2026",
+        description="FIDE Dutch edition: applied from 1 Feb 2026 (default), or 2017.",
+    )
+    initial_colour: Literal["white", "black"] | None = Field(
+        default=None,
+        description="Colour of the top player in round 1 (TRF XXC); by seeded lot if unset.",
+    )
+    seed: int | None = Field(
+        default=None, description="Seed of the lots (initial colour, JCA colours)."
+    )
+    reverse_from_middle: bool = Field(
+        default=False, description="JCA: pair the lower score groups from the bottom up."
+    )
+    handicap_split: int | None = Field(
+        default=None, ge=1, description="JCA handicap: players in group A (+1 pairing point)."
+    )
 
 
 class FlamparkSettings(ApiModel):
@@ -79,6 +104,7 @@ class TournamentCreate(ApiModel):
     )
     time_control: TimeControl | None = None
     flampark: FlamparkSettings | None = None
+    swiss: SwissSettings | None = None
 
     @model_validator(mode="after")
     def _check_system_options(self) -> Self:
@@ -98,6 +124,11 @@ class TournamentCreate(ApiModel):
                 )
         elif self.flampark is not None:
             raise ValueError("flampark: options only for system 'flampark'")
+        if self.system in SWISS_SYSTEMS:
+            if rounds is None:
+                raise ValueError("rounds: a Swiss tournament needs its number of rounds")
+        elif self.swiss is not None:
+            raise ValueError("swiss: options only for the Swiss systems")
         if self.schedule is not None and rounds is not None and len(self.schedule) > rounds:
             raise ValueError(f"schedule: {len(self.schedule)} start times for {rounds} rounds")
         return self
@@ -119,6 +150,7 @@ class TournamentPublic(BaseModel):
     schedule: list[datetime] | None = None
     time_control: TimeControl | None = None
     flampark: FlamparkSettings | None = None
+    swiss: SwissSettings | None = None
 
 
 class TournamentCreated(TournamentPublic):

@@ -1,0 +1,92 @@
+"""Compute-endpoint input (JSON or TRF) -> engine values, and ids back out."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from service.api.schemas.compute import ComputeTournament
+from service.engine.model import Bye, ByeKind, Colour, Game, GameResult, Player, Round, Tournament
+from service.engine.trf import TrfDocument, parse_trf
+from service.errors import InvalidInput
+
+__all__ = ["EngineInput", "from_json", "from_trf"]
+
+
+@dataclass(frozen=True, slots=True)
+class EngineInput:
+    """A tournament for the engine, with the way back to the caller's ids."""
+
+    tournament: Tournament
+    ids: dict[int, int | str]
+    """Start number -> the caller's id."""
+    next_round_byes: tuple[Bye, ...] = ()
+    accelerations: dict[int, tuple[Fraction, ...]] = field(default_factory=dict)
+    forbidden_pairs: tuple[frozenset[int], ...] = ()
+
+
+def from_trf(text: str) -> EngineInput:
+    """A TRF-16 file: ids are the TRF start numbers."""
+    doc: TrfDocument = parse_trf(text)
+    if not doc.tournament.players:
+        raise InvalidInput("the TRF file has no 001 player records", field="body")
+    return EngineInput(
+        tournament=doc.tournament,
+        ids={p.start_number: p.start_number for p in doc.tournament.players},
+        next_round_byes=doc.next_round_byes,
+        accelerations=dict(doc.accelerations),
+        forbidden_pairs=doc.forbidden_pairs,
+    )
+
+
+def from_json(body: ComputeTournament) -> EngineInput:
+    """A JSON tournament: players numbered by list order; rounds with only byes after the
+    last round with games are the next round's announced byes."""
+    numbers = {player.id: index for index, player in enumerate(body.players, start=1)}
+
+    def number(value: int | str, where: str) -> int:
+        if value not in numbers:
+            raise InvalidInput(f"unknown player id {value!r}", field=where)
+        return numbers[value]
+
+    games: dict[int, list[Game]] = defaultdict(list)
+    for index, entry in enumerate(body.games):
+        white = number(entry.white, f"games.{index}.white")
+        black = number(entry.black, f"games.{index}.black")
+        if white == black:
+            raise InvalidInput("a player cannot play themselves", field=f"games.{index}.black")
+        result = None if entry.result is None else GameResult(entry.result)
+        games[entry.round].append(Game(entry.round, white, black, result))
+    byes: dict[int, list[Bye]] = defaultdict(list)
+    for index, bye in enumerate(body.byes):
+        byes[bye.round].append(
+            Bye(bye.round, number(bye.player, f"byes.{index}.player"), ByeKind(bye.type))
+        )
+    last = max(games, default=0)
+    rounds = []
+    for n in range(1, last + 1):
+        seen: set[int] = set()
+        for paired in games.get(n, []):
+            for player in (paired.white, paired.black):
+                if player in seen:
+                    raise InvalidInput(f"player {player} plays twice in round {n}", field="games")
+                seen.add(player)
+        ordered = tuple(
+            Game(g.round, g.white, g.black, g.result, t) for t, g in enumerate(games.get(n, []), 1)
+        )
+        rounds.append(Round(n, ordered, tuple(byes.get(n, []))))
+    announced = tuple(byes.get(last + 1, []))
+    if any(r > last + 1 for r in byes):
+        raise InvalidInput("byes after the next round cannot be announced yet", field="byes")
+    colour = None
+    if body.initial_colour is not None:
+        colour = Colour.WHITE if body.initial_colour == "white" else Colour.BLACK
+    tournament = Tournament(
+        players=tuple(Player(numbers[p.id], p.name, p.rating) for p in body.players),
+        rounds=tuple(rounds),
+        total_rounds=body.rounds,
+        points=body.points.to_engine(),
+        initial_colour=colour,
+    )
+    return EngineInput(tournament, {n: pid for pid, n in numbers.items()}, announced)

@@ -1,0 +1,127 @@
+"""Stateless compute bodies: a whole tournament in JSON (or TRF text)."""
+
+from __future__ import annotations
+
+from typing import Literal, Self
+
+from pydantic import BaseModel, Field, model_validator
+
+from service.api.schemas.common import ApiModel, PointsSettings
+
+__all__ = [
+    "ComputeBye",
+    "ComputeGame",
+    "ComputePairing",
+    "ComputePlayer",
+    "ComputeStandingRow",
+    "ComputeStandings",
+    "ComputeTournament",
+    "PairingOut",
+    "VarmaPlayer",
+    "VarmaRequest",
+    "VarmaResponse",
+]
+
+PlayerId = int | str
+
+
+class ComputePlayer(ApiModel):
+    """A player; the list order is the start-number (pairing-number) order."""
+
+    id: PlayerId
+    name: str = Field(default="", max_length=200)
+    rating: int = Field(default=0, ge=0, le=4000)
+
+
+class ComputeGame(ApiModel):
+    """A game; `result` null while unfinished."""
+
+    round: int = Field(ge=1, le=1000)
+    white: PlayerId
+    black: PlayerId
+    result: Literal["1-0", "1/2-1/2", "0-1", "+-", "-+", "--"] | None = None
+
+
+class ComputeBye(ApiModel):
+    """A round without an opponent."""
+
+    round: int = Field(ge=1, le=1000)
+    player: PlayerId
+    type: Literal["pairing-allocated", "half-point", "zero-point", "full-point"]
+
+
+class ComputeTournament(ApiModel):
+    """A whole tournament for the compute endpoints (nothing is stored)."""
+
+    points: PointsSettings = Field(default_factory=PointsSettings)
+    players: list[ComputePlayer] = Field(min_length=1, max_length=20_000)
+    games: list[ComputeGame] = Field(default_factory=list, max_length=500_000)
+    byes: list[ComputeBye] = Field(default_factory=list, max_length=500_000)
+    rounds: int | None = Field(default=None, ge=1, le=1000, description="Total rounds (XXR).")
+    initial_colour: Literal["white", "black"] | None = None
+    tiebreaks: list[str] | None = Field(default=None, max_length=20)
+    edition: Literal["2026", "2024"] = "2026"
+
+    @model_validator(mode="after")
+    def _unique_ids(self) -> Self:
+        ids = [p.id for p in self.players]
+        if len(set(ids)) != len(ids):
+            raise ValueError("players: player ids must be unique")
+        return self
+
+
+class ComputeStandingRow(BaseModel):
+    """One row of computed standings."""
+
+    rank: int
+    id: PlayerId
+    points: float
+    tiebreaks: dict[str, float]
+
+
+class ComputeStandings(BaseModel):
+    """Computed standings."""
+
+    tiebreaks: list[str]
+    edition: str
+    rows: list[ComputeStandingRow]
+    explanation: dict[str, object] | None = None
+
+
+class PairingOut(BaseModel):
+    """A game of a computed pairing, players by id (start number for TRF input)."""
+
+    table: int
+    white: PlayerId
+    black: PlayerId
+
+
+class ComputePairing(BaseModel):
+    """The next round's pairing (DESIGN: the `arbiter pair` JSON shape)."""
+
+    round: int
+    pairings: list[PairingOut]
+    byes: list[dict[str, PlayerId | str]]
+    notes: list[str] = Field(default_factory=list)
+    warnings: list[str] = Field(default_factory=list)
+
+
+class VarmaPlayer(ApiModel):
+    """A round-robin entrant with a federation."""
+
+    id: str = Field(min_length=1, max_length=64)
+    federation: str = Field(pattern=r"^[A-Z]{3}$")
+
+
+class VarmaRequest(ApiModel):
+    """A Varma draw (seed 002, appendix 2): 9 to 24 players."""
+
+    players: list[VarmaPlayer] = Field(min_length=9, max_length=24)
+    seed: int = Field(description="Seed of the draw: the same seed gives the same numbers.")
+
+
+class VarmaResponse(BaseModel):
+    """Start numbers drawn, and the sets used."""
+
+    start_numbers: dict[str, int]
+    sets: dict[str, list[int]]

@@ -1,0 +1,214 @@
+"""Swiss tournaments through the API: pairing round by round (FIDE Dutch, JCA), the 409
+that names open tables, announced byes, and the stateless compute endpoints."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+import pytest
+
+from service.engine.pairing import dutch
+from service.engine.trf import parse_trf, rounds_prefix, write_trf
+from tests.api.conftest import Event, create_round_robin
+from tests.conftest import SHARED_DIR
+
+FIELD = [(f"Player {n:02d}", 2500 - 25 * n) for n in range(1, 12)]  # eleven: a bye a round
+
+
+async def pair(client: httpx.AsyncClient, event: Event, **body: Any) -> httpx.Response:
+    return await client.post(
+        f"/v1/tournaments/{event.id}/rounds", json=body or None, headers=event.auth()
+    )
+
+
+async def confirm_all(client: httpx.AsyncClient, event: Event, n: int) -> None:
+    games = (await client.get(f"/v1/tournaments/{event.id}/rounds/{n}")).json()["games"]
+    for game in games:
+        result = "1-0" if game["white"] < game["black"] else "1/2-1/2"
+        response = await client.put(
+            f"/v1/tournaments/{event.id}/rounds/{n}/games/{game['table']}/result",
+            json={"result": result},
+            headers=event.auth(),
+        )
+        assert response.status_code == 200
+
+
+@pytest.mark.parametrize("system", ["swiss-dutch", "swiss-jca"])
+async def test_swiss_round_by_round(client: httpx.AsyncClient, system: str) -> None:
+    event = await create_round_robin(
+        client, FIELD, system=system, rounds=3, swiss={"initial_colour": "white", "seed": 5}
+    )
+    assert (await client.get(f"/v1/tournaments/{event.id}/rounds/1")).status_code == 404
+    first = await pair(client, event)
+    assert first.status_code == 201, first.text
+    body = first.json()
+    assert body["round"] == 1 and len(body["games"]) == 5
+    assert [b["type"] for b in body["byes"]] == ["pairing-allocated"]
+    if system == "swiss-dutch":
+        assert body["games"][0]["white"] == 1  # XXC white1: top player has white
+    # the next round waits for every result
+    blocked = await pair(client, event)
+    assert blocked.status_code == 409
+    assert blocked.json()["field"] == "round"
+    assert blocked.json()["tables"] == [1, 2, 3, 4, 5]
+    await confirm_all(client, event, 1)
+    second = await pair(client, event, byes=[{"player": 2, "type": "half-point"}])
+    assert second.status_code == 201, second.text
+    byes = {b["player"]: b["type"] for b in second.json()["byes"]}
+    assert byes[2] == "half-point" and len(second.json()["games"]) == 5
+    pairs_1 = {frozenset((g["white"], g["black"])) for g in body["games"]}
+    pairs_2 = {frozenset((g["white"], g["black"])) for g in second.json()["games"]}
+    assert not pairs_1 & pairs_2  # no rematch
+    await confirm_all(client, event, 2)
+    await pair(client, event)
+    await confirm_all(client, event, 3)
+    done = await pair(client, event)
+    assert done.status_code == 409
+    assert (await client.get(f"/v1/tournaments/{event.id}")).json()["status"] == "finished"
+
+
+async def test_pairing_matches_the_engine(client: httpx.AsyncClient) -> None:
+    event = await create_round_robin(
+        client, FIELD, system="swiss-dutch", rounds=5, swiss={"initial_colour": "black"}
+    )
+    await pair(client, event)
+    await confirm_all(client, event, 1)
+    second = (await pair(client, event, byes=[{"player": 11, "type": "zero-point"}])).json()
+    trf = (await client.get(f"/v1/tournaments/{event.id}/trf")).text
+    doc = parse_trf(trf)
+    before = rounds_prefix(doc, 1)
+    from dataclasses import replace
+
+    from service.engine.model import Colour
+
+    engine = dutch.pair_round(
+        replace(before.tournament, initial_colour=Colour.BLACK), byes=before.next_round_byes
+    )
+    assert [(g["white"], g["black"]) for g in second["games"]] == [
+        (g.white, g.black) for g in engine.games
+    ]
+
+
+async def test_pairing_errors(client: httpx.AsyncClient) -> None:
+    round_robin = await create_round_robin(client, FIELD[:4])
+    response = await pair(client, round_robin)
+    assert response.status_code == 409 and response.json()["field"] == "system"
+    swiss = await create_round_robin(client, FIELD, system="swiss-dutch", rounds=3)
+    bad = await pair(client, swiss, byes=[{"player": 99, "type": "half-point"}])
+    assert bad.status_code == 422 and bad.json()["field"] == "byes.0.player"
+    twice = await pair(
+        client,
+        swiss,
+        byes=[{"player": 1, "type": "half-point"}, {"player": 1, "type": "zero-point"}],
+    )
+    assert twice.status_code == 422
+    kind = await pair(client, swiss, byes=[{"player": 1, "type": "pairing-allocated"}])
+    assert kind.status_code == 422 and kind.json()["field"] == "byes.0.type"
+    player = await client.post(f"/v1/tournaments/{swiss.id}/rounds", headers=swiss.auth(1))
+    assert player.status_code == 403
+    assert (await client.get(f"/v1/tournaments/{swiss.id}/rounds/1")).status_code == 404
+    missing_rounds = await client.post(
+        "/v1/tournaments", json={"name": "S", "system": "swiss-dutch"}
+    )
+    assert missing_rounds.status_code == 422 and missing_rounds.json()["field"] == "rounds"
+
+
+async def test_explain_gives_notes(client: httpx.AsyncClient) -> None:
+    event = await create_round_robin(client, FIELD, system="swiss-dutch", rounds=3)
+    response = await client.post(
+        f"/v1/tournaments/{event.id}/rounds", params={"explain": "true"}, headers=event.auth()
+    )
+    assert response.status_code == 201
+    assert response.json()["notes"]
+
+
+ORACLE = SHARED_DIR / "oracle" / "dutch" / "v0004.trf"
+
+
+async def test_compute_pairings_from_trf(client: httpx.AsyncClient) -> None:
+    doc = parse_trf(ORACLE.read_text())
+    before = rounds_prefix(doc, 2)
+    response = await client.post(
+        "/v1/compute/pairings",
+        params={"system": "dutch"},
+        content=write_trf(before).encode(),
+        headers={"content-type": "text/plain"},
+    )
+    assert response.status_code == 200, response.text
+    body = response.json()
+    assert body["round"] == 3
+    played = doc.tournament.rounds[2]
+    assert {(p["white"], p["black"]) for p in body["pairings"]} == {
+        (g.white, g.black) for g in played.games
+    }
+    assert {b["player"]: b["type"] for b in body["byes"]} == {
+        b.player: b.kind.value for b in played.byes
+    }
+
+
+async def test_compute_pairings_from_json(client: httpx.AsyncClient) -> None:
+    players = [{"id": f"p{n}", "rating": 2000 - n} for n in range(6)]
+    body = {"players": players, "rounds": 3, "initial_colour": "white"}
+    response = await client.post("/v1/compute/pairings", json=body)
+    assert response.status_code == 200, response.text
+    pairs = response.json()["pairings"]
+    assert [(p["white"], p["black"]) for p in pairs] == [("p0", "p3"), ("p4", "p1"), ("p2", "p5")]
+    unknown = await client.post(
+        "/v1/compute/pairings",
+        json={**body, "games": [{"round": 1, "white": "p0", "black": "zz", "result": "1-0"}]},
+    )
+    assert unknown.status_code == 422 and unknown.json()["field"] == "games.0.black"
+    bad_system = await client.post("/v1/compute/pairings?system=knockout", json=body)
+    assert bad_system.status_code == 422 and bad_system.json()["field"] == "system"
+
+
+async def test_compute_standings_json_and_trf(client: httpx.AsyncClient) -> None:
+    body = {
+        "points": {"win": 1, "draw": 0.5, "loss": 0, "bye": 1},
+        "players": [{"id": "a", "rating": 2000}, {"id": "b", "rating": 1900}, {"id": "c"}],
+        "games": [
+            {"round": 1, "white": "a", "black": "b", "result": "1-0"},
+            {"round": 2, "white": "c", "black": "a", "result": "1/2-1/2"},
+        ],
+        "byes": [{"round": 1, "player": "c", "type": "pairing-allocated"}],
+        "tiebreaks": ["BH", "SB"],
+        "edition": "2026",
+    }
+    response = await client.post("/v1/compute/standings", json=body)
+    assert response.status_code == 200, response.text
+    rows = response.json()["rows"]
+    assert {r["id"]: r["points"] for r in rows} == {"a": 1.5, "b": 0, "c": 1.5}
+    assert rows[-1]["id"] == "b"
+    assert set(rows[0]["tiebreaks"]) == {"BH", "SB"}
+    trf = await client.post(
+        "/v1/compute/standings?tiebreaks=BH-C1,SB",
+        content=ORACLE.read_bytes(),
+        headers={"content-type": "text/plain"},
+    )
+    assert trf.status_code == 200
+    assert trf.json()["rows"][0]["id"] == 1 and trf.json()["tiebreaks"] == ["BH-C1", "SB"]
+    bad = await client.post("/v1/compute/standings?tiebreaks=XYZ", content=ORACLE.read_bytes())
+    assert bad.status_code == 422
+    invalid = await client.post("/v1/compute/standings", json={"players": []})
+    assert invalid.status_code == 422 and invalid.json()["field"] == "players"
+
+
+async def test_varma_draw(client: httpx.AsyncClient) -> None:
+    feds = ["POL"] * 4 + ["GER"] * 3 + ["FRA"] * 2 + ["ITA"]
+    players = [{"id": f"p{n}", "federation": f} for n, f in enumerate(feds)]
+    first = await client.post("/v1/compute/varma", json={"players": players, "seed": 42})
+    again = await client.post("/v1/compute/varma", json={"players": players, "seed": 42})
+    assert first.status_code == 200, first.text
+    numbers = first.json()["start_numbers"]
+    assert sorted(numbers.values()) == list(range(1, 11))
+    assert numbers == again.json()["start_numbers"]
+    sets = first.json()["sets"]
+    from service.engine.pairing.varma import varma_draw, varma_sets
+
+    assert sets == {name: list(values) for name, values in varma_sets(10).items()}
+    assert numbers == varma_draw([(p["id"], p["federation"]) for p in players], seed=42)
+    poles = {numbers[f"p{n}"] for n in range(4)}
+    assert max(len(poles & set(values)) for values in sets.values()) == 3  # a whole set
+    few = await client.post("/v1/compute/varma", json={"players": players[:5], "seed": 1})
+    assert few.status_code == 422 and few.json()["field"] == "players"
