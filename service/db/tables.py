@@ -126,3 +126,6 @@ class IdempotencyRow(SQLModel, table=True):
     headers: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSONType))
     body: str | None = None
     created_at: datetime = Field(default_factory=utcnow)
+
+
+from service.db import bridge_tables  # noqa: E402, F401  (bridge events register their tables)

@@ -1,0 +1,232 @@
+"""Stateless bridge scoring: the bridge engine as a service (DESIGN: compute endpoints).
+
+Nothing is stored. Each endpoint parses, calls one engine function, and renders the
+numbers (whole values as integers, others rounded half-up to 2 decimals). An engine
+`BridgeInputError` becomes a 422 naming the request field it concerns.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+
+from fastapi import APIRouter
+
+from service.api.schemas.bridge import (
+    ButlerRequest,
+    ButlerResponse,
+    CavendishRequest,
+    CavendishResponse,
+    ImpsRequest,
+    ImpsResponse,
+    MatchpointsRequest,
+    MatchpointsResponse,
+    MatchRequest,
+    MatchResponse,
+    PattonRequest,
+    PattonResponse,
+    ScoreRequest,
+    ScoreResponse,
+    VpRequest,
+    VpResponse,
+    engine_entry,
+    number,
+)
+from service.engine.bridge import (
+    BoardEntry,
+    BridgeInputError,
+    board_conditions,
+    butler,
+    cavendish,
+    imps,
+    matchpoints,
+    parse_contract,
+    patton,
+    score_contract,
+    team_match,
+    vp,
+)
+from service.engine.bridge.contract import Seat
+from service.errors import InvalidInput
+
+__all__ = ["board_entries", "invalid", "router"]
+
+router = APIRouter(prefix="/v1/compute/bridge", tags=["compute-bridge"])
+
+_CONTRACT_FIELDS = frozenset({"contract", "level", "strain", "doubling"})
+
+
+def invalid(exc: BridgeInputError, field: str | None = None) -> InvalidInput:
+    """An engine error as a 422; the contract's parts all name the `contract` field."""
+    name = field or ("contract" if exc.field in _CONTRACT_FIELDS else exc.field)
+    return InvalidInput(str(exc), field=name)
+
+
+def board_entries(scores: Sequence[object], field: str = "scores") -> list[BoardEntry]:
+    """Request entries as engine entries; a bad weighted score names its index."""
+    entries: list[BoardEntry] = []
+    for index, entry in enumerate(scores):
+        try:
+            entries.append(engine_entry(entry))  # type: ignore[arg-type]
+        except BridgeInputError as exc:
+            raise invalid(exc, f"{field}.{index}") from None
+    return entries
+
+
+def _numbers(values: Sequence[Fraction | int]) -> list[float | int]:
+    return [number(v) for v in values]
+
+
+@router.post("/score", response_model=ScoreResponse)
+async def score(body: ScoreRequest) -> ScoreResponse:
+    """The score of one contract (Law 77) for the declaring side and for NS.
+
+    Vulnerability comes from `vulnerable` (the declaring side's) or from `board` (the
+    16-board cycle); a passed-out board (`"pass"`) scores 0.
+    """
+    try:
+        contract = parse_contract(body.contract)
+    except BridgeInputError as exc:
+        raise invalid(exc) from None
+    if contract is None:
+        return ScoreResponse(contract="pass", score=0, ns=0, vulnerable=None)
+    if body.declarer is None:
+        raise InvalidInput("a contract needs a declarer (N, E, S or W)", field="declarer")
+    if body.tricks is None:
+        raise InvalidInput("a contract needs the tricks taken (0-13)", field="tricks")
+    if (body.vulnerable is None) == (body.board is None):
+        raise InvalidInput("give exactly one of 'vulnerable' and 'board'", field="vulnerable")
+    seat = Seat(body.declarer)
+    if body.board is not None:
+        vulnerable = board_conditions(body.board).vulnerability.of(seat.side)
+    else:
+        vulnerable = bool(body.vulnerable)
+    try:
+        points = score_contract(contract, seat, vulnerable, body.tricks)
+    except BridgeInputError as exc:
+        raise invalid(exc) from None
+    ns = points if seat.side.value == "NS" else -points
+    return ScoreResponse(contract=str(contract), score=points, ns=ns, vulnerable=vulnerable)
+
+
+@router.post("/imps", response_model=ImpsResponse)
+async def imps_for(body: ImpsRequest) -> ImpsResponse:
+    """IMPs for a points difference (Law 78B): 270 -> 7, -30 -> -1."""
+    return ImpsResponse(imps=imps(body.difference, body.rounding))
+
+
+@router.post("/vp", response_model=VpResponse)
+async def victory_points(body: VpRequest) -> VpResponse:
+    """Victory points for an IMP margin over `boards` boards (WBF 2013 continuous by
+    default: 23 IMPs over 16 boards -> 15.56 : 4.44)."""
+    try:
+        result = vp(Fraction(str(body.imps)), body.boards, body.scale)
+    except BridgeInputError as exc:
+        raise invalid(exc) from None
+    return VpResponse(winner=number(result.winner), loser=number(result.loser))
+
+
+@router.post("/matchpoints", response_model=MatchpointsResponse)
+async def matchpoints_for(body: MatchpointsRequest) -> MatchpointsResponse:
+    """Matchpoints of one board (Law 78A): 2 per score beaten, 1 per tie; EW = top - NS.
+    With `tables` above the number of real results, Neuberg factors them up."""
+    entries = board_entries(body.scores)
+    try:
+        result = matchpoints(entries, tables=body.tables, units=body.units)
+    except BridgeInputError as exc:
+        raise invalid(exc) from None
+    return MatchpointsResponse(
+        top=number(result.top),
+        tables=result.tables,
+        compared=result.compared,
+        ns=_numbers(result.ns),
+        ew=_numbers(result.ew),
+        ns_percent=_numbers(result.ns_percent),
+        ew_percent=_numbers(result.ew_percent),
+    )
+
+
+@router.post("/butler", response_model=ButlerResponse)
+async def butler_for(body: ButlerRequest) -> ButlerResponse:
+    """Butler IMPs of one board against its datum (seed 003's Polish rule by default:
+    keep at most half the scores, round the mean down to 10)."""
+    entries = board_entries(body.scores)
+    try:
+        result = butler(
+            entries,
+            body.datum_method,
+            trim=body.trim,
+            rounding=body.rounding,
+            imp_rounding=body.imp_rounding,
+        )
+    except BridgeInputError as exc:
+        raise invalid(exc) from None
+    board_datum = result.datum
+    return ButlerResponse(
+        datum=None if board_datum is None else number(board_datum.value),
+        mean=None if board_datum is None else number(board_datum.mean),
+        kept=[] if board_datum is None else [number(v) for v in board_datum.kept],
+        ns_imps=_numbers(result.ns_imps),
+        ew_imps=_numbers(result.ew_imps),
+    )
+
+
+@router.post("/cavendish", response_model=CavendishResponse)
+async def cavendish_for(body: CavendishRequest) -> CavendishResponse:
+    """Cross-IMPs of one board: every score against every other, divided by the number
+    of tables by default (`divisor`), optionally capped per comparison."""
+    entries = board_entries(body.scores)
+    try:
+        result = cavendish(
+            entries,
+            divisor=body.divisor,
+            comparison_cap=body.comparison_cap,
+            imp_rounding=body.imp_rounding,
+        )
+    except BridgeInputError as exc:
+        raise invalid(exc) from None
+    return CavendishResponse(
+        comparisons=result.comparisons,
+        ns_imps=_numbers(result.ns_imps),
+        ew_imps=_numbers(result.ew_imps),
+    )
+
+
+@router.post("/patton", response_model=PattonResponse)
+async def patton_for(body: PattonRequest) -> PattonResponse:
+    """A Patton match: 2:0 / 1:1 per board (a difference of 10 is still a tie), plus
+    balance points by the share of points scored (seed 003)."""
+    boards = [(pair[0], pair[1]) for pair in body.boards]
+    balance = None if body.balance_total is None else Fraction(str(body.balance_total))
+    try:
+        result = patton(boards, tie_margin=body.tie_margin, balance_total=balance)
+    except BridgeInputError as exc:
+        raise invalid(exc) from None
+    return PattonResponse(
+        boards=[list(b) for b in result.boards],
+        board_points=list(result.board_points),
+        scored=list(result.scored),
+        balance_points=_numbers(result.balance_points),
+        total=_numbers(result.total),
+    )
+
+
+@router.post("/match", response_model=MatchResponse)
+async def team_match_for(body: MatchRequest) -> MatchResponse:
+    """A team match: each board's net (open - closed) in IMPs, the margin in VP."""
+    boards: list[tuple[int, int]] = [(pair[0], pair[1]) for pair in body.boards]
+    try:
+        result = team_match(
+            boards,
+            scale=body.scale,
+            boards_in_match=body.boards_in_match,
+            imp_rounding=body.imp_rounding,
+        )
+    except BridgeInputError as exc:
+        raise invalid(exc) from None
+    return MatchResponse(
+        board_imps=[_numbers(b) for b in result.board_imps],
+        imps=_numbers(result.imps),
+        margin=number(result.margin),
+        vp=[number(v) for v in result.vp],
+    )

@@ -1,0 +1,425 @@
+"""Bridge events: a pairs session or a teams event, results per table, live ranking.
+
+A bridge event is stored as a tournament (system "bridge-pairs" or "bridge-teams"), so
+writes go through the same event log and live bus as every other tournament. Creating
+an event returns the organizer token and one token per table (shown once); a table's
+token enters that table's results only, the organizer's anything. The live feed at
+`/v1/bridge/events/{id}/live` speaks the tournaments' protocol (snapshot, then one
+message per event, `?since=<seq>` replay) with the bridge `ranking` in place of the
+chess `standings`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from fractions import Fraction
+from typing import Annotated, Any
+
+from fastapi import (
+    APIRouter,
+    Depends,
+    Path,
+    Query,
+    Request,
+    WebSocket,
+    WebSocketDisconnect,
+    status,
+)
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from service.api.deps import SessionDep, StateDep
+from service.api.publish import commit_and_publish
+from service.api.schemas.bridge import (
+    BridgeEventCreate,
+    BridgeEventCreated,
+    BridgeEventPublic,
+    BridgeImportSummary,
+    BridgeRanking,
+    BridgeResultPublic,
+    BridgeResultSubmit,
+    BridgeResultWithHistory,
+    number,
+)
+from service.api.state import AppState
+from service.db.bridge import (
+    RESULT_EVENTS,
+    BridgeActor,
+    Layout,
+    ResultInput,
+    SubmitOutcome,
+    bridge_actor,
+    count_results,
+    create_bridge_event,
+    find_play,
+    get_bridge_event,
+    get_result,
+    layout_of,
+    list_results,
+    ranking,
+    result_document,
+    result_history,
+    submit_bridge_result,
+)
+from service.db.events import events_since
+from service.db.tables import EventRow, TournamentRow
+from service.engine.bridge import BridgeInputError, PbnResult, board_conditions, read_pbn
+from service.errors import Forbidden, InvalidInput, NotFound, Problem, Unauthenticated
+from service.live.bus import Subscription
+
+__all__ = ["bridge_ranking_document", "router"]
+
+router = APIRouter(prefix="/v1/bridge/events", tags=["bridge-events"])
+
+MAX_PBN_BYTES = 5_000_000
+PBN_BODY = {
+    "requestBody": {
+        "required": True,
+        "content": {"text/plain": {"schema": {"type": "string"}}},
+        "description": "PBN games with [Board], [Table], optional [Round], [Contract], "
+        "[Declarer] and [Result] (tricks taken by declarer's side).",
+    }
+}
+_POLL_SECONDS = 15.0
+
+EventId = Annotated[str, Path(min_length=1, max_length=64, description="Bridge event id")]
+TableNo = Annotated[int, Path(ge=1, le=10_000, description="Table number")]
+BoardNo = Annotated[int, Path(ge=1, le=10_000, description="Board number")]
+_bearer = HTTPBearer(auto_error=False, description="Organizer or table token")
+Credentials = Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)]
+
+
+async def _event(session: SessionDep, event_id: EventId) -> TournamentRow:
+    return await get_bridge_event(session, event_id)
+
+
+EventDep = Annotated[TournamentRow, Depends(_event)]
+
+
+async def _actor(session: SessionDep, event: EventDep, credentials: Credentials) -> BridgeActor:
+    if credentials is None:
+        raise Unauthenticated("send 'Authorization: Bearer <token>'", field="Authorization")
+    return await bridge_actor(session, event, credentials.credentials)
+
+
+ActorDep = Annotated[BridgeActor, Depends(_actor)]
+
+
+async def _organizer(actor: ActorDep) -> BridgeActor:
+    if actor.kind != "organizer":
+        raise Forbidden("only the organizer may do this", field="Authorization")
+    return actor
+
+
+OrganizerDep = Annotated[BridgeActor, Depends(_organizer)]
+
+
+async def _event_public(session: AsyncSession, row: TournamentRow) -> dict[str, Any]:
+    layout = layout_of(row)
+    settings = row.settings
+    document: dict[str, Any] = {
+        "id": row.id,
+        "name": row.name,
+        "kind": layout.kind,
+        "scoring": layout.scoring,
+        "status": row.status,
+        "rounds": layout.rounds,
+        "current_round": row.current_round,
+        "boards": list(layout.boards),
+        "entrants": [{"number": n, "name": name} for n, name in layout.entrants.items()],
+        "results": await count_results(session, row.id),
+        "expected_results": len(layout.plays),
+    }
+    if layout.kind == "pairs":
+        document["movement"] = settings["movement"]
+        document["options"] = {layout.scoring: layout.options.get(layout.scoring, {})}
+        if layout.scoring == "matchpoints":
+            document["options"] = {}
+    else:
+        document["matches"] = settings["rounds"]
+        document["options"] = dict(layout.options)
+    return document
+
+
+def _as_number(value: Any) -> Any:
+    if isinstance(value, Fraction | int) and not isinstance(value, bool):
+        return number(value)
+    if isinstance(value, list):
+        return [_as_number(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _as_number(v) for k, v in value.items()}
+    return value
+
+
+async def bridge_ranking_document(
+    state: AppState, session: AsyncSession, row: TournamentRow
+) -> dict[str, Any]:
+    """The ranking as JSON, cached per (event, last event) like the chess standings."""
+    key = (f"bridge:{row.id}", row.last_seq)
+    cached = state.standings_cache.get(key)
+    if cached is None:
+        document = ranking(layout_of(row), await list_results(session, row.id))
+        cached = BridgeRanking.model_validate(_as_number(document)).model_dump(mode="json")
+        if len(state.standings_cache) > 256:
+            state.standings_cache.clear()
+        state.standings_cache[key] = cached
+    return cached
+
+
+@router.post("", status_code=status.HTTP_201_CREATED, response_model=BridgeEventCreated)
+async def create(body: BridgeEventCreate, session: SessionDep, state: StateDep) -> dict[str, Any]:
+    """Create a pairs session (`"kind": "pairs"`: pairs, boards, movement, scoring
+    `matchpoints`, `butler` or `cavendish`) or a teams event (`"kind": "teams"`: teams,
+    boards, rounds of matches, VP scale). The organizer token and the table tokens in
+    the response are shown only this once."""
+    unused = {"scoring", "butler", "cavendish"} if body.kind == "teams" else {"scale"}
+    settings = body.model_dump(mode="json", exclude_none=True, exclude=unused)
+    row, _layout, token, tables = await create_bridge_event(session, settings)
+    await commit_and_publish(session, state, row)
+    return {
+        **await _event_public(session, row),
+        "organizer_token": token,
+        "table_tokens": [{"table": table, "token": secret} for table, secret in tables],
+    }
+
+
+@router.get("/{event_id}", response_model=BridgeEventPublic)
+async def read(event: EventDep, session: SessionDep) -> dict[str, Any]:
+    """An event's settings and state."""
+    return await _event_public(session, event)
+
+
+@router.get("/{event_id}/results", response_model=list[BridgeResultPublic])
+async def results(
+    event: EventDep,
+    session: SessionDep,
+    board: Annotated[int | None, Query(ge=1, le=10_000, description="Only this board")] = None,
+) -> list[dict[str, Any]]:
+    """Every result entered, by board, round and table."""
+    return [result_document(r) for r in await list_results(session, event.id, board)]
+
+
+def _input(body: BridgeResultSubmit) -> ResultInput:
+    adjusted = None
+    if body.adjusted is not None:
+        engine = body.adjusted.to_engine()
+        adjusted = (engine.ns_percent, engine.ew_percent)
+    return ResultInput(body.contract, body.declarer, body.tricks, adjusted)
+
+
+@router.put("/{event_id}/tables/{table}/boards/{board}", response_model=BridgeResultPublic)
+async def enter_result(
+    body: BridgeResultSubmit,
+    event: EventDep,
+    actor: ActorDep,
+    session: SessionDep,
+    state: StateDep,
+    table: TableNo,
+    board: BoardNo,
+) -> dict[str, Any]:
+    """Enter (or correct) one board's result at one table: `{"contract": "4SX",
+    "declarer": "N", "tricks": 8}`, `{"contract": "pass"}`, or, organizer only, an
+    artificial score `{"adjusted": {"ns_percent": 60, "ew_percent": 40}}`. The NS score
+    follows from the board's vulnerability (Law 77). A correction keeps the previous
+    value in the event log; repeating the stored result changes nothing."""
+    outcome = await submit_bridge_result(session, event, table, board, _input(body), actor)
+    if outcome.seq is not None:
+        await commit_and_publish(session, state, event)
+    return result_document(outcome.result)
+
+
+@router.get("/{event_id}/tables/{table}/boards/{board}", response_model=BridgeResultWithHistory)
+async def read_result(
+    event: EventDep, session: SessionDep, table: TableNo, board: BoardNo
+) -> dict[str, Any]:
+    """One result with every change it went through (oldest first)."""
+    stored = await get_result(session, event, table, board)
+    history = await result_history(session, event.id, table, board)
+    return {**result_document(stored), "history": history}
+
+
+@router.get("/{event_id}/ranking", response_model=BridgeRanking)
+async def read_ranking(event: EventDep, session: SessionDep, state: StateDep) -> dict[str, Any]:
+    """The live ranking: matchpoint percentage, Butler or Cavendish IMPs (pairs), VP
+    then IMP difference (teams), from the results entered so far."""
+    return await bridge_ranking_document(state, session, event)
+
+
+@router.post("/{event_id}/import", response_model=BridgeImportSummary, openapi_extra=PBN_BODY)
+async def import_pbn(
+    request: Request,
+    event: EventDep,
+    actor: OrganizerDep,
+    session: SessionDep,
+    state: StateDep,
+) -> dict[str, int]:
+    """Enter results from a PBN file (organizer only). Every game with a [Contract]
+    needs [Board] and [Table] (PBN 2.1 supplemental tag); [Round] and [Vulnerable],
+    when given, must agree with the movement and the board. [Result] is the number of
+    tricks declarer took. All or nothing: one bad game stores none, and the error
+    names it (`games.3.Table`, 0-based among the games with a contract)."""
+    raw = await request.body()
+    if len(raw) > MAX_PBN_BYTES:
+        raise InvalidInput(f"the file exceeds {MAX_PBN_BYTES} bytes", field="body")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        text = raw.decode("latin-1")
+    try:
+        games = read_pbn(text)
+    except BridgeInputError as exc:
+        raise InvalidInput(str(exc), field="body") from None
+    if not games:
+        raise InvalidInput("the file holds no game with a [Contract]", field="body")
+    layout = layout_of(event)
+    changed = 0
+    for index, game in enumerate(games):
+        try:
+            outcome = await _import_game(session, event, layout, game, actor)
+        except Problem as exc:
+            raise type(exc)(
+                f"game {index + 1} (board {game.board}): {exc.detail}",
+                field=f"games.{index}.{_PBN_TAGS.get(exc.field or '', exc.field)}",
+            ) from None
+        changed += outcome.seq is not None
+    if changed:
+        await commit_and_publish(session, state, event)
+    return {"games": len(games), "changed": changed, "unchanged": len(games) - changed}
+
+
+async def _import_game(
+    session: AsyncSession, event: TournamentRow, layout: Layout, game: PbnResult, actor: BridgeActor
+) -> SubmitOutcome:
+    """Enter one PBN game where [Table] (and [Round], if given) place it."""
+    table_text = game.tags.get("Table", "").strip()
+    if not table_text.isdigit() or not 1 <= int(table_text) <= 10_000:
+        raise InvalidInput(f"[Table] must be a table number, got {table_text!r}", field="table")
+    table = int(table_text)
+    play = find_play(layout, table, game.board)
+    round_text = game.tags.get("Round", "").strip()
+    if round_text not in ("", "?", "-") and round_text != str(play.round):
+        raise InvalidInput(
+            f"table {table} plays board {game.board} in round {play.round}, not {round_text!r}",
+            field="Round",
+        )
+    if game.vulnerability is not board_conditions(game.board).vulnerability:
+        raise InvalidInput(
+            f"[Vulnerable] {game.vulnerability} differs from board {game.board}'s "
+            f"{board_conditions(game.board).vulnerability}",
+            field="Vulnerable",
+        )
+    if game.contract is None:
+        entry = ResultInput("pass")
+    else:
+        declarer = None if game.declarer is None else game.declarer.value
+        entry = ResultInput(str(game.contract), declarer, game.tricks)
+    return await submit_bridge_result(session, event, table, game.board, entry, actor)
+
+
+_PBN_TAGS = {
+    "board": "Board",
+    "table": "Table",
+    "Round": "Round",
+    "Vulnerable": "Vulnerable",
+    "contract": "Contract",
+    "declarer": "Declarer",
+    "tricks": "Result",
+}
+
+
+# --- live -----------------------------------------------------------------------------
+
+
+async def _snapshot(state: AppState, session: AsyncSession, row: TournamentRow) -> dict[str, Any]:
+    return {
+        "type": "snapshot",
+        "seq": row.last_seq,
+        "status": row.status,
+        "round": row.current_round,
+        "ranking": await bridge_ranking_document(state, session, row),
+    }
+
+
+async def _send_since(
+    websocket: WebSocket, state: AppState, session: AsyncSession, row: TournamentRow, since: int
+) -> int:
+    events: list[EventRow] = await events_since(session, row.id, since)
+    messages: list[dict[str, Any]] = [
+        {"type": "event", "seq": e.seq, "event": e.type, "payload": e.payload} for e in events
+    ]
+    moving = next((m for m in reversed(messages) if m["event"] in RESULT_EVENTS), None)
+    if moving is not None and moving["seq"] == row.last_seq:
+        moving["ranking"] = await bridge_ranking_document(state, session, row)
+    for message in messages:
+        await websocket.send_json(message)
+    return events[-1].seq if events else since
+
+
+async def _drain(websocket: WebSocket) -> None:
+    while True:
+        message = await websocket.receive()
+        if message["type"] == "websocket.disconnect":
+            return
+
+
+@router.websocket("/{event_id}/live")
+async def live(websocket: WebSocket, event_id: str, since: int | None = None) -> None:
+    """Stream an event's results and ranking: a `snapshot` (`seq`, `status`, `round`,
+    `ranking`), then one message per event; result events that are the newest carry
+    the `ranking`. `?since=<seq>` replays exactly the events after `seq` first."""
+    state: AppState = websocket.app.state.arbiter
+    await websocket.accept()
+    async with state.sessions() as session:
+        try:
+            await get_bridge_event(session, event_id)
+        except NotFound as exc:
+            await websocket.send_json({"type": "error", "status": 404, "detail": exc.detail})
+            await websocket.close(code=4404)
+            return
+    async with state.bus.subscribe(event_id) as subscription:
+        receiver = asyncio.create_task(_drain(websocket))
+        try:
+            await _stream(websocket, state, event_id, since, subscription, receiver)
+        except (WebSocketDisconnect, RuntimeError):
+            pass
+        finally:
+            receiver.cancel()
+            with contextlib.suppress(asyncio.CancelledError, WebSocketDisconnect, RuntimeError):
+                await receiver
+
+
+async def _stream(
+    websocket: WebSocket,
+    state: AppState,
+    event_id: str,
+    since: int | None,
+    subscription: Subscription,
+    receiver: asyncio.Task[None],
+) -> None:
+    async with state.sessions() as session:
+        row = await get_bridge_event(session, event_id)
+        if since is None or since < 0:
+            await websocket.send_json(await _snapshot(state, session, row))
+            last = row.last_seq
+        else:
+            last = await _send_since(websocket, state, session, row, since)
+    while not receiver.done():
+        waiter = asyncio.create_task(subscription.queue.get())
+        done, _ = await asyncio.wait(
+            {waiter, receiver}, timeout=_POLL_SECONDS, return_when=asyncio.FIRST_COMPLETED
+        )
+        if waiter not in done:
+            waiter.cancel()
+        if receiver in done:
+            return
+        async with state.sessions() as session:
+            row = await get_bridge_event(session, event_id)
+            if subscription.overflowed:
+                subscription.overflowed = False
+                while not subscription.queue.empty():
+                    subscription.queue.get_nowait()
+                await websocket.send_json(await _snapshot(state, session, row))
+                last = row.last_seq
+            elif row.last_seq > last:
+                last = await _send_since(websocket, state, session, row, last)

@@ -1,0 +1,395 @@
+"""Stateless bridge scoring endpoints (/v1/compute/bridge/...): worked numbers from the
+SPEC and the reference document, bad input as problem+json naming the field, and
+invariants checked on the handlers directly with hypothesis."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import Coroutine
+from pathlib import Path
+from typing import Any, TypeVar
+
+import httpx
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from service.api.routes.bridge_compute import (
+    cavendish_for,
+    matchpoints_for,
+    score,
+    victory_points,
+)
+from service.api.schemas.bridge import (
+    CavendishRequest,
+    MatchpointsRequest,
+    ScoreRequest,
+    VpRequest,
+)
+
+SHARED = Path(__file__).resolve().parents[2] / ".." / "shared"
+SPEC = SHARED / "SPEC.md"
+REFERENCE = SHARED / "reference" / "bridge-scoring.md"
+BASE = "/v1/compute/bridge"
+_SUITS = {"♣": "C", "♦": "D", "♥": "H", "♠": "S"}
+
+
+def _numbers(text: str) -> list[float]:
+    return [float(n) for n in re.findall(r"-?\d+(?:\.\d+)?", text.replace("−", "-"))]
+
+
+def _spec_section_7() -> str:
+    text = SPEC.read_text(encoding="utf-8")
+    return " ".join(text.split("## 7. Bridge scoring", 1)[1].split("## 8", 1)[0].split())
+
+
+def _spec_matchpoint_board() -> tuple[list[int], list[int], list[float]]:
+    """SPEC 7's worked matchpoint board: scores -> MP (percent)."""
+    found = re.search(
+        r"Worked \(text\): ([-\d, ]+) -> ([\d, ]+) \(([\d., ]+) %\)", _spec_section_7()
+    )
+    assert found, "SPEC 7 worked matchpoint board not found"
+    scores = [int(n) for n in _numbers(found.group(1))]
+    mps = [int(n) for n in _numbers(found.group(2))]
+    return scores, mps, _numbers(found.group(3))
+
+
+def _spec_butler() -> tuple[int, dict[int, int]]:
+    """SPEC 7's Butler example: the datum and IMPs per score."""
+    section = _spec_section_7()
+    datum = re.search(r"datum (\d+);", section)
+    imps = re.search(r"IMPs ((?:-?\d+ -> -?\d+,? )+)", section)
+    assert datum and imps
+    pairs = re.findall(r"(-?\d+) -> (-?\d+)", imps.group(1))
+    return int(datum.group(1)), {int(s): int(i) for s, i in pairs}
+
+
+def _reference_score_vectors() -> list[tuple[str, bool, int, int]]:
+    """The Law 77 test vectors of the reference document (section 1.2)."""
+    text = REFERENCE.read_text(encoding="utf-8")
+    block = text.split("Test vectors (DERIVED from the table", 1)[1].split("\n\n", 1)[1]
+    vectors = []
+    for line in block.split("\n\n", 1)[0].splitlines():
+        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+        for group in (cells[0:4], cells[5:9]):
+            if len(group) < 4 or not group[0] or not group[0][0].isdigit():
+                continue
+            contract = "".join(_SUITS.get(ch, ch) for ch in group[0])
+            vectors.append(
+                (contract, group[1] == "V", int(group[2]), int(group[3].replace("−", "-")))
+            )
+    return vectors
+
+
+SCORE_VECTORS = _reference_score_vectors()
+
+
+def _reference_imp_vectors() -> list[tuple[int, int]]:
+    """Reference 1.3's IMP test vectors ("0→0, 10→0, ...")."""
+    text = REFERENCE.read_text(encoding="utf-8")
+    line = text.split("Test vectors (DERIVED, lower-bound policy):", 1)[1].split("\n", 1)[0]
+    return [(int(a), int(b)) for a, b in re.findall(r"(-?\d+)→(-?\d+)", line.replace("−", "-"))]
+
+
+IMP_VECTORS = _reference_imp_vectors()
+
+
+def test_reference_tables_were_read() -> None:
+    assert len(SCORE_VECTORS) == 39
+    assert len(IMP_VECTORS) > 40
+    assert _spec_matchpoint_board()[1] == [14, 12, 9, 9, 6, 3, 3, 0]
+
+
+async def test_score_vectors_from_the_reference(client: httpx.AsyncClient) -> None:
+    for contract, vulnerable, tricks, expected in SCORE_VECTORS:
+        for declarer, sign in (("N", 1), ("W", -1)):
+            body = {
+                "contract": contract,
+                "declarer": declarer,
+                "vulnerable": vulnerable,
+                "tricks": tricks,
+            }
+            response = await client.post(f"{BASE}/score", json=body)
+            assert response.status_code == 200, response.text
+            assert response.json()["score"] == expected, body
+            assert response.json()["ns"] == sign * expected
+
+
+async def test_score_from_the_board_number(client: httpx.AsyncClient) -> None:
+    # Board 7 is vulnerable both ways: 4SX down two is -500; board 1 (none vul) -300.
+    seven = await client.post(
+        f"{BASE}/score", json={"contract": "4SX", "declarer": "E", "board": 7, "tricks": 8}
+    )
+    assert seven.json() == {"contract": "4SX", "score": -500, "ns": 500, "vulnerable": True}
+    one = await client.post(
+        f"{BASE}/score", json={"contract": "4SX", "declarer": "E", "board": 1, "tricks": 8}
+    )
+    assert one.json()["score"] == -300
+    # Board 2: NS vulnerable, so an EW declarer is not.
+    two = await client.post(
+        f"{BASE}/score", json={"contract": "3NT", "declarer": "W", "board": 2, "tricks": 9}
+    )
+    assert two.json() == {"contract": "3NT", "score": 400, "ns": -400, "vulnerable": False}
+
+
+async def test_pass_scores_zero(client: httpx.AsyncClient) -> None:
+    response = await client.post(f"{BASE}/score", json={"contract": "pass"})
+    assert response.status_code == 200
+    assert response.json() == {"contract": "pass", "score": 0, "ns": 0, "vulnerable": None}
+
+
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [
+        ({"contract": "8S", "declarer": "N", "vulnerable": True, "tricks": 9}, "contract"),
+        ({"contract": "4Q", "declarer": "N", "vulnerable": True, "tricks": 9}, "contract"),
+        ({"contract": "4S", "declarer": "N", "vulnerable": True, "tricks": 14}, "tricks"),
+        ({"contract": "4S", "declarer": "N", "vulnerable": True, "tricks": -1}, "tricks"),
+        ({"contract": "-4S", "declarer": "N", "vulnerable": True, "tricks": 9}, "contract"),
+        ({"contract": "4S", "declarer": "X", "vulnerable": True, "tricks": 9}, "declarer"),
+        ({"contract": "4S", "vulnerable": True, "tricks": 9}, "declarer"),
+        ({"contract": "4S", "declarer": "N", "vulnerable": True}, "tricks"),
+        ({"contract": "4S", "declarer": "N", "tricks": 9}, "vulnerable"),
+        (
+            {"contract": "4S", "declarer": "N", "vulnerable": True, "board": 3, "tricks": 9},
+            "vulnerable",
+        ),
+        ({"contract": "4S", "declarer": "N", "board": 0, "tricks": 9}, "board"),
+        ({"contract": "4S", "declarer": "N", "vulnerable": True, "tricks": 9, "x": 1}, "x"),
+    ],
+)
+async def test_score_rejects_bad_input(
+    client: httpx.AsyncClient, body: dict[str, Any], field: str
+) -> None:
+    response = await client.post(f"{BASE}/score", json=body)
+    assert response.status_code == 422, response.text
+    assert response.headers["content-type"] == "application/problem+json"
+    problem = response.json()
+    assert problem["type"] == "urn:arbiter:problem:invalid-input"
+    assert problem["field"] == field
+
+
+async def test_imps_follow_the_reference_vectors(client: httpx.AsyncClient) -> None:
+    for difference, expected in IMP_VECTORS:
+        response = await client.post(f"{BASE}/imps", json={"difference": difference})
+        assert response.json() == {"imps": expected}, difference
+    # Not a multiple of 10: the two documented policies differ.
+    nearest = await client.post(f"{BASE}/imps", json={"difference": 15})
+    lower = await client.post(f"{BASE}/imps", json={"difference": 15, "rounding": "lower-bound"})
+    assert (nearest.json()["imps"], lower.json()["imps"]) == (1, 0)
+
+
+@pytest.mark.parametrize(
+    ("imps", "boards", "winner", "loser"),
+    [
+        (23, 16, 15.56, 4.44),
+        (5, 24, 11.23, 8.77),
+        (50, 8, 20, 0),
+        (40, 8, 19.74, 0.26),
+        (0, 8, 10, 10),
+    ],
+)
+async def test_vp_examples(
+    client: httpx.AsyncClient, imps: int, boards: int, winner: float, loser: float
+) -> None:
+    response = await client.post(f"{BASE}/vp", json={"imps": imps, "boards": boards})
+    assert response.status_code == 200, response.text
+    assert response.json() == {"winner": winner, "loser": loser}
+    negative = await client.post(f"{BASE}/vp", json={"imps": -imps, "boards": boards})
+    assert negative.json() == response.json()
+
+
+async def test_vp_rejects_bad_input(client: httpx.AsyncClient) -> None:
+    unknown = await client.post(f"{BASE}/vp", json={"imps": 3, "boards": 8, "scale": "old-25"})
+    assert (unknown.status_code, unknown.json()["field"]) == (422, "scale")
+    no_boards = await client.post(f"{BASE}/vp", json={"imps": 3, "boards": 0})
+    assert (no_boards.status_code, no_boards.json()["field"]) == (422, "boards")
+    acbl = await client.post(f"{BASE}/vp", json={"imps": 3, "boards": 40, "scale": "acbl-20"})
+    assert (acbl.status_code, acbl.json()["field"]) == (422, "boards")
+
+
+async def test_matchpoints_reproduce_the_spec_board(client: httpx.AsyncClient) -> None:
+    scores, mps, percents = _spec_matchpoint_board()
+    response = await client.post(f"{BASE}/matchpoints", json={"scores": scores})
+    assert response.status_code == 200, response.text
+    body = response.json()
+    assert body["top"] == 14
+    assert body["ns"] == mps
+    assert body["ew"] == [14 - mp for mp in mps]
+    assert body["ns_percent"] == percents
+
+
+async def test_matchpoints_with_adjusted_and_weighted_entries(client: httpx.AsyncClient) -> None:
+    # Reference 1.9: +420, +450, -50, +140 and a table assigned 60 % of +420 and 40 % of
+    # -50 -> that table scores 3.4 of a top of 8 (42.5 %).
+    scores = [
+        420,
+        450,
+        -50,
+        140,
+        {"weighted": [{"weight": "0.6", "score": 420}, {"weight": 0.4, "score": -50}]},
+    ]
+    response = await client.post(f"{BASE}/matchpoints", json={"scores": scores})
+    assert response.status_code == 200, response.text
+    assert response.json()["ns"][4] == 3.4
+    assert response.json()["ns_percent"][4] == 42.5
+    # An artificial 60/40 gets 60 % of the top for NS, 40 % for EW.
+    adjusted = await client.post(
+        f"{BASE}/matchpoints",
+        json={"scores": [430, 420, 400, {"ns_percent": 60, "ew_percent": 40}]},
+    )
+    assert adjusted.json()["ns_percent"][3] == 60
+    assert adjusted.json()["ew_percent"][3] == 40
+    # Neuberg (reference 1.8): 3 results factored to 6 tables -> 9, 5, 1 of 10.
+    factored = await client.post(
+        f"{BASE}/matchpoints", json={"scores": [430, 400, -50], "tables": 6}
+    )
+    assert factored.json()["ns"] == [9, 5, 1]
+
+
+async def test_matchpoints_reject_bad_entries(client: httpx.AsyncClient) -> None:
+    bad_weights = {"weighted": [{"weight": "0.6", "score": 420}, {"weight": "0.3", "score": -50}]}
+    response = await client.post(f"{BASE}/matchpoints", json={"scores": [420, bad_weights]})
+    assert (response.status_code, response.json()["field"]) == (422, "scores.1")
+    empty = await client.post(f"{BASE}/matchpoints", json={"scores": []})
+    assert (empty.status_code, empty.json()["field"]) == (422, "scores")
+    text = await client.post(f"{BASE}/matchpoints", json={"scores": [420, "lots"]})
+    assert text.status_code == 422
+    assert text.json()["field"].startswith("scores.1")
+    too_few = await client.post(f"{BASE}/matchpoints", json={"scores": [1, 2, 3], "tables": 2})
+    assert (too_few.status_code, too_few.json()["field"]) == (422, "tables")
+
+
+async def test_butler_reproduces_the_spec_board(client: httpx.AsyncClient) -> None:
+    scores, _, _ = _spec_matchpoint_board()
+    datum, imps = _spec_butler()
+    response = await client.post(f"{BASE}/butler", json={"scores": scores, "datum_method": "pzbs"})
+    assert response.status_code == 200, response.text
+    body = response.json()
+    assert body["datum"] == datum == 440
+    assert body["mean"] == 445
+    assert sorted(body["kept"]) == [-100, 620, 630, 630]
+    for value, ns_imps, ew_imps in zip(scores, body["ns_imps"], body["ew_imps"], strict=True):
+        if value in imps:
+            assert ns_imps == imps[value]
+        assert ew_imps == -ns_imps
+
+
+async def test_butler_reference_examples(client: httpx.AsyncClient) -> None:
+    # Reference 1.10: Bermuda Bowl 2011 style, no discard: 3 x 980, 11 x 480, 7 x 450,
+    # 1 x -50 -> datum 510 (nearest 10); 980 -> 10, 480 -> -1, 450 -> -2, -50 -> -11.
+    scores = [980] * 3 + [480] * 11 + [450] * 7 + [-50]
+    body = {"scores": scores, "datum_method": "mean", "rounding": "nearest"}
+    response = (await client.post(f"{BASE}/butler", json=body)).json()
+    assert response["datum"] == 510
+    by_score = dict(zip(scores, response["ns_imps"], strict=True))
+    assert by_score == {980: 10, 480: -1, 450: -2, -50: -11}
+    # ACBL: a mean of 425 rounds to 420 with nearest-even.
+    even = {"scores": [400, 450], "datum_method": "mean", "rounding": "nearest-even"}
+    assert (await client.post(f"{BASE}/butler", json=even)).json()["datum"] == 420
+    wrong = await client.post(f"{BASE}/butler", json={"scores": [1], "datum_method": "median"})
+    assert (wrong.status_code, wrong.json()["field"]) == (422, "datum_method")
+
+
+async def test_cavendish_reference_examples(client: httpx.AsyncClient) -> None:
+    # Reference 1.11, Polish averaged Cavendish (17-IMP cap, divided by comparisons).
+    body = {"scores": [730, -170, 100, -420, -400], "divisor": "comparisons", "comparison_cap": 17}
+    response = (await client.post(f"{BASE}/cavendish", json=body)).json()
+    assert response["ns_imps"] == [14, -2.25, 4.25, -8.25, -7.75]
+    assert response["comparisons"] == 4
+    # BridgeHit: 430, 400, 150, -50 -> 6.0, 5.0, -2.667, -8.333 per comparison.
+    body = {"scores": [430, 400, 150, -50], "divisor": "comparisons"}
+    response = (await client.post(f"{BASE}/cavendish", json=body)).json()
+    assert response["ns_imps"] == [6, 5, -2.67, -8.33]
+    assert response["ew_imps"] == [-6, -5, 2.67, 8.33]
+    capped = await client.post(f"{BASE}/cavendish", json={"scores": [1, 2], "comparison_cap": 30})
+    assert (capped.status_code, capped.json()["field"]) == (422, "comparison_cap")
+
+
+async def test_patton_reference_examples(client: httpx.AsyncClient) -> None:
+    # Reference 1.13 (a variant with n balance points for n boards): example A 6:6,
+    # example B 11:1.
+    a = {"boards": [[420, 420], [110, 140], [-50, -100], [430, 420]], "balance_total": 4}
+    body = (await client.post(f"{BASE}/patton", json=a)).json()
+    assert body["board_points"] == [4, 4]
+    assert body["scored"] == [1060, 1030]
+    assert body["total"] == [6, 6]
+    b = {"boards": [[620, -200], [-100, -100], [450, 420], [170, -110]], "balance_total": 4}
+    body = (await client.post(f"{BASE}/patton", json=b)).json()
+    assert body["board_points"] == [7, 1]
+    assert body["balance_points"] == [4, 0]
+    assert body["total"] == [11, 1]
+    # Seed 003's default stakes 2 balance points per board: 68 % of the balance -> 8:0.
+    b.pop("balance_total")
+    assert (await client.post(f"{BASE}/patton", json=b)).json()["total"] == [15, 1]
+    bad = await client.post(f"{BASE}/patton", json={"boards": [[420]]})
+    assert bad.status_code == 422
+    assert bad.json()["field"].startswith("boards.0")
+
+
+async def test_team_match_to_vp(client: httpx.AsyncClient) -> None:
+    # +420 vs -50 (470: 10 IMPs), +620 vs -100 (720: 12), +110 vs +90 (20: 1) -> 23 IMPs
+    # over a 16-board match: 15.56 to 4.44.
+    boards = [[420, -50], [620, -100], [110, 90]]
+    body = {"boards": boards, "boards_in_match": 16}
+    response = (await client.post(f"{BASE}/match", json=body)).json()
+    assert response["board_imps"] == [[10, 0], [12, 0], [1, 0]]
+    assert response["imps"] == [23, 0]
+    assert response["margin"] == 23
+    assert response["vp"] == [15.56, 4.44]
+    away = (await client.post(f"{BASE}/match", json={"boards": [[-50, 420]]})).json()
+    assert away["margin"] == -10
+    assert away["vp"][0] < away["vp"][1]
+
+
+T = TypeVar("T")
+
+
+def _run(coroutine: Coroutine[Any, Any, T]) -> T:
+    return asyncio.run(coroutine)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(-250, 250).map(lambda x: x * 10), min_size=1, max_size=12))
+def test_matchpoint_pairs_add_up_to_the_top(scores: list[int]) -> None:
+    body = _run(matchpoints_for(MatchpointsRequest(scores=scores)))
+    assert all(ns + ew == body.top for ns, ew in zip(body.ns, body.ew, strict=True))
+    assert sum(body.ns) == pytest.approx(body.top * len(scores) / 2)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(-400, 400).map(lambda x: x * 10), min_size=2, max_size=10))
+def test_cross_imps_sum_to_zero(scores: list[int]) -> None:
+    body = _run(cavendish_for(CavendishRequest(scores=scores, divisor="total")))
+    assert sum(body.ns_imps) == 0
+    assert [-x for x in body.ns_imps] == body.ew_imps
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.integers(-300, 300), st.integers(1, 64))
+def test_vp_pairs_sum_to_twenty(imps: int, boards: int) -> None:
+    body = _run(victory_points(VpRequest(imps=imps, boards=boards)))
+    assert round(body.winner + body.loser, 2) == 20
+    assert body.winner >= body.loser
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    st.integers(1, 7),
+    st.sampled_from(["C", "D", "H", "S", "NT"]),
+    st.sampled_from(["", "X", "XX"]),
+    st.sampled_from(["N", "E", "S", "W"]),
+    st.integers(1, 16),
+    st.integers(0, 13),
+)
+def test_ns_is_the_declaring_sides_score_signed(
+    level: int, strain: str, doubling: str, declarer: str, board: int, tricks: int
+) -> None:
+    request = ScoreRequest(
+        contract=f"{level}{strain}{doubling}", declarer=declarer, board=board, tricks=tricks
+    )
+    body = _run(score(request))
+    sign = 1 if declarer in "NS" else -1
+    assert body.ns == sign * body.score
+    assert (body.score > 0) == (tricks >= 6 + level)
