@@ -9,8 +9,13 @@ Rules implemented, with the seed's section numbers:
   (the domain model's convention, FIDE C.04.1 b); every other game, unfinished ones
   included, was.
 * 4.3 Each group keeps as many of its own players paired inside it as possible.
-  Reading: a group floats the fewest players that still leave the whole round pairable;
-  the search never paints itself into a corner, so no later cancellation is needed.
+  Reading: a group floats the fewest players that still leave the whole round pairable,
+  so the search never paints itself into a corner and no later cancellation is needed.
+  Candidate floater sets are tried exactly (at least as many floaters as the group
+  cannot pair among itself, and as the players below cannot pair among themselves);
+  a group with more than `_MAX_FLOATER_SETS` candidates, which happens only near the
+  end of a field that has nearly played itself out, uses a local search instead that
+  keeps the round pairable and floats the fewest in every case tested, unproven.
 * 5.1 A group splits by rating into a top half ("parents") and a bottom half
   ("children"), paired 1-5, 2-6, 3-7, 4-8.
 * 5.2 When that is impossible the children are exchanged as little as possible: the
@@ -50,7 +55,8 @@ Rules implemented, with the seed's section numbers:
   colour, or a colour difference beyond two, is avoided when the other one avoids it.
   Reading: the lot is `Tournament.initial_colour` for round 1 when set; otherwise, with
   a `seed`, a draw from a generator seeded with `(seed, round)` (one draw in round 1,
-  one per undecided pair later); without either, white for the higher player. Only
+  one per pair later); without either, white. The lot's colour goes to the higher
+  player on odd boards and the other colour on even boards, in every round. Only
   games played over the board count for colour history.
 * 2.1 The JCA handicap: the field splits by rating into A and B and group A gets +1
   pairing point that never counts in the results (`handicap_split` = size of A, taken

@@ -273,6 +273,23 @@ def test_fallback_used_when_candidates_run_out(monkeypatch: pytest.MonkeyPatch) 
     assert compatible(floaters[0], 6)
 
 
+def test_pairing_ignoring_halves(monkeypatch: pytest.MonkeyPatch) -> None:
+    """5.4 reading: past the exchange limit the top player takes the partner nearest
+    half the group below, as long as the rest can still be paired."""
+    monkeypatch.setattr(jca, "_MAX_SPLITS", 0)
+
+    def anyone(a: int, b: int) -> bool:
+        return a != b
+
+    assert jca._pair_inside([1, 2, 3, 4, 5, 6], anyone) == [(1, 4), (2, 5), (3, 6)]
+
+    def not_1_4(a: int, b: int) -> bool:
+        return a != b and {a, b} != {1, 4}
+
+    # Partners for 1 by distance from the ideal (4): 3, then 5.
+    assert jca._pair_inside([1, 2, 3, 4, 5, 6], not_1_4) == [(1, 3), (2, 5), (4, 6)]
+
+
 def test_bye_goes_to_lowest_ranked_player() -> None:
     five = [2000, 1900, 1800, 1700, 1600]
     result = pair_round(make(five))
