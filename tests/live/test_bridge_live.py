@@ -1,0 +1,106 @@
+"""The bridge live feed (/v1/bridge/events/{id}/live) on a real server: a snapshot with
+the ranking, one message per result with the new ranking, `?since=` replay, and the
+shared tournament feed carrying the same events."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+import httpx
+import websockets
+
+EVENTS = "/v1/bridge/events"
+
+
+async def _receive(ws: Any, timeout: float = 5.0) -> dict[str, Any]:
+    message: dict[str, Any] = json.loads(await asyncio.wait_for(ws.recv(), timeout))
+    return message
+
+
+async def _create(http: httpx.AsyncClient) -> dict[str, Any]:
+    body = {
+        "kind": "pairs",
+        "name": "Live pairs",
+        "pairs": [{"number": n, "name": f"Pair {n}"} for n in range(1, 5)],
+        "boards": 1,
+        "movement": [
+            {
+                "round": 1,
+                "tables": [
+                    {"table": 1, "ns": 1, "ew": 3, "boards": [1]},
+                    {"table": 2, "ns": 2, "ew": 4, "boards": [1]},
+                ],
+            }
+        ],
+    }
+    response = await http.post(EVENTS, json=body)
+    assert response.status_code == 201, response.text
+    created: dict[str, Any] = response.json()
+    return created
+
+
+async def _enter(http: httpx.AsyncClient, event: dict[str, Any], table: int, tricks: int) -> None:
+    token = next(t["token"] for t in event["table_tokens"] if t["table"] == table)
+    response = await http.put(
+        f"{EVENTS}/{event['id']}/tables/{table}/boards/1",
+        json={"contract": "4S", "declarer": "N", "tricks": tricks},
+        headers={"Authorization": f"Bearer {token}"},
+    )
+    assert response.status_code == 200, response.text
+
+
+async def test_snapshot_then_results_with_the_ranking(server: str, http: httpx.AsyncClient) -> None:
+    event = await _create(http)
+    url = f"ws://{server}{EVENTS}/{event['id']}/live"
+    async with websockets.connect(url) as ws:
+        snapshot = await _receive(ws)
+        assert snapshot["type"] == "snapshot"
+        assert snapshot["status"] == "running"
+        assert [row["percent"] for row in snapshot["ranking"]["rows"]] == [50] * 4
+        await _enter(http, event, 1, 10)  # NS 1: +420 on board 1
+        first = await _receive(ws)
+        assert (first["type"], first["event"]) == ("event", "bridge_result_entered")
+        assert first["seq"] == snapshot["seq"] + 1
+        assert first["payload"]["result"]["ns_score"] == 420
+        assert first["ranking"]["results"] == 1
+        await _enter(http, event, 2, 9)  # NS 2: -50
+        second = await _receive(ws)
+        leaders = [row["number"] for row in second["ranking"]["rows"] if row["rank"] == 1]
+        assert leaders == [1, 4]  # NS 1 beat NS 2; EW 4 beat EW 3
+        await _enter(http, event, 2, 11)  # table 2 corrects: +450 now beats +420
+        third = await _receive(ws)
+        assert third["event"] == "bridge_result_corrected"
+        assert third["payload"]["previous"]["ns_score"] == -50
+        leaders = [row["number"] for row in third["ranking"]["rows"] if row["rank"] == 1]
+        assert leaders == [2, 3]
+
+
+async def test_since_replays_and_the_tournament_feed_carries_the_events(
+    server: str, http: httpx.AsyncClient
+) -> None:
+    event = await _create(http)
+    url = f"ws://{server}{EVENTS}/{event['id']}/live"
+    async with websockets.connect(url) as ws:
+        seen = (await _receive(ws))["seq"]
+    await _enter(http, event, 1, 10)
+    await _enter(http, event, 2, 10)
+    async with websockets.connect(f"{url}?since={seen}") as ws:
+        first, second = await _receive(ws), await _receive(ws)
+        assert [first["seq"], second["seq"]] == [seen + 1, seen + 2]
+        assert "ranking" not in first
+        assert second["ranking"]["results"] == 2
+    # The event is a tournament underneath: the generic feed replays the same events.
+    generic = f"ws://{server}/v1/tournaments/{event['id']}/live?since={seen}"
+    async with websockets.connect(generic) as ws:
+        replay = [await _receive(ws), await _receive(ws)]
+        assert [m["event"] for m in replay] == ["bridge_result_entered"] * 2
+
+
+async def test_unknown_event_closes(server: str) -> None:
+    async with websockets.connect(f"ws://{server}{EVENTS}/nope/live") as ws:
+        message = await _receive(ws)
+        assert (message["type"], message["status"]) == ("error", 404)
+        await asyncio.wait_for(ws.wait_closed(), 5)
+        assert ws.close_code == 4404
