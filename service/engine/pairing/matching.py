@@ -25,6 +25,8 @@ parity and half-slacks stay integral.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 __all__ = ["MatchingError", "WeightedMatcher"]
 
 _FREE = 0
@@ -193,6 +195,9 @@ class WeightedMatcher:
     def _release_dirty(self) -> None:
         dirty = sorted(self._dirty)
         self._dirty = set()
+        if 2 * len(dirty) > self._n:
+            self._restart()
+            return
         mate = self._mate
         for v in dirty:
             while self._inblossom[v] != v:
@@ -202,22 +207,36 @@ class WeightedMatcher:
                 mate[v] = -1
                 mate[m] = -1
         y = self._y
+        adj = self._adj
         for v in dirty:
-            best = 0
-            first = True
-            for u, w in self._adj[v].items():
-                need = w - y[u]
-                if first or need > best:
-                    best = need
-                    first = False
-            y[v] = best
-        # Greedy start: pair exposed vertices along tight edges.
-        for v in dirty:
-            if mate[v] >= 0 or self._inblossom[v] != v:
+            y[v] = max((w - y[u] for u, w in adj[v].items()), default=0)
+        self._greedy(dirty)
+
+    def _restart(self) -> None:
+        """Start from scratch: no blossoms, no pairs, duals raised vertex by vertex."""
+        n = self._n
+        for b in range(n, 2 * n):
+            if self._base[b] >= 0:
+                self._free_blossom(b)
+        self._inblossom = list(range(n))
+        self._parent = [-1] * (2 * n)
+        self._mate = [-1] * n
+        y = self._y = [0] * n
+        for v, edges in enumerate(self._adj):
+            y[v] = max((w - y[u] for u, w in edges.items()), default=0)
+        self._greedy(range(n))
+
+    def _greedy(self, vertices: Iterable[int]) -> None:
+        """Pair exposed trivial vertices along tight edges (a cheap head start)."""
+        mate = self._mate
+        y = self._y
+        inblossom = self._inblossom
+        for v in vertices:
+            if mate[v] >= 0 or inblossom[v] != v:
                 continue
             yv = y[v]
             for u, w in self._adj[v].items():
-                if mate[u] < 0 and self._inblossom[u] == u and yv + y[u] == w:
+                if mate[u] < 0 and inblossom[u] == u and yv + y[u] == w:
                     mate[v] = u
                     mate[u] = v
                     break
@@ -476,6 +495,7 @@ class WeightedMatcher:
                 s, j = u, w2
 
     def _stage(self, exposed: list[int]) -> None:
+        """One primal-dual stage: grow alternating trees until one augmentation."""
         n = self._n
         total = 2 * n
         label = self._label
@@ -483,14 +503,14 @@ class WeightedMatcher:
         bestedge = self._bestedge
         inblossom = self._inblossom
         parent = self._parent
+        base_of = self._base
         adj = self._adj
         y = self._y
         z = self._z
-        for i in range(total):
-            label[i] = _FREE
-            labelend[i] = None
-            bestedge[i] = None
-            self._blossombest[i] = None
+        self._label = label = [_FREE] * total
+        self._labelend = labelend = [None] * total
+        self._bestedge = bestedge = [None] * total
+        self._blossombest = [None] * total
         self._queue = []
         for v in exposed:
             if label[inblossom[v]] == _FREE:
@@ -525,57 +545,68 @@ class WeightedMatcher:
                             labelend[w] = (v, w)
                     elif lbw == _S:
                         be = bestedge[bv]
-                        if be is None or kslack < self._slack(*be):
+                        if be is None:
                             bestedge[bv] = (v, w)
+                        else:
+                            a, b = be
+                            if kslack < y[a] + y[b] - adj[a][b]:
+                                bestedge[bv] = (v, w)
                     elif label[w] == _FREE:
                         be = bestedge[w]
-                        if be is None or kslack < self._slack(*be):
+                        if be is None:
                             bestedge[w] = (v, w)
+                        else:
+                            a, b = be
+                            if kslack < y[a] + y[b] - adj[a][b]:
+                                bestedge[w] = (v, w)
             if augmented:
                 break
             # Dual adjustment.
-            delta = -1
+            delta = 0
             dtype = 0
             dedge: tuple[int, int] | None = None
             dblossom = -1
+            tops = [b for b in range(total) if parent[b] == -1 and (b < n or base_of[b] >= 0)]
             for v in range(n):
-                if label[inblossom[v]] == _FREE:
-                    be = bestedge[v]
-                    if be is not None:
-                        d = self._slack(*be)
-                        if dtype == 0 or d < delta:
-                            delta, dtype, dedge = d, 2, be
-            for b in range(total):
-                if parent[b] == -1 and label[b] == _S and (b < n or self._base[b] >= 0):
+                be = bestedge[v]
+                if be is not None and label[inblossom[v]] == _FREE:
+                    a, b = be
+                    d = y[a] + y[b] - adj[a][b]
+                    if dtype == 0 or d < delta:
+                        delta, dtype, dedge = d, 2, be
+            for b in tops:
+                lb = label[b]
+                if lb == _S:
                     be = bestedge[b]
                     if be is not None:
-                        d = self._slack(*be) // 2
+                        a, c = be
+                        d = (y[a] + y[c] - adj[a][c]) // 2
                         if dtype == 0 or d < delta:
                             delta, dtype, dedge = d, 3, be
-            for b in range(n, total):
-                if self._base[b] >= 0 and parent[b] == -1 and label[b] == _T:
+                elif lb == _T and b >= n:
                     d = z[b] // 2
                     if dtype == 0 or d < delta:
                         delta, dtype, dblossom = d, 4, b
             if dtype == 0:
                 raise MatchingError("no perfect matching exists")
-            for v in range(n):
-                lb = label[inblossom[v]]
-                if lb == _S:
-                    y[v] -= delta
-                elif lb == _T:
-                    y[v] += delta
-            for b in range(n, total):
-                if self._base[b] >= 0 and parent[b] == -1:
-                    if label[b] == _S:
-                        z[b] += 2 * delta
-                    elif label[b] == _T:
-                        z[b] -= 2 * delta
-            if dtype == 2 or dtype == 3:
+            if delta:
+                for v in range(n):
+                    lb = label[inblossom[v]]
+                    if lb == _S:
+                        y[v] -= delta
+                    elif lb == _T:
+                        y[v] += delta
+                for b in tops:
+                    if b >= n:
+                        if label[b] == _S:
+                            z[b] += 2 * delta
+                        elif label[b] == _T:
+                            z[b] -= 2 * delta
+            if dtype == 4:
+                self._expand_blossom(dblossom, False)
+            else:
                 assert dedge is not None
                 self._queue.append(dedge[0])
-            else:
-                self._expand_blossom(dblossom, False)
         for b in range(n, total):
-            if self._base[b] >= 0 and parent[b] == -1 and label[b] == _S and z[b] == 0:
+            if base_of[b] >= 0 and parent[b] == -1 and label[b] == _S and z[b] == 0:
                 self._expand_blossom(b, True)

@@ -219,8 +219,7 @@ class _RoundPairer:
             (order[v].played_games for v in range(n) if score[v] == ctx.bye_score),
             reverse=True,
         )
-        ctx.games_rank = {c: i for i, c in enumerate(counts)}
-        ctx.games_of = {p.number: p.played_games for p in order}
+        ctx.set_bye(score[bye_v], {c: i for i, c in enumerate(counts)})
         ctx.single_downfloater_is_bye = single
         for v in range(n):
             for u in range(v):

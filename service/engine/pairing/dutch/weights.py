@@ -32,6 +32,7 @@ exception applies only when pairing the final round, to pairs with a topscorer
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -55,12 +56,21 @@ class _Info:
     """Per-player values the weight function reads (precomputed once a round)."""
 
     score: Fraction
+    """Accelerated score."""
+    s: int
+    """The same score as an integer (scaled), for fast comparisons."""
     shift: int
+    """Offset of the player's score group inside a score field."""
     down1: bool
     up1: bool
     down2: bool
     up2: bool
-    shift_down: int
+    topscorer: bool
+    """Score above half the maximum (C3 exception in the final round)."""
+    bye_candidate: bool = False
+    """May get the PAB and scores no more than the PAB assignee (C2, C5)."""
+    bye_rank: int = 0
+    """C9 rank of the player's played games (0 = most played)."""
 
 
 class WeightContext:
@@ -125,29 +135,42 @@ class WeightContext:
         self.off = offsets
         self.max_weight = (4 << pos) - 1
         self.info: dict[int, _Info] = {}
+        scale = 1
+        for p in players:
+            d = p.acc_score().denominator
+            scale = scale * d // math.gcd(scale, d)
         for p in players:
             f1, f2 = floats[p.number]
+            acc = p.acc_score()
             self.info[p.number] = _Info(
-                score=p.acc_score(),
-                shift=self.group_shift[p.acc_score()],
+                score=acc,
+                s=int(acc * scale),
+                shift=self.group_shift[acc],
                 down1=f1 is Float.DOWN,
                 up1=f1 is Float.UP,
                 down2=f2 is Float.DOWN,
                 up2=f2 is Float.UP,
-                shift_down=0,
+                topscorer=acc > threshold,
             )
-        # Values set per round once the PAB assignee's score is known.
         self.bye_score: Fraction = Fraction(0)
         self.single_downfloater_is_bye = False
-        self.games_rank: dict[int, int] = {}
-        self.games_of: dict[int, int] = {}
+        self.set_bye(Fraction(0), {})
+
+    def set_bye(self, bye_score: Fraction, games_rank: Mapping[int, int]) -> None:
+        """Fix the PAB assignee's score and the C9 ranks by played games."""
+        self.bye_score = bye_score
+        for p in self.players:
+            info = self.info[p.number]
+            info.bye_candidate = p.bye_eligible and info.score <= bye_score
+            info.bye_rank = games_rank.get(p.played_games, 0)
 
     def compatible(self, a: SwissPlayer, b: SwissPlayer) -> bool:
         """C1 and C3 for the pair."""
-        return compatible(a, b, final_round=self.final_round, threshold=self.threshold)
-
-    def _bye_candidate(self, p: SwissPlayer) -> bool:
-        return p.bye_eligible and self.info[p.number].score <= self.bye_score
+        if b.number in a.forbidden:
+            return False
+        if not a.absolute or not b.absolute or a.preference is not b.preference:
+            return True
+        return self.final_round and (self.info[a.number].topscorer or self.info[b.number].topscorer)
 
     def weight(
         self, higher: SwissPlayer, lower: SwissPlayer, in_current: bool, in_next: bool
@@ -158,7 +181,7 @@ class WeightContext:
         off = self.off
         hi = self.info[higher.number]
         lo = self.info[lower.number]
-        top = 1 + (not self._bye_candidate(higher)) + (not self._bye_candidate(lower))
+        top = 3 - hi.bye_candidate - lo.bye_candidate
         w = top << self.total_bits
         if in_current:
             w += 1 << off["in_cur"]
@@ -169,27 +192,27 @@ class WeightContext:
         if self.single_downfloater_is_bye:
             extra = 0
             if hi.score == self.bye_score:
-                extra += self.games_rank[self.games_of[higher.number]]
+                extra += hi.bye_rank
             if lo.score == self.bye_score:
-                extra += self.games_rank[self.games_of[lower.number]]
+                extra += lo.bye_rank
             w += extra << off["bye_games"]
         if not in_current:
             return w
         w += _colour_fields(lower, higher, off)
         rounds = self.played_rounds
         if rounds >= 1:
-            w += (lo.down1 + (hi.score <= lo.score and hi.down1)) << off["down1"]
-            w += (not (hi.score > lo.score and lo.up1)) << off["up1"]
+            w += (lo.down1 + (hi.s <= lo.s and hi.down1)) << off["down1"]
+            w += (not (hi.s > lo.s and lo.up1)) << off["up1"]
         if rounds >= 2:
-            w += (lo.down2 + (hi.score <= lo.score and hi.down2)) << off["down2"]
-            w += (not (hi.score > lo.score and lo.up2)) << off["up2"]
+            w += (lo.down2 + (hi.s <= lo.s and hi.down2)) << off["down2"]
+            w += (not (hi.s > lo.s and lo.up2)) << off["up2"]
         if rounds >= 1:
             base = off["sdown1"]
             if lo.down1:
                 w += 1 << (base + lo.shift)
             if hi.down1:
                 w += 1 << (base + hi.shift)
-            if not (lo.up1 and hi.score > lo.score):
+            if not (lo.up1 and hi.s > lo.s):
                 w += 1 << (off["sup1"] + hi.shift)
         if rounds >= 2:
             base = off["sdown2"]
@@ -197,7 +220,7 @@ class WeightContext:
                 w += 1 << (base + lo.shift)
             if hi.down2:
                 w += 1 << (base + hi.shift)
-            if not (lo.up2 and hi.score > lo.score):
+            if not (lo.up2 and hi.s > lo.s):
                 w += 1 << (off["sup2"] + hi.shift)
         return w
 
