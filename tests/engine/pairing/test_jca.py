@@ -297,40 +297,43 @@ def test_bye_goes_to_lowest_ranked_player() -> None:
     assert pairs_of(result) == [(1, 3), (2, 4)]
 
 
-def test_bye_not_given_twice() -> None:
+def test_bye_follows_scores() -> None:
     five = [2000, 1900, 1800, 1700, 1600]
     history = [[(1, 3, "1-0"), (4, 2, "1-0")]]
     t = make(five, history, byes=[[(5, ByeKind.PAIRING_ALLOCATED)]])
     # Scores: 1, 4, 5 on 1; 2, 3 on 0. Lowest ranked is 3, who has had no bye.
-    result = pair_round(t)
-    assert [b.player for b in result.byes] == [3]
-    t2 = make(five, [[(1, 3, "1-0"), (2, 4, "1-0")]], byes=[[(5, ByeKind.PAIRING_ALLOCATED)]])
-    # Scores: 1, 2, 5 on 1; 3, 4 on 0: 4 is lowest.
-    assert [b.player for b in pair_round(t2).byes] == [4]
-    t3 = make(five, [[(3, 1, "1-0"), (4, 2, "1-0")]], byes=[[(5, ByeKind.PAIRING_ALLOCATED)]])
+    assert [b.player for b in pair_round(t).byes] == [3]
+    t2 = make(five, [[(3, 1, "1-0"), (4, 2, "1-0")]], byes=[[(5, ByeKind.PAIRING_ALLOCATED)]])
     # Scores: 3, 4, 5 on 1; 1, 2 on 0: 2 is lowest and has had no bye.
-    assert [b.player for b in pair_round(t3).byes] == [2]
+    assert [b.player for b in pair_round(t2).byes] == [2]
 
 
 def test_bye_skips_player_who_had_one() -> None:
     five = [2000, 1900, 1800, 1700, 1600]
-    # 5 had the bye and lost nothing; make 5 the lowest again: 5 lost in round 2.
-    history = [[(1, 3, "1-0"), (2, 4, "1-0")], [(5, 1, "0-1"), (2, 3, "1-0")]]
+    history = [[(1, 3, "1-0"), (2, 4, "1-0")], [(1, 5, "1-0"), (2, 3, "0-1")]]
     t = make(
         five,
         history,
         byes=[[(5, ByeKind.PAIRING_ALLOCATED)], [(4, ByeKind.PAIRING_ALLOCATED)]],
     )
-    # Scores: 1: 2, 2: 2, 3: 0, 4: 1, 5: 1. Lowest is 3 (no bye yet).
-    assert [b.player for b in pair_round(t).byes] == [3]
-    history2 = [[(1, 3, "1-0"), (2, 4, "1-0")], [(1, 5, "1-0"), (2, 3, "0-1")]]
-    t2 = make(
-        five,
-        history2,
-        byes=[[(5, ByeKind.PAIRING_ALLOCATED)], [(4, ByeKind.PAIRING_ALLOCATED)]],
-    )
     # Scores: 1: 2, 2: 1, 3: 1, 4: 1, 5: 1; ranked 1, 2, 3, 4, 5: 5 and 4 had byes -> 3.
-    assert [b.player for b in pair_round(t2).byes] == [3]
+    result = pair_round(t)
+    assert [b.player for b in result.byes] == [3]
+    assert result.warnings == ()
+
+
+def test_second_bye_only_when_unavoidable() -> None:
+    """Everyone has had a free point (3 the allocated bye, 1 and 2 requested full-point
+    byes); 3 is lowest but 1-2 already played, so 2 gets a second one, with a warning."""
+    t = make(
+        [2000, 1900, 1800],
+        [[(1, 2, "1-0")], []],
+        byes=[[(3, ByeKind.PAIRING_ALLOCATED)], [(1, ByeKind.FULL_POINT), (2, ByeKind.FULL_POINT)]],
+    )
+    result = pair_round(t)
+    assert result.byes == (Bye(3, 2, ByeKind.PAIRING_ALLOCATED),)
+    assert pairs_of(result) == [(1, 3)]
+    assert result.warnings == ("player 2 receives a second bye: no other way",)
 
 
 def test_announced_byes_are_kept_and_not_paired() -> None:
@@ -481,12 +484,18 @@ def test_handicap_follows_rating_not_start_number() -> None:
     assert sorted(pairs_of(result)) == [(1, 3), (2, 4)]
 
 
-def test_handicap_half_point_z_scheme() -> None:
-    history = [[(1, 3, "1-0"), (2, 4, "0-1")]]
-    ratings = [2400, 2300, 2200, 2100]
-    # With A = {1, 2} and half a point: 1: 1.5, 4: 1, 2: 0.5, 3: 0.
-    result = pair_round(make(ratings, history), handicap_split=2, handicap_points=Fraction(1, 2))
-    assert sorted(pairs_of(result)) == [(1, 4), (2, 3)]
+def test_handicap_points_z_scheme() -> None:
+    """Section 10 uses half a point in round 5: A = 1 2 3, results 1-4 1-0, 2-5 0-1, 3-6 draw."""
+    t = make(
+        [2400, 2300, 2200, 2100, 2000, 1900], [[(1, 4, "1-0"), (2, 5, "0-1"), (3, 6, "1/2-1/2")]]
+    )
+    # No handicap: 1 5 | 3 6 (met, both float) | 3 6 2 4 -> 1-5, 3-2, 6-4.
+    assert sorted(pairs_of(pair_round(t))) == [(1, 5), (2, 3), (4, 6)]
+    # +1/2: 1 (1.5) | 3 5 (1) | 2 6 (0.5) | 4 (0) -> 1-5, 2-6, 3-4.
+    half = pair_round(t, handicap_split=3, handicap_points=Fraction(1, 2))
+    assert sorted(pairs_of(half)) == [(1, 5), (2, 6), (3, 4)]
+    # +1: 1 (2) | 3 (1.5) | 2 5 (1, met) | 6 (0.5) | 4 (0) -> 1-3, 2-6, 4-5.
+    assert sorted(pairs_of(pair_round(t, handicap_split=3))) == [(1, 3), (2, 6), (4, 5)]
 
 
 # --------------------------------------------------------------------------------------
