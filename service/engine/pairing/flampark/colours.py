@@ -2,8 +2,10 @@
 
 The seed fixes colours only for the basic variant: every player alternates from round
 to round. Narrowing rounds pair two players of one parity class, who are usually due
-the same colour, so one of them has to repeat; the text says nothing about who. Reading
-taken, in two passes over the played order:
+the same colour, so one of them has to repeat; the text says nothing about who. The
+reading taken: nobody gets one colour three games running (a round without a game
+does not break a run) unless that is unavoidable; then as few repeats and as small a
+colour surplus as practical. Three passes over the played order:
 
 1. Greedy, game by game. Each of the two ways to give the colours is scored, in order
    of importance, by (a) the players who would get one colour three games running,
@@ -14,22 +16,30 @@ taken, in two passes over the played order:
    is "due" the colour that continues alternation round by round: after a round
    without a game (a bye) the player resumes the pattern instead of forcing the next
    opponent to repeat, so byes do not ripple through the field.
-2. Repair: wherever a player still has one colour three games running, swapping the
-   colours of one of those three games is tried, and kept when it lowers the cost of
-   the two players of that game (three-in-a-rows first, then colour surplus beyond
-   what an odd number of games forces, then repeats). Each kept swap lowers the total
-   cost, so the pass ends.
+2. Only if the greedy pass left a three-in-a-row: a deterministic tabu search. It takes
+   the lowest-numbered player with a three-in-a-row, and swaps the colours of the one
+   of its three games that best lowers (three-in-a-rows, then the cost below), even
+   when nothing improves; a swapped game may not be swapped back for 7 steps unless
+   that reaches a new best. It stops when no three-in-a-row is left or after
+   ``20 x (initial three-in-a-rows) + 100`` steps, and returns to the best state seen.
+   On every mix of kinds we tried (thousands of random schedules, 6 to 400 players,
+   3 to 13 rounds) it leaves none.
+3. Polish: the games the search swapped, and those in which a player with surplus
+   colour had that colour, are swapped back or over whenever that lowers the cost of
+   their two players: 1000 per three-in-a-row, 10 per unit of surplus beyond the one
+   an odd number of games forces, 1 per repeat. Each swap lowers the cost, so it ends.
 
-With basic rounds only the greedy pass reproduces the text exactly: in round 1 the
-odd-numbered player has the top colour (white by default, so player 1 has white), and
-everyone alternates after that (a player returning from a bye keeps their pattern).
-A remaining three-in-a-row is one no single swap can remove without creating another.
+With basic rounds only the greedy pass decides everything and reproduces the text
+exactly: in round 1 the odd-numbered player has the top colour (white by default, so
+player 1 has white), and everyone alternates after that (a player returning from a bye
+keeps their pattern).
 
-Complexity: O(games x rounds) in the worst case; near O(games) in practice.
+Complexity: O(games) for the greedy pass; the search and polish touch O(1) per step.
 """
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Sequence
 
 from service.engine.model import Colour
@@ -147,97 +157,135 @@ def _greedy(
     return evens, odds, choices, triples
 
 
-def _repair(evens: list[int], odds: list[int], choices: list[bool]) -> None:
-    """Second pass: swap single games while that lowers the two players' cost.
+class _Colouring:
+    """Every player's colour sequence, kept in step with the per-game choices."""
 
-    A swap changes only the runs around one position of each player's sequence and
-    their colour surplus, so each trial costs O(1).
-    """
-    sequences: dict[int, list[bool]] = {}
-    games_of: dict[int, list[int]] = {}
-    slots: list[tuple[int, int]] = []
-    for game, (even, odd) in enumerate(zip(evens, odds, strict=True)):
-        even_seq = sequences.setdefault(even, [])
-        odd_seq = sequences.setdefault(odd, [])
-        slots.append((len(even_seq), len(odd_seq)))
-        even_seq.append(choices[game])
-        odd_seq.append(not choices[game])
-        games_of.setdefault(even, []).append(game)
-        games_of.setdefault(odd, []).append(game)
-    whites = {p: sum(seq) for p, seq in sequences.items()}
-    triples = {
-        p: sum(1 for i in range(2, len(seq)) if seq[i] == seq[i - 1] == seq[i - 2])
-        for p, seq in sequences.items()
-    }
+    def __init__(self, evens: list[int], odds: list[int], choices: list[bool]) -> None:
+        self.evens, self.odds, self.choices = evens, odds, choices
+        self.sequences: dict[int, list[bool]] = {}
+        self.games_of: dict[int, list[int]] = {}
+        self.slots: list[tuple[int, int]] = []
+        for game, (even, odd) in enumerate(zip(evens, odds, strict=True)):
+            even_seq = self.sequences.setdefault(even, [])
+            odd_seq = self.sequences.setdefault(odd, [])
+            self.slots.append((len(even_seq), len(odd_seq)))
+            even_seq.append(choices[game])
+            odd_seq.append(not choices[game])
+            self.games_of.setdefault(even, []).append(game)
+            self.games_of.setdefault(odd, []).append(game)
+        self.whites = {p: sum(seq) for p, seq in self.sequences.items()}
+        self.triples = {
+            p: sum(1 for i in range(2, len(seq)) if seq[i] == seq[i - 1] == seq[i - 2])
+            for p, seq in self.sequences.items()
+        }
+        self.total_triples = sum(self.triples.values())
 
-    def change(player: int, slot: int) -> tuple[int, int]:
-        """Cost and triple change if ``player``'s colour at ``slot`` is swapped."""
-        seq = sequences[player]
-        old_t, old_r = _local(seq, slot)
-        white = seq[slot]
-        seq[slot] = not white
-        new_t, new_r = _local(seq, slot)
-        seq[slot] = white
-        count = len(seq)
-        moved = whites[player] + (-1 if white else 1)
-        surplus = _surplus(moved, count) - _surplus(whites[player], count)
-        return (
-            _TRIPLE * (new_t - old_t) + _SURPLUS * surplus + _REPEAT * (new_r - old_r),
-            new_t - old_t,
-        )
+    def _sides(self, game: int) -> tuple[tuple[int, int], tuple[int, int]]:
+        even_slot, odd_slot = self.slots[game]
+        return (self.evens[game], even_slot), (self.odds[game], odd_slot)
 
-    def try_swap(game: int) -> bool:
-        """Swap the game's colours when that lowers the two players' cost."""
-        even_slot, odd_slot = slots[game]
-        even_cost, even_triples = change(evens[game], even_slot)
-        odd_cost, odd_triples = change(odds[game], odd_slot)
-        if even_cost + odd_cost >= 0:
-            return False
-        choices[game] = not choices[game]
-        for player, slot, triple_change in (
-            (evens[game], even_slot, even_triples),
-            (odds[game], odd_slot, odd_triples),
-        ):
-            seq = sequences[player]
+    def change(self, game: int) -> tuple[int, int]:
+        """(triple change, cost change) if the game's colours were swapped; O(1)."""
+        triples = cost = 0
+        for player, slot in self._sides(game):
+            seq = self.sequences[player]
+            old_t, old_r = _local(seq, slot)
+            white = seq[slot]
+            seq[slot] = not white
+            new_t, new_r = _local(seq, slot)
+            seq[slot] = white
+            count = len(seq)
+            moved = self.whites[player] + (-1 if white else 1)
+            surplus = _surplus(moved, count) - _surplus(self.whites[player], count)
+            triples += new_t - old_t
+            cost += _TRIPLE * (new_t - old_t) + _SURPLUS * surplus + _REPEAT * (new_r - old_r)
+        return triples, cost
+
+    def swap(self, game: int) -> None:
+        """Swap the game's colours."""
+        self.choices[game] = not self.choices[game]
+        for player, slot in self._sides(game):
+            seq = self.sequences[player]
+            old_t, _ = _local(seq, slot)
             seq[slot] = not seq[slot]
-            whites[player] += 1 if seq[slot] else -1
-            triples[player] += triple_change
-        return True
+            new_t, _ = _local(seq, slot)
+            self.whites[player] += 1 if seq[slot] else -1
+            self.triples[player] += new_t - old_t
+            self.total_triples += new_t - old_t
 
-    pending = sorted(p for p, count in triples.items() if count)
-    queued = set(pending)
-    while pending:
-        player = pending.pop()
-        queued.discard(player)
-        seq = sequences[player]
-        mine = games_of[player]
-        improved = False
+    def first_triple(self, player: int) -> list[int]:
+        """The three games of the player's first three-in-a-row."""
+        seq = self.sequences[player]
         for k in range(2, len(seq)):
-            if not seq[k] == seq[k - 1] == seq[k - 2]:
-                continue
-            for game in mine[k - 2 : k + 1]:
-                if try_swap(game):
-                    improved = True
-                    break
-            if improved:
+            if seq[k] == seq[k - 1] == seq[k - 2]:
+                return self.games_of[player][k - 2 : k + 1]
+        return []
+
+    def search(self, tenure: int = 7) -> None:
+        """Remove three-in-a-rows by a deterministic tabu search (see module doc)."""
+        if not self.total_triples:
+            return
+        limit = 20 * self.total_triples + 100
+        heap = [p for p, count in self.triples.items() if count]
+        heapq.heapify(heap)
+        free_from: dict[int, int] = {}
+        flips: list[int] = []
+        best, best_at = self.total_triples, 0
+        for step in range(1, limit + 1):
+            while heap and not self.triples[heap[0]]:
+                heapq.heappop(heap)
+            if not heap:
                 break
-        if not improved:
-            continue
-        # The swap changed two players. A triple of theirs, or one of an opponent's
-        # triples that contains a game against them, may now be repairable.
-        for moved in (evens[game], odds[game]):
-            for other in games_of[moved]:
-                for touched, slot in (
-                    (evens[other], slots[other][0]),
-                    (odds[other], slots[other][1]),
-                ):
-                    if (
-                        touched not in queued
-                        and triples[touched]
-                        and (touched == moved or _local(sequences[touched], slot)[0])
-                    ):
-                        queued.add(touched)
-                        pending.append(touched)
+            trio = self.first_triple(heap[0])
+            options = []
+            for game in trio:
+                triples, cost = self.change(game)
+                allowed = free_from.get(game, 0) <= step
+                if allowed or self.total_triples + triples < best:
+                    options.append((triples, cost, game))
+            if not options:
+                options = [(*self.change(game), game) for game in trio]
+            _, _, game = min(options)
+            self.swap(game)
+            flips.append(game)
+            free_from[game] = step + tenure
+            for player, _ in self._sides(game):
+                if self.triples[player]:
+                    heapq.heappush(heap, player)
+            if self.total_triples < best:
+                best, best_at = self.total_triples, len(flips)
+        for game in reversed(flips[best_at:]):
+            self.swap(game)
+
+    def surplus_games(self) -> list[int]:
+        """Games in which a player with more of one colour than needed had that colour."""
+        found: list[int] = []
+        for player, seq in self.sequences.items():
+            count, whites = len(seq), self.whites[player]
+            if _surplus(whites, count) > 0:
+                heavy = 2 * whites > count
+                found.extend(
+                    game
+                    for game, white in zip(self.games_of[player], seq, strict=True)
+                    if white == heavy
+                )
+        return found
+
+    def polish(self, games: list[int]) -> None:
+        """Swap single games while that lowers the cost of their two players."""
+        pending = list(games)
+        queued = set(pending)
+        while pending:
+            game = pending.pop()
+            queued.discard(game)
+            if self.change(game)[1] >= 0:
+                continue
+            self.swap(game)
+            for player, _ in self._sides(game):
+                for other in self.games_of[player]:
+                    if other not in queued:
+                        queued.add(other)
+                        pending.append(other)
 
 
 def assign_colours(
@@ -249,7 +297,11 @@ def assign_colours(
     """
     evens, odds, choices, triples = _greedy(rounds, top_colour is Colour.WHITE)
     if triples:
-        _repair(evens, odds, choices)
+        before = list(choices)
+        colouring = _Colouring(evens, odds, choices)
+        colouring.search()
+        changed = {g for g, (a, b) in enumerate(zip(before, choices, strict=True)) if a != b}
+        colouring.polish(sorted(changed.union(colouring.surplus_games()), reverse=True))
     out: list[list[tuple[int, int]]] = []
     game = 0
     for games in rounds:
