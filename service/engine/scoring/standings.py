@@ -207,7 +207,7 @@ def _apply_group(
             if number == explain:
                 notes[tb.code] = (
                     order.notes.get(number, ""),
-                    order.contributions.get(number, ()),
+                    tb.contributions(ctx, group, number),
                 )
         result.extend(order.subgroups)
     return result

@@ -148,8 +148,6 @@ class GroupOrder:
     subgroup stay tied."""
     notes: dict[int, str] = field(default_factory=dict)
     """Per-member explanation text."""
-    contributions: dict[int, tuple[Contribution, ...]] = field(default_factory=dict)
-    """Per-member items behind the displayed value."""
 
 
 class GroupTieBreak(ABC):
@@ -161,3 +159,10 @@ class GroupTieBreak(ABC):
     @abstractmethod
     def order(self, ctx: TieBreakContext, group: Sequence[int]) -> GroupOrder:
         """Split `group` (tied so far) into ordered subgroups."""
+
+    def contributions(
+        self, ctx: TieBreakContext, group: Sequence[int], number: int
+    ) -> tuple[Contribution, ...]:
+        """The items behind one member's displayed value (for explanations)."""
+        del ctx, group, number
+        return ()

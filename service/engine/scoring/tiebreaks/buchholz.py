@@ -73,11 +73,12 @@ class OpponentSum(TieBreak):
         weights = (w0, w1, w2)
         plain = w0 == w1 == w2 == 1
         low, high = self.cut.low, self.cut.high
-        fast_ok = not self.fore
+        fore = self.fore and ctx.rounds > 0
         out: dict[int, int] = {}
         for number, pd in ctx.players.items():
-            if fast_ok and pd.all_played:
+            if pd.all_played:
                 # Every round a game over the board: no dummy, no VUR (the usual case).
+                shares = (*pd.shares[:-1], 1) if fore else pd.shares
                 if plain:
                     scores = [adjusted[o] for o in pd.opponents]
                     if low or high:
@@ -89,7 +90,7 @@ class OpponentSum(TieBreak):
                 elif low or high:
                     pairs = sorted(
                         (adjusted[o], adjusted[o] * weights[s])
-                        for o, s in zip(pd.opponents, pd.shares, strict=True)
+                        for o, s in zip(pd.opponents, shares, strict=True)
                     )
                     count = len(pairs)
                     cut_low = min(low, count)
@@ -97,8 +98,7 @@ class OpponentSum(TieBreak):
                     out[number] = sum(value for _, value in kept)
                 else:
                     out[number] = sum(
-                        adjusted[o] * weights[s]
-                        for o, s in zip(pd.opponents, pd.shares, strict=True)
+                        adjusted[o] * weights[s] for o, s in zip(pd.opponents, shares, strict=True)
                     )
                 continue
             items = [item for _, item in self._items(ctx, number)]
@@ -164,20 +164,19 @@ class AverageOfBuchholz(TieBreak):
         return [(e.round, e.opponent) for e in ctx.players[number].entries if e.kind is Kind.PLAYED]
 
     def values(self, ctx: TieBreakContext) -> dict[int, Fraction]:
-        inner = ctx.cached(self._inner.code, lambda: self._inner.values(ctx))
+        inner, denominator = ctx.cached("raw:" + self._inner.code, lambda: self._inner.raw(ctx))
         out: dict[int, Fraction] = {}
         for number, pd in ctx.players.items():
-            total = Fraction(0)
-            count = 0
-            for entry in pd.entries:
-                if entry.kind is Kind.PLAYED:
-                    total += inner[entry.opponent]
-                    count += 1
-            out[number] = total / count if count else Fraction(0)
+            opponents = [o for k, o in zip(pd.kinds, pd.opponents, strict=True) if k is Kind.PLAYED]
+            out[number] = (
+                Fraction(sum(inner[o] for o in opponents), len(opponents) * denominator)
+                if opponents
+                else Fraction(0)
+            )
         return out
 
     def explain(self, ctx: TieBreakContext, number: int) -> TieBreakExplanation:
-        inner = ctx.cached(self._inner.code, lambda: self._inner.values(ctx))
+        inner = self._inner.values(ctx)
         items = tuple(
             Contribution(rnd, opp, inner[opp], f"{self._inner.code} of {opp}")
             for rnd, opp in self._opponents(ctx, number)

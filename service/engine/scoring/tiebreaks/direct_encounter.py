@@ -49,24 +49,19 @@ class DirectEncounter(GroupTieBreak):
             f"{len(group) - 1} opponents met"
             for p in group
         }
-        return GroupOrder(
-            dict(scores), self._split(ctx, list(group)), notes, self._items(ctx, group)
-        )
+        return GroupOrder(dict(scores), self._split(ctx, list(group)), notes)
 
-    def _items(
-        self, ctx: TieBreakContext, group: Sequence[int]
-    ) -> dict[int, tuple[Contribution, ...]]:
-        """The games among the group, per member (for explanations)."""
+    def contributions(
+        self, ctx: TieBreakContext, group: Sequence[int], number: int
+    ) -> tuple[Contribution, ...]:
+        """The participant's games against the rest of the tied group."""
         members = set(group)
         kinds = self._kinds(ctx)
-        return {
-            p: tuple(
-                Contribution(e.round, e.opponent, ctx.fraction(e.points), "game in the group")
-                for e in ctx.players[p].entries
-                if e.opponent in members and e.kind in kinds
-            )
-            for p in group
-        }
+        return tuple(
+            Contribution(e.round, e.opponent, ctx.fraction(e.points), "game in the group")
+            for e in ctx.players[number].entries
+            if e.opponent in members and e.kind in kinds
+        )
 
     def _kinds(self, ctx: TieBreakContext) -> tuple[Kind, ...]:
         if self.count_forfeits or ctx.round_robin:
@@ -83,13 +78,17 @@ class DirectEncounter(GroupTieBreak):
         met: dict[int, int] = {}
         for p in group:
             per_opponent: dict[int, list[int]] = {}
-            for entry in ctx.players[p].entries:
-                if entry.opponent in members and entry.kind in kinds:
-                    per_opponent.setdefault(entry.opponent, []).append(entry.points)
-            scores[p] = sum(
-                (Fraction(sum(pts), len(pts) * ctx.unit) for pts in per_opponent.values()),
-                Fraction(0),
-            )
+            pd = ctx.players[p]
+            for kind, opponent, points in zip(pd.kinds, pd.opponents, pd.points, strict=True):
+                if opponent in members and kind in kinds:
+                    per_opponent.setdefault(opponent, []).append(points)
+            if all(len(pts) == 1 for pts in per_opponent.values()):
+                scores[p] = Fraction(sum(pts[0] for pts in per_opponent.values()), ctx.unit)
+            else:
+                scores[p] = sum(
+                    (Fraction(sum(pts), len(pts) * ctx.unit) for pts in per_opponent.values()),
+                    Fraction(0),
+                )
             met[p] = len(per_opponent)
         return scores, met
 

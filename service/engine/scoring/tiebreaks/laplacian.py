@@ -37,11 +37,12 @@ def kirchhoff_matrix(ctx: TieBreakContext) -> tuple[list[int], list[list[int]]]:
     size = len(order)
     matrix = [[0] * size for _ in range(size)]
     for i, number in enumerate(order):
-        for entry in ctx.players[number].entries:
-            if entry.kind in _COUNTED and entry.opponent in position:
-                j = position[entry.opponent]
-                matrix[i][j] -= entry.points
-                matrix[j][j] += entry.points
+        pd = ctx.players[number]
+        for kind, opponent, points in zip(pd.kinds, pd.opponents, pd.points, strict=True):
+            if kind in _COUNTED and opponent in position:
+                j = position[opponent]
+                matrix[i][j] -= points
+                matrix[j][j] += points
     return order, matrix
 
 

@@ -17,12 +17,7 @@ from service.engine.scoring.tiebreaks.context import (
     PlayerData,
     TieBreakContext,
 )
-from service.engine.scoring.tiebreaks.unplayed import (
-    VUR_KINDS,
-    ScoreView,
-    dummy_score,
-    fore_paired,
-)
+from service.engine.scoring.tiebreaks.unplayed import VUR_KINDS, ScoreView, dummy_score
 
 __all__ = ["OpponentRound", "opponent_rounds"]
 
@@ -51,20 +46,20 @@ def opponent_rounds(
     adjusted = view.adjusted
     result: list[OpponentRound] = []
     last = ctx.rounds - 1
-    for index, entry in enumerate(pd.entries):
-        kind = entry.kind
-        if view.fore and index == last and fore_paired(ctx, entry, index):
-            result.append(OpponentRound(index, entry.opponent, adjusted[entry.opponent], 1, False))
+    forfeits = (Kind.FORFEIT_WIN, Kind.FORFEIT_LOSS)
+    rows = zip(pd.kinds, pd.opponents, pd.shares, strict=True)
+    for index, (kind, opponent, share) in enumerate(rows):
+        if view.fore and index == last and kind in _PAIRED and opponent:
+            result.append(OpponentRound(index, opponent, adjusted[opponent], 1, False))
             continue
         if kind in SKIPPED_KINDS:
             continue
-        if kind is Kind.PLAYED or (
-            forfeits_are_games and kind in (Kind.FORFEIT_WIN, Kind.FORFEIT_LOSS)
-        ):
-            result.append(
-                OpponentRound(index, entry.opponent, adjusted[entry.opponent], entry.share, False)
-            )
+        if kind is Kind.PLAYED or (forfeits_are_games and kind in forfeits):
+            result.append(OpponentRound(index, opponent, adjusted[opponent], share, False))
         elif not ctx.round_robin:
-            score = dummy_score(ctx, view, pd.number, entry)
-            result.append(OpponentRound(index, 0, score, entry.share, kind in VUR_KINDS))
+            score = dummy_score(ctx, view, pd.number, pd.entries[index])
+            result.append(OpponentRound(index, 0, score, share, kind in VUR_KINDS))
     return result
+
+
+_PAIRED = frozenset({Kind.PLAYED, Kind.FORFEIT_WIN, Kind.FORFEIT_LOSS, Kind.PENDING})

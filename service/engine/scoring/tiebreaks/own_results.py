@@ -22,9 +22,21 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from fractions import Fraction
+from itertools import accumulate
 
-from service.engine.scoring.tiebreaks.base import Contribution, TieBreak, TieBreakExplanation
-from service.engine.scoring.tiebreaks.context import SKIPPED_KINDS, Entry, Kind, TieBreakContext
+from service.engine.scoring.tiebreaks.base import (
+    Contribution,
+    Raw,
+    TieBreak,
+    TieBreakExplanation,
+)
+from service.engine.scoring.tiebreaks.context import (
+    SKIPPED_KINDS,
+    Entry,
+    Kind,
+    PlayerData,
+    TieBreakContext,
+)
 from service.engine.scoring.tiebreaks.unplayed import VUR_KINDS
 
 __all__ = [
@@ -49,12 +61,20 @@ class _Count(TieBreak):
         """The predicate, bound to the context."""
         raise NotImplementedError
 
-    def values(self, ctx: TieBreakContext) -> dict[int, Fraction]:
+    def fast_count(self, ctx: TieBreakContext, pd: PlayerData) -> int:
+        """The count for a participant whose every round was a game over the board."""
         test = self.test(ctx)
-        return {
-            number: Fraction(sum(1 for e in pd.entries if test(e)))
-            for number, pd in ctx.players.items()
-        }
+        return sum(1 for e in pd.entries if test(e))
+
+    def raw(self, ctx: TieBreakContext) -> Raw:
+        test = self.test(ctx)
+        out: dict[int, int] = {}
+        for number, pd in ctx.players.items():
+            if pd.all_played:
+                out[number] = self.fast_count(ctx, pd)
+            else:
+                out[number] = sum(1 for e in pd.entries if test(e))
+        return out, 1
 
     def explain(self, ctx: TieBreakContext, number: int) -> TieBreakExplanation:
         test = self.test(ctx)
@@ -76,6 +96,9 @@ class Wins(_Count):
         win = ctx.win
         return lambda e: e.points == win and e.kind not in SKIPPED_KINDS
 
+    def fast_count(self, ctx: TieBreakContext, pd: PlayerData) -> int:
+        return pd.points.count(ctx.win)
+
 
 class GamesWon(_Count):
     """WON, C.07 art. 7.2."""
@@ -85,6 +108,9 @@ class GamesWon(_Count):
 
     def test(self, ctx: TieBreakContext) -> Callable[[Entry], bool]:
         return lambda e: e.kind is Kind.PLAYED and e.share == 2
+
+    def fast_count(self, ctx: TieBreakContext, pd: PlayerData) -> int:
+        return pd.shares.count(2)
 
 
 class BlackGames(_Count):
@@ -96,6 +122,9 @@ class BlackGames(_Count):
     def test(self, ctx: TieBreakContext) -> Callable[[Entry], bool]:
         return lambda e: e.kind is Kind.PLAYED and e.colour < 0
 
+    def fast_count(self, ctx: TieBreakContext, pd: PlayerData) -> int:
+        return pd.colours.count(-1)
+
 
 class BlackWins(_Count):
     """BWG, C.07 art. 7.4."""
@@ -105,6 +134,9 @@ class BlackWins(_Count):
 
     def test(self, ctx: TieBreakContext) -> Callable[[Entry], bool]:
         return lambda e: e.kind is Kind.PLAYED and e.colour < 0 and e.share == 2
+
+    def fast_count(self, ctx: TieBreakContext, pd: PlayerData) -> int:
+        return sum(1 for c, s in zip(pd.colours, pd.shares, strict=True) if c < 0 and s == 2)
 
 
 class RoundsElectedToPlay(_Count):
@@ -116,6 +148,9 @@ class RoundsElectedToPlay(_Count):
     def test(self, ctx: TieBreakContext) -> Callable[[Entry], bool]:
         return lambda e: e.kind not in SKIPPED_KINDS and e.kind not in VUR_KINDS
 
+    def fast_count(self, ctx: TieBreakContext, pd: PlayerData) -> int:
+        return len(pd.kinds)
+
 
 class ProgressiveScore(TieBreak):
     """PS, C.07 art. 7.5; `cut` drops the first running scores (PS-C1)."""
@@ -124,18 +159,11 @@ class ProgressiveScore(TieBreak):
         self.cut = cut
         self.code = f"PS-C{cut}" if cut else "PS"
 
-    def values(self, ctx: TieBreakContext) -> dict[int, Fraction]:
+    def raw(self, ctx: TieBreakContext) -> Raw:
         cut = self.cut
-        out: dict[int, Fraction] = {}
-        for number, pd in ctx.players.items():
-            running = 0
-            total = 0
-            for index, entry in enumerate(pd.entries):
-                running += entry.points
-                if index >= cut:
-                    total += running
-            out[number] = ctx.fraction(total)
-        return out
+        return {
+            number: sum(list(accumulate(pd.points))[cut:]) for number, pd in ctx.players.items()
+        }, ctx.unit
 
     def explain(self, ctx: TieBreakContext, number: int) -> TieBreakExplanation:
         running = 0
@@ -170,11 +198,11 @@ def _standard_points(ctx: TieBreakContext) -> dict[int, tuple[int, int]]:
     for number, pd in ctx.players.items():
         halves = 0
         rounds = 0
-        for entry in pd.entries:
-            if entry.kind in SKIPPED_KINDS:
+        for kind, points in zip(pd.kinds, pd.points, strict=True):
+            if kind in SKIPPED_KINDS:
                 continue
             rounds += 1
-            halves += _std_halves(entry, draw)
+            halves += 2 if points > draw else 1 if points == draw else 0
         out[number] = (halves, rounds)
     return out
 
@@ -184,8 +212,8 @@ class StandardPoints(TieBreak):
 
     code = "STD"
 
-    def values(self, ctx: TieBreakContext) -> dict[int, Fraction]:
-        return {n: Fraction(h, 2) for n, (h, _) in standard_points(ctx).items()}
+    def raw(self, ctx: TieBreakContext) -> Raw:
+        return {n: h for n, (h, _) in standard_points(ctx).items()}, 2
 
     def explain(self, ctx: TieBreakContext, number: int) -> TieBreakExplanation:
         items = tuple(
@@ -206,8 +234,8 @@ class PairingNumber(TieBreak):
         self.descending = reverse
         self.code = "TPN/R" if reverse else "TPN"
 
-    def values(self, ctx: TieBreakContext) -> dict[int, Fraction]:
-        return {number: Fraction(number) for number in ctx.players}
+    def raw(self, ctx: TieBreakContext) -> Raw:
+        return {number: number for number in ctx.players}, 1
 
 
 def _describe(entry: Entry) -> str:

@@ -144,15 +144,28 @@ def perfect_performance(ratings: list[int], halves: int) -> int | None:
     if halves == 0:
         return min(ratings) - 800
     target = 50 * halves  # hundredths
+    table = _EXPECTED_BY_DIFF
+    top = _EXPECTED_SPAN
     low = min(ratings) - 800  # expected score 0 here: below target
     high = max(ratings) + 800  # expected score full here: reaches target
     while high - low > 1:
         middle = (low + high) // 2
-        if sum(expected_percent(middle, r) for r in ratings) >= target:
+        total = 0
+        for r in ratings:
+            d = middle - r
+            total += table[(top if d > top else -top if d < -top else d) + top]
+        if total >= target:
             high = middle
         else:
             low = middle
     return high
+
+
+_EXPECTED_SPAN = 800
+_EXPECTED_BY_DIFF = tuple(
+    expected_percent(d, 0) for d in range(-_EXPECTED_SPAN, _EXPECTED_SPAN + 1)
+)
+"""Table 8.1(b) by rating difference -800..800 (beyond that it stays at 0 or 100)."""
 
 
 class AverageRating(_RatingTieBreak):
@@ -214,7 +227,12 @@ class _AverageOfOpponents(_RatingTieBreak):
 
     def compute(self, ctx: TieBreakContext, number: int) -> int | None:
         perf = self.per_player(ctx)
-        values = [v for _, opp, _, _ in self.games(ctx, number) if (v := perf.get(opp)) is not None]
+        pd = ctx.players[number]
+        values = [
+            v
+            for kind, opponent in zip(pd.kinds, pd.opponents, strict=True)
+            if kind is Kind.PLAYED and (v := perf.get(opponent)) is not None
+        ]
         return average_rating(values)
 
     def explain(self, ctx: TieBreakContext, number: int) -> TieBreakExplanation:
@@ -283,18 +301,18 @@ class JcaPerformance(TieBreak):
                 items.append(Contribution(e.round, e.opponent or None, Fraction(pd.rating), note))
         return items
 
-    def values(self, ctx: TieBreakContext) -> dict[int, Fraction]:
+    def raw(self, ctx: TieBreakContext) -> Raw:
         players = ctx.players
-        out: dict[int, Fraction] = {}
+        out: dict[int, int] = {}
         for number, pd in players.items():
             total = pd.rating
-            for e in pd.entries:
-                if e.kind is Kind.PLAYED:
-                    total += players[e.opponent].rating
-                elif e.kind not in SKIPPED_KINDS:
+            for kind, opponent in zip(pd.kinds, pd.opponents, strict=True):
+                if kind is Kind.PLAYED:
+                    total += players[opponent].rating
+                elif kind not in SKIPPED_KINDS:
                     total += pd.rating
-            out[number] = Fraction(total)
-        return out
+            out[number] = total
+        return out, 1
 
     def explain(self, ctx: TieBreakContext, number: int) -> TieBreakExplanation:
         items = tuple(self._items(ctx, number))

@@ -25,7 +25,12 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from service.engine.scoring.tiebreaks.base import Contribution, TieBreak, TieBreakExplanation
+from service.engine.scoring.tiebreaks.base import (
+    Contribution,
+    Raw,
+    TieBreak,
+    TieBreakExplanation,
+)
 from service.engine.scoring.tiebreaks.buchholz import OpponentSum
 from service.engine.scoring.tiebreaks.context import Kind, TieBreakContext
 from service.engine.scoring.tiebreaks.modifiers import NO_CUT
@@ -84,14 +89,17 @@ class Koya(TieBreak):
             out[number] = halves >= needed
         return out
 
-    def values(self, ctx: TieBreakContext) -> dict[int, Fraction]:
+    def raw(self, ctx: TieBreakContext) -> Raw:
         ok = self.qualified(ctx)
+        counted = _COUNTED
         return {
-            number: ctx.fraction(
-                sum(e.points for e in pd.entries if _counts(e.kind) and ok.get(e.opponent, False))
+            number: sum(
+                points
+                for kind, opponent, points in zip(pd.kinds, pd.opponents, pd.points, strict=True)
+                if kind in counted and ok.get(opponent, False)
             )
             for number, pd in ctx.players.items()
-        }
+        }, ctx.unit
 
     def explain(self, ctx: TieBreakContext, number: int) -> TieBreakExplanation:
         ok = self.qualified(ctx)
@@ -113,8 +121,11 @@ class Koya(TieBreak):
         return TieBreakExplanation(self.code, total, items, note)
 
 
+_COUNTED = frozenset({Kind.PLAYED, Kind.FORFEIT_WIN, Kind.FORFEIT_LOSS})
+
+
 def _counts(kind: Kind) -> bool:
-    return kind in (Kind.PLAYED, Kind.FORFEIT_WIN, Kind.FORFEIT_LOSS)
+    return kind in _COUNTED
 
 
 def _limit_suffix(percent: int, shift_halves: Fraction) -> str:

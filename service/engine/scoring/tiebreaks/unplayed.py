@@ -98,11 +98,6 @@ def score_view(ctx: TieBreakContext, fore: bool = False) -> ScoreView:
     return ctx.cached(f"scores:{fore}", lambda: _score_view(ctx, fore))
 
 
-def fore_paired(ctx: TieBreakContext, entry: Entry, index: int) -> bool:
-    """True when Fore Buchholz treats this round as a drawn game (art. 8.3)."""
-    return index == ctx.rounds - 1 and entry.kind in _PAIRED_KINDS and entry.opponent != 0
-
-
 def _tail_start_kinds(kinds: Sequence[Kind]) -> int:
     start = len(kinds)
     for index in range(len(kinds) - 1, -1, -1):
