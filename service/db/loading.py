@@ -10,8 +10,8 @@ from fractions import Fraction
 from service.db.tables import ByeRow, GameRow, PlayerRow, TournamentRow
 from service.engine.model import (
     Bye,
-    Colour,
     ByeKind,
+    Colour,
     Game,
     GameResult,
     Player,
