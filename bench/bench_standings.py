@@ -8,6 +8,7 @@ and absences so the FIDE art. 16 paths run too.
 
 from __future__ import annotations
 
+import os
 import random
 import sys
 import time
@@ -90,6 +91,8 @@ def main() -> None:
     )
     print(f"compute_standings {','.join(CODES)}: {best:.3f} s (best of 3)")
     print(f"rows {len(standings.rows)}, rows sharing a rank with the next: {shared}")
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(f"load average (1 min) while measuring: {load:.2f} on {os.cpu_count()} CPUs")
 
 
 if __name__ == "__main__":
