@@ -478,3 +478,14 @@ def test_public_surface() -> None:
     assert VARIANTS == ("individual", "team", "group")
     assert {"flampark_schedule", "FlamparkSchedule", "FlamparkError"} <= set(module.__all__)
     assert all(hasattr(module, name) for name in module.__all__)
+
+
+def test_pairing_view_of_a_round() -> None:
+    schedule = flampark_schedule(57, 10, kinds=FK6_KINDS, round_order=[10, *range(1, 10)])
+    pairing = schedule.pairing(1)
+    assert pairing.round == 1
+    assert pairing.games == schedule.rounds[0].games
+    assert [b.player for b in pairing.byes] == list(range(49, 58))
+    assert pairing.notes == ("FLAMPARK x8 round, computed round 10",)
+    with pytest.raises(FlamparkOptionError, match="round 11 is not in the schedule"):
+        schedule.pairing(11)

@@ -30,7 +30,8 @@ even and odd integers; folding it at both ends places every position exactly onc
 the opponents of ``n`` in different rounds are distinct. For every even ``size`` and
 every number of rounds up to ``size / 2`` (each even position then meets each odd one
 once: a complete bipartite schedule) the rounds are perfect matchings with no repeated
-game; the tests check this exhaustively for ``size <= 200`` and by property for larger.
+game; the tests check this exhaustively for every ``size`` up to 120 and, through
+whole schedules, by property up to 400.
 So the bottom of the list never needs a search: byes come only from divisibility.
 
 Complexity: O(size) per round, integer arithmetic only.

@@ -24,6 +24,10 @@ of the list; whoever the chains give the phantom sits out. The phantom's opponen
 distinct from round to round, so nobody sits out two basic rounds, and they lie within
 about 2 x rounds of the bottom.
 
+The text's worst case, "14 surplus pauses" in a 10-round event, is the x8 round of an
+even count 14 above a multiple of 16 (an odd count can reach 15); x2 and x4 rounds add
+their own (at most 3 and 7). With ``rematch_byes`` most of these players get a game.
+
 Capacity: a class of ``m`` positions supports ``m / 2`` rounds (each of its even
 positions then meets every odd one), so a schedule may hold at most
 ``count // (2k)`` rounds of factor ``k``.

@@ -49,6 +49,7 @@ from service.engine.pairing.flampark.kinds import (
     kind_round,
 )
 from service.engine.pairing.flampark.tables import assign_tables
+from service.engine.pairing.result import Pairing
 
 __all__ = ["VARIANTS", "CardEntry", "FlamparkSchedule", "flampark_schedule"]
 
@@ -125,6 +126,17 @@ class FlamparkSchedule:
                     break
             entries.append(entry)
         return tuple(entries)
+
+    def pairing(self, round_number: int) -> Pairing:
+        """One played round in the shared ``Pairing`` form (games by table, byes)."""
+        if not 1 <= round_number <= len(self.rounds):
+            raise FlamparkOptionError(
+                f"round {round_number} is not in the schedule 1..{len(self.rounds)}"
+            )
+        rnd = self.rounds[round_number - 1]
+        kind = self.kinds[round_number - 1]
+        note = f"FLAMPARK {kind} round, computed round {self.computed[round_number - 1]}"
+        return Pairing(rnd.number, rnd.games, rnd.byes, (note,), self.warnings)
 
     def _check_player(self, start_number: int) -> None:
         if not 1 <= start_number <= self.player_count:
