@@ -212,3 +212,12 @@ def test_explain_direct_encounter_lists_the_games(seed_002) -> None:
     assert [(c.opponent, c.value) for c in de.contributions] == [(3, Fraction(1, 2))]
     # The draw leaves them tied; SB then puts Sidorov third.
     assert [r.start_number for r in standings.rows][2:4] == [3, 4]
+
+
+def test_unknown_start_numbers_are_rejected() -> None:
+    players = (Player(1), Player(2))
+    rounds = (Round(1, (_game(1, 1, 7, "1-0"),)),)
+    with pytest.raises(TieBreakError, match="round 1 has start number 7"):
+        compute_standings(Tournament(players, rounds))
+    with pytest.raises(TieBreakError, match="cannot explain start number 9"):
+        compute_standings(Tournament(players), explain=9)

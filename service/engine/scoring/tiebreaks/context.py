@@ -14,6 +14,8 @@ Readings taken here (documented once, pinned by tests):
 * A player missing from a round of `Tournament.rounds` was absent: a zero-point bye
   (model.Tournament docstring), category "absence" for FIDE C.07 art. 16.
 * Double forfeit (`--`) is a forfeit loss for both players.
+* A game or bye naming a start number that is not in the start list, or a player
+  twice in one round, is an error (`TieBreakError`), not something to guess about.
 * Round-robins (pre-determined pairings, C.07 2026 art. 15.2): the zero-point bye of
   an odd round-robin's free round is no round at all (`Kind.FREE`): seed 002 counts a
   round-robin player's opponents' real scores, and an absence in a round-robin is a
@@ -308,7 +310,12 @@ def build_context(
 
     def catch_up(number: int, index: int) -> list[Row]:
         """The player's rows, absences filled in up to round index `index`."""
-        found = rows.setdefault(number, [])
+        found = rows.get(number)
+        if found is None:
+            raise TieBreakError(
+                f"round {round_numbers[index]} has start number {number}, "
+                "who is not in the start list"
+            )
         if len(found) > index:
             raise TieBreakError(
                 f"player {number} appears more than once in round {round_numbers[index]}"
@@ -349,7 +356,7 @@ def build_context(
     for number in sorted(rows):
         found = rows[number]
         found.extend([absent] * (count - len(found)))
-        players[number] = PlayerData(number, ratings.get(number, 0), round_numbers, found)
+        players[number] = PlayerData(number, ratings[number], round_numbers, found)
     return TieBreakContext(
         players=players,
         unit=unit,
