@@ -116,3 +116,17 @@ def football_tournament(group: FootballGroup) -> Tournament:
                     earned
                 ]
     return round_robin_tournament(results, size, PointSystem.football())
+
+
+def seed_002_berger_breakdown() -> dict[int, list[Fraction]]:
+    """The text's per-opponent Berger items for Sidorov (3) and Kuznetsov (4), in
+    start-number order of the opponents: "2,5 (половина очков Иванова) + ..."."""
+    text = SEED_002.read_text(encoding="utf-8")
+    out: dict[int, list[Fraction]] = {}
+    for number, name in ((3, "Сидорова"), (4, "Кузнецова")):
+        line = next(
+            ln for ln in text.splitlines() if ln.startswith(f"Коэффициент Бергера участника {name}")
+        )
+        items = re.findall(r"(\d+(?:,\d+)?) \(", line)
+        out[number] = [Fraction(item.replace(",", ".")) for item in items]
+    return out

@@ -28,7 +28,11 @@ from service.engine.scoring.tiebreaks.errors import (
     UnknownTieBreakError,
     UnsupportedEditionError,
 )
-from tests.engine.scoring.seed_data import round_robin_tournament, seed_002_crosstable
+from tests.engine.scoring.seed_data import (
+    round_robin_tournament,
+    seed_002_berger_breakdown,
+    seed_002_crosstable,
+)
 
 
 @pytest.fixture(scope="module")
@@ -221,3 +225,15 @@ def test_unknown_start_numbers_are_rejected() -> None:
         compute_standings(Tournament(players, rounds))
     with pytest.raises(TieBreakError, match="cannot explain start number 9"):
         compute_standings(Tournament(players), explain=9)
+
+
+def test_seed_002_berger_items_per_opponent(seed_002) -> None:
+    tournament, _, _ = seed_002
+    for number, items in seed_002_berger_breakdown().items():
+        standings = compute_standings(tournament, ("SB",), explain=number)
+        assert standings.explanation is not None
+        sb = standings.explanation.tiebreaks[0]
+        by_opponent = {c.opponent: c.value for c in sb.contributions}
+        opponents = [k for k in range(1, 8) if k != number]
+        assert [by_opponent[k] for k in opponents] == items
+        assert sum(items) == sb.value
