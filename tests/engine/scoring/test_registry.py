@@ -6,7 +6,7 @@ import pytest
 
 from service.engine.scoring.tiebreaks.base import GroupTieBreak, TieBreak
 from service.engine.scoring.tiebreaks.errors import UnknownTieBreakError
-from service.engine.scoring.tiebreaks.registry import KNOWN_CODES, parse_tiebreak
+from service.engine.scoring.tiebreaks.registry import KNOWN_CODES, TIEBREAK_NAMES, parse_tiebreak
 
 
 @pytest.mark.parametrize("code", KNOWN_CODES)
@@ -81,3 +81,7 @@ def test_2026_codes_are_not_in_the_2024_edition(code: str) -> None:
     assert parse_tiebreak(code, "2026").code == code
     with pytest.raises(UnknownTieBreakError, match="2026 edition"):
         parse_tiebreak(code, "2024")
+
+
+def test_every_code_has_a_description() -> None:
+    assert sorted(TIEBREAK_NAMES) == sorted(KNOWN_CODES)

@@ -55,7 +55,7 @@ from service.engine.scoring.tiebreaks.sonneborn import (
     SonnebornBerger,
 )
 
-__all__ = ["KNOWN_CODES", "parse_tiebreak"]
+__all__ = ["KNOWN_CODES", "TIEBREAK_NAMES", "parse_tiebreak"]
 
 AnyTieBreak = TieBreak | GroupTieBreak
 
@@ -78,6 +78,35 @@ KNOWN_CODES = (
     *_SEED_NAMES,
 )  # fmt: skip
 """The tie-break names understood (modifiers come on top)."""
+
+TIEBREAK_NAMES: dict[str, str] = {
+    "DE": "Direct Encounter (C.07 art. 6)",
+    "WIN": "Number of wins, played or not (art. 7.1)",
+    "WON": "Number of games won over the board (art. 7.2)",
+    "BPG": "Number of games played with Black (art. 7.3)",
+    "BWG": "Number of games won with Black (art. 7.4)",
+    "PS": "Sum of progressive scores (art. 7.5)",
+    "REP": "Rounds one elected to play (art. 7.6)",
+    "STD": "Standard points, 1/½/0 per round (art. 7.7, 2026)",
+    "TPN": "Tournament pairing number, lower first (art. 7.8, 2026)",
+    "BH": "Buchholz (art. 8.1); Solkoff in seed 001",
+    "AOB": "Average of opponents' Buchholz (art. 8.2)",
+    "FB": "Fore Buchholz (art. 8.3)",
+    "SB": "Sonneborn-Berger (art. 9.1); the Berger coefficient of seed 002",
+    "KS": "Koya system (art. 9.2)",
+    "ARO": "Average rating of opponents (art. 10.1)",
+    "TPR": "Tournament performance rating (art. 10.2)",
+    "PTP": "Perfect tournament performance (art. 10.3)",
+    "APRO": "Average performance rating of opponents (art. 10.4)",
+    "APPO": "Average perfect performance of opponents (art. 10.5)",
+    "RTNG": "Own rating, higher first (art. 10.6, 2026)",
+    "SB-S": "Simplified Berger, Dvoretsky 1985 (seed 002)",
+    "SB-D": "Doubled Sonneborn-Berger, win 2x, draw 1x (seed 002)",
+    "PERF-JCA": "JCA simple performance: own + opponents' ratings (seed 001)",
+    "LAP-POT": "Laplacian potential of the crosstable (seed 002)",
+    "LAP-FLOW": "Laplacian flow: potential x points conceded (seed 002)",
+}
+"""A one-line description per name, for listings (API, command line)."""
 
 
 class _Spec:
