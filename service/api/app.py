@@ -25,6 +25,7 @@ from service.api.routes import (
     rounds,
     scoreboard,
     standings,
+    stats,
     tournaments,
     trf,
 )
@@ -119,6 +120,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         compute,
         flampark,
         scoreboard,
+        stats,
         bridge_compute,
         bridge_events,
     ):

@@ -151,3 +151,18 @@ async def test_what_if_errors(client: httpx.AsyncClient, body: dict, field_name:
     response = await client.post("/v1/compute/flampark/schedule", json=body)
     assert response.status_code == 422, response.text
     assert response.json()["field"] == field_name
+
+
+async def test_pairing_quality_figures(client: httpx.AsyncClient) -> None:
+    event = await create_round_robin(client, field(20), system="flampark", rounds=5)
+    stats = (await client.get(f"/v1/tournaments/{event.id}/stats")).json()
+    assert stats["games"] == 50
+    assert stats["largest_start_gap"] is not None and stats["largest_start_gap"] >= 1
+    # ratings fall by 10 a place, so every gap is under 200
+    assert stats["share_gap_under_200"] == 1.0
+    assert stats["share_gap_over_400"] == 0.0
+    what_if = await client.post(
+        "/v1/compute/flampark/schedule",
+        json={"players": [{"rating": 2400 - 10 * n} for n in range(1, 21)], "rounds": 5},
+    )
+    assert what_if.json()["stats"] == stats

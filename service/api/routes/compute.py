@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Query, Request
@@ -22,8 +23,10 @@ from service.api.schemas.compute import (
 )
 from service.api.schemas.flampark import ScheduleRequest, ScheduleResponse
 from service.api.systems import pair_next, schedule_for
+from service.engine.model import Player
 from service.engine.pairing.varma import varma_draw, varma_sets
 from service.engine.scoring.standings import DEFAULT_SWISS, compute_standings
+from service.engine.stats import pairing_quality
 from service.errors import InvalidInput
 
 router = APIRouter(prefix="/v1/compute", tags=["compute"])
@@ -34,7 +37,12 @@ async def flampark_schedule(body: ScheduleRequest) -> ScheduleResponse:
     """The whole FLAMPARK schedule for a start list (or a player count), rounds and kinds,
     with its pairing-quality figures: compare a Swiss open with a FLAMPARK clone of it."""
     schedule = schedule_for(body.count, body.rounds, body.options())
-    return schedule_document(schedule)
+    document = schedule_document(schedule)
+    if body.players is not None:
+        ratings = sorted((p.rating for p in body.players), reverse=True)
+        field = [Player(n, "", r) for n, r in enumerate(ratings, start=1)]
+        document.stats = asdict(pairing_quality(field, schedule.rounds))
+    return document
 
 
 MAX_BODY = 20_000_000
