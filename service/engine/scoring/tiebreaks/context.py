@@ -245,14 +245,12 @@ def _unit_of(points: PointSystem) -> int:
     unit = 1
     for value in values:
         unit = lcm(unit, Fraction(value).denominator)
-    # Halves appear in derived values (a draw counted as half a win); keep them exact.
     return unit
 
 
 def _units(value: Fraction, unit: int) -> int:
     scaled = Fraction(value) * unit
-    if scaled.denominator != 1:  # pragma: no cover - unit is a common denominator
-        raise ValueError(f"point value {value} does not fit unit 1/{unit}")
+    assert scaled.denominator == 1, "unit is a common denominator of every point value"
     return scaled.numerator
 
 

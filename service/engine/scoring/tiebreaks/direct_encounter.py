@@ -49,7 +49,7 @@ class DirectEncounter(GroupTieBreak):
             f"{len(group) - 1} opponents met"
             for p in group
         }
-        return GroupOrder(dict(scores), self._split(ctx, list(group)), notes)
+        return GroupOrder(dict(scores), self._split(ctx, list(group), (scores, met)), notes)
 
     def contributions(
         self, ctx: TieBreakContext, group: Sequence[int], number: int
@@ -92,10 +92,15 @@ class DirectEncounter(GroupTieBreak):
             met[p] = len(per_opponent)
         return scores, met
 
-    def _split(self, ctx: TieBreakContext, group: list[int]) -> list[list[int]]:
+    def _split(
+        self,
+        ctx: TieBreakContext,
+        group: list[int],
+        table: tuple[dict[int, Fraction], dict[int, int]] | None = None,
+    ) -> list[list[int]]:
         if len(group) < 2:
             return [group]
-        scores, met = self._mini_table(ctx, group)
+        scores, met = table if table is not None else self._mini_table(ctx, group)
         ordered = sorted(group, key=lambda p: (-scores[p], p))
         size = len(group)
         if ctx.round_robin or all(met[p] == size - 1 for p in group):
