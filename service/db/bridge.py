@@ -663,26 +663,30 @@ def _shared_ranks(keys: Sequence[tuple[Any, ...]]) -> list[int]:
     return ranks
 
 
+def _exact(value: Fraction) -> int | Fraction:
+    """Whole values as ints: summing ints is far cheaper than summing Fractions."""
+    return value.numerator if value.denominator == 1 else value
+
+
 def _pairs_ranking(layout: Layout, results: Sequence[BridgeResultRow]) -> dict[str, Any]:
     by_board: dict[int, list[BridgeResultRow]] = defaultdict(list)
     for result in results:
         by_board[result.board].append(result)
-    score: dict[int, Fraction] = defaultdict(Fraction)
-    mps: dict[int, list[Fraction]] = defaultdict(list)
-    tops: dict[int, list[Fraction]] = defaultdict(list)
+    score: dict[int, int | Fraction] = defaultdict(int)
+    top: dict[int, int | Fraction] = defaultdict(int)
     boards: dict[int, int] = defaultdict(int)
     butler_options = layout.options.get("butler", {})
     cavendish_options = layout.options.get("cavendish", {})
     for board_results in by_board.values():
         entries = [_entry(r) for r in board_results]
+        sides = [(r.ns, r.ew) for r in board_results]
         if layout.scoring == "matchpoints":
             mp = matchpoints(entries)
             ns_values, ew_values = mp.ns, mp.ew
-            for result, ns_mp, ew_mp in zip(board_results, mp.ns, mp.ew, strict=True):
-                mps[result.ns].append(ns_mp)
-                mps[result.ew].append(ew_mp)
-                tops[result.ns].append(mp.top)
-                tops[result.ew].append(mp.top)
+            board_top = _exact(mp.top)
+            for ns, ew in sides:
+                top[ns] += board_top
+                top[ew] += board_top
         elif layout.scoring == "butler":
             scored = butler(
                 entries,
@@ -698,14 +702,16 @@ def _pairs_ranking(layout: Layout, results: Sequence[BridgeResultRow]) -> dict[s
                 comparison_cap=cavendish_options.get("comparison_cap"),
             )
             ns_values, ew_values = crossed.ns_imps, crossed.ew_imps
-        for result, ns_value, ew_value in zip(board_results, ns_values, ew_values, strict=True):
-            score[result.ns] += ns_value
-            score[result.ew] += ew_value
-            boards[result.ns] += 1
-            boards[result.ew] += 1
+        for (ns, ew), ns_value, ew_value in zip(sides, ns_values, ew_values, strict=True):
+            score[ns] += _exact(ns_value)
+            score[ew] += _exact(ew_value)
+            boards[ns] += 1
+            boards[ew] += 1
 
+    keys: dict[int, tuple[int | Fraction, ...]]
     if layout.scoring == "matchpoints":
-        percent = {n: session_percentage(mps[n], tops[n]) for n in layout.entrants}
+        # Total matchpoints over total available (the EBU/WBF session percentage).
+        percent = {n: session_percentage([score[n]], [top[n]]) for n in layout.entrants}
         keys = {n: (-percent[n],) for n in layout.entrants}
     else:
         keys = {n: (-score[n],) for n in layout.entrants}
@@ -721,7 +727,7 @@ def _pairs_ranking(layout: Layout, results: Sequence[BridgeResultRow]) -> dict[s
             "score": score[number],
         }
         if layout.scoring == "matchpoints":
-            line["top"] = sum(tops[number], Fraction(0))
+            line["top"] = top[number]
             line["percent"] = percent[number]
         rows.append(line)
     return {"kind": "pairs", "scoring": layout.scoring, "results": len(results), "rows": rows}

@@ -176,6 +176,9 @@ async def test_matchpoint_ranking_of_the_spec_board(client: httpx.AsyncClient) -
 
 async def test_butler_and_cavendish_sessions(client: httpx.AsyncClient) -> None:
     butler = await _create(client, _one_board_session("butler"))
+    assert butler.body["options"] == {
+        "butler": {"datum_method": "pzbs", "trim": 1, "rounding": "down"}
+    }
     await _play_spec_board(client, butler)
     rows = {row["number"]: row for row in (await _ranking(client, butler))["rows"]}
     # SPEC 7: datum 440; 690 -> 6, 660 -> 6, 630 -> 5, 620 -> 5, -100 -> -11, -200 -> -12.
@@ -405,6 +408,8 @@ def _pbn_game(board: int, table: int, contract: str, declarer: str, tricks: int)
 async def test_teams_match_imps_and_vp_from_a_pbn_import(client: httpx.AsyncClient) -> None:
     event = await _create(client, _teams_event())
     assert sorted(event.tables) == [1, 2]
+    assert (event.body["kind"], event.body["scoring"]) == ("teams", "imps-vp")
+    assert event.body["options"] == {"scale": "wbf-2013"}
     # Board 1 (none vul): open 4S= +420, closed 4S-1 -50 -> 470 = 10 IMPs. Board 2 (NS
     # vul): 4S= +620 v 4S-1 -100 -> 12 IMPs. Board 3: 2S+0 +110 v 1NT= +90 -> 1 IMP.
     # Every other board is passed out in both rooms: 23 IMPs over 16 boards.

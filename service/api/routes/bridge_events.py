@@ -133,9 +133,8 @@ async def _event_public(session: AsyncSession, row: TournamentRow) -> dict[str, 
     }
     if layout.kind == "pairs":
         document["movement"] = settings["movement"]
-        document["options"] = {layout.scoring: layout.options.get(layout.scoring, {})}
-        if layout.scoring == "matchpoints":
-            document["options"] = {}
+        method = layout.scoring  # Butler and Cavendish sessions show their options
+        document["options"] = {method: layout.options[method]} if method in layout.options else {}
     else:
         document["matches"] = settings["rounds"]
         document["options"] = dict(layout.options)
