@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from service.engine.model import Bye, ByeKind, Game, GameResult, Player, Round, Tournament
 from service.engine.scoring.standings import compute_standings
+from service.engine.scoring.tiebreaks.registry import KNOWN_CODES
 
 _RESULTS = [
     GameResult.WHITE_WINS,
@@ -108,3 +109,27 @@ def test_order_of_games_in_a_round_does_not_matter(tournament: Tournament, rnd) 
     other = replace(tournament, rounds=tuple(shuffled))
     codes = ("BH-C1", "SB", "DE", "FB", "AOB", "TPR/U1000", "LAP-POT")
     assert compute_standings(tournament, codes) == compute_standings(other, codes)
+
+
+@settings(max_examples=40, deadline=None)
+@given(events(), st.sampled_from(["2026", "2024"]), st.booleans())
+def test_every_code_runs_and_explains_itself(
+    tournament: Tournament, edition: str, round_robin: bool
+) -> None:
+    codes = [c for c in KNOWN_CODES if edition == "2026" or c not in ("STD", "TPN", "RTNG")]
+    codes += ["BH-M2/P", "SB-C2/P", "KS/L+1", "ARO-M1/U1200", "AOB/F", "DE/P", "PS-C2"]
+    number = tournament.players[0].start_number
+    standings = compute_standings(
+        tournament, codes, edition=edition, explain=number, round_robin=round_robin
+    )
+    assert standings.explanation is not None
+    row = next(r for r in standings.rows if r.start_number == number)
+    for item in standings.explanation.tiebreaks:
+        assert item.value == row.tiebreaks[item.code]
+    json.dumps(standings.explanation.as_dict())
+
+
+def test_empty_and_tiny_events() -> None:
+    assert compute_standings(Tournament(()), KNOWN_CODES).rows == ()
+    alone = compute_standings(Tournament((Player(1),)), KNOWN_CODES).rows
+    assert [(r.rank, r.points) for r in alone] == [(1, 0)]
