@@ -87,6 +87,7 @@ def player_public(row: PlayerRow) -> PlayerPublic:
         sex=row.sex,
         birth_year=row.birth_year,
         identity=row.extra.get("identity"),
+        withdrawn=bool(row.extra.get("withdrawn", False)),
     )
 
 

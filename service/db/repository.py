@@ -110,22 +110,38 @@ def _require_open(tournament: TournamentRow) -> None:
         raise Conflict("the start list is closed", field="status")
 
 
+SWISS_SYSTEMS = frozenset({"swiss-dutch", "swiss-jca"})
+"""Systems paired round by round, which accept late entries and withdrawals."""
+
+
 async def add_player(
     session: AsyncSession, tournament: TournamentRow, fields: dict[str, Any]
-) -> PlayerRow:
-    """Register a player while the start list is open."""
+) -> tuple[PlayerRow, str | None]:
+    """Register a player while the start list is open, or a late entry in a running Swiss
+    tournament (FIDE C.04.A: the late entry takes the next start number, has no game in
+    the rounds already paired, and receives a player token at once)."""
     await lock_tournament(session, tournament.id)
     await session.refresh(tournament)
-    _require_open(tournament)
+    late = tournament.status == "running" and tournament.system in SWISS_SYSTEMS
+    if not late:
+        _require_open(tournament)
     fields = dict(fields)
     identity = fields.pop("identity", None)
     player = PlayerRow(
         tournament_id=tournament.id, extra={"identity": identity} if identity else {}, **fields
     )
+    token = None
+    if late:
+        numbers = [p.start_number or 0 for p in await list_players(session, tournament.id)]
+        player.start_number = max(numbers, default=0) + 1
+        token = new_token("ply")
+        player.token_hash = hash_token(token)
+        player.extra = {**player.extra, "late_entry_round": tournament.current_round + 1}
     session.add(player)
     await session.flush()
-    await append_event(session, tournament.id, "player_added", {"id": player.id, **fields})
-    return player
+    payload = {"id": player.id, "start_number": player.start_number, **fields}
+    await append_event(session, tournament.id, "player_added", payload)
+    return player, token
 
 
 async def get_player(session: AsyncSession, tournament_id: str, player_id: int) -> PlayerRow:
@@ -139,13 +155,23 @@ async def get_player(session: AsyncSession, tournament_id: str, player_id: int) 
 async def update_player(
     session: AsyncSession, tournament: TournamentRow, player_id: int, fields: dict[str, Any]
 ) -> PlayerRow:
-    """Change a player's details while the start list is open."""
+    """Change a player's details while the start list is open; in a running Swiss
+    tournament only `withdrawn` may change (a withdrawn player is not paired again)."""
     await lock_tournament(session, tournament.id)
     await session.refresh(tournament)
-    _require_open(tournament)
+    if tournament.status == "running" and set(fields) == {"withdrawn"}:
+        if tournament.system not in SWISS_SYSTEMS:
+            raise Conflict(
+                "withdrawals are handled by the pairing only in Swiss tournaments",
+                field="withdrawn",
+            )
+    else:
+        _require_open(tournament)
     player = await get_player(session, tournament.id, player_id)
     for name, value in fields.items():
-        if name == "identity":
+        if name == "withdrawn":
+            player.extra = {**player.extra, "withdrawn": bool(value)}
+        elif name == "identity":
             player.extra = {**player.extra, "identity": value}
         else:
             setattr(player, name, value)

@@ -212,3 +212,53 @@ async def test_varma_draw(client: httpx.AsyncClient) -> None:
     assert max(len(poles & set(values)) for values in sets.values()) == 3  # a whole set
     few = await client.post("/v1/compute/varma", json={"players": players[:5], "seed": 1})
     assert few.status_code == 422 and few.json()["field"] == "players"
+
+
+async def test_late_entry_and_withdrawal(client: httpx.AsyncClient) -> None:
+    event = await create_round_robin(client, FIELD[:8], system="swiss-dutch", rounds=4)
+    await pair(client, event)
+    late = await client.post(
+        f"/v1/tournaments/{event.id}/players",
+        json={"name": "Late Comer", "rating": 2600},
+        headers=event.auth(),
+    )
+    assert late.status_code == 201, late.text
+    assert late.json()["start_number"] == 9 and late.json()["token"].startswith("ply_")
+    players = (await client.get(f"/v1/tournaments/{event.id}/players")).json()
+    quitter = next(p for p in players if p["start_number"] == 3)
+    withdrawn = await client.patch(
+        f"/v1/tournaments/{event.id}/players/{quitter['id']}",
+        json={"withdrawn": True},
+        headers=event.auth(),
+    )
+    assert withdrawn.status_code == 200 and withdrawn.json()["withdrawn"] is True
+    renamed = await client.patch(
+        f"/v1/tournaments/{event.id}/players/{quitter['id']}",
+        json={"name": "Other"},
+        headers=event.auth(),
+    )
+    assert renamed.status_code == 409
+    await confirm_all(client, event, 1)
+    second = (await pair(client, event)).json()
+    byes = {b["player"]: b["type"] for b in second["byes"]}
+    assert byes[3] == "zero-point"
+    paired = {n for g in second["games"] for n in (g["white"], g["black"])}
+    assert 9 in paired and 3 not in paired
+    assert len(paired) == 8  # eight present players, no pairing-allocated bye
+
+
+async def test_no_withdrawal_in_a_round_robin(client: httpx.AsyncClient) -> None:
+    event = await create_round_robin(client, FIELD[:4])
+    players = (await client.get(f"/v1/tournaments/{event.id}/players")).json()
+    response = await client.patch(
+        f"/v1/tournaments/{event.id}/players/{players[0]['id']}",
+        json={"withdrawn": True},
+        headers=event.auth(),
+    )
+    assert response.status_code == 409 and response.json()["field"] == "withdrawn"
+    late = await client.post(
+        f"/v1/tournaments/{event.id}/players",
+        json={"name": "Late", "rating": 1},
+        headers=event.auth(),
+    )
+    assert late.status_code == 409

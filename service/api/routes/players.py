@@ -6,7 +6,12 @@ from fastapi import APIRouter, Path, Response, status
 
 from service.api.deps import OrganizerDep, SessionDep, StateDep, TournamentDep
 from service.api.publish import commit_and_publish
-from service.api.schemas.players import PlayerCreate, PlayerPublic, PlayerUpdate
+from service.api.schemas.players import (
+    PlayerCreate,
+    PlayerPublic,
+    PlayerRegistered,
+    PlayerUpdate,
+)
 from service.api.views import player_public
 from service.db.repository import add_player, delete_player, list_players, update_player
 
@@ -15,18 +20,19 @@ router = APIRouter(prefix="/v1/tournaments/{tournament_id}/players", tags=["play
 PlayerId = Path(ge=1, description="The player's id (as returned on registration)")
 
 
-@router.post("", status_code=status.HTTP_201_CREATED, response_model=PlayerPublic)
+@router.post("", status_code=status.HTTP_201_CREATED, response_model=PlayerRegistered)
 async def register(
     body: PlayerCreate,
     tournament: TournamentDep,
     _organizer: OrganizerDep,
     session: SessionDep,
     state: StateDep,
-) -> PlayerPublic:
-    """Register a player (organizer; start list open)."""
-    player = await add_player(session, tournament, body.model_dump())
+) -> PlayerRegistered:
+    """Register a player (organizer; start list open). A Swiss tournament also takes late
+    entries while running: the player gets the next start number and a token."""
+    player, token = await add_player(session, tournament, body.model_dump())
     await commit_and_publish(session, state, tournament)
-    return player_public(player)
+    return PlayerRegistered(**player_public(player).model_dump(), token=token)
 
 
 @router.get("", response_model=list[PlayerPublic])
@@ -44,7 +50,8 @@ async def change(
     state: StateDep,
     player_id: int = PlayerId,
 ) -> PlayerPublic:
-    """Change a player's details (organizer; start list open)."""
+    """Change a player's details (organizer; start list open), or withdraw a player from a
+    running Swiss tournament with `{"withdrawn": true}`."""
     fields = body.model_dump(exclude_unset=True)
     player = await update_player(session, tournament, player_id, fields)
     await commit_and_publish(session, state, tournament)

@@ -117,6 +117,11 @@ async def pair_next_round(
         byes.append(Bye(current + 1, bye.player, ByeKind(bye.type)))
     if len({b.player for b in byes}) != len(byes):
         raise InvalidInput("a player is listed twice", field="byes")
+    announced = {b.player for b in byes}
+    for player in await list_players(session, tournament.id):
+        number = player.start_number
+        if player.extra.get("withdrawn") and number is not None and number not in announced:
+            byes.append(Bye(current + 1, number, ByeKind.ZERO_POINT))
     pairing = pair_next(
         system, engine, byes=byes, options=tournament.settings.get("swiss") or {}, explain=explain
     )

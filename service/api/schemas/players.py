@@ -8,7 +8,7 @@ from pydantic import BaseModel, Field
 
 from service.api.schemas.common import ApiModel
 
-__all__ = ["PlayerCreate", "PlayerPublic", "PlayerUpdate"]
+__all__ = ["PlayerCreate", "PlayerPublic", "PlayerRegistered", "PlayerUpdate"]
 
 Rating = Field(ge=0, le=4000, description="Rating at the start; 0 = unrated.")
 
@@ -43,6 +43,10 @@ class PlayerUpdate(ApiModel):
     sex: Literal["m", "w"] | None = None
     birth_year: int | None = Field(default=None, ge=1880, le=2100)
     identity: str | None = IDENTITY
+    withdrawn: bool | None = Field(
+        default=None,
+        description="Swiss: a withdrawn player gets a zero-point bye in every later round.",
+    )
 
 
 class PlayerPublic(BaseModel):
@@ -57,3 +61,12 @@ class PlayerPublic(BaseModel):
     sex: str | None
     birth_year: int | None
     identity: str | None = None
+    withdrawn: bool = False
+
+
+class PlayerRegistered(PlayerPublic):
+    """A registration: a late entry to a running Swiss tournament also gets its token."""
+
+    token: str | None = Field(
+        default=None, description="A late entry's player token, shown only this once."
+    )
