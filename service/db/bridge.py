@@ -15,7 +15,8 @@ Readings (documented in the README section for bridge events):
   may change it. Artificial adjusted scores are the organizer's (Law 12C2).
 - The ranking is live: each board is scored among the results entered so far.
   Matchpoint sessions rank by total matchpoints / total top (the EBU/WBF session
-  percentage), Butler and Cavendish sessions by total IMPs, teams by VP, then by IMP
+  percentage), Butler and Cavendish sessions by total IMPs (with `round_cap`, seed
+  003's Polish cap of 10 + k IMPs won per round of k boards), teams by VP, then by IMP
   difference. Places are shared (1, 2, 2, 4) only on exactly equal figures.
 - Team matches are scored over the boards with both rooms in, on the VP table of the
   full match length. A room holding an artificial score turns the board into an IMP
@@ -48,6 +49,7 @@ from service.engine.bridge import (
     artificial_imps,
     board_conditions,
     butler,
+    capped_round_total,
     cavendish,
     matchpoints,
     ns_score,
@@ -677,6 +679,8 @@ def _pairs_ranking(layout: Layout, results: Sequence[BridgeResultRow]) -> dict[s
     boards: dict[int, int] = defaultdict(int)
     butler_options = layout.options.get("butler", {})
     cavendish_options = layout.options.get("cavendish", {})
+    capped = bool(layout.options.get(layout.scoring, {}).get("round_cap", False))
+    by_round: dict[tuple[int, int], list[Fraction]] = defaultdict(list)
     for board_results in by_board.values():
         entries = [_entry(r) for r in board_results]
         sides = [(r.ns, r.ew) for r in board_results]
@@ -702,11 +706,21 @@ def _pairs_ranking(layout: Layout, results: Sequence[BridgeResultRow]) -> dict[s
                 comparison_cap=cavendish_options.get("comparison_cap"),
             )
             ns_values, ew_values = crossed.ns_imps, crossed.ew_imps
-        for (ns, ew), ns_value, ew_value in zip(sides, ns_values, ew_values, strict=True):
-            score[ns] += _exact(ns_value)
-            score[ew] += _exact(ew_value)
+        rounds = [r.round for r in board_results]
+        for (ns, ew), rnd, ns_value, ew_value in zip(
+            sides, rounds, ns_values, ew_values, strict=True
+        ):
+            if capped:
+                by_round[ns, rnd].append(ns_value)
+                by_round[ew, rnd].append(ew_value)
+            else:
+                score[ns] += _exact(ns_value)
+                score[ew] += _exact(ew_value)
             boards[ns] += 1
             boards[ew] += 1
+    for (side, _rnd), values in by_round.items():
+        # Seed 003's Polish cap: at most 10 + k IMPs won in a round of k boards.
+        score[side] += _exact(capped_round_total(values))
 
     keys: dict[int, tuple[int | Fraction, ...]]
     if layout.scoring == "matchpoints":

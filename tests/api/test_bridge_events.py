@@ -177,7 +177,7 @@ async def test_matchpoint_ranking_of_the_spec_board(client: httpx.AsyncClient) -
 async def test_butler_and_cavendish_sessions(client: httpx.AsyncClient) -> None:
     butler = await _create(client, _one_board_session("butler"))
     assert butler.body["options"] == {
-        "butler": {"datum_method": "pzbs", "trim": 1, "rounding": "down"}
+        "butler": {"datum_method": "pzbs", "trim": 1, "rounding": "down", "round_cap": False}
     }
     await _play_spec_board(client, butler)
     rows = {row["number"]: row for row in (await _ranking(client, butler))["rows"]}

@@ -149,3 +149,31 @@ def test_team_matches_share_the_vp(scores: list[int | None]) -> None:
         assert row["imps_for"] >= 0 and row["imps_against"] >= 0
     keys = [(row["score"], row["imps_for"] - row["imps_against"]) for row in document["rows"]]
     assert keys == sorted(keys, reverse=True)
+
+
+def test_polish_round_cap_limits_winnings_only() -> None:
+    # Seed 003: a pair may win at most 10 + k IMPs in a round of k boards (losses are
+    # not capped). One board, eight tables: seven flat scores and one +2210 (19 IMPs
+    # against a datum of 0) -> capped at 11 for the NS pair; EW keeps its -19.
+    settings_doc = {
+        "kind": "pairs",
+        "name": "cap",
+        "scoring": "butler",
+        "butler": {"datum_method": "pzbs", "trim": 1, "rounding": "down", "round_cap": True},
+        "pairs": [{"number": n, "name": f"P{n}"} for n in range(1, 17)],
+        "boards": [2],
+        "movement": [
+            {
+                "round": 1,
+                "tables": [{"table": t, "ns": t, "ew": t + 8, "boards": [2]} for t in range(1, 9)],
+            }
+        ],
+    }
+    layout = validate_layout(settings_doc)
+    scores: list[int | None] = [2210, 0, 0, 0, 0, 0, 0, 0]
+    rows = {row["number"]: row for row in ranking(layout, _rows(layout, scores))["rows"]}
+    assert (rows[1]["score"], rows[9]["score"]) == (11, -19)
+    uncapped = dict(settings_doc, butler={"round_cap": False})
+    layout = validate_layout(uncapped)
+    rows = {row["number"]: row for row in ranking(layout, _rows(layout, scores))["rows"]}
+    assert (rows[1]["score"], rows[9]["score"]) == (19, -19)

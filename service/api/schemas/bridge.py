@@ -345,6 +345,11 @@ class ButlerOptions(ApiModel):
     datum_method: Literal["pzbs", "trim", "mean"] = "pzbs"
     trim: int = Field(default=1, ge=0, le=100)
     rounding: Literal["down", "toward-zero", "nearest", "nearest-even", "none"] = "down"
+    round_cap: bool = Field(
+        default=False,
+        description="Polish rule (seed 003): a pair wins at most 10 + k IMPs in a round of "
+        "k boards; losses are not capped.",
+    )
 
 
 class CavendishOptions(ApiModel):
@@ -352,6 +357,11 @@ class CavendishOptions(ApiModel):
 
     divisor: Literal["tables", "comparisons", "total"] = "tables"
     comparison_cap: int | None = Field(default=None, ge=0, le=24)
+    round_cap: bool = Field(
+        default=False,
+        description="Polish rule (seed 003): a pair wins at most 10 + k IMPs in a round of "
+        "k boards; losses are not capped.",
+    )
 
 
 Boards = int | list[BoardNumber]
