@@ -130,4 +130,5 @@ def test_explain_buchholz_marks_the_cut_value() -> None:
     removed = [c for c in bh.contributions if not c.counted]
     assert [(c.round, c.value) for c in removed] == [(4, F(1, 2))]
     assert "dummy" in removed[0].note
+    assert "16.2.4" in removed[0].note  # a forfeit loss
     assert sum(c.value for c in bh.contributions if c.counted) == 5

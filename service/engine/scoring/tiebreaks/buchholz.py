@@ -27,7 +27,7 @@ from service.engine.scoring.tiebreaks.base import (
 from service.engine.scoring.tiebreaks.context import Kind, TieBreakContext
 from service.engine.scoring.tiebreaks.modifiers import NO_CUT, Cut, Item, apply_cut
 from service.engine.scoring.tiebreaks.opponents import OpponentRound, opponent_rounds
-from service.engine.scoring.tiebreaks.unplayed import score_view
+from service.engine.scoring.tiebreaks.unplayed import category, score_view
 
 __all__ = ["AverageOfBuchholz", "Buchholz", "ForeBuchholz", "OpponentSum"]
 
@@ -124,9 +124,12 @@ class OpponentSum(TieBreak):
                 how = "game" if entry.kind is Kind.PLAYED else entry.kind.name.lower()
                 note = f"{how} vs {rnd.opponent} ({result}), opponent's score {score}"
             else:
+                kind = entry.kind.name.lower().replace("_", " ")
+                if entry.opponent:
+                    kind += f" vs {entry.opponent}"
                 note = (
-                    f"{entry.kind.name.lower()}: dummy opponent with {score} "
-                    f"(C.07 art. 16.4{', VUR' if rnd.vur else ''})"
+                    f"{kind} (art. {category(entries, rnd.index)}): dummy opponent with "
+                    f"{score} (art. 16.4{', a VUR' if rnd.vur else ''})"
                 )
             contributions.append(
                 Contribution(
