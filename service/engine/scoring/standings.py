@@ -38,13 +38,18 @@ __all__ = [
 ]
 
 EDITIONS = ("2026", "2024")
-"""Editions of FIDE C.07 implemented: applied from 1 March 2026, and the 2024 text."""
+"""Editions of FIDE C.07 implemented: the text applied from 1 March 2026, and the one
+in force before it ("2024": the 2023 rules as reworded in 2024; the dummy opponent
+of art. 16.4 uncapped)."""
 
 DEFAULT_ROUND_ROBIN: tuple[str, ...] = ("SB", "DE", "WIN", "KS")
-"""Default order for round-robins (the task's choice, after C.07 art. 4)."""
+"""Default order for round-robins. C.07 art. 4.1 leaves the list to the organiser;
+this is the project's choice (seed 002's Berger coefficient first)."""
 
 DEFAULT_SWISS: tuple[str, ...] = ("BH-C1", "BH", "SB", "DE", "WIN")
-"""Default order for Swiss events."""
+"""Default order for Swiss events: the list most federations publish (Buchholz cut 1,
+Buchholz, Sonneborn-Berger, direct encounter, wins); organisers publish their own
+under C.07 art. 4.1."""
 
 
 @dataclass(frozen=True, slots=True)
