@@ -42,6 +42,10 @@ EDITIONS = ("2026", "2024")
 in force before it ("2024": the 2023 rules as reworded in 2024; the dummy opponent
 of art. 16.4 uncapped)."""
 
+_EDITION_ALIASES = {"2023": "2024"}
+"""The 2023 text: the same tie-break definitions as 2024 (FIDE changed only the
+explanations in the 2024 rewording)."""
+
 DEFAULT_ROUND_ROBIN: tuple[str, ...] = ("SB", "DE", "WIN", "KS")
 """Default order for round-robins. C.07 art. 4.1 leaves the list to the organiser;
 this is the project's choice (seed 002's Berger coefficient first)."""
@@ -120,6 +124,7 @@ def compute_standings(
     edition other than "2026" and "2024", `TieBreakError` for a start number to
     explain that is not in the tournament.
     """
+    edition = _EDITION_ALIASES.get(edition, edition)
     if edition not in EDITIONS:
         raise UnsupportedEditionError(edition)
     if isinstance(tiebreaks, str):

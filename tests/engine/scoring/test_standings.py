@@ -125,6 +125,7 @@ def test_unknown_code_names_the_code() -> None:
 def test_unknown_edition() -> None:
     with pytest.raises(UnsupportedEditionError, match="2019"):
         compute_standings(Tournament((Player(1),)), edition="2019")
+    assert compute_standings(Tournament((Player(1),)), edition="2023").edition == "2024"
 
 
 def test_defaults_are_exposed() -> None:
