@@ -79,11 +79,16 @@ async def import_trf(request: Request, session: SessionDep, state: StateDep) -> 
     tournament = doc.tournament
     if len(tournament.players) < 2:
         raise InvalidInput("a TRF file needs at least 2 players (001 records)", field="body")
+    system = system_of(doc)
+    settings: dict[str, Any] = {"source": "trf"}
+    if system == "swiss-dutch" and tournament.initial_colour is not None:
+        colour = "white" if tournament.initial_colour.value == "w" else "black"
+        settings["swiss"] = {"initial_colour": colour}
     row, token = await create_tournament(
         session,
         name=tournament.name or "Imported tournament",
-        system=system_of(doc),
-        settings={"source": "trf"},
+        system=system,
+        settings=settings,
         total_rounds=tournament.total_rounds or len(tournament.rounds) or None,
     )
     issued: list[dict[str, Any]] = []
