@@ -145,9 +145,11 @@ def _boards(value: int | list[int]) -> tuple[int, ...]:
         if not 1 <= value <= 10_000:
             raise InvalidInput(f"a session has 1 to 10000 boards, not {value}", field="boards")
         return tuple(range(1, value + 1))
+    seen: set[int] = set()
     for index, board in enumerate(value):
-        if board in value[:index]:
+        if board in seen:
             raise InvalidInput(f"board {board} is listed twice", field=f"boards.{index}")
+        seen.add(board)
     if not value:
         raise InvalidInput("a session needs at least one board", field="boards")
     return tuple(value)
