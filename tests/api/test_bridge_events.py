@@ -4,6 +4,7 @@ bad input that stores nothing."""
 
 from __future__ import annotations
 
+import asyncio
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -502,3 +503,31 @@ async def test_pbn_import_is_all_or_nothing(client: httpx.AsyncClient) -> None:
         headers={**event.auth(1), "content-type": "text/plain"},
     )
     assert table_token.status_code == 403
+
+
+async def test_every_table_reporting_at_once(client: httpx.AsyncClient) -> None:
+    # All eight scoring apps send the board's result at the same moment: every write
+    # lands, each as its own event with a gapless sequence number.
+    event = await _create(client, _one_board_session())
+    scores, mps = _spec_board()
+
+    async def report(table: int, score: int) -> httpx.Response:
+        return await client.put(
+            f"{EVENTS}/{event.id}/tables/{table}/boards/2",
+            json=_contract(score),
+            headers=event.auth(table),
+        )
+
+    responses = await asyncio.gather(
+        *(report(table, score) for table, score in enumerate(scores, start=1))
+    )
+    assert [r.status_code for r in responses] == [200] * 8
+    steps = [
+        (await client.get(f"{EVENTS}/{event.id}/tables/{t}/boards/2")).json()["history"][0]["seq"]
+        for t in range(1, 9)
+    ]
+    assert sorted(steps) == list(range(min(steps), min(steps) + 8))
+    ranking = await _ranking(client, event)
+    assert [row["score"] for row in ranking["rows"] if row["number"] <= 8] == sorted(
+        mps, reverse=True
+    )
