@@ -6,6 +6,15 @@ import os
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
+
+# Property tests: no per-example deadline (a shared CI machine is noisy) and, in CI,
+# a fixed example sequence so a run is reproducible.
+settings.register_profile("arbiter", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile(
+    "ci", deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
+)
+settings.load_profile("ci" if os.environ.get("CI") else "arbiter")
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 SHARED_DIR = Path(os.environ.get("ARBITER_SHARED_DIR", REPO_ROOT.parent / "shared"))
