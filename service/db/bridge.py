@@ -77,6 +77,7 @@ __all__ = [
     "layout_of",
     "list_results",
     "ranking",
+    "remove_bridge_result",
     "result_document",
     "result_history",
     "submit_bridge_result",
@@ -86,7 +87,7 @@ __all__ = [
 BRIDGE_SYSTEMS = {"pairs": "bridge-pairs", "teams": "bridge-teams"}
 """Tournament `system` per bridge event kind."""
 
-RESULT_EVENTS = ("bridge_result_entered", "bridge_result_corrected")
+RESULT_EVENTS = ("bridge_result_entered", "bridge_result_corrected", "bridge_result_removed")
 """Event types that change a result (and so the ranking)."""
 
 
@@ -571,6 +572,40 @@ async def submit_bridge_result(
     return SubmitOutcome(stored, seq)
 
 
+async def remove_bridge_result(
+    session: AsyncSession, row: TournamentRow, table: int, board: int, actor: BridgeActor
+) -> int:
+    """Remove a result entered by mistake (the organizer's call); the event keeps it as
+    the previous value. Returns the event's sequence number."""
+    if actor.kind != "organizer":
+        raise Forbidden("only the organizer may remove a result", field="Authorization")
+    await lock_tournament(session, row.id)
+    await session.refresh(row)
+    layout = layout_of(row)
+    stored = await get_result(session, row, table, board)
+    previous = {
+        **{key: getattr(stored, key) for key in _RESULT_KEYS},
+        "entered_by": stored.entered_by,
+        "version": stored.version,
+    }
+    payload = {
+        "round": stored.round,
+        "table": table,
+        "board": board,
+        "ns": stored.ns,
+        "ew": stored.ew,
+        "result": None,
+        "by": actor.label,
+        "version": stored.version + 1,
+        "previous": previous,
+    }
+    await session.delete(stored)
+    await session.flush()
+    seq = await append_event(session, row.id, "bridge_result_removed", payload)
+    await _advance(session, row, layout)
+    return seq
+
+
 async def _advance(session: AsyncSession, row: TournamentRow, layout: Layout) -> None:
     """`current_round`: the first round with a result missing; finished when none is."""
     statement = select(BridgeResultRow.table_no, BridgeResultRow.board).where(
@@ -639,7 +674,7 @@ async def result_history(
                     "seq": event.seq,
                     "event": event.type,
                     "by": payload.get("by", ""),
-                    "result": payload.get("result", {}),
+                    "result": payload.get("result"),
                     "previous": payload.get("previous"),
                 }
             )

@@ -531,3 +531,33 @@ async def test_every_table_reporting_at_once(client: httpx.AsyncClient) -> None:
     assert [row["score"] for row in ranking["rows"] if row["number"] <= 8] == sorted(
         mps, reverse=True
     )
+
+
+async def test_the_organizer_removes_a_result_entered_by_mistake(
+    client: httpx.AsyncClient,
+) -> None:
+    event = await _create(client, _teams_event(boards=1))
+    url = f"{EVENTS}/{event.id}/tables/2/boards/1"
+    await _enter(client, event, 1, 1, {"contract": "3NT", "declarer": "S", "tricks": 9})
+    await _enter(client, event, 2, 1, {"contract": "3NT", "declarer": "S", "tricks": 8})
+    assert (await client.get(f"{EVENTS}/{event.id}")).json()["status"] == "finished"
+    by_table = await client.delete(url, headers=event.auth(2))
+    assert (by_table.status_code, by_table.json()["field"]) == (403, "Authorization")
+    removed = await client.delete(url, headers=event.auth())
+    assert removed.status_code == 204
+    assert (await client.get(url)).status_code == 404
+    state = (await client.get(f"{EVENTS}/{event.id}")).json()
+    assert (state["status"], state["results"]) == ("running", 1)
+    assert (await _ranking(client, event))["matches"][0]["boards"] == 0
+    again = await client.delete(url, headers=event.auth())
+    assert (again.status_code, again.json()["field"]) == (404, "board")
+    # The table enters the board again; the log shows entry, removal, entry.
+    await _enter(client, event, 2, 1, {"contract": "3NT", "declarer": "S", "tricks": 9})
+    history = (await client.get(url)).json()["history"]
+    assert [h["event"] for h in history] == [
+        "bridge_result_entered",
+        "bridge_result_removed",
+        "bridge_result_entered",
+    ]
+    assert history[1]["result"] is None
+    assert history[1]["previous"]["ns_score"] == -50

@@ -58,6 +58,7 @@ from service.db.bridge import (
     layout_of,
     list_results,
     ranking,
+    remove_bridge_result,
     result_document,
     result_history,
     submit_bridge_result,
@@ -226,6 +227,21 @@ async def enter_result(
     if outcome.seq is not None:
         await commit_and_publish(session, state, event)
     return result_document(outcome.result)
+
+
+@router.delete("/{event_id}/tables/{table}/boards/{board}", status_code=status.HTTP_204_NO_CONTENT)
+async def remove_result(
+    event: EventDep,
+    actor: OrganizerDep,
+    session: SessionDep,
+    state: StateDep,
+    table: TableNo,
+    board: BoardNo,
+) -> None:
+    """Remove a result entered by mistake (organizer only, e.g. a table that keyed in a
+    board it did not play). The event log keeps the removed value."""
+    await remove_bridge_result(session, event, table, board, actor)
+    await commit_and_publish(session, state, event)
 
 
 @router.get("/{event_id}/tables/{table}/boards/{board}", response_model=BridgeResultWithHistory)

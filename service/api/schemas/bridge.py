@@ -463,7 +463,7 @@ class HistoryEntry(BaseModel):
     seq: int
     event: str
     by: str
-    result: dict[str, object]
+    result: dict[str, object] | None = Field(description="The new result; null when removed.")
     previous: dict[str, object] | None
 
 
