@@ -146,6 +146,8 @@ async def test_pass_scores_zero(client: httpx.AsyncClient) -> None:
         ({"contract": "4Q", "declarer": "N", "vulnerable": True, "tricks": 9}, "contract"),
         ({"contract": "4S", "declarer": "N", "vulnerable": True, "tricks": 14}, "tricks"),
         ({"contract": "4S", "declarer": "N", "vulnerable": True, "tricks": -1}, "tricks"),
+        ({"contract": "4S", "declarer": "N", "vulnerable": True, "tricks": True}, "tricks"),
+        ({"contract": "4S", "declarer": "N", "vulnerable": True, "tricks": "9"}, "tricks"),
         ({"contract": "-4S", "declarer": "N", "vulnerable": True, "tricks": 9}, "contract"),
         ({"contract": "4S", "declarer": "X", "vulnerable": True, "tricks": 9}, "declarer"),
         ({"contract": "4S", "vulnerable": True, "tricks": 9}, "declarer"),
@@ -257,6 +259,9 @@ async def test_matchpoints_reject_bad_entries(client: httpx.AsyncClient) -> None
     text = await client.post(f"{BASE}/matchpoints", json={"scores": [420, "lots"]})
     assert text.status_code == 422
     assert text.json()["field"].startswith("scores.1")
+    huge = await client.post(f"{BASE}/matchpoints", json={"scores": [420, 10**9]})
+    assert huge.status_code == 422
+    assert huge.json()["field"].startswith("scores.1")
     too_few = await client.post(f"{BASE}/matchpoints", json={"scores": [1, 2, 3], "tables": 2})
     assert (too_few.status_code, too_few.json()["field"]) == (422, "tables")
 

@@ -61,10 +61,15 @@ Seat = Literal["N", "E", "S", "W"]
 Number = float | int
 ImpRoundingName = Literal["nearest", "lower-bound"]
 ScaleName = Literal["wbf-2013", "wbf-2013-discrete", "acbl-20", "acbl-30"]
-Tricks = Annotated[int, Field(ge=0, le=13, description="Tricks taken by declarer's side, 0-13.")]
-BoardNumber = Annotated[int, Field(ge=1, le=10_000)]
-TableNumber = Annotated[int, Field(ge=1, le=10_000)]
-EntrantNumber = Annotated[int, Field(ge=1, le=100_000)]
+Tricks = Annotated[
+    StrictInt, Field(ge=0, le=13, description="Tricks taken by declarer's side, 0-13.")
+]
+BoardNumber = Annotated[StrictInt, Field(ge=1, le=10_000)]
+TableNumber = Annotated[StrictInt, Field(ge=1, le=10_000)]
+EntrantNumber = Annotated[StrictInt, Field(ge=1, le=100_000)]
+NsScore = Annotated[
+    StrictInt, Field(ge=-100_000, le=100_000, description="A North-South score in points.")
+]
 
 
 def number(value: int | Fraction | Decimal, places: int = 2) -> Number:
@@ -95,7 +100,7 @@ class WeightedPart(ApiModel):
     """One possible result of a weighted score."""
 
     weight: float | str = Field(examples=["0.6", "3/5"], description="A share of 1.")
-    score: StrictInt = Field(description="The NS score of this result.")
+    score: NsScore
 
 
 class WeightedEntry(ApiModel):
@@ -108,7 +113,7 @@ class WeightedEntry(ApiModel):
         return WeightedScore.of(*((str(p.weight), p.score) for p in self.weighted))
 
 
-Entry = StrictInt | AdjustedEntry | WeightedEntry
+Entry = NsScore | AdjustedEntry | WeightedEntry
 """One table's entry on a board, as a request carries it."""
 
 
@@ -251,7 +256,7 @@ class CavendishResponse(BaseModel):
 
 # --- compute: team matches ------------------------------------------------------------
 
-RoomPair = Annotated[list[StrictInt], Field(min_length=2, max_length=2)]
+RoomPair = Annotated[list[NsScore], Field(min_length=2, max_length=2)]
 MatchBoards = Annotated[list[RoomPair], Field(min_length=1, max_length=1_000)]
 
 
