@@ -13,8 +13,11 @@ Readings (documented in the README section for bridge events):
 - A table's token enters the results of its own table only. A table may correct its
   own entry; once the organizer has entered or corrected a result, only the organizer
   may change it. Artificial adjusted scores are the organizer's (Law 12C2).
-- The ranking is live: each board is scored among the results entered so far.
-  Matchpoint sessions rank by total matchpoints / total top (the EBU/WBF session
+- The ranking is live: each board is scored among the results entered so far. At
+  matchpoints a board is factored with Neuberg's formula up to the number of times the
+  movement has it played (the EBU/WBF treatment of boards with fewer results), so a
+  board weighs the same whether or not every table has reported; a lone result is
+  50 %. Matchpoint sessions rank by total matchpoints / total top (the EBU/WBF session
   percentage), Butler and Cavendish sessions by total IMPs (with `round_cap`, seed
   003's Polish cap of 10 + k IMPs won per round of k boards), teams by VP, then by IMP
   difference. Places are shared (1, 2, 2, 4) only on exactly equal figures.
@@ -27,7 +30,7 @@ Readings (documented in the README section for bridge events):
 from __future__ import annotations
 
 import uuid
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -717,12 +720,15 @@ def _pairs_ranking(layout: Layout, results: Sequence[BridgeResultRow]) -> dict[s
     butler_options = layout.options.get("butler", {})
     cavendish_options = layout.options.get("cavendish", {})
     capped = bool(layout.options.get(layout.scoring, {}).get("round_cap", False))
+    expected = Counter(play.board for play in layout.plays.values())
     by_round: dict[tuple[int, int], list[Fraction]] = defaultdict(list)
     for board_results in by_board.values():
         entries = [_entry(r) for r in board_results]
         sides = [(r.ns, r.ew) for r in board_results]
         if layout.scoring == "matchpoints":
-            mp = matchpoints(entries)
+            # Neuberg: a board is scored as if all its tables in the movement had
+            # reported, so every board weighs the same while results come in.
+            mp = matchpoints(entries, tables=max(expected[board_results[0].board], len(entries)))
             ns_values, ew_values = mp.ns, mp.ew
             board_top = _exact(mp.top)
             for ns, ew in sides:

@@ -323,14 +323,16 @@ async def test_live_ranking_of_a_small_session(client: httpx.AsyncClient) -> Non
     assert [row["percent"] for row in empty["rows"]] == [50] * 6
     assert all(row["rank"] == 1 for row in empty["rows"])
     # Board 1 is played at table 1 (round 1: 1 v 4), table 3 (round 2: 3 v 5) and
-    # table 2 (round 3: 2 v 6).
+    # table 2 (round 3: 2 v 6); tables 1 and 3 report.
     await _enter(client, event, 1, 1, {"contract": "4H", "declarer": "N", "tricks": 10})
     await _enter(client, event, 3, 1, {"contract": "4H", "declarer": "N", "tricks": 9})
     ranking = await _ranking(client, event)
     rows = {row["number"]: row for row in ranking["rows"]}
-    assert rows[1]["score"] == 2 and rows[1]["percent"] == 100  # NS +420 beats NS -50
-    assert rows[5]["score"] == 2 and rows[5]["percent"] == 100  # EW at table 3
-    assert rows[4]["score"] == 0 and rows[4]["boards"] == 1
+    # Two of the board's three results are in: Neuberg factors 2 and 0 on a top of 2
+    # up to 3.5 and 0.5 on the full top of 4 (reference 1.8).
+    assert (rows[1]["score"], rows[1]["top"], rows[1]["percent"]) == (3.5, 4, 87.5)
+    assert (rows[5]["score"], rows[5]["percent"]) == (3.5, 87.5)  # EW at table 3
+    assert (rows[4]["score"], rows[4]["percent"], rows[4]["boards"]) == (0.5, 12.5, 1)
     assert rows[2]["boards"] == 0 and rows[2]["percent"] == 50
     assert [row["number"] for row in ranking["rows"]] == [1, 5, 2, 6, 3, 4]
     assert [row["rank"] for row in ranking["rows"]] == [1, 1, 3, 3, 5, 5]
