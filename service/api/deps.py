@@ -14,7 +14,7 @@ from service.api.state import AppState
 from service.db.repository import Actor, get_tournament
 from service.db.tables import PlayerRow, TournamentRow
 from service.db.tokens import hash_token, token_matches
-from service.errors import Forbidden, Unauthenticated
+from service.errors import Forbidden, NotFound, Unauthenticated
 
 __all__ = [
     "ActorDep",
@@ -49,8 +49,15 @@ Credentials = Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)]
 
 
 async def get_tournament_row(session: SessionDep, tournament_id: TournamentId) -> TournamentRow:
-    """The tournament named in the path, or 404."""
-    return await get_tournament(session, tournament_id)
+    """The chess tournament named in the path, or 404 (bridge events live under
+    /v1/bridge/events and share only the live feed)."""
+    row = await get_tournament(session, tournament_id)
+    if row.system.startswith("bridge-"):
+        raise NotFound(
+            f"{tournament_id!r} is a bridge event: see /v1/bridge/events/{tournament_id}",
+            field="tournament_id",
+        )
+    return row
 
 
 TournamentDep = Annotated[TournamentRow, Depends(get_tournament_row)]

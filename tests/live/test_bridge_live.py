@@ -96,6 +96,10 @@ async def test_since_replays_and_the_tournament_feed_carries_the_events(
     async with websockets.connect(generic) as ws:
         replay = [await _receive(ws), await _receive(ws)]
         assert [m["event"] for m in replay] == ["bridge_result_entered"] * 2
+        assert replay[1]["ranking"] == second["ranking"]  # one feed, one ranking
+    standings = await http.get(f"/v1/tournaments/{event['id']}/standings")
+    assert standings.status_code == 404
+    assert "/v1/bridge/events/" in standings.json()["detail"]
 
 
 async def test_unknown_event_closes(server: str) -> None:

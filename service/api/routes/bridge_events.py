@@ -11,9 +11,6 @@ chess `standings`.
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-from fractions import Fraction
 from typing import Annotated, Any
 
 from fastapi import (
@@ -23,14 +20,15 @@ from fastapi import (
     Query,
     Request,
     WebSocket,
-    WebSocketDisconnect,
     status,
 )
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from service.api.bridge_views import bridge_ranking_document
 from service.api.deps import SessionDep, StateDep
 from service.api.publish import commit_and_publish
+from service.api.routes.live import serve_live
 from service.api.schemas.bridge import (
     BridgeEventCreate,
     BridgeEventCreated,
@@ -40,11 +38,8 @@ from service.api.schemas.bridge import (
     BridgeResultPublic,
     BridgeResultSubmit,
     BridgeResultWithHistory,
-    number,
 )
-from service.api.state import AppState
 from service.db.bridge import (
-    RESULT_EVENTS,
     BridgeActor,
     Layout,
     ResultInput,
@@ -57,19 +52,16 @@ from service.db.bridge import (
     get_result,
     layout_of,
     list_results,
-    ranking,
     remove_bridge_result,
     result_document,
     result_history,
     submit_bridge_result,
 )
-from service.db.events import events_since
-from service.db.tables import EventRow, TournamentRow
+from service.db.tables import TournamentRow
 from service.engine.bridge import BridgeInputError, PbnResult, board_conditions, read_pbn
-from service.errors import Forbidden, InvalidInput, NotFound, Problem, Unauthenticated
-from service.live.bus import Subscription
+from service.errors import Forbidden, InvalidInput, Problem, Unauthenticated
 
-__all__ = ["bridge_ranking_document", "router"]
+__all__ = ["router"]
 
 router = APIRouter(prefix="/v1/bridge/events", tags=["bridge-events"])
 
@@ -82,7 +74,6 @@ PBN_BODY = {
         "[Declarer] and [Result] (tricks taken by declarer's side).",
     }
 }
-_POLL_SECONDS = 15.0
 
 EventId = Annotated[str, Path(min_length=1, max_length=64, description="Bridge event id")]
 TableNo = Annotated[int, Path(ge=1, le=10_000, description="Table number")]
@@ -140,31 +131,6 @@ async def _event_public(session: AsyncSession, row: TournamentRow) -> dict[str, 
         document["matches"] = settings["rounds"]
         document["options"] = dict(layout.options)
     return document
-
-
-def _as_number(value: Any) -> Any:
-    if isinstance(value, Fraction | int) and not isinstance(value, bool):
-        return number(value)
-    if isinstance(value, list):
-        return [_as_number(v) for v in value]
-    if isinstance(value, dict):
-        return {k: _as_number(v) for k, v in value.items()}
-    return value
-
-
-async def bridge_ranking_document(
-    state: AppState, session: AsyncSession, row: TournamentRow
-) -> dict[str, Any]:
-    """The ranking as JSON, cached per (event, last event) like the chess standings."""
-    key = (f"bridge:{row.id}", row.last_seq)
-    cached = state.standings_cache.get(key)
-    if cached is None:
-        document = ranking(layout_of(row), await list_results(session, row.id))
-        cached = BridgeRanking.model_validate(_as_number(document)).model_dump(mode="json")
-        if len(state.standings_cache) > 256:
-            state.standings_cache.clear()
-        state.standings_cache[key] = cached
-    return cached
 
 
 @router.post("", status_code=status.HTTP_201_CREATED, response_model=BridgeEventCreated)
@@ -343,98 +309,13 @@ _PBN_TAGS = {
 }
 
 
-# --- live -----------------------------------------------------------------------------
-
-
-async def _snapshot(state: AppState, session: AsyncSession, row: TournamentRow) -> dict[str, Any]:
-    return {
-        "type": "snapshot",
-        "seq": row.last_seq,
-        "status": row.status,
-        "round": row.current_round,
-        "ranking": await bridge_ranking_document(state, session, row),
-    }
-
-
-async def _send_since(
-    websocket: WebSocket, state: AppState, session: AsyncSession, row: TournamentRow, since: int
-) -> int:
-    events: list[EventRow] = await events_since(session, row.id, since)
-    messages: list[dict[str, Any]] = [
-        {"type": "event", "seq": e.seq, "event": e.type, "payload": e.payload} for e in events
-    ]
-    moving = next((m for m in reversed(messages) if m["event"] in RESULT_EVENTS), None)
-    if moving is not None and moving["seq"] == row.last_seq:
-        moving["ranking"] = await bridge_ranking_document(state, session, row)
-    for message in messages:
-        await websocket.send_json(message)
-    return events[-1].seq if events else since
-
-
-async def _drain(websocket: WebSocket) -> None:
-    while True:
-        message = await websocket.receive()
-        if message["type"] == "websocket.disconnect":
-            return
+# --- live --------------------------------------------------------------------------
 
 
 @router.websocket("/{event_id}/live")
 async def live(websocket: WebSocket, event_id: str, since: int | None = None) -> None:
     """Stream an event's results and ranking: a `snapshot` (`seq`, `status`, `round`,
-    `ranking`), then one message per event; result events that are the newest carry
-    the `ranking`. `?since=<seq>` replays exactly the events after `seq` first."""
-    state: AppState = websocket.app.state.arbiter
-    await websocket.accept()
-    async with state.sessions() as session:
-        try:
-            await get_bridge_event(session, event_id)
-        except NotFound as exc:
-            await websocket.send_json({"type": "error", "status": 404, "detail": exc.detail})
-            await websocket.close(code=4404)
-            return
-    async with state.bus.subscribe(event_id) as subscription:
-        receiver = asyncio.create_task(_drain(websocket))
-        try:
-            await _stream(websocket, state, event_id, since, subscription, receiver)
-        except (WebSocketDisconnect, RuntimeError):
-            pass
-        finally:
-            receiver.cancel()
-            with contextlib.suppress(asyncio.CancelledError, WebSocketDisconnect, RuntimeError):
-                await receiver
-
-
-async def _stream(
-    websocket: WebSocket,
-    state: AppState,
-    event_id: str,
-    since: int | None,
-    subscription: Subscription,
-    receiver: asyncio.Task[None],
-) -> None:
-    async with state.sessions() as session:
-        row = await get_bridge_event(session, event_id)
-        if since is None or since < 0:
-            await websocket.send_json(await _snapshot(state, session, row))
-            last = row.last_seq
-        else:
-            last = await _send_since(websocket, state, session, row, since)
-    while not receiver.done():
-        waiter = asyncio.create_task(subscription.queue.get())
-        done, _ = await asyncio.wait(
-            {waiter, receiver}, timeout=_POLL_SECONDS, return_when=asyncio.FIRST_COMPLETED
-        )
-        if waiter not in done:
-            waiter.cancel()
-        if receiver in done:
-            return
-        async with state.sessions() as session:
-            row = await get_bridge_event(session, event_id)
-            if subscription.overflowed:
-                subscription.overflowed = False
-                while not subscription.queue.empty():
-                    subscription.queue.get_nowait()
-                await websocket.send_json(await _snapshot(state, session, row))
-                last = row.last_seq
-            elif row.last_seq > last:
-                last = await _send_since(websocket, state, session, row, last)
+    `ranking`), then one message per event; the newest result event carries the
+    `ranking` and the `changed` rows. `?since=<seq>` replays exactly the events after
+    `seq` first. The same handler as the tournaments' feed."""
+    await serve_live(websocket, event_id, since, get_bridge_event)
