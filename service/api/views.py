@@ -13,11 +13,17 @@ from service.api.flampark_scores import flampark_table
 from service.api.schemas.common import PointsSettings, to_number
 from service.api.schemas.players import PlayerPublic
 from service.api.schemas.rounds import ByePublic, GamePublic, RoundPublic
-from service.api.schemas.standings import FlamparkColumns, StandingRowPublic, StandingsPublic
+from service.api.schemas.standings import (
+    FlamparkColumns,
+    StandingRowPublic,
+    StandingsPublic,
+    TeamLine,
+)
 from service.api.schemas.tournaments import TournamentPublic
 from service.api.state import AppState
 from service.db.repository import count_players, list_players, load_engine_tournament
 from service.db.tables import ByeRow, GameRow, PlayerRow, TournamentRow
+from service.engine.pairing.flampark.kinds import group_bounds
 from service.engine.scoring.standings import (
     DEFAULT_ROUND_ROBIN,
     DEFAULT_SWISS,
@@ -192,9 +198,11 @@ async def standings_public(
         )
     ordered = [(line.rank, lines[line.start_number]) for line in table.rows]
     sort_order: Literal["points", "PF"] = "points"
+    teams = None
     if row.system == "flampark":
         sort_order = "PF"
         ordered = await _flampark_rows(state, session, row, lines, games_played)
+        ordered, teams = _variant_columns(row, ordered, len(players))
     selected = filters or StandingsFilter()
     kept = [
         (key, line)
@@ -209,8 +217,47 @@ async def standings_public(
         order=sort_order,
         filters=selected.as_dict(),
         rows=_rerank(kept),
+        teams=teams,
         explanation=explanation,
     )
+
+
+def _variant_columns(
+    row: TournamentRow, ordered: list[tuple[int, StandingRowPublic]], player_count: int
+) -> tuple[list[tuple[int, StandingRowPublic]], list[TeamLine] | None]:
+    """FLAMPARK variants (seed 000): each player's team or group, and the team
+    classification (every game of the team variant is a cross-team game)."""
+    options = row.settings.get("flampark") or {}
+    variant = options.get("variant", "individual")
+    if variant == "group" and row.total_rounds:
+        bounds = group_bounds(player_count, row.total_rounds)
+
+        def group_of(number: int) -> int:
+            return next(i for i, (first, size) in enumerate(bounds, 1) if number < first + size)
+
+        tagged = [(k, r.model_copy(update={"group": group_of(r.start_number)})) for k, r in ordered]
+        return tagged, None
+    if variant != "team":
+        return ordered, None
+    tagged = [(k, r.model_copy(update={"team": 2 - r.start_number % 2})) for k, r in ordered]
+    lines = []
+    for team in (1, 2):
+        members = [r for _, r in tagged if r.team == team]
+        results = [r.flampark.PF for r in members if r.flampark and r.flampark.PF is not None]
+        lines.append(
+            TeamLine(
+                rank=0,
+                team=team,
+                players=len(members),
+                points=sum(r.points for r in members),
+                PF=sum(results) / len(results) if results else None,
+            )
+        )
+    lines.sort(key=lambda line: (-line.points, line.team))
+    for position, line in enumerate(lines, start=1):
+        tie = position > 1 and line.points == lines[position - 2].points
+        line.rank = lines[position - 2].rank if tie else position
+    return tagged, lines
 
 
 def _games(line: StandingRowPublic, played: Counter[int]) -> int:

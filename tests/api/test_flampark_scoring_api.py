@@ -199,3 +199,39 @@ async def test_scoreboard_page(client: httpx.AsyncClient) -> None:
     assert page.status_code == 200
     assert page.headers["content-type"].startswith("text/html")
     assert "/live" in page.text and "PF" in page.text
+
+
+async def test_team_variant_classification(client: httpx.AsyncClient) -> None:
+    event = await create_round_robin(
+        client,
+        [(f"Player {n}", rating) for n, rating in enumerate(RATINGS, start=1)],
+        system="flampark",
+        rounds=3,
+        flampark={"variant": "team"},
+    )
+    for game in await games(client, event, 1):
+        assert (game["white"] + game["black"]) % 2 == 1  # every game is cross-team
+        result = "1-0" if game["white"] % 2 == 1 else "0-1"  # the odd team wins them all
+        await report(client, event, 1, game["table"], result)
+    body = (await client.get(f"/v1/tournaments/{event.id}/standings")).json()
+    assert {r["start_number"]: r["team"] for r in body["rows"]} == {
+        n: 1 if n % 2 else 2 for n in range(1, 9)
+    }
+    assert [(t["rank"], t["team"], t["points"], t["players"]) for t in body["teams"]] == [
+        (1, 1, 4.0, 4),
+        (2, 2, 0.0, 4),
+    ]
+
+
+async def test_group_variant_tags_each_row(client: httpx.AsyncClient) -> None:
+    event = await create_round_robin(
+        client,
+        [(f"Player {n}", 2600 - 10 * n) for n in range(1, 15)],
+        system="flampark",
+        rounds=3,
+        flampark={"variant": "group"},
+    )
+    body = (await client.get(f"/v1/tournaments/{event.id}/standings")).json()
+    groups = {r["start_number"]: r["group"] for r in body["rows"]}
+    assert groups == {n: 1 if n <= 6 else 2 for n in range(1, 15)}  # 6, then 6 + 2 left over
+    assert body["teams"] is None

@@ -6,7 +6,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-__all__ = ["FlamparkColumns", "StandingRowPublic", "StandingsPublic"]
+__all__ = ["FlamparkColumns", "StandingRowPublic", "StandingsPublic", "TeamLine"]
 
 
 class FlamparkColumns(BaseModel):
@@ -36,6 +36,20 @@ class StandingRowPublic(BaseModel):
     points: float
     tiebreaks: dict[str, float]
     flampark: FlamparkColumns | None = None
+    team: int | None = Field(
+        default=None, description="FLAMPARK team variant: 1 (odd numbers) or 2 (even)."
+    )
+    group: int | None = Field(default=None, description="FLAMPARK group variant: the group.")
+
+
+class TeamLine(BaseModel):
+    """A team's line in the FLAMPARK team classification (seed 000, team variant)."""
+
+    rank: int
+    team: int
+    players: int
+    points: float = Field(description="Game points of the team's players.")
+    PF: float | None = Field(description="Mean PF of the team's players with a result.")
 
 
 class StandingsPublic(BaseModel):
@@ -46,4 +60,5 @@ class StandingsPublic(BaseModel):
     order: Literal["points", "PF"] = "points"
     filters: dict[str, Any] = Field(default_factory=dict)
     rows: list[StandingRowPublic]
+    teams: list[TeamLine] | None = None
     explanation: dict[str, Any] | None = None
