@@ -112,3 +112,47 @@ async def test_idempotent_create_makes_one_tournament(client: httpx.AsyncClient)
     second = await client.post("/v1/tournaments", json=body, headers=headers)
     assert first.status_code == second.status_code == 201
     assert first.json()["id"] == second.json()["id"]
+
+
+async def test_simultaneous_reports_lose_nothing(client: httpx.AsyncClient) -> None:
+    """Both players report at the same instant: one confirmation, both reports kept."""
+    import asyncio
+
+    event = await create_round_robin(client, PLAYERS)
+    game = await _game(client, event, 1, 1)
+    first, second = await asyncio.gather(
+        _report(client, event, "1/2-1/2", game["white"]),
+        _report(client, event, "1/2-1/2", game["black"]),
+    )
+    assert {first.status_code, second.status_code} == {200}
+    final = await _game(client, event, 1, 1)
+    assert final["status"] == "confirmed"
+    assert final["reports"] == {"white": "1/2-1/2", "black": "1/2-1/2"}
+
+
+async def test_many_tables_at_once(client: httpx.AsyncClient) -> None:
+    import asyncio
+
+    players = [(f"P{n:02d}", 2400 - n) for n in range(20)]
+    event = await create_round_robin(client, players)
+    games = (await client.get(f"/v1/tournaments/{event.id}/rounds/1")).json()["games"]
+    responses = await asyncio.gather(
+        *(
+            client.put(
+                f"/v1/tournaments/{event.id}/rounds/1/games/{g['table']}/result",
+                json={"result": "1-0"},
+                headers=event.auth(),
+            )
+            for g in games
+        )
+    )
+    assert all(r.status_code == 200 for r in responses)
+    from service.db.events import events_since
+
+    app = client._transport.app  # type: ignore[attr-defined]
+    async with app.state.arbiter.sessions() as session:
+        events = await events_since(session, event.id, 0)
+    seqs = [e.seq for e in events]
+    assert seqs == list(range(1, len(seqs) + 1))  # gapless, no duplicate sequence numbers
+    standings = (await client.get(f"/v1/tournaments/{event.id}/standings")).json()
+    assert sum(r["points"] for r in standings["rows"]) == len(games)
