@@ -71,6 +71,7 @@ class WeightedMatcher:
         self._cycle: list[list[tuple[int, int]]] = [[] for _ in range(total)]
         self._base = list(range(n)) + [-1] * n
         self._inblossom = list(range(n))
+        self._leafs: list[list[int]] = [[v] for v in range(n)] + [[] for _ in range(n)]
         self._free_ids = list(range(total - 1, n - 1, -1))
         self._dirty: set[int] = set(range(n))
         # Per-stage state.
@@ -79,6 +80,7 @@ class WeightedMatcher:
         self._bestedge: list[tuple[int, int] | None] = [None] * total
         self._blossombest: list[list[tuple[int, int]] | None] = [None] * total
         self._queue: list[int] = []
+        self._root = [0] * total
 
     # ------------------------------------------------------------------ public API
 
@@ -130,19 +132,8 @@ class WeightedMatcher:
     # ------------------------------------------------------------ dynamic release
 
     def _leaves(self, b: int) -> list[int]:
-        if b < self._n:
-            return [b]
-        out: list[int] = []
-        stack = [b]
-        childs = self._childs
-        n = self._n
-        while stack:
-            c = stack.pop()
-            if c < n:
-                out.append(c)
-            else:
-                stack.extend(childs[c])
-        return out
+        """The vertices inside blossom `b` (cached; do not modify)."""
+        return self._leafs[b]
 
     def _dissolve(self, b: int) -> None:
         """Remove top-level blossom `b`, spreading its dual over its vertices."""
@@ -183,6 +174,7 @@ class WeightedMatcher:
     def _free_blossom(self, b: int) -> None:
         self._childs[b] = []
         self._cycle[b] = []
+        self._leafs[b] = []
         self._base[b] = -1
         self._z[b] = 0
         self._parent[b] = -1
@@ -192,11 +184,44 @@ class WeightedMatcher:
         self._blossombest[b] = None
         self._free_ids.append(b)
 
+    def _keep_if_still_optimal(self, dirty: list[int]) -> list[int]:
+        """Re-price dirty vertices whose pair stays optimal; return the others.
+
+        A trivial vertex v matched to m keeps its pair when the dual
+        y_v = w(v, m) - y_m covers every other edge of v: then all edges are
+        feasible and the matched ones tight, so the matching is still optimal.
+        """
+        mate = self._mate
+        y = self._y
+        adj = self._adj
+        inblossom = self._inblossom
+        kept: list[int] = []
+        for v in dirty:
+            m = mate[v]
+            if m < 0 or inblossom[v] != v or m not in adj[v]:
+                continue
+            yv = adj[v][m] - y[m]
+            if all(w - y[u] <= yv for u, w in adj[v].items()):
+                y[v] = yv
+                kept.append(v)
+        kept_set = set(kept)
+        # Later re-pricings may have lowered the dual of an earlier vertex's neighbour.
+        bad = {
+            v
+            for v in kept
+            if any(y[v] + y[u] < w for u, w in adj[v].items())
+            or y[v] + y[mate[v]] != adj[v][mate[v]]
+        }
+        return [v for v in dirty if v not in kept_set or v in bad]
+
     def _release_dirty(self) -> None:
         dirty = sorted(self._dirty)
         self._dirty = set()
         if 2 * len(dirty) > self._n:
             self._restart()
+            return
+        dirty = self._keep_if_still_optimal(dirty)
+        if not dirty:
             return
         mate = self._mate
         for v in dirty:
@@ -250,6 +275,7 @@ class WeightedMatcher:
         b = self._inblossom[w]
         self._label[w] = self._label[b] = t
         self._labelend[w] = self._labelend[b] = p
+        self._root[b] = b if p is None else self._root[self._inblossom[p[0]]]
         self._bestedge[w] = self._bestedge[b] = None
         if t == _S:
             self._queue.extend(self._leaves(b))
@@ -326,7 +352,10 @@ class WeightedMatcher:
             cycle.append((le[1], le[0]))
         self._childs[b] = childs
         self._cycle[b] = cycle
+        leafs = self._leafs
+        leafs[b] = [x for c in childs for x in leafs[c]]
         self._label[b] = _S
+        self._root[b] = self._root[bb]
         labelend[b] = labelend[bb]
         self._z[b] = 0
         label = self._label
@@ -344,16 +373,25 @@ class WeightedMatcher:
         for c in childs:
             lists = self._blossombest[c]
             if lists is None:
-                candidates = [(x, u) for x in self._leaves(c) for u in adj[x]]
+                for x in leafs[c]:
+                    yx = y[x]
+                    for u, wt in adj[x].items():
+                        bu = inblossom[u]
+                        if bu != b and label[bu] == _S:
+                            s = yx + y[u] - wt
+                            old = best_slack.get(bu)
+                            if old is None or s < old:
+                                best_slack[bu] = s
+                                best_to[bu] = (x, u)
             else:
-                candidates = lists
-            for x, u in candidates:
-                bu = inblossom[u]
-                if bu != b and label[bu] == _S:
-                    s = y[x] + y[u] - adj[x][u]
-                    if bu not in best_slack or s < best_slack[bu]:
-                        best_slack[bu] = s
-                        best_to[bu] = (x, u)
+                for x, u in lists:
+                    bu = inblossom[u]
+                    if bu != b and label[bu] == _S:
+                        s = y[x] + y[u] - adj[x][u]
+                        old = best_slack.get(bu)
+                        if old is None or s < old:
+                            best_slack[bu] = s
+                            best_to[bu] = (x, u)
             self._blossombest[c] = None
             self._bestedge[c] = None
         self._blossombest[b] = list(best_to.values())
@@ -384,6 +422,8 @@ class WeightedMatcher:
             le_b = labelend[b]
             assert le_b is not None
             childs = self._childs[b]
+            for c in childs:
+                self._root[c] = self._root[b]
             cycle = self._cycle[b]
             k = len(childs)
             entry = inblossom[le_b[1]]
@@ -515,50 +555,63 @@ class WeightedMatcher:
         for v in exposed:
             if label[inblossom[v]] == _FREE:
                 self._assign_label(v, _S, None)
+        root = self._root
         while True:
             augmented = False
             queue = self._queue
-            while queue and not augmented:
-                v = queue.pop()
-                bv = inblossom[v]
-                yv = y[v]
-                for w, wt in adj[v].items():
-                    bw = inblossom[w]
-                    if bw == bv:
-                        continue
-                    kslack = yv + y[w] - wt
-                    lbw = label[bw]
-                    if kslack <= 0:
-                        if lbw == _FREE:
-                            self._assign_label(w, _T, (v, w))
+            deferred: list[tuple[int, int]] = []
+            while True:
+                while queue and not augmented:
+                    v = queue.pop()
+                    bv = inblossom[v]
+                    yv = y[v]
+                    for w, wt in adj[v].items():
+                        bw = inblossom[w]
+                        if bw == bv:
+                            continue
+                        kslack = yv + y[w] - wt
+                        lbw = label[bw]
+                        if kslack <= 0:
+                            if lbw == _FREE:
+                                self._assign_label(w, _T, (v, w))
+                            elif lbw == _S:
+                                if root[bw] != root[bv]:
+                                    self._augment_matching(v, w)
+                                    augmented = True
+                                    break
+                                # Same tree: form the blossom later, an augmenting
+                                # path may turn up first.
+                                deferred.append((v, w))
+                            elif label[w] == _FREE:
+                                label[w] = _T
+                                labelend[w] = (v, w)
                         elif lbw == _S:
-                            base = self._scan_blossom(v, w)
-                            if base >= 0:
-                                self._add_blossom(base, v, w)
-                                bv = inblossom[v]
-                            else:
-                                self._augment_matching(v, w)
-                                augmented = True
-                                break
-                        elif label[w] == _FREE:
-                            label[w] = _T
-                            labelend[w] = (v, w)
-                    elif lbw == _S:
-                        be = bestedge[bv]
-                        if be is None:
-                            bestedge[bv] = (v, w)
-                        else:
-                            a, b = be
-                            if kslack < y[a] + y[b] - adj[a][b]:
+                            be = bestedge[bv]
+                            if be is None:
                                 bestedge[bv] = (v, w)
-                    elif label[w] == _FREE:
-                        be = bestedge[w]
-                        if be is None:
-                            bestedge[w] = (v, w)
-                        else:
-                            a, b = be
-                            if kslack < y[a] + y[b] - adj[a][b]:
+                            else:
+                                a, b = be
+                                if kslack < y[a] + y[b] - adj[a][b]:
+                                    bestedge[bv] = (v, w)
+                        elif label[w] == _FREE:
+                            be = bestedge[w]
+                            if be is None:
                                 bestedge[w] = (v, w)
+                            else:
+                                a, b = be
+                                if kslack < y[a] + y[b] - adj[a][b]:
+                                    bestedge[w] = (v, w)
+                if augmented or not deferred:
+                    break
+                v, w = deferred.pop()
+                bv, bw = inblossom[v], inblossom[w]
+                if bv != bw and label[bv] == _S and label[bw] == _S:
+                    base = self._scan_blossom(v, w)
+                    if base >= 0:
+                        self._add_blossom(base, v, w)
+                    else:
+                        self._augment_matching(v, w)
+                        augmented = True
             if augmented:
                 break
             # Dual adjustment.

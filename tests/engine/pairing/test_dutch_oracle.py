@@ -17,7 +17,7 @@ from service.engine.pairing.dutch import pair_round
 from service.engine.trf import parse_trf, rounds_prefix
 
 ORACLE = Path(__file__).resolve().parents[3] / ".." / "shared" / "oracle" / "dutch"
-MAX_PLAYERS = 60
+MAX_PLAYERS = 200
 
 
 def _files() -> list[str]:

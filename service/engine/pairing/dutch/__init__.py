@@ -75,8 +75,9 @@ def pair_round(
     loss = tournament.points.loss
     floats: dict[int, tuple[Float, Float]] = {}
     for p in to_pair:
-        f1 = float_of(p, 1, by_number, loss) if played_rounds >= 1 else Float.NONE
-        f2 = float_of(p, 2, by_number, loss) if played_rounds >= 2 else Float.NONE
+        old = rules == "dutch-2017"
+        f1 = float_of(p, 1, by_number, loss, rules_2017=old) if played_rounds >= 1 else Float.NONE
+        f2 = float_of(p, 2, by_number, loss, rules_2017=old) if played_rounds >= 2 else Float.NONE
         floats[p.number] = (f1, f2)
     order = sorted(to_pair, key=lambda p: (-p.acc_score(), p.rank))
     top = max(tournament.points.win, tournament.points.draw)
@@ -92,7 +93,7 @@ def pair_round(
         threshold=threshold,
     )
     logs: list[BracketLog] | None = [] if explain else None
-    pairs, pab = pair_players(order, ctx, logs=logs)
+    pairs, pab = pair_players(order, ctx, logs=logs, pab_criteria=rules != "dutch-2017")
     initial = tournament.initial_colour or Colour.WHITE
     games: list[tuple[SwissPlayer, SwissPlayer]] = []
     for a, b in pairs:

@@ -71,11 +71,17 @@ def pair_players(
     ctx: WeightContext,
     *,
     logs: list[BracketLog] | None = None,
+    pab_criteria: bool = True,
 ) -> tuple[list[tuple[SwissPlayer, SwissPlayer]], SwissPlayer | None]:
-    """Pair `players` (sorted in art. 1.2 order); returns the pairs and the PAB player."""
+    """Pair `players` (sorted in art. 1.2 order); returns the pairs and the PAB player.
+
+    `pab_criteria` turns on the 2026 criteria C5 (lowest score for the PAB) and C9
+    (fewest unplayed games); without them (2017 rules) any eligible player may end up
+    with the PAB, as the brackets' own pairing leaves it.
+    """
     if not players:
         return [], None
-    pairer = _RoundPairer(players, ctx, logs)
+    pairer = _RoundPairer(players, ctx, logs, pab_criteria)
     pairer.run()
     result: list[tuple[SwissPlayer, SwissPlayer]] = []
     bye: SwissPlayer | None = None
@@ -92,8 +98,13 @@ class _RoundPairer:
     """State of one round's optimisation; vertices are positions in the sorted order."""
 
     def __init__(
-        self, players: Sequence[SwissPlayer], ctx: WeightContext, logs: list[BracketLog] | None
+        self,
+        players: Sequence[SwissPlayer],
+        ctx: WeightContext,
+        logs: list[BracketLog] | None,
+        pab_criteria: bool = True,
     ) -> None:
+        self.pab_criteria = pab_criteria
         self.order = list(players)
         self.n = len(self.order)
         self.ctx = ctx
@@ -209,6 +220,12 @@ class _RoundPairer:
             raise PairingError("no pairing satisfies the absolute criteria (C1-C3)")
         ctx.single_downfloater_is_bye = False
         if not odd:
+            return
+        if not self.pab_criteria:
+            ctx.set_bye(score[0], {})
+            for v in range(n):
+                for u in range(v):
+                    self.matcher.set_weight(v, u, ctx.weight(order[u], order[v], False, False))
             return
         bye_v = next(v for v in range(n) if first[v] == v)
         ctx.bye_score = score[bye_v]
@@ -434,7 +451,9 @@ class _RoundPairer:
         ctx = self.ctx
         score = self.score
         n = self.n
-        single = bool(n & 1 and group_first < n and ctx.bye_score >= score[group_first])
+        single = bool(
+            self.pab_criteria and n & 1 and group_first < n and ctx.bye_score >= score[group_first]
+        )
         new_idx: list[int] = []
         new_mdp = 0
         for i, v in enumerate(self.idx):

@@ -212,14 +212,25 @@ def build_players(
 
 
 def float_of(
-    player: SwissPlayer, rounds_back: int, by_number: Mapping[int, SwissPlayer], loss: Fraction
+    player: SwissPlayer,
+    rounds_back: int,
+    by_number: Mapping[int, SwissPlayer],
+    loss: Fraction,
+    *,
+    rules_2017: bool = False,
 ) -> Float:
-    """The float `player` received `rounds_back` rounds ago (art. 1.4.2, 1.4.3)."""
+    """The float `player` received `rounds_back` rounds ago (art. 1.4.2, 1.4.3).
+
+    2026: a round without a game is a downfloat only when it scored more than a
+    loss. 2017 (A.4.b reading): every round without a played game is a downfloat.
+    """
     index = len(player.records) - rounds_back
     if index < 0:
         return Float.NONE
     rec = player.records[index]
     if not rec.played:
+        if rules_2017:
+            return Float.DOWN
         return Float.DOWN if rec.points > loss else Float.NONE
     if rec.opponent is None:
         return Float.NONE
