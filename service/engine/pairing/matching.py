@@ -11,12 +11,17 @@ questions:
   to the dummy" means "left unmatched". Real edges of weight 0 do not exist. In the
   perfect-matching linear programme the vertex duals are free in sign, so any vertex
   can be released and re-inserted with a dual that restores feasibility.
-- `set_weight(v, u, w)` marks `v` dirty. Before the next `solve()`, every blossom
-  that contains a dirty vertex is dissolved (its dual is spread over its vertices,
-  which keeps every edge feasible; the blossom's base loses its now non-tight mate),
-  the dirty vertex is unmatched, and its dual is raised until its edges are feasible.
-  The primal-dual stages then only have to re-match the few exposed vertices: after
-  k dirty vertices a solve costs O(k n^2) instead of O(n^3).
+- `set_weight(v, u, w)` marks `v` dirty. At the next `solve()`, a dirty vertex whose
+  pair is still optimal is only re-priced (its dual set so that the pair is tight;
+  this is checked against every edge of the vertex). Otherwise every blossom that
+  contains it is dissolved (its dual is spread over its vertices, which keeps every
+  edge feasible; the blossom's base loses its now non-tight mate), the vertex is
+  unmatched, and its dual is raised until its edges are feasible. The primal-dual
+  stages then only have to re-match the few exposed vertices: after k dirty
+  vertices a solve costs O(k n^2) instead of O(n^3).
+- Within a stage, an edge that would form a blossom inside one alternating tree is
+  held back until the queue is empty, because an augmenting path to another tree
+  often turns up first; this keeps blossom creation (the costly step) rare.
 
 Integer arithmetic only: weights are doubled internally, and every exposed vertex is
 given an even dual at the start of a solve, so that all labelled vertices share a
@@ -217,11 +222,11 @@ class WeightedMatcher:
     def _release_dirty(self) -> None:
         dirty = sorted(self._dirty)
         self._dirty = set()
-        if 2 * len(dirty) > self._n:
-            self._restart()
-            return
         dirty = self._keep_if_still_optimal(dirty)
         if not dirty:
+            return
+        if all(m < 0 for m in self._mate):
+            self._restart()
             return
         mate = self._mate
         for v in dirty:
@@ -238,7 +243,7 @@ class WeightedMatcher:
         self._greedy(dirty)
 
     def _restart(self) -> None:
-        """Start from scratch: no blossoms, no pairs, duals raised vertex by vertex."""
+        """Start from scratch: no blossoms, no pairs, each dual half its heaviest edge."""
         n = self._n
         for b in range(n, 2 * n):
             if self._base[b] >= 0:
@@ -246,9 +251,7 @@ class WeightedMatcher:
         self._inblossom = list(range(n))
         self._parent = [-1] * (2 * n)
         self._mate = [-1] * n
-        y = self._y = [0] * n
-        for v, edges in enumerate(self._adj):
-            y[v] = max((w - y[u] for u, w in edges.items()), default=0)
+        self._y = [max(a.values(), default=0) // 2 for a in self._adj]
         self._greedy(range(n))
 
     def _greedy(self, vertices: Iterable[int]) -> None:

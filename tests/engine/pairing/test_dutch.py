@@ -258,3 +258,25 @@ def test_invariants_over_simulated_events(
         assert abs(diff) <= 2
         for a, b, c in zip(colours, colours[1:], colours[2:], strict=False):
             assert not (a is b is c)
+
+
+def test_initial_colour_is_read_back_from_round_one_when_not_given() -> None:
+    # Round 1 was paired with the top player on black; 5 and 6 were absent.
+    r1 = Round(
+        1,
+        (
+            Game(1, 3, 1, GameResult.DRAW, 1),
+            Game(1, 2, 4, GameResult.DRAW, 2),
+        ),
+        (Bye(1, 5, ByeKind.ZERO_POINT), Bye(1, 6, ByeKind.ZERO_POINT)),
+    )
+    t = Tournament(players=_players(6), rounds=(r1,), total_rounds=5)
+    games = {frozenset((g.white, g.black)): g for g in pair_round(t).games}
+    # 5 and 6 have no colour history: the higher (5, odd position) takes the
+    # initial colour, which round 1 shows was black.
+    assert games[frozenset((5, 6))].white == 6
+    stated = Tournament(
+        players=t.players, rounds=(r1,), total_rounds=5, initial_colour=Colour.WHITE
+    )
+    games = {frozenset((g.white, g.black)): g for g in pair_round(stated).games}
+    assert games[frozenset((5, 6))].white == 5

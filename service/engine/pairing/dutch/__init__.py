@@ -94,7 +94,7 @@ def pair_round(
     )
     logs: list[BracketLog] | None = [] if explain else None
     pairs, pab = pair_players(order, ctx, logs=logs, pab_criteria=rules != "dutch-2017")
-    initial = tournament.initial_colour or Colour.WHITE
+    initial = _initial_colour(tournament, everyone)
     games: list[tuple[SwissPlayer, SwissPlayer]] = []
     for a, b in pairs:
         first, second = (a, b) if a.number < b.number else (b, a)
@@ -117,6 +117,32 @@ def pair_round(
     if logs is not None:
         notes = tuple(_describe(log) for log in logs)
     return Pairing(round=round_no, games=result_games, byes=tuple(out_byes), notes=notes)
+
+
+def _initial_colour(tournament: Tournament, everyone: Sequence[SwissPlayer]) -> Colour:
+    """The colour of the top player in round 1 (C.04.2: drawn by lot, XXC `white1`).
+
+    When the tournament does not say, it is read back from the first round with a
+    game: the highest-ranked player who took part in the pairing by then had it if
+    their pairing position is odd, the other colour if even. No round yet: white.
+    """
+    if tournament.initial_colour is not None:
+        return tournament.initial_colour
+    first = next((i for i, r in enumerate(tournament.rounds) if r.games), None)
+    if first is None:
+        return Colour.WHITE
+    position = 0
+    for p in everyone:
+        if not any(rec.paired for rec in p.records[: first + 1]):
+            continue
+        colour = p.records[first].colour if p.records[first].opponent is not None else None
+        if colour is None and p.records[first].opponent is not None:
+            game = next(g for g in tournament.rounds[first].games if p.number in (g.white, g.black))
+            colour = game.colour_of(p.number)
+        if colour is not None:
+            return colour if position % 2 == 0 else colour.other
+        position += 1
+    return Colour.WHITE
 
 
 def _describe(log: BracketLog) -> str:
