@@ -14,14 +14,20 @@ from typing import Any
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from service.api.snapshots import engine_view, players_view
 from service.api.state import AppState
-from service.db.repository import list_players, load_engine_tournament, round_rows
+from service.db.repository import confirmed_shortenings
 from service.db.tables import PlayerRow, TournamentRow
 from service.engine.model import Tournament
 from service.engine.scoring.flampark import FlamparkScore, flampark_scores
 from service.engine.scoring.progress_premium import progress_premium
 
-__all__ = ["FlamparkTable", "flampark_table", "flampark_tournaments", "shortenings"]
+__all__ = [
+    "FlamparkTable",
+    "flampark_table",
+    "flampark_tournaments",
+    "shortenings",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,11 +50,9 @@ def base_minutes(row: TournamentRow) -> int:
 
 async def shortenings(session: AsyncSession, row: TournamentRow) -> dict[tuple[int, int], Fraction]:
     """Minutes shortened per confirmed game, keyed by (round, white)."""
-    games, _ = await round_rows(session, row.id)
     return {
-        (g.round, g.white): Fraction(str(g.extra["time_shortened_minutes"]))
-        for g in games
-        if g.status == "confirmed" and g.extra.get("time_shortened_minutes")
+        (number, white): Fraction(str(minutes))
+        for number, white, minutes in await confirmed_shortenings(session, row.id)
     }
 
 
@@ -61,8 +65,8 @@ async def flampark_table(
     cached = cache.get(key)
     if cached is not None:
         return cached
-    engine = await load_engine_tournament(session, row)
-    players = {p.start_number: p for p in await list_players(session, row.id) if p.start_number}
+    engine = await engine_view(state, session, row)
+    players = await players_view(state, session, row)
     scores = flampark_scores(
         engine, base_minutes=base_minutes(row), shortened=await shortenings(session, row)
     )

@@ -20,8 +20,9 @@ from service.api.schemas.standings import (
     TeamLine,
 )
 from service.api.schemas.tournaments import TournamentPublic
+from service.api.snapshots import engine_view, players_view
 from service.api.state import AppState
-from service.db.repository import count_players, list_players, load_engine_tournament
+from service.db.repository import count_players
 from service.db.tables import ByeRow, GameRow, PlayerRow, TournamentRow
 from service.engine.pairing.flampark.kinds import group_bounds
 from service.engine.scoring.standings import (
@@ -175,8 +176,8 @@ async def standings_public(
     """Standings from confirmed results in the tournament's tie-break order; FLAMPARK
     tournaments are ordered by PF (seed 000) and carry their FLAMPARK columns."""
     order = tiebreaks or tiebreak_order(row)
-    tournament = await load_engine_tournament(session, row)
-    players = {p.start_number: p for p in await list_players(session, row.id)}
+    tournament = await engine_view(state, session, row)
+    players = await players_view(state, session, row)
     table = compute_standings(tournament, order, explain=explain)
     games_played = Counter(
         number

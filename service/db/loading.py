@@ -6,6 +6,7 @@ import random
 from collections import defaultdict
 from collections.abc import Sequence
 from fractions import Fraction
+from typing import NamedTuple
 
 from service.db.tables import ByeRow, GameRow, PlayerRow, TournamentRow
 from service.engine.model import (
@@ -20,7 +21,33 @@ from service.engine.model import (
     Tournament,
 )
 
-__all__ = ["engine_player", "engine_tournament", "initial_colour", "point_system"]
+__all__ = [
+    "ByeRecord",
+    "GameRecord",
+    "engine_player",
+    "engine_tournament",
+    "initial_colour",
+    "point_system",
+]
+
+
+class GameRecord(NamedTuple):
+    """The columns of a game the engine needs."""
+
+    round: int
+    table_no: int
+    white: int
+    black: int
+    result: str | None
+    status: str
+
+
+class ByeRecord(NamedTuple):
+    """The columns of a bye the engine needs."""
+
+    round: int
+    player: int
+    kind: str
 
 
 def point_system(row: TournamentRow) -> PointSystem:
@@ -52,8 +79,8 @@ def engine_player(row: PlayerRow) -> Player:
 def engine_tournament(
     row: TournamentRow,
     players: Sequence[PlayerRow],
-    games: Sequence[GameRow],
-    byes: Sequence[ByeRow],
+    games: Sequence[GameRow | GameRecord],
+    byes: Sequence[ByeRow | ByeRecord],
     *,
     confirmed_only: bool = True,
 ) -> Tournament:

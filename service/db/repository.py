@@ -12,11 +12,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from sqlalchemy import select as sa_select
 from sqlmodel import col, delete, func, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from service.db.events import append_event, lock_tournament
-from service.db.loading import engine_tournament
+from service.db.loading import ByeRecord, GameRecord, engine_tournament
 from service.db.tables import ByeRow, GameRow, PlayerRow, TournamentRow
 from service.db.tokens import hash_token, new_token
 from service.engine.model import Round, Tournament
@@ -26,6 +27,7 @@ __all__ = [
     "Actor",
     "ReportOutcome",
     "add_player",
+    "confirmed_shortenings",
     "count_players",
     "create_tournament",
     "delete_player",
@@ -259,10 +261,42 @@ async def round_rows(
 async def load_engine_tournament(
     session: AsyncSession, tournament: TournamentRow, *, confirmed_only: bool = True
 ) -> Tournament:
-    """The whole tournament as an engine value."""
+    """The whole tournament as an engine value.
+
+    Reads plain column tuples (no ORM objects): this runs after every result, and a
+    large event has tens of thousands of games."""
     players = await list_players(session, tournament.id)
-    games, byes = await round_rows(session, tournament.id)
+    game_columns = (
+        sa_select(
+            col(GameRow.round),
+            col(GameRow.table_no),
+            col(GameRow.white),
+            col(GameRow.black),
+            col(GameRow.result),
+            col(GameRow.status),
+        )
+        .where(col(GameRow.tournament_id) == tournament.id)
+        .order_by(col(GameRow.round), col(GameRow.table_no))
+    )
+    bye_columns = select(ByeRow.round, ByeRow.player, ByeRow.kind).where(
+        ByeRow.tournament_id == tournament.id
+    )
+    rows = (await session.exec(game_columns)).all()  # type: ignore[call-overload]
+    games = [GameRecord(*values) for values in rows]
+    byes = [ByeRecord(*values) for values in (await session.exec(bye_columns)).all()]
     return engine_tournament(tournament, players, games, byes, confirmed_only=confirmed_only)
+
+
+async def confirmed_shortenings(
+    session: AsyncSession, tournament_id: str
+) -> list[tuple[int, int, float]]:
+    """(round, white, minutes) of confirmed games with a FLAMPARK time shortening."""
+    statement = select(GameRow.round, GameRow.white, GameRow.shortened_minutes).where(
+        GameRow.tournament_id == tournament_id,
+        GameRow.status == "confirmed",
+        col(GameRow.shortened_minutes).is_not(None),
+    )
+    return [(r, w, m) for r, w, m in (await session.exec(statement)).all() if m]
 
 
 async def submit_result(
@@ -317,6 +351,9 @@ async def submit_result(
     game.reports = reports
     if extra:
         game.extra = {**game.extra, **extra}
+        minutes = extra.get("time_shortened_minutes")
+        if minutes is not None:
+            game.shortened_minutes = float(minutes)
     session.add(game)
     payload = {
         "round": game.round,
@@ -357,11 +394,15 @@ def _side_of(game: GameRow, start_number: int | None) -> str:
 async def _advance(session: AsyncSession, tournament: TournamentRow) -> None:
     """Move `current_round` past fully confirmed rounds; finish when all are done."""
     await session.flush()
-    games, _ = await round_rows(session, tournament.id)
-    open_rounds = sorted({g.round for g in games if g.status != "confirmed"})
-    paired = max((g.round for g in games), default=0)
-    if open_rounds:
-        tournament.current_round = open_rounds[0]
+    mine = GameRow.tournament_id == tournament.id
+    first_open = (
+        await session.exec(
+            select(func.min(GameRow.round)).where(mine, GameRow.status != "confirmed")
+        )
+    ).one()
+    paired = (await session.exec(select(func.max(GameRow.round)).where(mine))).one() or 0
+    if first_open is not None:
+        tournament.current_round = first_open
     else:
         tournament.current_round = paired
         if tournament.total_rounds is not None and paired >= tournament.total_rounds:

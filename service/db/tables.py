@@ -85,6 +85,8 @@ class GameRow(SQLModel, table=True):
     status: str = Field(default="pending", max_length=12)
     reports: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSONType))
     extra: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSONType))
+    shortened_minutes: float | None = None
+    """FLAMPARK: minutes the higher-rated player cut from their own time (seed 000)."""
 
 
 class ByeRow(SQLModel, table=True):

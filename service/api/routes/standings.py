@@ -5,10 +5,11 @@ from __future__ import annotations
 from typing import Annotated, Literal
 
 from fastapi import APIRouter, Query
+from fastapi.responses import JSONResponse
 
 from service.api.deps import SessionDep, StateDep, TournamentDep
 from service.api.schemas.standings import StandingsPublic
-from service.api.views import StandingsFilter, standings_public
+from service.api.views import StandingsFilter, standings_document, standings_public
 from service.db.repository import list_players
 from service.errors import NotFound
 
@@ -35,7 +36,7 @@ async def read_standings(
         int | None,
         Query(ge=1, description="Start number: show how each tie-break value is made up."),
     ] = None,
-) -> StandingsPublic:
+) -> StandingsPublic | JSONResponse:
     """Points and tie-breaks from confirmed results; ranks shared where every criterion
     ties. FLAMPARK tournaments are ordered by PF and carry PF, Pc, Pt, Pb, P%, Ru, games
     counted and PP. The filters make a classification (seed 000: by rating, sex, age,
@@ -49,6 +50,9 @@ async def read_standings(
         rounds_min=rounds_min,
         rounds_max=rounds_max,
     )
+    if not filters.as_dict() and explain is None:
+        # the table every scoreboard asks for: computed once per event, then served
+        return JSONResponse(await standings_document(state, session, tournament))
     if explain is not None:
         numbers = {p.start_number for p in await list_players(session, tournament.id)}
         if explain not in numbers:
