@@ -116,7 +116,8 @@ class TieBreak:
     """A per-participant tie-break (C.07 types B, C, D).
 
     Subclasses implement `values` or `raw` (each defaults to the other): `raw` is the
-    fast form the standings sort on, integers over one denominator.
+    fast form the standings sort on, integers over one denominator. Where `raw` takes
+    column shortcuts, `reference_raw` keeps the round-by-round definition beside it.
     """
 
     code: str = ""
@@ -131,6 +132,14 @@ class TieBreak:
     def raw(self, ctx: TieBreakContext) -> Raw:
         """Values for every participant as integer numerators over one denominator."""
         return raw_of(self.values(ctx))
+
+    def reference_raw(self, ctx: TieBreakContext) -> Raw:
+        """`raw` by the plain round-by-round definition, for checking the fast paths.
+
+        Tie-breaks whose `raw` takes column shortcuts override this with the walk
+        over one participant's rounds at a time; the two must agree exactly.
+        """
+        return self.raw(ctx)
 
     def explain(self, ctx: TieBreakContext, number: int) -> TieBreakExplanation:
         """Value and contributing items for one participant (default: value only)."""

@@ -23,10 +23,15 @@ from service.engine.scoring.tiebreaks.base import (
     Raw,
     TieBreak,
     TieBreakExplanation,
+    raw_of,
 )
 from service.engine.scoring.tiebreaks.context import Kind, TieBreakContext
-from service.engine.scoring.tiebreaks.modifiers import NO_CUT, Cut, Item, apply_cut
-from service.engine.scoring.tiebreaks.opponents import OpponentRound, opponent_rounds
+from service.engine.scoring.tiebreaks.modifiers import NO_CUT, Cut, Item, apply_cut, cut_total
+from service.engine.scoring.tiebreaks.opponents import (
+    OpponentRound,
+    opponent_columns,
+    opponent_rounds,
+)
 from service.engine.scoring.tiebreaks.unplayed import category, score_view
 
 __all__ = ["AverageOfBuchholz", "Buchholz", "ForeBuchholz", "OpponentSum"]
@@ -69,44 +74,38 @@ class OpponentSum(TieBreak):
         ]
 
     def raw(self, ctx: TieBreakContext) -> Raw:
-        view = score_view(ctx, self.fore)
-        adjusted = view.adjusted
-        w0, w1, w2 = self.weights
-        weights = (w0, w1, w2)
-        plain = w0 == w1 == w2 == 1
-        low, high = self.cut.low, self.cut.high
-        fore = self.fore and ctx.rounds > 0
+        columns = opponent_columns(ctx, score_view(ctx, self.fore), self.count_forfeits)
+        weights = self.weights
+        plain = weights == (1, 1, 1)
+        cut = self.cut
+        low, high = cut.low, cut.high
         out: dict[int, int] = {}
-        for number, pd in ctx.players.items():
-            if pd.all_played:
-                # Every round a game over the board: no dummy, no VUR (the usual case).
-                shares = (*pd.shares[:-1], 1) if fore else pd.shares
-                if plain:
-                    scores = [adjusted[o] for o in pd.opponents]
-                    if low or high:
-                        scores.sort()
-                        count = len(scores)
-                        cut_low = min(low, count)
-                        scores = scores[cut_low : count - min(high, count - cut_low)]
+        for number, (scores, shares, vurs) in columns.items():
+            if plain:
+                if not (low or high):
                     out[number] = sum(scores)
-                elif low or high:
-                    pairs = sorted(
-                        (adjusted[o], adjusted[o] * weights[s])
-                        for o, s in zip(pd.opponents, shares, strict=True)
-                    )
-                    count = len(pairs)
+                    continue
+                values = scores
+                if not vurs:
+                    ordered = sorted(scores)
+                    count = len(ordered)
                     cut_low = min(low, count)
-                    kept = pairs[cut_low : count - min(high, count - cut_low)]
-                    out[number] = sum(value for _, value in kept)
-                else:
-                    out[number] = sum(
-                        adjusted[o] * weights[s] for o, s in zip(pd.opponents, shares, strict=True)
-                    )
-                continue
-            items = [item for _, item in self._items(ctx, number)]
-            if low or high:
-                items, _ = apply_cut(items, self.cut)
-            out[number] = sum(item.value for item in items)
+                    out[number] = sum(ordered[cut_low : count - min(high, count - cut_low)])
+                    continue
+            else:
+                values = [s * weights[h] for s, h in zip(scores, shares, strict=True)]
+                if not (low or high):
+                    out[number] = sum(values)
+                    continue
+            out[number] = cut_total(scores, values, vurs, cut)
+        return out, self.denominator(ctx)
+
+    def reference_raw(self, ctx: TieBreakContext) -> Raw:
+        """`raw` computed round by round through `opponent_rounds` and `apply_cut`."""
+        out: dict[int, int] = {}
+        for number in ctx.players:
+            kept, _ = apply_cut([item for _, item in self._items(ctx, number)], self.cut)
+            out[number] = sum(item.value for item in kept)
         return out, self.denominator(ctx)
 
     def explain(self, ctx: TieBreakContext, number: int) -> TieBreakExplanation:
@@ -179,6 +178,19 @@ class AverageOfBuchholz(TieBreak):
                 else Fraction(0)
             )
         return out
+
+    def reference_raw(self, ctx: TieBreakContext) -> Raw:
+        """The mean over the entries, on the inner Buchholz's own reference values."""
+        inner, denominator = self._inner.reference_raw(ctx)
+        out: dict[int, Fraction] = {}
+        for number in ctx.players:
+            opponents = [o for _, o in self._opponents(ctx, number)]
+            out[number] = (
+                Fraction(sum(inner[o] for o in opponents), len(opponents) * denominator)
+                if opponents
+                else Fraction(0)
+            )
+        return raw_of(out)
 
     def explain(self, ctx: TieBreakContext, number: int) -> TieBreakExplanation:
         inner = self._inner.values(ctx)

@@ -13,13 +13,18 @@ contribution is cut. For Buchholz the two coincide with "cut the VUR"; for
 Sonneborn-Berger it keeps a low-scoring VUR from shielding a better game. Cutting
 the most significant values has no exception. Cuts never remove more items than
 there are.
+
+`apply_cut` works on `Item` records and says which were removed (explanations);
+`cut_total` gives only the sum of what is kept, from plain integer columns, with
+the same choices (the standings' fast path).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-__all__ = ["NO_CUT", "Cut", "Item", "apply_cut"]
+__all__ = ["NO_CUT", "Cut", "Item", "apply_cut", "cut_total"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,3 +88,36 @@ def apply_cut(items: list[Item], cut: Cut) -> tuple[list[Item], list[Item]]:
         kept.remove(highest)
         removed.append(highest)
     return kept, removed
+
+
+def cut_total(scores: Sequence[int], values: Sequence[int], vurs: Sequence[int], cut: Cut) -> int:
+    """Sum of the values `apply_cut` keeps, from columns (position = item index).
+
+    `scores` are the ordering keys, `values` what each item contributes, `vurs` the
+    positions of the voluntary unplayed rounds. Without VURs the cuts take the ends
+    of the (score, value) order; items equal in both are interchangeable for the sum.
+    """
+    count = len(values)
+    low = min(cut.low, count)
+    high = min(cut.high, count - low)
+    if not low and not high:
+        return sum(values)
+    if not vurs or not low:
+        pairs = sorted(zip(scores, values, strict=True))
+        return sum(value for _, value in pairs[low : count - high])
+    # Art. 16.5 as in `apply_cut`: (score, value, index) and (value, score, index)
+    # order the candidates exactly as its `min` calls do.
+    kept = [(s, v, i, i in vurs) for i, (s, v) in enumerate(zip(scores, values, strict=True))]
+    for _ in range(low):
+        lowest = min(kept)
+        victim = lowest
+        candidates = [(v, s, i) for s, v, i, vur in kept if vur]
+        if candidates:
+            value, score, index = min(candidates)
+            if lowest[1] <= value:
+                victim = (score, value, index, True)
+        kept.remove(victim)
+    if high:
+        kept.sort(key=lambda item: (item[0], item[1], -item[2]))
+        del kept[len(kept) - high :]
+    return sum(item[1] for item in kept)

@@ -5,6 +5,17 @@ with what result: a real opponent's adjusted score (C.07 art. 16.3) for a game, 
 dummy opponent's score (art. 16.4) for an own unplayed round. Round-robins and the
 `/P` modifier count forfeits as games against the scheduled opponent (2026 art.
 15.2); Fore Buchholz (art. 8.3) counts last-round pairings as draws.
+
+Two forms of the same walk:
+
+* `opponent_rounds` - one `OpponentRound` record per counted round, for one
+  participant. It is the reference: explanations use it, and the tests check the
+  column form against it.
+* `opponent_columns` - the same figures for every participant at once, as plain
+  integer columns (scores, results, positions of the VURs), built once per context
+  and shared by every tie-break that reads them (BH, BH-C1, SB, ... in one standings
+  table). Byes, forfeits, absences, withdrawals, late entries and unfinished games
+  are handled here, so the sums never fall back to the per-record walk.
 """
 
 from __future__ import annotations
@@ -19,7 +30,7 @@ from service.engine.scoring.tiebreaks.context import (
 )
 from service.engine.scoring.tiebreaks.unplayed import VUR_KINDS, ScoreView, dummy_score
 
-__all__ = ["OpponentRound", "opponent_rounds"]
+__all__ = ["OpponentColumns", "OpponentRound", "opponent_columns", "opponent_rounds"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,3 +74,76 @@ def opponent_rounds(
 
 
 _PAIRED = frozenset({Kind.PLAYED, Kind.FORFEIT_WIN, Kind.FORFEIT_LOSS, Kind.PENDING})
+
+OpponentColumns = tuple[list[int], tuple[int, ...], tuple[int, ...]]
+"""One participant's counted rounds, in round order: the score that counts in each
+(opponent's adjusted score or dummy's score, units), the participant's result in
+halves, and the positions (in those two columns) of the VURs (art. 16.1)."""
+
+
+def opponent_columns(
+    ctx: TieBreakContext, view: ScoreView, count_forfeits: bool = False
+) -> dict[int, OpponentColumns]:
+    """`opponent_rounds` for every participant as columns, cached per context.
+
+    Position i of a participant's columns is the i-th record `opponent_rounds` gives,
+    with the same score, result and VUR flag.
+    """
+    forfeits_are_games = count_forfeits or ctx.round_robin
+    key = f"columns:{view.fore}:{forfeits_are_games}"
+    return ctx.cached(key, lambda: _columns(ctx, view, forfeits_are_games))
+
+
+def _columns(
+    ctx: TieBreakContext, view: ScoreView, forfeits_are_games: bool
+) -> dict[int, OpponentColumns]:
+    adjusted = view.adjusted
+    own = view.own
+    last = ctx.rounds - 1
+    fore = view.fore and last >= 0
+    round_robin = ctx.round_robin
+    capped = ctx.edition != "2024"
+    cap = ctx.draw * ctx.rounds
+    played = Kind.PLAYED
+    skipped = SKIPPED_KINDS
+    vur_kinds = VUR_KINDS
+    paired = _PAIRED
+    forfeits = frozenset({Kind.FORFEIT_WIN, Kind.FORFEIT_LOSS})
+    games = forfeits | {played} if forfeits_are_games else frozenset({played})
+    out: dict[int, OpponentColumns] = {}
+    for number, pd in ctx.players.items():
+        if pd.all_played:
+            # Every round a game over the board: no dummy, no VUR (the usual case).
+            shares = (*pd.shares[:-1], 1) if fore else pd.shares
+            out[number] = ([adjusted[o] for o in pd.opponents], shares, ())
+            continue
+        mine = own[number]
+        dummy = min(mine, cap) if capped else mine
+        scores: list[int] = []
+        results: list[int] = []
+        vurs: list[int] = []
+        for index, (kind, opponent, share) in enumerate(
+            zip(pd.kinds, pd.opponents, pd.shares, strict=True)
+        ):
+            if kind in games:
+                if fore and index == last:
+                    share = 1
+                scores.append(adjusted[opponent])
+            elif fore and index == last and kind in paired and opponent:
+                # Fore Buchholz: an unfinished or forfeited last-round pairing is a draw.
+                scores.append(adjusted[opponent])
+                share = 1
+            elif kind in skipped or round_robin:
+                continue
+            else:
+                # Art. 16.4: the dummy opponent; 2026 caps a forfeit's at the
+                # scheduled opponent's adjusted score, any other at draw x rounds.
+                if capped and opponent and kind in forfeits:
+                    scores.append(min(mine, adjusted.get(opponent, 0)))
+                else:
+                    scores.append(dummy)
+                if kind in vur_kinds:
+                    vurs.append(len(results))
+            results.append(share)
+        out[number] = (scores, tuple(results), tuple(vurs))
+    return out

@@ -63,18 +63,26 @@ class _Count(TieBreak):
 
     def fast_count(self, ctx: TieBreakContext, pd: PlayerData) -> int:
         """The count for a participant whose every round was a game over the board."""
+        return self.column_count(ctx, pd)
+
+    def column_count(self, ctx: TieBreakContext, pd: PlayerData) -> int:
+        """The count for any participant, read from the columns (same as `test`)."""
         test = self.test(ctx)
         return sum(1 for e in pd.entries if test(e))
 
     def raw(self, ctx: TieBreakContext) -> Raw:
-        test = self.test(ctx)
         out: dict[int, int] = {}
         for number, pd in ctx.players.items():
             if pd.all_played:
                 out[number] = self.fast_count(ctx, pd)
             else:
-                out[number] = sum(1 for e in pd.entries if test(e))
+                out[number] = self.column_count(ctx, pd)
         return out, 1
+
+    def reference_raw(self, ctx: TieBreakContext) -> Raw:
+        """Every participant's count by testing each `Entry`."""
+        test = self.test(ctx)
+        return {n: sum(1 for e in pd.entries if test(e)) for n, pd in ctx.players.items()}, 1
 
     def explain(self, ctx: TieBreakContext, number: int) -> TieBreakExplanation:
         test = self.test(ctx)
@@ -99,6 +107,17 @@ class Wins(_Count):
     def fast_count(self, ctx: TieBreakContext, pd: PlayerData) -> int:
         return pd.points.count(ctx.win)
 
+    def column_count(self, ctx: TieBreakContext, pd: PlayerData) -> int:
+        win = ctx.win
+        count = pd.points.count(win)
+        if count and (Kind.PENDING in pd.kinds or Kind.FREE in pd.kinds):
+            count -= sum(
+                1
+                for k, p in zip(pd.kinds, pd.points, strict=True)
+                if p == win and k in SKIPPED_KINDS
+            )
+        return count
+
 
 class GamesWon(_Count):
     """WON, C.07 art. 7.2."""
@@ -111,6 +130,10 @@ class GamesWon(_Count):
 
     def fast_count(self, ctx: TieBreakContext, pd: PlayerData) -> int:
         return pd.shares.count(2)
+
+    def column_count(self, ctx: TieBreakContext, pd: PlayerData) -> int:
+        played = Kind.PLAYED
+        return sum(1 for k, s in zip(pd.kinds, pd.shares, strict=True) if s == 2 and k is played)
 
 
 class BlackGames(_Count):
@@ -125,6 +148,10 @@ class BlackGames(_Count):
     def fast_count(self, ctx: TieBreakContext, pd: PlayerData) -> int:
         return pd.colours.count(-1)
 
+    def column_count(self, ctx: TieBreakContext, pd: PlayerData) -> int:
+        played = Kind.PLAYED
+        return sum(1 for k, c in zip(pd.kinds, pd.colours, strict=True) if c < 0 and k is played)
+
 
 class BlackWins(_Count):
     """BWG, C.07 art. 7.4."""
@@ -138,6 +165,14 @@ class BlackWins(_Count):
     def fast_count(self, ctx: TieBreakContext, pd: PlayerData) -> int:
         return sum(1 for c, s in zip(pd.colours, pd.shares, strict=True) if c < 0 and s == 2)
 
+    def column_count(self, ctx: TieBreakContext, pd: PlayerData) -> int:
+        played = Kind.PLAYED
+        return sum(
+            1
+            for k, c, s in zip(pd.kinds, pd.colours, pd.shares, strict=True)
+            if c < 0 and s == 2 and k is played
+        )
+
 
 class RoundsElectedToPlay(_Count):
     """REP, C.07 art. 7.6."""
@@ -150,6 +185,13 @@ class RoundsElectedToPlay(_Count):
 
     def fast_count(self, ctx: TieBreakContext, pd: PlayerData) -> int:
         return len(pd.kinds)
+
+    def column_count(self, ctx: TieBreakContext, pd: PlayerData) -> int:
+        kinds = pd.kinds
+        return len(kinds) - sum(kinds.count(k) for k in _NOT_ELECTED)
+
+
+_NOT_ELECTED = tuple(SKIPPED_KINDS | VUR_KINDS)
 
 
 class ProgressiveScore(TieBreak):

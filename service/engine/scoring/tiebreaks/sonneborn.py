@@ -83,11 +83,14 @@ class Koya(TieBreak):
     def qualified(self, ctx: TieBreakContext) -> dict[int, bool]:
         """Who reached the threshold: STD x 100 >= percent x max + shift."""
         std = standard_points(ctx)
-        out: dict[int, bool] = {}
-        for number, (halves, rounds) in std.items():
-            needed = Fraction(self.percent * 2 * rounds, 100) + self.shift_halves
-            out[number] = halves >= needed
-        return out
+        # halves >= 2 x percent x rounds / 100 + shift, kept in integers (x 100 x den).
+        shift, den = self.shift_halves.numerator, self.shift_halves.denominator
+        scale = 100 * den
+        step = 2 * self.percent * den
+        return {
+            number: halves * scale >= step * rounds + 100 * shift
+            for number, (halves, rounds) in std.items()
+        }
 
     def raw(self, ctx: TieBreakContext) -> Raw:
         ok = self.qualified(ctx)
