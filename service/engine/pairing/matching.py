@@ -238,8 +238,11 @@ class WeightedMatcher:
                 mate[m] = -1
         y = self._y
         adj = self._adj
-        for v in dirty:
-            y[v] = max((w - y[u] for u, w in adj[v].items()), default=0)
+        # Two sweeps: the second lowers each dual to the least feasible value given
+        # the others' new duals, which leaves every vertex with a tight edge.
+        for _ in range(2):
+            for v in dirty:
+                y[v] = max((w - y[u] for u, w in adj[v].items()), default=0)
         self._greedy(dirty)
 
     def _restart(self) -> None:
@@ -267,6 +270,28 @@ class WeightedMatcher:
                 if mate[u] < 0 and inblossom[u] == u and yv + y[u] == w:
                     mate[v] = u
                     mate[u] = v
+                    break
+        # Augmenting paths of length three along tight edges: v - u = x - t.
+        adj = self._adj
+        for v in vertices:
+            if mate[v] >= 0 or inblossom[v] != v:
+                continue
+            yv = y[v]
+            done = False
+            for u, w in adj[v].items():
+                x = mate[u]
+                if x < 0 or inblossom[u] != u or inblossom[x] != x or yv + y[u] != w:
+                    continue
+                yx = y[x]
+                for t, w2 in adj[x].items():
+                    if t != v and mate[t] < 0 and inblossom[t] == t and yx + y[t] == w2:
+                        mate[v] = u
+                        mate[u] = v
+                        mate[x] = t
+                        mate[t] = x
+                        done = True
+                        break
+                if done:
                     break
 
     # ------------------------------------------------------------------- a stage
