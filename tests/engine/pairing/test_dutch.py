@@ -280,3 +280,22 @@ def test_initial_colour_is_read_back_from_round_one_when_not_given() -> None:
     )
     games = {frozenset((g.white, g.black)): g for g in pair_round(stated).games}
     assert games[frozenset((5, 6))].white == 5
+
+
+def test_a_lone_player_gets_the_pab_unless_already_given_one() -> None:
+    t = Tournament(players=_players(3), total_rounds=3)
+    lone = pair_round(t, byes=[Bye(1, 1, ByeKind.HALF_POINT), Bye(1, 2, ByeKind.ZERO_POINT)])
+    assert lone.games == ()
+    assert Bye(1, 3, ByeKind.PAIRING_ALLOCATED) in lone.byes
+    r1 = Round(1, (), (Bye(1, 3, ByeKind.PAIRING_ALLOCATED),))
+    again = Tournament(players=t.players, rounds=(r1,), total_rounds=3)
+    with pytest.raises(PairingError):
+        pair_round(again, byes=[Bye(2, 1, ByeKind.HALF_POINT), Bye(2, 2, ByeKind.HALF_POINT)])
+
+
+def test_double_forfeit_players_may_meet_again_and_keep_their_colours() -> None:
+    r1 = Round(1, (Game(1, 1, 2, GameResult.DOUBLE_FORFEIT, 1),))
+    t = Tournament(players=_players(2), rounds=(r1,), total_rounds=3)
+    (game,) = pair_round(t).games
+    assert {game.white, game.black} == {1, 2}
+    assert game.white == 1  # no colour history: the higher player takes white1
