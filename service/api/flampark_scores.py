@@ -6,6 +6,7 @@ reused by the standings, the live feed, the best-games list and the players' ran
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
@@ -14,13 +15,12 @@ from typing import Any
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from service.api.snapshots import engine_view, players_view
+from service.api.snapshots import confirmed_result, engine_view, players_view, result_events
 from service.api.state import AppState
 from service.db.repository import confirmed_shortenings
 from service.db.tables import PlayerRow, TournamentRow
-from service.engine.model import Tournament
-from service.engine.scoring.flampark import FlamparkScore, flampark_scores
-from service.engine.scoring.progress_premium import progress_premium
+from service.engine.scoring.flampark import FlamparkAccumulator, FlamparkScore
+from service.engine.scoring.progress_premium import progress_premium_from_ru
 
 __all__ = [
     "FlamparkTable",
@@ -35,7 +35,6 @@ class FlamparkTable:
     """A tournament's FLAMPARK scores and premiums, with the players they belong to."""
 
     tournament: TournamentRow
-    engine: Tournament
     players: dict[int, PlayerRow]
     scores: dict[int, FlamparkScore]
     premiums: dict[int, Decimal]
@@ -65,23 +64,64 @@ async def flampark_table(
     cached = cache.get(key)
     if cached is not None:
         return cached
+    locks: dict[str, asyncio.Lock] = state.caches.setdefault("flampark_locks", {})
+    async with locks.setdefault(row.id, asyncio.Lock()):
+        players = await players_view(state, session, row)
+        accumulator = await _accumulator(state, session, row)
+        scores = accumulator.scores()
+        premium: dict[str, Any] = (row.settings.get("flampark") or {}).get("progress_premium") or {}
+        premiums: dict[int, Decimal] = {}
+        if premium:
+            ratings = {number: p.rating for number, p in players.items()}
+            premiums = progress_premium_from_ru(
+                accumulator.ru_map(),
+                ratings,
+                pool=Decimal(str(premium["pool"])),
+                wb=int(premium["wb"]),
+            )
+        table = FlamparkTable(row, players, scores, premiums)
+        if len(cache) > 512:
+            cache.clear()
+        cache[key] = table
+        return table
+
+
+async def _accumulator(
+    state: AppState, session: AsyncSession, row: TournamentRow
+) -> FlamparkAccumulator:
+    """The tournament's running FLAMPARK sums at its latest event (seed 000: "live").
+
+    Brought forward result by result when only results happened since the cached sums
+    (each result touches its two players, O(1)); rebuilt from the games otherwise."""
+    cache: dict[str, tuple[int, FlamparkAccumulator]] = state.caches.setdefault("flampark_sums", {})
+    cached = cache.get(row.id)
+    if cached is not None and cached[0] == row.last_seq:
+        return cached[1]
+    if cached is not None and cached[0] < row.last_seq:
+        events = await result_events(session, row, cached[0])
+        if events is not None and all("shortened_minutes" in e.payload for e in events):
+            accumulator = cached[1]
+            for event in events:
+                payload = event.payload
+                result = confirmed_result(payload)
+                minutes = payload["shortened_minutes"] if result is not None else None
+                accumulator.record(
+                    payload["round"],
+                    payload["white"],
+                    payload["black"],
+                    result,
+                    shortened=Fraction(str(minutes)) if minutes else 0,
+                )
+            cache[row.id] = (row.last_seq, accumulator)
+            return accumulator
     engine = await engine_view(state, session, row)
-    players = await players_view(state, session, row)
-    scores = flampark_scores(
+    accumulator = FlamparkAccumulator.from_tournament(
         engine, base_minutes=base_minutes(row), shortened=await shortenings(session, row)
     )
-    premium: dict[str, Any] = (row.settings.get("flampark") or {}).get("progress_premium") or {}
-    premiums: dict[int, Decimal] = {}
-    if premium:
-        ratings = {number: p.rating for number, p in players.items()}
-        premiums = progress_premium(
-            scores, ratings, pool=Decimal(str(premium["pool"])), wb=int(premium["wb"])
-        )
-    table = FlamparkTable(row, engine, players, scores, premiums)
-    if len(cache) > 512:
+    if len(cache) > 64:
         cache.clear()
-    cache[key] = table
-    return table
+    cache[row.id] = (row.last_seq, accumulator)
+    return accumulator
 
 
 async def flampark_tournaments(session: AsyncSession) -> list[TournamentRow]:

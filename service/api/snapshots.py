@@ -1,22 +1,28 @@
-"""Per-event caches of what every table is built from (DESIGN: live standings).
+"""Per-event views of what every table is built from (DESIGN: live standings).
 
 A tournament changes only through events, so whatever is read for sequence number `seq`
 stays valid until the next event: the engine view and the start list are loaded once per
 event per replica and shared by the standings, the FLAMPARK scores and the live feed.
+
+The engine view is also brought forward incrementally: when the events since the cached
+view are all result events, only the games they name are replaced (O(games of a round)
+per event) instead of reading the whole tournament again.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from service.api.state import AppState
+from service.db.events import events_since
 from service.db.repository import list_players, load_engine_tournament
-from service.db.tables import PlayerRow, TournamentRow
-from service.engine.model import Tournament
+from service.db.tables import EventRow, PlayerRow, TournamentRow
+from service.engine.model import GameResult, Tournament
 
-__all__ = ["engine_view", "players_view"]
+__all__ = ["RESULT_EVENTS", "confirmed_result", "engine_view", "players_view", "result_events"]
 
 _LIMIT = 64
 
@@ -28,14 +34,65 @@ def _cache(state: AppState, name: str) -> dict[tuple[str, int], Any]:
     return cache
 
 
+RESULT_EVENTS = frozenset(
+    {"result_reported", "result_confirmed", "result_disputed", "result_corrected"}
+)
+"""Events that change one game's result and nothing else."""
+
+
+async def result_events(
+    session: AsyncSession, row: TournamentRow, since: int
+) -> list[EventRow] | None:
+    """The events after `since` up to the row's `last_seq`, or None when one of them is
+    not a result event (then a view must be rebuilt, not brought forward)."""
+    events = [e for e in await events_since(session, row.id, since) if e.seq <= row.last_seq]
+    if len(events) != row.last_seq - since or any(e.type not in RESULT_EVENTS for e in events):
+        return None
+    return events
+
+
+def confirmed_result(payload: dict[str, Any]) -> GameResult | None:
+    """The result an event leaves counted: only a confirmed one."""
+    result = payload.get("result")
+    return GameResult(result) if result and payload.get("status") == "confirmed" else None
+
+
+def _with_results(tournament: Tournament, events: list[EventRow]) -> Tournament | None:
+    rounds = list(tournament.rounds)
+    index = {rnd.number: i for i, rnd in enumerate(rounds)}
+    for event in events:
+        payload = event.payload
+        position = index.get(payload["round"])
+        if position is None:
+            return None
+        rnd = rounds[position]
+        games = list(rnd.games)
+        pair = (payload["white"], payload["black"])
+        found = next((i for i, g in enumerate(games) if (g.white, g.black) == pair), None)
+        if found is None:
+            return None
+        games[found] = replace(games[found], result=confirmed_result(payload))
+        rounds[position] = replace(rnd, games=tuple(games))
+    return replace(tournament, rounds=tuple(rounds))
+
+
 async def engine_view(state: AppState, session: AsyncSession, row: TournamentRow) -> Tournament:
     """The engine's view of a tournament's confirmed results after its latest event."""
-    cache = _cache(state, "engine")
-    key = (row.id, row.last_seq)
-    if key not in cache:
-        cache[key] = await load_engine_tournament(session, row)
-    found: Tournament = cache[key]
-    return found
+    cache: dict[str, tuple[int, Tournament]] = state.caches.setdefault("engine", {})
+    cached = cache.get(row.id)
+    if cached is not None and cached[0] == row.last_seq:
+        return cached[1]
+    view = None
+    if cached is not None and cached[0] < row.last_seq:
+        events = await result_events(session, row, cached[0])
+        if events is not None:
+            view = _with_results(cached[1], events)
+    if view is None:
+        view = await load_engine_tournament(session, row)
+    if len(cache) > 256:
+        cache.clear()
+    cache[row.id] = (row.last_seq, view)
+    return view
 
 
 async def players_view(

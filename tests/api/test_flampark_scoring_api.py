@@ -235,3 +235,37 @@ async def test_group_variant_tags_each_row(client: httpx.AsyncClient) -> None:
     groups = {r["start_number"]: r["group"] for r in body["rows"]}
     assert groups == {n: 1 if n <= 6 else 2 for n in range(1, 15)}  # 6, then 6 + 2 left over
     assert body["teams"] is None
+
+
+async def test_incremental_standings_equal_a_full_recomputation(
+    client: httpx.AsyncClient,
+) -> None:
+    """Live updates bring the cached views forward result by result; after reports,
+    disputes, corrections and shortenings the table equals one computed from scratch."""
+    event = await flampark_event(client, premium={"pool": 500, "wb": 850})
+    app = client._transport.app  # type: ignore[attr-defined]
+    state = app.state.arbiter
+    url = f"/v1/tournaments/{event.id}/standings"
+    await client.get(url)  # warm every cache at the first event
+    round_one = await games(client, event, 1)
+    await report(client, event, 1, 1, "1-0", time_shortened_minutes=6)
+    await client.get(url)
+    white = round_one[1]["white"]
+    black = round_one[1]["black"]
+    for who, result in ((white, "0-1"), (black, "1-0")):  # a dispute
+        await client.put(
+            f"/v1/tournaments/{event.id}/rounds/1/games/2/result",
+            json={"result": result},
+            headers=event.auth(who),
+        )
+        await client.get(url)
+    await report(client, event, 1, 2, "1/2-1/2")  # the arbiter decides
+    await report(client, event, 1, 1, "0-1", time_shortened_minutes=15)  # a correction
+    for game in round_one[2:]:
+        await report(client, event, 1, game["table"], "1-0")
+    live = (await client.get(url)).json()
+    state.caches.clear()
+    state.standings_cache.clear()
+    fresh = (await client.get(url)).json()
+    assert live == fresh
+    assert round(sum(r["flampark"]["PP"] for r in fresh["rows"]), 2) == 500

@@ -1,0 +1,240 @@
+"""The standings table as a JSON document (the shape of `StandingsPublic`).
+
+Built from plain dicts: after every result the table of a large event is rebuilt, and
+thousands of validated models per rebuild would cost more than the scoring itself.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import asdict, dataclass
+from fractions import Fraction
+from typing import Any
+
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from service.api.flampark_scores import flampark_table
+from service.api.schemas.common import to_number
+from service.api.snapshots import engine_view, players_view
+from service.api.state import AppState
+from service.db.tables import PlayerRow, TournamentRow
+from service.engine.pairing.flampark.kinds import group_bounds
+from service.engine.scoring.standings import (
+    DEFAULT_ROUND_ROBIN,
+    DEFAULT_SWISS,
+    compute_standings,
+)
+
+__all__ = [
+    "JCA_TIEBREAKS",
+    "StandingsFilter",
+    "default_tiebreaks",
+    "standings_table",
+    "tiebreak_order",
+]
+
+Row = dict[str, Any]
+
+JCA_TIEBREAKS = ("PERF-JCA", "BH", "BH-M1", "DE")
+"""Seed 001: the simple performance method first, then Solkoff, median Solkoff, direct
+encounter (the text lists the others as alternatives to announce before round 1)."""
+
+
+def default_tiebreaks(system: str) -> list[str]:
+    """The tie-break order a system uses unless the organizer sets one."""
+    if system in ("round-robin", "double-round-robin"):
+        return list(DEFAULT_ROUND_ROBIN)
+    if system == "swiss-jca":
+        return list(JCA_TIEBREAKS)
+    if system == "flampark":
+        return []  # seed 000 ranks by PF alone; an organizer may still add tie-breaks
+    return list(DEFAULT_SWISS)
+
+
+def tiebreak_order(row: TournamentRow) -> list[str]:
+    """The tournament's tie-break order."""
+    configured = row.settings.get("tiebreaks")
+    return list(configured) if configured is not None else default_tiebreaks(row.system)
+
+
+@dataclass(frozen=True, slots=True)
+class StandingsFilter:
+    """A classification (seed 000): rating range, sex, birth-year range, games played."""
+
+    rating_min: int | None = None
+    rating_max: int | None = None
+    sex: str | None = None
+    born_from: int | None = None
+    born_to: int | None = None
+    rounds_min: int | None = None
+    rounds_max: int | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        """The filters that are set."""
+        return {k: v for k, v in asdict(self).items() if v is not None}
+
+    def keeps(self, player: PlayerRow, games: int) -> bool:
+        """Whether a player belongs to the classification."""
+        born = player.birth_year
+        checks = (
+            self.rating_min is None or player.rating >= self.rating_min,
+            self.rating_max is None or player.rating <= self.rating_max,
+            self.sex is None or player.sex == self.sex,
+            self.born_from is None or (born is not None and born >= self.born_from),
+            self.born_to is None or (born is not None and born <= self.born_to),
+            self.rounds_min is None or games >= self.rounds_min,
+            self.rounds_max is None or games <= self.rounds_max,
+        )
+        return all(checks)
+
+
+async def standings_table(
+    state: AppState,
+    session: AsyncSession,
+    row: TournamentRow,
+    *,
+    tiebreaks: list[str] | None = None,
+    filters: StandingsFilter | None = None,
+    explain: int | None = None,
+) -> dict[str, Any]:
+    """Standings from confirmed results in the tournament's tie-break order; FLAMPARK
+    tournaments are ordered by PF (seed 000) and carry their FLAMPARK columns."""
+    order = tiebreaks or tiebreak_order(row)
+    tournament = await engine_view(state, session, row)
+    players = await players_view(state, session, row)
+    table = compute_standings(tournament, order, explain=explain)
+    played = Counter(
+        number
+        for rnd in tournament.rounds
+        for game in rnd.games
+        if game.result is not None
+        for number in (game.white, game.black)
+    )
+    rows: dict[int, Row] = {}
+    for line in table.rows:
+        player = players[line.start_number]
+        rows[line.start_number] = {
+            "rank": line.rank,
+            "start_number": line.start_number,
+            "name": player.name,
+            "rating": player.rating,
+            "points": float(line.points),
+            "tiebreaks": {code: to_number(v) for code, v in line.tiebreaks.items()},
+            "flampark": None,
+            "team": None,
+            "group": None,
+        }
+    ordered = [rows[line.start_number] for line in table.rows]
+    sort_order = "points"
+    teams = None
+    if row.system == "flampark":
+        sort_order = "PF"
+        ordered = await _by_pf(state, session, row, rows)
+        teams = _variants(row, ordered, len(players))
+    selected = filters or StandingsFilter()
+    if selected.as_dict():
+        ordered = _rerank(
+            [r for r in ordered if selected.keeps(players[r["start_number"]], _games(r, played))]
+        )
+    done = max((r.number for r in tournament.rounds if any(g.result for g in r.games)), default=0)
+    return {
+        "round": done,
+        "tiebreaks": order,
+        "order": sort_order,
+        "filters": selected.as_dict(),
+        "rows": ordered,
+        "teams": teams,
+        "explanation": table.explanation.as_dict() if table.explanation is not None else None,
+    }
+
+
+def _rerank(rows: list[Row]) -> list[Row]:
+    """Ranks within a filtered table: rows that shared a rank still share one."""
+    ranked: list[Row] = []
+    previous: int | None = None
+    for position, line in enumerate(rows, start=1):
+        rank = ranked[-1]["rank"] if ranked and line["rank"] == previous else position
+        previous = line["rank"]
+        ranked.append({**line, "rank": rank})
+    return ranked
+
+
+def _games(line: Row, played: Counter[int]) -> int:
+    if line["flampark"] is not None:
+        return int(line["flampark"]["games_counted"])
+    return played[line["start_number"]]
+
+
+def _number(value: Fraction | None) -> float | None:
+    return None if value is None else float(value)
+
+
+async def _by_pf(
+    state: AppState, session: AsyncSession, row: TournamentRow, rows: dict[int, Row]
+) -> list[Row]:
+    """Rows by PF descending (players without a counted game last); equal PF share a
+    rank. Players of different distances rank together (seed 000)."""
+    table = await flampark_table(state, session, row)
+    keyed: list[tuple[Fraction | None, int, Row]] = []
+    for number, line in rows.items():
+        score = table.scores.get(number)
+        premium = table.premiums.get(number)
+        line["flampark"] = {
+            "PF": _number(score.pf) if score else None,
+            "Pc": _number(score.pc) if score else None,
+            "Pt": _number(score.pt) if score else None,
+            "Pb": _number(score.pb) if score else None,
+            "P%": _number(score.ppct) if score else None,
+            "Ru": _number(score.ru) if score else None,
+            "games_counted": score.games_counted if score else 0,
+            "PP": None if premium is None else float(premium),
+        }
+        keyed.append((score.pf if score else None, number, line))
+    keyed.sort(key=lambda item: (item[0] is None, -(item[0] or 0), item[1]))
+    ranked: list[Row] = []
+    previous: Fraction | None = None
+    rank = 0
+    for position, (pf, _, line) in enumerate(keyed, start=1):
+        if position == 1 or pf != previous or pf is None:
+            rank = position
+        previous = pf
+        line["rank"] = rank
+        ranked.append(line)
+    return ranked
+
+
+def _variants(row: TournamentRow, ordered: list[Row], player_count: int) -> list[Row] | None:
+    """FLAMPARK variants (seed 000): each player's team or group, and the team
+    classification (every game of the team variant is a cross-team game)."""
+    options = row.settings.get("flampark") or {}
+    variant = options.get("variant", "individual")
+    if variant == "group" and row.total_rounds:
+        bounds = group_bounds(player_count, row.total_rounds)
+        for line in ordered:
+            number = line["start_number"]
+            line["group"] = next(
+                i for i, (first, size) in enumerate(bounds, 1) if number < first + size
+            )
+        return None
+    if variant != "team":
+        return None
+    teams: list[Row] = []
+    for team in (1, 2):
+        members = [line for line in ordered if 2 - line["start_number"] % 2 == team]
+        for line in members:
+            line["team"] = team
+        results = [m["flampark"]["PF"] for m in members if m["flampark"]["PF"] is not None]
+        teams.append(
+            {
+                "rank": 0,
+                "team": team,
+                "players": len(members),
+                "points": sum(m["points"] for m in members),
+                "PF": sum(results) / len(results) if results else None,
+            }
+        )
+    teams.sort(key=lambda line: (-line["points"], line["team"]))
+    for position, line in enumerate(teams, start=1):
+        tie = position > 1 and line["points"] == teams[position - 2]["points"]
+        line["rank"] = teams[position - 2]["rank"] if tie else position
+    return teams
