@@ -31,10 +31,12 @@ __all__ = [
     "count_players",
     "create_tournament",
     "delete_player",
+    "find_game",
     "get_player",
     "get_tournament",
     "list_players",
     "load_engine_tournament",
+    "ratings_of",
     "round_rows",
     "store_round",
     "submit_result",
@@ -372,15 +374,42 @@ async def submit_result(
     return ReportOutcome(game, seq)
 
 
+async def find_game(
+    session: AsyncSession, tournament_id: str, round_number: int, table: int
+) -> GameRow | None:
+    """The game at a table of a round, if there is one."""
+    statement = select(GameRow).where(
+        GameRow.tournament_id == tournament_id,
+        GameRow.round == round_number,
+        GameRow.table_no == table,
+    )
+    return (await session.exec(statement)).first()
+
+
+async def ratings_of(
+    session: AsyncSession, tournament_id: str, numbers: Sequence[int]
+) -> dict[int, int]:
+    """Starting ratings of some players, by start number."""
+    statement = select(PlayerRow.start_number, PlayerRow.rating).where(
+        PlayerRow.tournament_id == tournament_id, col(PlayerRow.start_number).in_(numbers)
+    )
+    return {n: r for n, r in (await session.exec(statement)).all() if n is not None}
+
+
 async def _find_game(
     session: AsyncSession, tournament: TournamentRow, round_number: int, table: int
 ) -> GameRow:
-    games, byes = await round_rows(session, tournament.id, round_number)
-    if not games and not byes:
+    game = await find_game(session, tournament.id, round_number, table)
+    if game is not None:
+        return game
+    paired = select(func.count()).where(
+        GameRow.tournament_id == tournament.id, GameRow.round == round_number
+    )
+    byes = select(func.count()).where(
+        ByeRow.tournament_id == tournament.id, ByeRow.round == round_number
+    )
+    if not (await session.exec(paired)).one() and not (await session.exec(byes)).one():
         raise NotFound(f"round {round_number} has not been paired", field="round")
-    for game in games:
-        if game.table_no == table:
-            return game
     raise NotFound(f"round {round_number} has no game at table {table}", field="table")
 
 

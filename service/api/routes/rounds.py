@@ -20,8 +20,10 @@ from service.api.systems import SWISS, pair_next
 from service.api.views import round_public
 from service.db.events import append_event, lock_tournament
 from service.db.repository import (
+    find_game,
     list_players,
     load_engine_tournament,
+    ratings_of,
     round_rows,
     store_round,
     submit_result,
@@ -57,13 +59,12 @@ async def _shortening(
     base = int(control["base_minutes"])
     if minutes > base:
         raise InvalidInput(f"{minutes:g} minutes exceed the base time of {base}", field=field)
-    games, _ = await round_rows(session, tournament.id, round_number)
-    game = next((g for g in games if g.table_no == table), None)
+    game = await find_game(session, tournament.id, round_number, table)
     if game is None:
         return None  # submit_result reports the missing game
-    players = {p.start_number: p for p in await list_players(session, tournament.id)}
     higher, lower = sorted((game.white, game.black))
-    if minutes and players[higher].rating < players[lower].rating:
+    ratings = await ratings_of(session, tournament.id, (higher, lower))
+    if minutes and ratings[higher] < ratings[lower]:
         raise InvalidInput(
             f"only the higher-rated player may shorten: {higher} is rated below {lower}",
             field=field,
