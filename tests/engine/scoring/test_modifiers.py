@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from service.engine.scoring.tiebreaks.modifiers import Cut, Item, apply_cut
+from service.engine.scoring.tiebreaks.modifiers import Cut, Item, apply_cut, cut_total
 
 _items = st.lists(st.tuples(st.integers(0, 20), st.integers(0, 2), st.booleans()), max_size=12).map(
     lambda rows: [Item(i, score, score * share, vur) for i, (score, share, vur) in enumerate(rows)]
@@ -45,3 +45,27 @@ def test_suffixes() -> None:
     assert Cut(2, 2).suffix == "-M2"
     assert Cut().suffix == ""
     assert not Cut()
+
+
+@given(_items, _cuts)
+def test_cut_total_keeps_what_apply_cut_keeps(items: list[Item], cut: Cut) -> None:
+    kept, _ = apply_cut(items, cut)
+    scores = [it.score for it in items]
+    values = [it.value for it in items]
+    vurs = [it.index for it in items if it.vur]
+    assert cut_total(scores, values, vurs, cut) == sum(it.value for it in kept)
+
+
+@given(
+    st.lists(st.tuples(st.integers(-5, 5), st.integers(-9, 9), st.booleans()), max_size=12),
+    _cuts,
+)
+def test_cut_total_with_negative_values_and_ties(
+    rows: list[tuple[int, int, bool]], cut: Cut
+) -> None:
+    items = [Item(i, score, value, vur) for i, (score, value, vur) in enumerate(rows)]
+    kept, _ = apply_cut(items, cut)
+    total = cut_total(
+        [r[0] for r in rows], [r[1] for r in rows], [i for i, r in enumerate(rows) if r[2]], cut
+    )
+    assert total == sum(it.value for it in kept)
