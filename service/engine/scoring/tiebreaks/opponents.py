@@ -117,13 +117,27 @@ def _columns(
             shares = (*pd.shares[:-1], 1) if fore else pd.shares
             out[number] = ([adjusted[o] for o in pd.opponents], shares, ())
             continue
+        kinds = pd.kinds
+        if kinds[-1] is Kind.PENDING and kinds.count(played) == len(kinds) - 1:
+            # Games over the board but the last, which is still being played (the
+            # usual round in progress): no dummy, no VUR; Fore Buchholz meets the
+            # opponent with a draw, the others do not count the round yet.
+            if fore:
+                out[number] = (
+                    [adjusted[o] for o in pd.opponents],
+                    (*pd.shares[:-1], 1),
+                    (),
+                )
+            else:
+                out[number] = ([adjusted[o] for o in pd.opponents[:-1]], pd.shares[:-1], ())
+            continue
         mine = own[number]
         dummy = min(mine, cap) if capped else mine
         scores: list[int] = []
         results: list[int] = []
         vurs: list[int] = []
         for index, (kind, opponent, share) in enumerate(
-            zip(pd.kinds, pd.opponents, pd.shares, strict=True)
+            zip(kinds, pd.opponents, pd.shares, strict=True)
         ):
             if kind in games:
                 if fore and index == last:

@@ -92,6 +92,20 @@ class _RatingTieBreak(TieBreak):
             return dict.fromkeys(ctx.players, 0), 1
         return {number: self.compute(ctx, number) or 0 for number in ctx.players}, 1
 
+    def reference(self, ctx: TieBreakContext, number: int) -> int | None:
+        """`compute` from the participant's `Entry` records (default: `compute`)."""
+        return self.compute(ctx, number)
+
+    def reference_raw(self, ctx: TieBreakContext) -> Raw:
+        if not self.enabled(ctx):
+            return dict.fromkeys(ctx.players, 0), 1
+        return {number: self.reference(ctx, number) or 0 for number in ctx.players}, 1
+
+    def reference_played(self, ctx: TieBreakContext, number: int) -> tuple[list[int], int]:
+        """`played` read from the `Entry` records, one round at a time."""
+        games = self.games(ctx, number)
+        return [rating for _, _, rating, _ in games], sum(share for _, _, _, share in games)
+
     def rating_map(self, ctx: TieBreakContext) -> dict[int, int]:
         """Every participant's rating (the /U value for the unrated), cached."""
         unrated = self.unrated or 0
@@ -102,13 +116,9 @@ class _RatingTieBreak(TieBreak):
 
     def played(self, ctx: TieBreakContext, number: int) -> tuple[list[int], int]:
         """Opponents' ratings in games over the board, and the score in them (halves)."""
-        pd = ctx.players[number]
         ratings = self.rating_map(ctx)
-        if pd.all_played:
-            return [ratings[o] for o in pd.opponents], sum(pd.shares)
-        kinds, opponents, shares = pd.kinds, pd.opponents, pd.shares
-        games = [i for i, k in enumerate(kinds) if k is Kind.PLAYED]
-        return [ratings[opponents[i]] for i in games], sum(shares[i] for i in games)
+        opponents, halves = games_over_the_board(ctx)[number]
+        return [ratings[o] for o in opponents], halves
 
     def explain(self, ctx: TieBreakContext, number: int) -> TieBreakExplanation:
         if not self.enabled(ctx):
@@ -119,6 +129,33 @@ class _RatingTieBreak(TieBreak):
         )
         value = Fraction(self.compute(ctx, number) or 0)
         return TieBreakExplanation(self.code, value, items, self.__doc__ or "")
+
+
+def games_over_the_board(ctx: TieBreakContext) -> dict[int, tuple[tuple[int, ...], int]]:
+    """Per participant: the opponents met over the board, in round order, and the
+    score in those games in halves (forfeits, byes and pending games left out);
+    computed once per context for every rating tie-break."""
+    return ctx.cached("otb-games", lambda: _games_over_the_board(ctx))
+
+
+def _games_over_the_board(ctx: TieBreakContext) -> dict[int, tuple[tuple[int, ...], int]]:
+    played = Kind.PLAYED
+    out: dict[int, tuple[tuple[int, ...], int]] = {}
+    for number, pd in ctx.players.items():
+        kinds = pd.kinds
+        games = kinds.count(played)
+        if games == len(kinds):
+            out[number] = (pd.opponents, sum(pd.shares))
+        elif games == len(kinds) - 1 and kinds[-1] is not played:
+            out[number] = (pd.opponents[:-1], sum(pd.shares[:-1]))
+        else:
+            rows = [
+                (o, h)
+                for k, o, h in zip(kinds, pd.opponents, pd.shares, strict=True)
+                if k is played
+            ]
+            out[number] = (tuple(o for o, _ in rows), sum(h for _, h in rows))
+    return out
 
 
 def average_rating(ratings: list[int]) -> int | None:
@@ -174,7 +211,12 @@ class AverageRating(_RatingTieBreak):
     base = "ARO"
 
     def compute(self, ctx: TieBreakContext, number: int) -> int | None:
-        ratings, _ = self.played(ctx, number)
+        return self._average(self.played(ctx, number)[0])
+
+    def reference(self, ctx: TieBreakContext, number: int) -> int | None:
+        return self._average(self.reference_played(ctx, number)[0])
+
+    def _average(self, ratings: list[int]) -> int | None:
         if self.cut:
             ratings.sort()
             count = len(ratings)
@@ -205,6 +247,9 @@ class PerformanceRating(_RatingTieBreak):
     def compute(self, ctx: TieBreakContext, number: int) -> int | None:
         return performance(*self.played(ctx, number))
 
+    def reference(self, ctx: TieBreakContext, number: int) -> int | None:
+        return performance(*self.reference_played(ctx, number))
+
 
 class PerfectPerformance(_RatingTieBreak):
     """PTP, C.07 art. 10.3: lowest rating whose expected score reaches the score."""
@@ -213,6 +258,9 @@ class PerfectPerformance(_RatingTieBreak):
 
     def compute(self, ctx: TieBreakContext, number: int) -> int | None:
         return perfect_performance(*self.played(ctx, number))
+
+    def reference(self, ctx: TieBreakContext, number: int) -> int | None:
+        return perfect_performance(*self.reference_played(ctx, number))
 
 
 class _AverageOfOpponents(_RatingTieBreak):
@@ -227,11 +275,19 @@ class _AverageOfOpponents(_RatingTieBreak):
 
     def compute(self, ctx: TieBreakContext, number: int) -> int | None:
         perf = self.per_player(ctx)
-        pd = ctx.players[number]
+        opponents, _ = games_over_the_board(ctx)[number]
+        return average_rating([v for o in opponents if (v := perf.get(o)) is not None])
+
+    def reference(self, ctx: TieBreakContext, number: int) -> int | None:
+        inner = self.inner(self.unrated)
+        perf = ctx.cached(
+            f"reference-perf:{inner.code}",
+            lambda: {n: inner.reference(ctx, n) for n in ctx.players},
+        )
         values = [
-            v
-            for kind, opponent in zip(pd.kinds, pd.opponents, strict=True)
-            if kind is Kind.PLAYED and (v := perf.get(opponent)) is not None
+            value
+            for _, opponent, _, _ in self.games(ctx, number)
+            if (value := perf[opponent]) is not None
         ]
         return average_rating(values)
 
