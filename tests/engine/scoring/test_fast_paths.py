@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -25,10 +26,13 @@ from service.engine.model import (
     PointSystem,
     Round,
     Tournament,
+    entry_points,
+    player_histories,
 )
 from service.engine.scoring.standings import compute_standings
 from service.engine.scoring.tiebreaks.base import TieBreak, fractions_of
-from service.engine.scoring.tiebreaks.context import build_context
+from service.engine.scoring.tiebreaks.context import Kind, build_context
+from service.engine.scoring.tiebreaks.errors import TieBreakError
 from service.engine.scoring.tiebreaks.registry import parse_tiebreak
 
 CODES = (
@@ -176,3 +180,71 @@ def test_the_generated_events_reach_the_column_paths() -> None:
     assert [n for n, pd in ctx.players.items() if pd.all_played] == []
     for edition in ("2026", "2024"):
         _check(tournament, edition, False)
+
+
+_BYE_KINDS = {
+    ByeKind.PAIRING_ALLOCATED: Kind.PAB,
+    ByeKind.FULL_POINT: Kind.FULL_BYE,
+    ByeKind.HALF_POINT: Kind.HALF_BYE,
+}
+
+
+@settings(max_examples=100, deadline=None)
+@given(events(), st.booleans())
+def test_context_columns_match_the_player_histories(
+    tournament: Tournament, round_robin: bool
+) -> None:
+    # The model's own round-by-round record (absences as zero-point byes) is the
+    # reference for the context's columns.
+    ctx = build_context(tournament, round_robin=round_robin)
+    histories = player_histories(tournament.players, tournament.rounds)
+    assert list(ctx.players) == sorted(histories)
+    for number, entries in histories.items():
+        pd = ctx.players[number]
+        assert pd.rounds == [r.number for r in tournament.rounds]
+        assert pd.opponents == tuple(e.opponent or 0 for e in entries)
+        assert pd.colours == tuple(
+            0 if e.colour is None else 1 if e.colour.value == "w" else -1 for e in entries
+        )
+        assert [Fraction(p, ctx.unit) for p in pd.points] == [
+            entry_points(e, tournament.points) for e in entries
+        ]
+        kinds = []
+        for e in entries:
+            if e.bye is not None:
+                free = Kind.FREE if round_robin else Kind.ZERO_BYE
+                kinds.append(_BYE_KINDS.get(e.bye, free))
+            elif e.outcome is None:
+                kinds.append(Kind.PENDING)
+            elif e.played:
+                kinds.append(Kind.PLAYED)
+            else:
+                kinds.append(
+                    Kind.FORFEIT_WIN if e.outcome.value == "forfeit-win" else Kind.FORFEIT_LOSS
+                )
+        assert list(pd.kinds) == kinds
+        assert pd.all_played == all(k is Kind.PLAYED for k in kinds)
+        assert Fraction(pd.score, ctx.unit) == tournament.scores()[number]
+
+
+@pytest.mark.parametrize(
+    ("round_two", "message"),
+    [
+        (Round(2, (Game(2, 1, 9, None),)), "round 2 has start number 9, who is not in"),
+        (Round(2, (), (Bye(2, 8, ByeKind.HALF_POINT),)), "round 2 has start number 8"),
+        (Round(2, (Game(2, 2, 2, None),)), "player 2 appears more than once in round 2"),
+        (
+            Round(2, (Game(2, 1, 2, None), Game(2, 3, 1, None))),
+            "player 1 appears more than once in round 2",
+        ),
+        (
+            Round(2, (Game(2, 1, 2, None),), (Bye(2, 7, ByeKind.ZERO_POINT),)),
+            "round 2 has start number 7",
+        ),
+    ],
+)
+def test_inconsistent_rounds_are_named(round_two: Round, message: str) -> None:
+    players = tuple(Player(k) for k in range(1, 5))
+    first = Round(1, (Game(1, 1, 2, GameResult.DRAW), Game(1, 3, 4, GameResult.WHITE_WINS)))
+    with pytest.raises(TieBreakError, match=message):
+        build_context(Tournament(players, (first, round_two)))

@@ -33,7 +33,15 @@ from fractions import Fraction
 from math import lcm
 from typing import TypeVar, cast
 
-from service.engine.model import ByeKind, Colour, GameResult, Outcome, PointSystem, Tournament
+from service.engine.model import (
+    ByeKind,
+    Colour,
+    GameResult,
+    Outcome,
+    PointSystem,
+    Round,
+    Tournament,
+)
 from service.engine.scoring.tiebreaks.errors import TieBreakError
 
 __all__ = [
@@ -286,7 +294,11 @@ def is_round_robin(tournament: Tournament) -> bool:
 def build_context(
     tournament: Tournament, edition: str = "2026", round_robin: bool | None = None
 ) -> TieBreakContext:
-    """Digest a tournament in one pass over its rounds (O(players x rounds))."""
+    """Digest a tournament in one pass over its rounds (O(players x rounds)).
+
+    Each round becomes a map from start number to the player's row; every player's
+    columns are then read across the maps (a player missing from one was absent).
+    """
     if round_robin is None:
         round_robin = is_round_robin(tournament)
     free_kind = Kind.FREE if round_robin else Kind.ZERO_BYE
@@ -295,66 +307,46 @@ def build_context(
     win = _units(ps.win, unit)
     draw = _units(ps.draw, unit)
     loss = _units(ps.loss, unit)
-    # result -> (kind, points, share) for white and for black
-    as_white = {r: _game_entry(r, True, ps, unit) for r in GameResult}
-    as_black = {r: _game_entry(r, False, ps, unit) for r in GameResult}
     bye_points = {kind: _units(ps.for_bye(kind), unit) for kind in ByeKind}
     absent_points = bye_points[ByeKind.ZERO_POINT]
     round_numbers = [rnd.number for rnd in tournament.rounds]
 
     Row = tuple[Kind, int, int, int, int]
-    rows: dict[int, list[Row]] = {p.start_number: [] for p in tournament.players}
     absent: Row = (free_kind, 0, 0, absent_points, 0)
-
-    def catch_up(number: int, index: int) -> list[Row]:
-        """The player's rows, absences filled in up to round index `index`."""
-        found = rows.get(number)
-        if found is None:
-            raise TieBreakError(
-                f"round {round_numbers[index]} has start number {number}, "
-                "who is not in the start list"
-            )
-        if len(found) > index:
-            raise TieBreakError(
-                f"player {number} appears more than once in round {round_numbers[index]}"
-            )
-        found.extend([absent] * (index - len(found)))
-        return found
-
+    # result (None while unfinished) -> (kind, points, share), as white and as black
     pending = (Kind.PENDING, 0, 0)
-    for index, rnd in enumerate(tournament.rounds):
-        for game in rnd.games:
-            white = rows.get(game.white)
-            if white is None or len(white) != index:
-                white = catch_up(game.white, index)
-            white_kind, white_pts, white_share = (
-                pending if game.result is None else as_white[game.result]
-            )
-            white.append((white_kind, game.black, 1, white_pts, white_share))
-            black = rows.get(game.black)
-            if black is None or len(black) != index:
-                black = catch_up(game.black, index)
-            black_kind, black_pts, black_share = (
-                pending if game.result is None else as_black[game.result]
-            )
-            black.append((black_kind, game.white, -1, black_pts, black_share))
-        for bye in rnd.byes:
-            found = rows.get(bye.player)
-            if found is None or len(found) != index:
-                found = catch_up(bye.player, index)
-            pts = bye_points[bye.kind]
-            share = 2 if pts == win else 1 if pts == draw and pts != loss else 0
-            kind = _BYE_KIND[bye.kind]
-            if kind is Kind.ZERO_BYE:
-                kind = free_kind
-            found.append((kind, 0, 0, pts, share))
-    count = len(round_numbers)
+    white_rows: dict[GameResult | None, tuple[Kind, int, int]] = {None: pending}
+    black_rows: dict[GameResult | None, tuple[Kind, int, int]] = {None: pending}
+    for result in GameResult:
+        white_rows[result] = _game_entry(result, True, ps, unit)
+        black_rows[result] = _game_entry(result, False, ps, unit)
+    bye_rows: dict[ByeKind, Row] = {}
+    for bye_kind, pts in bye_points.items():
+        share = 2 if pts == win else 1 if pts == draw and pts != loss else 0
+        kind = _BYE_KIND[bye_kind]
+        bye_rows[bye_kind] = (free_kind if kind is Kind.ZERO_BYE else kind, 0, 0, pts, share)
     ratings = {p.start_number: p.rating for p in tournament.players}
+
+    # One map per round (start number -> row); a player missing from it was absent.
+    by_round: list[dict[int, Row]] = []
+    for rnd in tournament.rounds:
+        found: dict[int, Row] = {}
+        for game in rnd.games:
+            white, black = game.white, game.black
+            kind, pts, share = white_rows[game.result]
+            found[white] = (kind, black, 1, pts, share)
+            kind, pts, share = black_rows[game.result]
+            found[black] = (kind, white, -1, pts, share)
+        for bye in rnd.byes:
+            found[bye.player] = bye_rows[bye.kind]
+        if len(found) != 2 * len(rnd.games) + len(rnd.byes) or not found.keys() <= ratings.keys():
+            _raise_first_error(rnd.number, rnd, ratings)
+        by_round.append(found)
+    count = len(round_numbers)
     players: dict[int, PlayerData] = {}
-    for number in sorted(rows):
-        found = rows[number]
-        found.extend([absent] * (count - len(found)))
-        players[number] = PlayerData(number, ratings[number], round_numbers, found)
+    for number in sorted(ratings):
+        rows = [found.get(number, absent) for found in by_round]
+        players[number] = PlayerData(number, ratings[number], round_numbers, rows)
     return TieBreakContext(
         players=players,
         unit=unit,
@@ -366,6 +358,20 @@ def build_context(
         edition=edition,
         round_robin=round_robin,
     )
+
+
+def _raise_first_error(number: int, rnd: Round, known: dict[int, int]) -> None:
+    """Name the first start number of a round that is unknown or seen twice."""
+    seen: set[int] = set()
+    names = [n for game in rnd.games for n in (game.white, game.black)]
+    for player in (*names, *(bye.player for bye in rnd.byes)):
+        if player not in known:
+            raise TieBreakError(
+                f"round {number} has start number {player}, who is not in the start list"
+            )
+        if player in seen:
+            raise TieBreakError(f"player {player} appears more than once in round {number}")
+        seen.add(player)
 
 
 def _game_entry(
