@@ -86,6 +86,8 @@ class WeightedMatcher:
         self._blossombest: list[list[tuple[int, int]] | None] = [None] * total
         self._queue: list[int] = []
         self._root = [0] * total
+        self._forest: set[int] = set()
+        self._d2: list[int] = []
 
     # ------------------------------------------------------------------ public API
 
@@ -304,6 +306,7 @@ class WeightedMatcher:
         self._label[w] = self._label[b] = t
         self._labelend[w] = self._labelend[b] = p
         self._root[b] = b if p is None else self._root[self._inblossom[p[0]]]
+        self._forest.add(b)
         self._bestedge[w] = self._bestedge[b] = None
         if t == _S:
             self._queue.extend(self._leaves(b))
@@ -384,6 +387,10 @@ class WeightedMatcher:
         leafs[b] = [x for c in childs for x in leafs[c]]
         self._label[b] = _S
         self._root[b] = self._root[bb]
+        forest = self._forest
+        for c in childs:
+            forest.discard(c)
+        forest.add(b)
         labelend[b] = labelend[bb]
         self._z[b] = 0
         label = self._label
@@ -447,6 +454,7 @@ class WeightedMatcher:
                 for x in self._leaves(c):
                     inblossom[x] = c
         if not endstage and label[b] == _T:
+            self._forest.discard(b)
             le_b = labelend[b]
             assert le_b is not None
             childs = self._childs[b]
@@ -481,6 +489,7 @@ class WeightedMatcher:
             label[p[1]] = label[bv] = _T
             labelend[p[1]] = labelend[bv] = p
             self._bestedge[bv] = None
+            self._forest.add(bv)
             j += step
             while childs[j % k] != entry:
                 bv = childs[j % k]
@@ -580,6 +589,10 @@ class WeightedMatcher:
         self._bestedge = bestedge = [None] * total
         self._blossombest = [None] * total
         self._queue = []
+        forest: set[int] = set()
+        d2: list[int] = []
+        self._forest = forest
+        self._d2 = d2
         for v in exposed:
             if label[inblossom[v]] == _FREE:
                 self._assign_label(v, _S, None)
@@ -625,6 +638,7 @@ class WeightedMatcher:
                             be = bestedge[w]
                             if be is None:
                                 bestedge[w] = (v, w)
+                                d2.append(w)
                             else:
                                 a, b = be
                                 if kslack < y[a] + y[b] - adj[a][b]:
@@ -647,15 +661,14 @@ class WeightedMatcher:
             dtype = 0
             dedge: tuple[int, int] | None = None
             dblossom = -1
-            tops = [b for b in range(total) if parent[b] == -1 and (b < n or base_of[b] >= 0)]
-            for v in range(n):
+            for v in d2:
                 be = bestedge[v]
                 if be is not None and label[inblossom[v]] == _FREE:
                     a, b = be
                     d = y[a] + y[b] - adj[a][b]
                     if dtype == 0 or d < delta:
                         delta, dtype, dedge = d, 2, be
-            for b in tops:
+            for b in forest:
                 lb = label[b]
                 if lb == _S:
                     be = bestedge[b]
@@ -671,17 +684,17 @@ class WeightedMatcher:
             if dtype == 0:
                 raise MatchingError("no perfect matching exists")
             if delta:
-                for v in range(n):
-                    lb = label[inblossom[v]]
-                    if lb == _S:
-                        y[v] -= delta
-                    elif lb == _T:
-                        y[v] += delta
-                for b in tops:
-                    if b >= n:
-                        if label[b] == _S:
+                leafs = self._leafs
+                for b in forest:
+                    if label[b] == _S:
+                        for v in leafs[b]:
+                            y[v] -= delta
+                        if b >= n:
                             z[b] += 2 * delta
-                        elif label[b] == _T:
+                    else:
+                        for v in leafs[b]:
+                            y[v] += delta
+                        if b >= n:
                             z[b] -= 2 * delta
             if dtype == 4:
                 self._expand_blossom(dblossom, False)
