@@ -115,7 +115,15 @@ def pair_round(
     )
     notes: tuple[str, ...] = ()
     if logs is not None:
-        notes = tuple(_describe(log) for log in logs)
+        lines = [_describe(log) for log in logs]
+        if pab is not None:
+            why = (
+                "left over by the last bracket"
+                if rules == "dutch-2017"
+                else "C5 lowest score, C9 fewest unplayed games, then the bracket order"
+            )
+            lines.append(f"pairing-allocated bye: {pab.number} ({why})")
+        notes = tuple(lines)
     return Pairing(round=round_no, games=result_games, byes=tuple(out_byes), notes=notes)
 
 
@@ -146,7 +154,7 @@ def _initial_colour(tournament: Tournament, everyone: Sequence[SwissPlayer]) -> 
 
 
 def _describe(log: BracketLog) -> str:
-    parts = [f"bracket {log.score}: residents {log.residents}"]
+    parts = [f"bracket {log.score} points: residents {log.residents}"]
     if log.movers_in:
         parts.append(f"moved down in {log.movers_in}")
     parts.append(f"pairs {log.pairs}")

@@ -60,6 +60,15 @@ class BracketLog:
     """Players who float down to the next bracket."""
 
 
+def _points(value: Fraction) -> str:
+    """A score for people: 2, 2.5, 7/3."""
+    if value.denominator == 1:
+        return str(value.numerator)
+    if value.denominator == 2:
+        return f"{value.numerator / 2:g}"
+    return str(value)
+
+
 def _complete(matching: Sequence[int], players: Sequence[SwissPlayer]) -> bool:
     """At most one player unpaired, and that one may receive the PAB (C2, C4)."""
     unmatched = [v for v, m in enumerate(matching) if v == m]
@@ -247,7 +256,7 @@ class _RoundPairer:
             return None
         idx = self.idx
         first_resident = idx[self.mdp_count] if self.mdp_count < len(idx) else idx[0]
-        log = BracketLog(score=str(self.score[first_resident]))
+        log = BracketLog(score=_points(self.score[first_resident]))
         log.movers_in = [self.order[v].number for v in idx[: self.mdp_count]]
         log.residents = [self.order[v].number for v in idx[self.mdp_count : self.bracket_size]]
         self.logs.append(log)
