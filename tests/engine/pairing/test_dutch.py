@@ -299,3 +299,10 @@ def test_double_forfeit_players_may_meet_again_and_keep_their_colours() -> None:
     (game,) = pair_round(t).games
     assert {game.white, game.black} == {1, 2}
     assert game.white == 1  # no colour history: the higher player takes white1
+
+
+def test_public_surface() -> None:
+    import service.engine.pairing.dutch as dutch
+
+    assert sorted(dutch.__all__) == ["RULES", "pair_round"]
+    assert RULES == ("dutch-2026", "dutch-2017")

@@ -39,16 +39,7 @@ from fractions import Fraction
 
 from .players import Float, SwissPlayer
 
-__all__ = ["WeightContext", "compatible"]
-
-
-def compatible(a: SwissPlayer, b: SwissPlayer, *, final_round: bool, threshold: Fraction) -> bool:
-    """C1 (no rematch, no forbidden pair) and C3 (absolute colour clash) for a pair."""
-    if b.number in a.forbidden:
-        return False
-    if not a.absolute or not b.absolute or a.preference is not b.preference:
-        return True
-    return final_round and (a.acc_score() > threshold or b.acc_score() > threshold)
+__all__ = ["WeightContext"]
 
 
 @dataclass(slots=True)
@@ -165,7 +156,7 @@ class WeightContext:
             info.bye_rank = games_rank.get(p.played_games, 0)
 
     def compatible(self, a: SwissPlayer, b: SwissPlayer) -> bool:
-        """C1 and C3 for the pair."""
+        """C1 (no rematch, no forbidden pair) and C3 (absolute colour clash) for a pair."""
         if b.number in a.forbidden:
             return False
         if not a.absolute or not b.absolute or a.preference is not b.preference:
