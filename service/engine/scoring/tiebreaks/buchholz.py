@@ -74,6 +74,8 @@ class OpponentSum(TieBreak):
         ]
 
     def raw(self, ctx: TieBreakContext) -> Raw:
+        """Sums over `opponent_columns` (shared by every code of the family); a cut
+        with a VUR among the values goes through `cut_total` (art. 16.5)."""
         columns = opponent_columns(ctx, score_view(ctx, self.fore), self.count_forfeits)
         weights = self.weights
         plain = weights == (1, 1, 1)

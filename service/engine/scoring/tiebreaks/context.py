@@ -6,6 +6,12 @@ the tournament and records, for every player and every round, what happened (an
 = 1 point). Integer arithmetic keeps 10,000-player standings fast; values become
 `Fraction`s only when a tie-break hands them back.
 
+Every tie-break reads the columns of `PlayerData` (kinds, opponents, colours,
+points, results), whatever happened in the rounds: byes, forfeits, absences and
+unfinished games have column paths of their own (see `opponents.opponent_columns`),
+and the `Entry` records are built only for explanations and for the reference walks
+(`TieBreak.reference_raw`) the tests compare the columns with.
+
 Readings taken here (documented once, pinned by tests):
 
 * A game with no result yet (`Game.result is None`) counts for nothing: no points, no
@@ -169,12 +175,12 @@ class PlayerData:
         self.score: int = sum(points)
         """Total points in context units (pending games count nothing)."""
         self.all_played: bool = kinds.count(Kind.PLAYED) == len(kinds)
-        """True when every round is a game played over the board (the fast paths)."""
+        """True when every round is a game played over the board (the shortest paths)."""
         self._entries: list[Entry] | None = None
 
     @property
     def entries(self) -> list[Entry]:
-        """The rounds as `Entry` records (built on first use; for the slower paths)."""
+        """The rounds as `Entry` records (built on first use; explanations, references)."""
         if self._entries is None:
             self._entries = [
                 Entry(self.rounds[i], k, o, c, p, s)

@@ -53,7 +53,11 @@ __all__ = [
 
 
 class _Count(TieBreak):
-    """Counts the rounds that satisfy a predicate."""
+    """Counts the rounds that satisfy a predicate.
+
+    `test` is the definition on one `Entry` (the reference, and the explanations);
+    `fast_count` and `column_count` count the same rounds straight from the columns.
+    """
 
     note = ""
 
