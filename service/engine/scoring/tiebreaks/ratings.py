@@ -90,7 +90,14 @@ class _RatingTieBreak(TieBreak):
     def raw(self, ctx: TieBreakContext) -> Raw:
         if not self.enabled(ctx):
             return dict.fromkeys(ctx.players, 0), 1
-        return {number: self.compute(ctx, number) or 0 for number in ctx.players}, 1
+        return {number: value or 0 for number, value in self.computed(ctx).items()}, 1
+
+    def computed(self, ctx: TieBreakContext) -> dict[int, int | None]:
+        """`compute` for every participant, cached per context under the code (APRO
+        and APPO read the TPR and PTP of the same code without recomputing them)."""
+        return ctx.cached(
+            f"perf:{self.code}", lambda: {n: self.compute(ctx, n) for n in ctx.players}
+        )
 
     def reference(self, ctx: TieBreakContext, number: int) -> int | None:
         """`compute` from the participant's `Entry` records (default: `compute`)."""
@@ -268,10 +275,7 @@ class _AverageOfOpponents(_RatingTieBreak):
 
     def per_player(self, ctx: TieBreakContext) -> dict[int, int | None]:
         """The inner performance of every participant (cached per context)."""
-        inner = self.inner(self.unrated)
-        return ctx.cached(
-            f"perf:{inner.code}", lambda: {n: inner.compute(ctx, n) for n in ctx.players}
-        )
+        return self.inner(self.unrated).computed(ctx)
 
     def compute(self, ctx: TieBreakContext, number: int) -> int | None:
         perf = self.per_player(ctx)
