@@ -105,6 +105,37 @@ class WeightedMatcher:
             self._adj[u].pop(v, None)
         self._dirty.add(v)
 
+    def set_weights(self, v: int, items: Iterable[tuple[int, int]]) -> None:
+        """`set_weight(v, u, w)` for every (u, w) in `items` (one dirty vertex)."""
+        adj = self._adj
+        row = adj[v]
+        touched = False
+        for u, weight in items:
+            if u == v or weight < 0:
+                raise ValueError("no loops, and weights must be non-negative")
+            touched = True
+            if weight:
+                row[u] = adj[u][v] = 2 * weight
+            elif u in row:
+                del row[u]
+                del adj[u][v]
+        if touched:
+            self._dirty.add(v)
+
+    def fix_pair(self, v: int, u: int, weight: int) -> None:
+        """Keep only edge {v, u} (with `weight`) among the real edges of v and u."""
+        if v == u or weight <= 0:
+            raise ValueError("a fixed pair needs two vertices and a positive weight")
+        adj = self._adj
+        dummy = self._dummy
+        for a in (v, u):
+            for x in [x for x in adj[a] if x != dummy]:
+                del adj[a][x]
+                del adj[x][a]
+        adj[v][u] = adj[u][v] = 2 * weight
+        self._dirty.add(v)
+        self._dirty.add(u)
+
     def weight(self, v: int, u: int) -> int:
         """The current weight of edge {v, u} (0 when absent)."""
         if u == self._dummy or v == self._dummy:

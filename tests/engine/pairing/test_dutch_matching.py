@@ -110,3 +110,25 @@ def test_unmatched_vertex_reports_itself_and_rejects_bad_input() -> None:
         matcher.set_weight(1, 1, 3)
     with pytest.raises(ValueError):
         matcher.set_weight(0, 1, -1)
+
+
+def test_bulk_rows_and_fixed_pairs() -> None:
+    matcher = WeightedMatcher(4)
+    matcher.set_weights(0, [(1, 5), (2, 1), (3, 1)])
+    matcher.set_weights(1, [(2, 1), (3, 1)])
+    matcher.set_weights(2, [(3, 5)])
+    matcher.solve()
+    assert matcher.matching() == [1, 0, 3, 2]
+    # Fixing {0, 2} drops every other edge of 0 and 2; 1 and 3 must pair.
+    matcher.fix_pair(0, 2, 7)
+    matcher.solve()
+    assert matcher.matching() == [2, 3, 0, 1]
+    assert matcher.weight(0, 1) == 0
+    assert matcher.weight(0, 2) == 7
+    matcher.set_weights(1, [(3, 0)])
+    with pytest.raises(MatchingError):
+        matcher.solve()
+    with pytest.raises(ValueError):
+        matcher.fix_pair(1, 1, 3)
+    with pytest.raises(ValueError):
+        matcher.set_weights(1, [(1, 2)])

@@ -158,13 +158,7 @@ class _RoundPairer:
 
     def _finalize(self, v: int, u: int) -> None:
         """Fix the pair {v, u}: their edge gets the maximum weight, their other edges go."""
-        weight = self.ctx.max_weight
-        matcher = self.matcher
-        for x in range(self.n):
-            if x != v:
-                matcher.set_weight(v, x, weight if x == u else 0)
-            if x != u:
-                matcher.set_weight(u, x, weight if x == v else 0)
+        self.matcher.fix_pair(v, u, self.ctx.max_weight)
 
     # ---------------------------------------------------------------- the round
 
@@ -207,6 +201,7 @@ class _RoundPairer:
         odd = n & 1
         for v in range(n):
             lower = order[v]
+            row: list[tuple[int, int]] = []
             for u in range(v):
                 higher = order[u]
                 if not odd:
@@ -217,7 +212,8 @@ class _RoundPairer:
                     w = (w << sgb) | (score[v] >= score[0])
                 else:
                     w = 0
-                self.matcher.set_weight(v, u, w)
+                row.append((u, w))
+            self.matcher.set_weights(v, row)
         try:
             self._solve()
         except MatchingError as exc:
@@ -233,8 +229,10 @@ class _RoundPairer:
         if not self.pab_criteria:
             ctx.set_bye(score[0], {})
             for v in range(n):
-                for u in range(v):
-                    self.matcher.set_weight(v, u, ctx.weight(order[u], order[v], False, False))
+                lower = order[v]
+                self.matcher.set_weights(
+                    v, ((u, ctx.weight(order[u], lower, False, False)) for u in range(v))
+                )
             return
         bye_v = next(v for v in range(n) if first[v] == v)
         ctx.bye_score = score[bye_v]
@@ -248,8 +246,10 @@ class _RoundPairer:
         ctx.set_bye(score[bye_v], {c: i for i, c in enumerate(counts)})
         ctx.single_downfloater_is_bye = single
         for v in range(n):
-            for u in range(v):
-                self.matcher.set_weight(v, u, ctx.weight(order[u], order[v], False, False))
+            lower = order[v]
+            self.matcher.set_weights(
+                v, ((u, ctx.weight(order[u], lower, False, False)) for u in range(v))
+            )
 
     def _start_log(self) -> BracketLog | None:
         if self.logs is None:
@@ -275,9 +275,7 @@ class _RoundPairer:
             in_cur = larger < self.bracket_size
             row = [weight(order[idx[s]], lower, in_cur, not in_cur) for s in range(larger)]
             self.base[larger] = row
-            vl = idx[larger]
-            for s in range(larger):
-                matcher.set_weight(vl, idx[s], row[s])
+            matcher.set_weights(idx[larger], zip(idx[:larger], row, strict=True))
 
     def _choose_mdps(self) -> None:
         """Which moved-down players are paired here: the highest possible (art. 3.3.2)."""

@@ -37,6 +37,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
+from service.engine.model import Colour
+
 from .players import Float, SwissPlayer
 
 __all__ = ["WeightContext"]
@@ -62,6 +64,20 @@ class _Info:
     """May get the PAB and scores no more than the PAB assignee (C2, C5)."""
     bye_rank: int = 0
     """C9 rank of the player's played games (0 = most played)."""
+    pref: object = None
+    """Colour preference (a Colour or None)."""
+    absolute: bool = False
+    """Absolute colour preference."""
+    absolute_imbalance: bool = False
+    """Colour difference beyond +-1."""
+    imbalance: int = 0
+    """|whites - blacks|."""
+    repeated: object = None
+    """Colour of the last two games when equal (a Colour or None)."""
+    mild_or_none: bool = True
+    """Neither a strong nor an absolute preference."""
+    forbidden: frozenset[int] = frozenset()
+    """Start numbers the player may not meet."""
 
 
 class WeightContext:
@@ -142,6 +158,13 @@ class WeightContext:
                 down2=f2 is Float.DOWN,
                 up2=f2 is Float.UP,
                 topscorer=acc > threshold,
+                pref=p.preference,
+                absolute=p.absolute,
+                absolute_imbalance=p.absolute_imbalance,
+                imbalance=p.imbalance,
+                repeated=p.repeated,
+                mild_or_none=not p.strong and not p.absolute,
+                forbidden=frozenset(p.forbidden),
             )
         self.bye_score: Fraction = Fraction(0)
         self.single_downfloater_is_bye = False
@@ -157,29 +180,29 @@ class WeightContext:
 
     def compatible(self, a: SwissPlayer, b: SwissPlayer) -> bool:
         """C1 (no rematch, no forbidden pair) and C3 (absolute colour clash) for a pair."""
-        if b.number in a.forbidden:
+        return self._compatible(self.info[a.number], self.info[b.number], b.number)
+
+    def _compatible(self, a: _Info, b: _Info, b_number: int) -> bool:
+        if b_number in a.forbidden:
             return False
-        if not a.absolute or not b.absolute or a.preference is not b.preference:
+        if not a.absolute or not b.absolute or a.pref is not b.pref:
             return True
-        return self.final_round and (self.info[a.number].topscorer or self.info[b.number].topscorer)
+        return self.final_round and (a.topscorer or b.topscorer)
 
     def weight(
         self, higher: SwissPlayer, lower: SwissPlayer, in_current: bool, in_next: bool
     ) -> int:
         """Weight of pairing `higher` (earlier in the order) with `lower`."""
-        if not self.compatible(higher, lower):
-            return 0
-        off = self.off
         hi = self.info[higher.number]
         lo = self.info[lower.number]
-        top = 3 - hi.bye_candidate - lo.bye_candidate
-        w = top << self.total_bits
+        if not self._compatible(hi, lo, lower.number):
+            return 0
+        off = self.off
+        w = (3 - hi.bye_candidate - lo.bye_candidate) << self.total_bits
         if in_current:
-            w += 1 << off["in_cur"]
-            w += 1 << (off["score_cur"] + hi.shift)
-        if in_next:
-            w += 1 << off["in_next"]
-            w += 1 << (off["score_next"] + hi.shift)
+            w += (1 << off["in_cur"]) + (1 << (off["score_cur"] + hi.shift))
+        elif in_next:
+            w += (1 << off["in_next"]) + (1 << (off["score_next"] + hi.shift))
         if self.single_downfloater_is_bye:
             extra = 0
             if hi.score == self.bye_score:
@@ -189,15 +212,11 @@ class WeightContext:
             w += extra << off["bye_games"]
         if not in_current:
             return w
-        w += _colour_fields(lower, higher, off)
+        w += _colour_fields(lo, hi, off)
         rounds = self.played_rounds
         if rounds >= 1:
             w += (lo.down1 + (hi.s <= lo.s and hi.down1)) << off["down1"]
             w += (not (hi.s > lo.s and lo.up1)) << off["up1"]
-        if rounds >= 2:
-            w += (lo.down2 + (hi.s <= lo.s and hi.down2)) << off["down2"]
-            w += (not (hi.s > lo.s and lo.up2)) << off["up2"]
-        if rounds >= 1:
             base = off["sdown1"]
             if lo.down1:
                 w += 1 << (base + lo.shift)
@@ -206,6 +225,8 @@ class WeightContext:
             if not (lo.up1 and hi.s > lo.s):
                 w += 1 << (off["sup1"] + hi.shift)
         if rounds >= 2:
+            w += (lo.down2 + (hi.s <= lo.s and hi.down2)) << off["down2"]
+            w += (not (hi.s > lo.s and lo.up2)) << off["up2"]
             base = off["sdown2"]
             if lo.down2:
                 w += 1 << (base + lo.shift)
@@ -216,9 +237,9 @@ class WeightContext:
         return w
 
 
-def _colour_fields(p: SwissPlayer, o: SwissPlayer, off: Mapping[str, int]) -> int:
+def _colour_fields(p: _Info, o: _Info, off: Mapping[str, int]) -> int:
     """C10-C13 for a pair in the current bracket (1 = criterion met)."""
-    differ = p.preference is not o.preference
+    differ = p.pref is not o.pref
     w = 0
     if not p.absolute_imbalance or not o.absolute_imbalance or differ:
         w += 1 << off["c_imbalance"]
@@ -228,17 +249,12 @@ def _colour_fields(p: SwissPlayer, o: SwissPlayer, off: Mapping[str, int]) -> in
         ok = p.repeated is None or p.repeated is not o.repeated
     else:
         lesser = o if p.imbalance > o.imbalance else p
-        assert p.preference is not None
-        ok = lesser.repeated is not p.preference.other
+        assert isinstance(p.pref, Colour)
+        ok = lesser.repeated is not p.pref.other
     if ok:
         w += 1 << off["c_repeat"]
-    if p.preference is None or o.preference is None or differ:
+    if p.pref is None or o.pref is None or differ:
         w += 1 << off["c_pref"]
-    if (
-        (not p.strong and not p.absolute)
-        or (not o.strong and not o.absolute)
-        or (p.absolute and o.absolute)
-        or differ
-    ):
+    if p.mild_or_none or o.mild_or_none or (p.absolute and o.absolute) or differ:
         w += 1 << off["c_strong"]
     return w
