@@ -21,6 +21,7 @@ Two forms of the same walk:
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import islice
 
 from service.engine.scoring.tiebreaks.context import (
     SKIPPED_KINDS,
@@ -136,17 +137,10 @@ def _columns(
         scores: list[int] = []
         results: list[int] = []
         vurs: list[int] = []
-        for index, (kind, opponent, share) in enumerate(
-            zip(kinds, pd.opponents, pd.shares, strict=True)
-        ):
+        rows = zip(kinds, pd.opponents, pd.shares, strict=True)
+        for kind, opponent, share in islice(rows, last) if fore else rows:
             if kind in games:
-                if fore and index == last:
-                    share = 1
                 scores.append(adjusted[opponent])
-            elif fore and index == last and kind in paired and opponent:
-                # Fore Buchholz: an unfinished or forfeited last-round pairing is a draw.
-                scores.append(adjusted[opponent])
-                share = 1
             elif kind in skipped or round_robin:
                 continue
             else:
@@ -159,5 +153,17 @@ def _columns(
                 if kind in vur_kinds:
                     vurs.append(len(results))
             results.append(share)
+        if fore:
+            # Fore Buchholz: every last-round pairing (game, forfeit or unfinished)
+            # meets the scheduled opponent with a draw; byes as in any round.
+            kind, opponent, share = next(rows)
+            if kind in paired and opponent:
+                scores.append(adjusted[opponent])
+                results.append(1)
+            elif not (kind in skipped or round_robin):
+                scores.append(dummy)
+                if kind in vur_kinds:
+                    vurs.append(len(results))
+                results.append(share)
         out[number] = (scores, tuple(results), tuple(vurs))
     return out
