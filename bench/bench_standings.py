@@ -213,6 +213,8 @@ def main() -> None:
     everything = [pd.all_played for pd in ctx.players.values()].count(True)
     print(f"participants with every round played over the board: {everything} of {players}")
     print(f"context (one pass over the rounds): {_best(lambda: build_context(tournament)):.3f} s")
+    _standings(tournament, CODES)
+    _standings(tournament, SWISS)
     print("  code       columns  round by round (s)")
     for code in EVERY_CODE:
         tb = parse_tiebreak(code)
@@ -220,8 +222,6 @@ def main() -> None:
         fast = _fresh(tournament, tb.raw)
         slow = _fresh(tournament, tb.reference_raw)
         print(f"  {code:9} {fast:8.3f} {slow:8.3f}")
-    _standings(tournament, CODES)
-    _standings(tournament, SWISS)
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(f"load average (1 min) while measuring: {load:.2f} on {os.cpu_count()} CPUs")
 
