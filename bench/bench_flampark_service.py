@@ -16,6 +16,7 @@ import time
 from pathlib import Path
 
 import httpx
+from sqlmodel import select
 
 from service.api.app import create_app
 from service.config import Settings
@@ -40,21 +41,18 @@ async def build(app: object, players: int, rounds: int) -> tuple[str, str]:
             session, name="Bench", system="flampark", settings=settings, total_rounds=rounds
         )
         for n in range(players):
-            await add_player(session, row, {"name": f"P{n:05d}", "rating": 2700 - n * 1700 // players})
+            rating = 2700 - n * 1700 // players
+            await add_player(session, row, {"name": f"P{n:05d}", "rating": rating})
         await close_start_list(session, row)
         for rnd in flampark_schedule(players, rounds).rounds:
             await store_round(session, row, rnd)
         row.current_round = 1
         session.add(row)
         await session.flush()
-        games = (await session.exec(GameRow.__table__.select().where(GameRow.tournament_id == row.id))).all()  # type: ignore[attr-defined]
-        for game in games:
-            if game.round < rounds:
-                await session.exec(  # type: ignore[call-overload]
-                    GameRow.__table__.update()  # type: ignore[attr-defined]
-                    .where(GameRow.id == game.id)
-                    .values(result=rng.choice(RESULTS), status="confirmed")
-                )
+        played = select(GameRow).where(GameRow.tournament_id == row.id, GameRow.round < rounds)
+        for game in (await session.exec(played)).all():
+            game.result, game.status = rng.choice(RESULTS), "confirmed"
+            session.add(game)
         await session.commit()
         return row.id, token
 

@@ -30,6 +30,8 @@ def problem_response(problem: Problem, instance: str | None = None) -> JSONRespo
     )
 
 
+_UNION_TAG = re.compile(r"^(literal\[|function-|[A-Z])")
+"""Location parts pydantic adds for the member of a union that failed, not a field."""
 _NAMED_MESSAGE = re.compile(r"^(?:Value error, )?([a-z_][a-z0-9_.\[\]]*): (.+)$")
 
 
@@ -47,7 +49,7 @@ def _describe(error: Any) -> dict[str, str]:
 
 def _field_name(location: tuple[Any, ...]) -> str:
     """`("body", "points", "win")` -> `points.win`; the location is given separately."""
-    parts = [str(p) for p in location[1:]] if location else []
+    parts = [str(p) for p in location[1:] if not _UNION_TAG.match(str(p))] if location else []
     return ".".join(parts) if parts else str(location[0] if location else "body")
 
 

@@ -33,6 +33,7 @@ import uuid
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from decimal import Decimal
 from fractions import Fraction
 from typing import Any, Literal
 
@@ -61,6 +62,7 @@ from service.engine.bridge import (
     team_match,
     vp,
 )
+from service.engine.bridge.vp import BandScale
 from service.errors import Conflict, Forbidden, InvalidInput, NotFound, Unauthenticated
 
 __all__ = [
@@ -235,12 +237,26 @@ def _pairs_layout(settings: Mapping[str, Any], boards: tuple[int, ...]) -> Layou
     )
 
 
+def _scale(stored: Any) -> str | BandScale:
+    """A stored VP scale: a scale name, or a band table {"name", "bands": [{"from",
+    "winner", "loser"}]} (a federation's own whole-number scale)."""
+    if isinstance(stored, str):
+        return stored
+    return BandScale(
+        str(stored.get("name", "custom")),
+        tuple(
+            (int(b["from"]), Decimal(str(b["winner"])), Decimal(str(b["loser"])))
+            for b in stored["bands"]
+        ),
+    )
+
+
 def _teams_layout(settings: Mapping[str, Any], boards: tuple[int, ...]) -> Layout:
     entrants = _entrants(settings["teams"], "teams")
     builder = _Builder(boards, entrants, "team")
     matches: list[Match] = []
     seen_rounds: set[int] = set()
-    scale = str(settings.get("scale", "wbf-2013"))
+    scale = settings.get("scale", "wbf-2013")
     for r_index, rnd in enumerate(settings["rounds"]):
         number = int(rnd["round"])
         if number in seen_rounds:
@@ -275,7 +291,7 @@ def _teams_layout(settings: Mapping[str, Any], boards: tuple[int, ...]) -> Layou
                     )
                 tables.add(table)
             try:
-                vp(0, len(match.boards), scale)
+                vp(0, len(match.boards), _scale(scale))
             except BridgeInputError as exc:
                 raise InvalidInput(str(exc), field="scale") from None
             for b_index, board in enumerate(match.boards):
@@ -828,7 +844,7 @@ def _team_board(open_room: BridgeResultRow, closed_room: BridgeResultRow) -> Tea
 
 def _teams_ranking(layout: Layout, results: Sequence[BridgeResultRow]) -> dict[str, Any]:
     stored = {(r.table_no, r.board): r for r in results}
-    scale = str(layout.options.get("scale", "wbf-2013"))
+    scale = _scale(layout.options.get("scale", "wbf-2013"))
     vp_total: dict[int, Fraction] = defaultdict(Fraction)
     imps_for: dict[int, Fraction] = defaultdict(Fraction)
     imps_against: dict[int, Fraction] = defaultdict(Fraction)

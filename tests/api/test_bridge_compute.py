@@ -398,3 +398,32 @@ def test_ns_is_the_declaring_sides_score_signed(
     sign = 1 if declarer in "NS" else -1
     assert body.ns == sign * body.score
     assert (body.score > 0) == (tricks >= 6 + level)
+
+
+OLD_STYLE = {
+    "name": "club 25:0",
+    "bands": [
+        {"from": 0, "winner": 15, "loser": 15},
+        {"from": 3, "winner": 16, "loser": 14},
+        {"from": 8, "winner": 18, "loser": 12},
+        {"from": 20, "winner": 25, "loser": 5},
+        {"from": 40, "winner": 25, "loser": 0},
+    ],
+}
+
+
+async def test_custom_band_scale(client: httpx.AsyncClient) -> None:
+    """A federation's own whole-number scale (such as the pre-2013 25:0) as a band table."""
+    for imps, expected in ((0, [15, 15]), (5, [16, 14]), (-25, [25, 5]), (60, [25, 0])):
+        response = await client.post(
+            "/v1/compute/bridge/vp", json={"imps": imps, "boards": 16, "scale": OLD_STYLE}
+        )
+        assert response.status_code == 200, response.text
+        body = response.json()
+        assert [body["winner"], body["loser"]] == expected
+    broken = {"bands": [{"from": 5, "winner": 20, "loser": 0}]}
+    response = await client.post(
+        "/v1/compute/bridge/vp", json={"imps": 3, "boards": 16, "scale": broken}
+    )
+    assert response.status_code == 422
+    assert response.json()["field"] == "scale"

@@ -563,3 +563,27 @@ async def test_the_organizer_removes_a_result_entered_by_mistake(
     ]
     assert history[1]["result"] is None
     assert history[1]["previous"]["ns_score"] == -50
+
+
+async def test_teams_event_with_a_custom_scale(client: httpx.AsyncClient) -> None:
+    scale = {
+        "name": "club 25:0",
+        "bands": [
+            {"from": 0, "winner": 15, "loser": 15},
+            {"from": 10, "winner": 20, "loser": 10},
+            {"from": 13, "winner": 25, "loser": 5},
+        ],
+    }
+    event = await _create(client, {**_teams_event(boards=2), "scale": scale})
+    assert event.body["options"]["scale"]["bands"][1] == {"from": 10, "winner": 20, "loser": 10}
+    # open room 4S= by the home NS (+420), closed room 4S-1 by the visitors' NS: +50 for
+    # home there, so 470 on the board: 10 IMPs, the 20:10 band
+    await _enter(client, event, 1, 1, {"contract": "4S", "declarer": "N", "tricks": 10})
+    await _enter(client, event, 2, 1, {"contract": "4S", "declarer": "N", "tricks": 9})
+    ranking = await _ranking(client, event)
+    assert ranking["matches"][0]["imps"] == [10, 0]
+    assert ranking["matches"][0]["vp"] == [20, 10]
+    bad = await client.post(
+        EVENTS, json={**_teams_event(), "scale": {"bands": [{"from": 3, "winner": 1}]}}
+    )
+    assert bad.status_code == 422

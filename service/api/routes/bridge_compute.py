@@ -30,6 +30,7 @@ from service.api.schemas.bridge import (
     VpRequest,
     VpResponse,
     engine_entry,
+    engine_scale,
     number,
 )
 from service.engine.bridge import (
@@ -120,7 +121,7 @@ async def victory_points(body: VpRequest) -> VpResponse:
     """Victory points for an IMP margin over `boards` boards (WBF 2013 continuous by
     default: 23 IMPs over 16 boards -> 15.56 : 4.44)."""
     try:
-        result = vp(Fraction(str(body.imps)), body.boards, body.scale)
+        result = vp(Fraction(str(body.imps)), body.boards, engine_scale(body.scale))
     except BridgeInputError as exc:
         raise invalid(exc) from None
     return VpResponse(winner=number(result.winner), loser=number(result.loser))
@@ -218,7 +219,7 @@ async def team_match_for(body: MatchRequest) -> MatchResponse:
     try:
         result = team_match(
             boards,
-            scale=body.scale,
+            scale=engine_scale(body.scale),
             boards_in_match=body.boards_in_match,
             imp_rounding=body.imp_rounding,
         )

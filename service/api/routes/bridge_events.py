@@ -140,7 +140,7 @@ async def create(body: BridgeEventCreate, session: SessionDep, state: StateDep) 
     boards, rounds of matches, VP scale). The organizer token and the table tokens in
     the response are shown only this once."""
     unused = {"scoring", "butler", "cavendish"} if body.kind == "teams" else {"scale"}
-    settings = body.model_dump(mode="json", exclude_none=True, exclude=unused)
+    settings = body.model_dump(mode="json", by_alias=True, exclude_none=True, exclude=unused)
     row, _layout, token, tables = await create_bridge_event(session, settings)
     await commit_and_publish(session, state, row)
     return {

@@ -16,12 +16,13 @@ from __future__ import annotations
 
 from decimal import Decimal
 from fractions import Fraction
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, Field, StrictInt
+from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
 from service.api.schemas.common import ApiModel
 from service.engine.bridge import ArtificialScore, BoardEntry, WeightedScore, round_half_up
+from service.engine.bridge.vp import BandScale
 
 __all__ = [
     "AdjustedEntry",
@@ -37,6 +38,7 @@ __all__ = [
     "ButlerResponse",
     "CavendishRequest",
     "CavendishResponse",
+    "CustomScale",
     "Entrant",
     "Entry",
     "ImpsRequest",
@@ -47,6 +49,7 @@ __all__ = [
     "MatchpointsResponse",
     "PattonRequest",
     "PattonResponse",
+    "ScaleBand",
     "ScoreRequest",
     "ScoreResponse",
     "VpRequest",
@@ -54,6 +57,7 @@ __all__ = [
     "WeightedEntry",
     "WeightedPart",
     "engine_entry",
+    "engine_scale",
     "number",
 ]
 
@@ -61,6 +65,45 @@ Seat = Literal["N", "E", "S", "W"]
 Number = float | int
 ImpRoundingName = Literal["nearest", "lower-bound"]
 ScaleName = Literal["wbf-2013", "wbf-2013-discrete", "acbl-20", "acbl-30"]
+
+
+class ScaleBand(ApiModel):
+    """One band of a whole-number VP scale: from this IMP margin up, these VPs."""
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+    from_imps: int = Field(alias="from", ge=0, le=10_000, description="Lowest margin.")
+    winner: float = Field(ge=0, le=1_000)
+    loser: float = Field(ge=0, le=1_000)
+
+
+class CustomScale(ApiModel):
+    """A federation's own whole-number VP scale, e.g. the pre-2013 WBF 25:0 scale
+    (seed 003: draw 15:15, the winner rising to 25) from its own rulebook."""
+
+    name: str = Field(default="custom", min_length=1, max_length=60)
+    bands: list[ScaleBand] = Field(min_length=1, max_length=200)
+
+    def to_engine(self) -> BandScale:
+        """The engine's band scale (its checks raise BridgeInputError on `scale`)."""
+        bands = tuple(
+            (b.from_imps, Decimal(str(b.winner)), Decimal(str(b.loser))) for b in self.bands
+        )
+        return BandScale(self.name, bands)
+
+
+Scale = ScaleName | CustomScale
+
+
+def engine_scale(scale: Scale | dict[str, Any] | str) -> str | BandScale:
+    """A scale as the engine takes it: a name, or a band table."""
+    if isinstance(scale, str):
+        return scale
+    if isinstance(scale, dict):
+        scale = CustomScale.model_validate(scale)
+    return scale.to_engine()
+
+
 Tricks = Annotated[
     StrictInt, Field(ge=0, le=13, description="Tricks taken by declarer's side, 0-13.")
 ]
@@ -177,7 +220,7 @@ class VpRequest(ApiModel):
 
     imps: float = Field(ge=-10_000, le=10_000, examples=[23], description="IMP margin.")
     boards: int = Field(ge=1, le=1_000, examples=[16])
-    scale: ScaleName = "wbf-2013"
+    scale: Scale = "wbf-2013"
 
 
 class VpResponse(BaseModel):
@@ -284,7 +327,7 @@ class MatchRequest(ApiModel):
     """A team match at IMPs: `[open-room NS, closed-room NS]` per board, then VP."""
 
     boards: MatchBoards = Field(examples=[[[420, -50], [-100, -100], [650, 620]]])
-    scale: ScaleName = "wbf-2013"
+    scale: Scale = "wbf-2013"
     boards_in_match: int | None = Field(
         default=None, ge=1, le=1_000, description="VP table size (default: boards given)."
     )
@@ -396,7 +439,9 @@ class BridgeEventCreate(ApiModel):
     rounds: list[TeamsRound] | None = Field(
         default=None, min_length=1, max_length=1_000, description="Teams: the matches."
     )
-    scale: ScaleName = Field(default="wbf-2013", description="Teams: the VP scale.")
+    scale: Scale = Field(
+        default="wbf-2013", description="Teams: the VP scale (a name or a band table)."
+    )
 
 
 class TableToken(BaseModel):
