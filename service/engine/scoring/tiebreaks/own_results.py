@@ -20,6 +20,7 @@ pre-determined pairings). Pending games and a round-robin's free rounds count no
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Callable
 from fractions import Fraction
 from itertools import accumulate
@@ -52,7 +53,7 @@ __all__ = [
 ]
 
 
-class _Count(TieBreak):
+class _Count(TieBreak, ABC):
     """Counts the rounds that satisfy a predicate.
 
     `test` is the definition on one `Entry` (the reference, and the explanations);
@@ -61,9 +62,9 @@ class _Count(TieBreak):
 
     note = ""
 
+    @abstractmethod
     def test(self, ctx: TieBreakContext) -> Callable[[Entry], bool]:
         """The predicate, bound to the context."""
-        raise NotImplementedError
 
     def fast_count(self, ctx: TieBreakContext, pd: PlayerData) -> int:
         """The count for a participant whose every round was a game over the board."""

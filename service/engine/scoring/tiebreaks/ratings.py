@@ -25,6 +25,7 @@ it, and with an unrated participant present, these tie-breaks are 0 for everybod
 from __future__ import annotations
 
 import math
+from abc import ABC, abstractmethod
 from fractions import Fraction
 
 from service.engine.scoring.tiebreaks.base import (
@@ -56,7 +57,7 @@ def half_up(value: Fraction) -> int:
     return math.floor(value + Fraction(1, 2))
 
 
-class _RatingTieBreak(TieBreak):
+class _RatingTieBreak(TieBreak, ABC):
     """Shared machinery: the rating list, the unrated rule, played games."""
 
     base = ""
@@ -83,9 +84,9 @@ class _RatingTieBreak(TieBreak):
             if e.kind is Kind.PLAYED
         ]
 
+    @abstractmethod
     def compute(self, ctx: TieBreakContext, number: int) -> int | None:
         """The value for one participant, None when there is none (no games)."""
-        raise NotImplementedError
 
     def raw(self, ctx: TieBreakContext) -> Raw:
         if not self.enabled(ctx):
