@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from sqlalchemy import select as sa_select
-from sqlmodel import col, delete, func, select
+from sqlmodel import col, func, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from service.db.events import append_event, lock_tournament
@@ -438,14 +438,3 @@ async def _advance(session: AsyncSession, tournament: TournamentRow) -> None:
         if tournament.total_rounds is not None and paired >= tournament.total_rounds:
             tournament.status = "finished"
     session.add(tournament)
-
-
-async def delete_tournament_rounds(session: AsyncSession, tournament_id: str) -> None:
-    """Remove every paired round (used when an import fails half-way)."""
-    await session.exec(delete(GameRow).where(col(GameRow.tournament_id) == tournament_id))
-    await session.exec(delete(ByeRow).where(col(ByeRow.tournament_id) == tournament_id))
-
-
-def player_numbers(players: Sequence[PlayerRow]) -> dict[int, PlayerRow]:
-    """Players keyed by start number."""
-    return {p.start_number: p for p in players if p.start_number is not None}

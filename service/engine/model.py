@@ -8,7 +8,7 @@ for the modules that need them (pairing order, performance tie-breaks, FLAMPARK)
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -26,9 +26,7 @@ __all__ = [
     "RoundEntryKind",
     "Tournament",
     "entry_points",
-    "iter_games",
     "player_histories",
-    "scores_by_player",
 ]
 
 
@@ -369,19 +367,3 @@ def player_histories(
             if number not in seen:
                 entries.append(PlayerRound(rnd.number, None, None, None, ByeKind.ZERO_POINT))
     return histories
-
-
-def iter_games(rounds: Iterable[Round]) -> Iterator[Game]:
-    """Every game of every round, in order."""
-    for rnd in rounds:
-        yield from rnd.games
-
-
-def scores_by_player(
-    histories: Mapping[int, list[PlayerRound]], points: PointSystem
-) -> dict[int, Fraction]:
-    """Total points per player from their histories."""
-    return {
-        number: sum((entry_points(e, points) for e in entries), Fraction(0))
-        for number, entries in histories.items()
-    }
