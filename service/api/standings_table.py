@@ -6,6 +6,7 @@ thousands of validated models per rebuild would cost more than the scoring itsel
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from dataclasses import asdict, dataclass
 from fractions import Fraction
@@ -18,10 +19,13 @@ from service.api.schemas.common import to_number
 from service.api.snapshots import engine_view, players_view
 from service.api.state import AppState
 from service.db.tables import PlayerRow, TournamentRow
+from service.engine.model import ByeKind, Colour, Outcome, Tournament
 from service.engine.pairing.flampark.kinds import group_bounds
 from service.engine.scoring.standings import (
     DEFAULT_ROUND_ROBIN,
     DEFAULT_SWISS,
+    StandingRow,
+    Standings,
     compute_standings,
 )
 
@@ -29,6 +33,7 @@ __all__ = [
     "JCA_TIEBREAKS",
     "StandingsFilter",
     "default_tiebreaks",
+    "points_only",
     "standings_table",
     "tiebreak_order",
 ]
@@ -102,7 +107,11 @@ async def standings_table(
     order = tiebreaks or tiebreak_order(row)
     tournament = await engine_view(state, session, row)
     players = await players_view(state, session, row)
-    table = compute_standings(tournament, order, explain=explain)
+    table = (
+        compute_standings(tournament, order, explain=explain)
+        if order or explain is not None
+        else points_only(tournament)
+    )
     played = Counter(
         number
         for rnd in tournament.rounds
@@ -148,6 +157,37 @@ async def standings_table(
     }
 
 
+def points_only(tournament: Tournament) -> Standings:
+    """Standings by points alone (no tie-breaks), in one pass over the games: what a
+    FLAMPARK table needs beside PF after every result. Equal points share a rank;
+    `compute_standings(tournament, [])` gives the same rows (a test pins it).
+
+    Sums run in integers over the common denominator of the point values."""
+    points = tournament.points
+    outcome_values = {o: points.for_outcome(o) for o in Outcome}
+    bye_values = {k: points.for_bye(k) for k in ByeKind}
+    unit = math.lcm(*(v.denominator for v in (*outcome_values.values(), *bye_values.values())))
+    outcome_units = {o: int(v * unit) for o, v in outcome_values.items()}
+    bye_units = {k: int(v * unit) for k, v in bye_values.items()}
+    totals = dict.fromkeys((p.start_number for p in tournament.players), 0)
+    white, black = Colour.WHITE, Colour.BLACK
+    for rnd in tournament.rounds:
+        for game in rnd.games:
+            result = game.result
+            if result is not None:
+                totals[game.white] += outcome_units[result.outcome(white)]
+                totals[game.black] += outcome_units[result.outcome(black)]
+        for bye in rnd.byes:
+            totals[bye.player] += bye_units[bye.kind]
+    ordered = sorted(totals, key=lambda n: (-totals[n], n))
+    rows: list[StandingRow] = []
+    for position, number in enumerate(ordered, start=1):
+        tied = rows and totals[rows[-1].start_number] == totals[number]
+        rank = rows[-1].rank if tied else position
+        rows.append(StandingRow(rank, number, Fraction(totals[number], unit), {}))
+    return Standings(rows=tuple(rows), tiebreaks=())
+
+
 def _rerank(rows: list[Row]) -> list[Row]:
     """Ranks within a filtered table: rows that shared a rank still share one."""
     ranked: list[Row] = []
@@ -179,18 +219,21 @@ async def _by_pf(
     for number, line in rows.items():
         score = table.scores.get(number)
         premium = table.premiums.get(number)
+        pf = score.pf if score else None  # a sum of four means: computed once
         line["flampark"] = {
-            "PF": _number(score.pf) if score else None,
+            "PF": _number(pf),
             "Pc": _number(score.pc) if score else None,
             "Pt": _number(score.pt) if score else None,
             "Pb": _number(score.pb) if score else None,
             "P%": _number(score.ppct) if score else None,
-            "Ru": _number(score.ru) if score else None,
+            "Ru": _number(8 * pf + 600) if pf is not None else None,
             "games_counted": score.games_counted if score else 0,
             "PP": None if premium is None else float(premium),
         }
-        keyed.append((score.pf if score else None, number, line))
-    keyed.sort(key=lambda item: (item[0] is None, -(item[0] or 0), item[1]))
+        keyed.append((pf, number, line))
+    # PF values are fractions with small denominators, so their float images order them
+    # exactly; ties are still decided on the exact values below
+    keyed.sort(key=lambda item: (item[0] is None, -float(item[0] or 0), item[1]))
     ranked: list[Row] = []
     previous: Fraction | None = None
     rank = 0
