@@ -44,6 +44,27 @@ _FORFEITS = (
 )
 
 
+def _by_rating(roll: float, gap: int) -> GameResult:
+    """A result drawn from `roll` in [0, 1): Elo expectation for white, 20 % draws."""
+    p_white = 1 / (1 + 10 ** (-gap / 400))
+    if roll < p_white * 0.8:
+        return GameResult.WHITE_WINS
+    if roll < p_white * 0.8 + 0.2:
+        return GameResult.DRAW
+    return GameResult.BLACK_WINS
+
+
+def _credit(score: dict[int, float], white: int, black: int, result: GameResult | None) -> None:
+    """Add a game's points to the running scores used to pair the next round."""
+    if result in (GameResult.WHITE_WINS, GameResult.WHITE_WINS_FORFEIT):
+        score[white] += 1
+    elif result is GameResult.DRAW:
+        score[white] += 0.5
+        score[black] += 0.5
+    elif result in (GameResult.BLACK_WINS, GameResult.BLACK_WINS_FORFEIT):
+        score[black] += 1
+
+
 def make_tournament(players: int, rounds: int, seed: int = 20260301) -> Tournament:
     rng = random.Random(seed)
     ratings = sorted((rng.randint(1000, 2800) for _ in range(players)), reverse=True)
@@ -64,25 +85,9 @@ def make_tournament(players: int, rounds: int, seed: int = 20260301) -> Tourname
             white, black = order[i], order[i + 1]
             gap = field[white - 1].rating - field[black - 1].rating
             roll = rng.random()
-            if roll < 0.002:
-                result = GameResult.WHITE_WINS_FORFEIT
-            else:
-                p_white = 1 / (1 + 10 ** (-gap / 400))
-                result = (
-                    GameResult.WHITE_WINS
-                    if roll < p_white * 0.8
-                    else GameResult.DRAW
-                    if roll < p_white * 0.8 + 0.2
-                    else GameResult.BLACK_WINS
-                )
+            result = GameResult.WHITE_WINS_FORFEIT if roll < 0.002 else _by_rating(roll, gap)
             games.append(Game(number, white, black, result, i // 2 + 1))
-            if result in (GameResult.WHITE_WINS, GameResult.WHITE_WINS_FORFEIT):
-                score[white] += 1
-            elif result is GameResult.DRAW:
-                score[white] += 0.5
-                score[black] += 0.5
-            else:
-                score[black] += 1
+            _credit(score, white, black, result)
         played.append(Round(number, tuple(games), tuple(byes)))
     return Tournament(field, tuple(played), total_rounds=rounds)
 
@@ -135,23 +140,9 @@ def make_unfinished_tournament(
                 result = rng.choice(_FORFEITS)
             else:
                 gap = field[white - 1].rating - field[black - 1].rating
-                p_white = 1 / (1 + 10 ** (-gap / 400))
-                roll = rng.random()
-                result = (
-                    GameResult.WHITE_WINS
-                    if roll < p_white * 0.8
-                    else GameResult.DRAW
-                    if roll < p_white * 0.8 + 0.2
-                    else GameResult.BLACK_WINS
-                )
+                result = _by_rating(rng.random(), gap)
             games.append(Game(number, white, black, result, i // 2 + 1))
-            if result in (GameResult.WHITE_WINS, GameResult.WHITE_WINS_FORFEIT):
-                score[white] += 1
-            elif result is GameResult.DRAW:
-                score[white] += 0.5
-                score[black] += 0.5
-            elif result in (GameResult.BLACK_WINS, GameResult.BLACK_WINS_FORFEIT):
-                score[black] += 1
+            _credit(score, white, black, result)
         played.append(Round(number, tuple(games), tuple(byes)))
     return Tournament(field, tuple(played), total_rounds=rounds)
 
