@@ -3,7 +3,8 @@
 Prints:
 - the live ranking of a full pairs session (a Mitchell of T tables and 9 rounds of 3
   boards, each board played 9 times) by matchpoints, Butler and Cavendish, and of a
-  teams event (VP), computed from result rows as the ranking endpoint does;
+  teams event (VP), computed by the engine from the results as the endpoint reads
+  them;
 - results entered over HTTP (in-process ASGI, SQLite file): per-request latency of a
   table's PUT, and of the ranking GET after each write (the ranking is recomputed once
   per event and cached per sequence number).
@@ -26,9 +27,9 @@ import httpx
 
 from service.api.app import create_app
 from service.config import Settings
-from service.db.bridge import ranking, validate_layout
-from service.db.bridge_tables import BridgeResultRow
+from service.db.bridge import validate_layout
 from service.db.migrate import upgrade
+from service.engine.bridge.ranking import TableResult, event_ranking
 
 SCORES = [-800, -300, -200, -100, -50, 90, 110, 140, 170, 400, 420, 430, 450, 620, 650, 980]
 
@@ -94,22 +95,11 @@ def teams(count: int, rounds: int, boards: int) -> dict[str, Any]:
     }
 
 
-def rows_for(settings: dict[str, Any], rng: random.Random) -> list[BridgeResultRow]:
+def rows_for(settings: dict[str, Any], rng: random.Random) -> list[TableResult]:
+    """A full event's results, as the ranking endpoint reads them from storage."""
     layout = validate_layout(settings)
     return [
-        BridgeResultRow(
-            tournament_id="bench",
-            round=play.round,
-            table_no=play.table,
-            board=play.board,
-            ns=play.ns,
-            ew=play.ew,
-            contract="4S",
-            declarer="N",
-            tricks=10,
-            ns_score=rng.choice(SCORES),
-            entered_by="bench",
-        )
+        TableResult(play.round, play.table, play.board, play.ns, play.ew, rng.choice(SCORES))
         for play in layout.plays.values()
     ]
 
@@ -124,7 +114,7 @@ def bench_rankings() -> None:
             start = time.perf_counter()
             layout = validate_layout(settings)
             built = time.perf_counter()
-            ranking(layout, rows)
+            event_ranking(layout, rows)
             done = time.perf_counter()
             print(
                 f"pairs {tables:3d} tables x 9 rounds ({len(rows):5d} results) {scoring:11s}: "
@@ -135,7 +125,7 @@ def bench_rankings() -> None:
     start = time.perf_counter()
     layout = validate_layout(settings)
     built = time.perf_counter()
-    ranking(layout, rows)
+    event_ranking(layout, rows)
     done = time.perf_counter()
     print(
         f"teams 40 teams x 7 rounds x 12 boards ({len(rows)} results): "

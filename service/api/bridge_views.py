@@ -2,27 +2,54 @@
 
 from __future__ import annotations
 
-from fractions import Fraction
 from typing import Any
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from service.api.schemas.bridge import BridgeRanking, number
 from service.api.state import AppState
-from service.db.bridge import layout_of, list_results, ranking
+from service.db.bridge import layout_of, table_results
 from service.db.tables import TournamentRow
+from service.engine.bridge.ranking import EventRanking, RankingLine, event_ranking
 
-__all__ = ["bridge_ranking_document"]
+__all__ = ["bridge_ranking_document", "ranking_document"]
 
 
-def _as_number(value: Any) -> Any:
-    if isinstance(value, Fraction | int) and not isinstance(value, bool):
-        return number(value)
-    if isinstance(value, list):
-        return [_as_number(v) for v in value]
-    if isinstance(value, dict):
-        return {k: _as_number(v) for k, v in value.items()}
-    return value
+def _line(line: RankingLine) -> dict[str, Any]:
+    document: dict[str, Any] = {
+        "rank": line.rank,
+        "number": line.number,
+        "name": line.name,
+        "boards": line.boards,
+    }
+    for name in ("score", "top", "percent", "imps_for", "imps_against"):
+        value = getattr(line, name)
+        document[name] = None if value is None else number(value)
+    document["matches"] = line.matches
+    return document
+
+
+def ranking_document(ranking: EventRanking) -> dict[str, Any]:
+    """The engine's ranking as the API shows it (figures rounded to 2 decimals)."""
+    document: dict[str, Any] = {
+        "kind": ranking.kind,
+        "scoring": ranking.scoring,
+        "results": ranking.results,
+        "rows": [_line(line) for line in ranking.rows],
+    }
+    if ranking.matches is not None:
+        document["matches"] = [
+            {
+                "round": match.round,
+                "home": match.home,
+                "away": match.away,
+                "boards": match.boards,
+                "imps": [number(value) for value in match.imps],
+                "vp": [number(value) for value in match.vp],
+            }
+            for match in ranking.matches
+        ]
+    return document
 
 
 async def bridge_ranking_document(
@@ -32,8 +59,9 @@ async def bridge_ranking_document(
     key = (f"bridge:{row.id}", row.last_seq)
     cached = state.standings_cache.get(key)
     if cached is None:
-        document = ranking(layout_of(row), await list_results(session, row.id))
-        cached = BridgeRanking.model_validate(_as_number(document)).model_dump(mode="json")
+        results = await table_results(session, row.id)
+        document = ranking_document(event_ranking(layout_of(row), results))
+        cached = BridgeRanking.model_validate(document).model_dump(mode="json")
         if len(state.standings_cache) > 256:
             state.standings_cache.clear()
         state.standings_cache[key] = cached

@@ -41,7 +41,6 @@ from service.api.schemas.bridge import (
 )
 from service.db.bridge import (
     BridgeActor,
-    Layout,
     ResultInput,
     SubmitOutcome,
     bridge_actor,
@@ -59,6 +58,7 @@ from service.db.bridge import (
 )
 from service.db.tables import TournamentRow
 from service.engine.bridge import BridgeInputError, PbnResult, board_conditions, read_pbn
+from service.engine.bridge.movement import Layout
 from service.errors import Forbidden, InvalidInput, Problem, Unauthenticated
 
 __all__ = ["router"]
@@ -126,10 +126,11 @@ async def _event_public(session: AsyncSession, row: TournamentRow) -> dict[str, 
     if layout.kind == "pairs":
         document["movement"] = settings["movement"]
         method = layout.scoring  # Butler and Cavendish sessions show their options
-        document["options"] = {method: layout.options[method]} if method in layout.options else {}
+        shown = method in ("butler", "cavendish")
+        document["options"] = {method: settings.get(method) or {}} if shown else {}
     else:
         document["matches"] = settings["rounds"]
-        document["options"] = dict(layout.options)
+        document["options"] = {"scale": settings.get("scale", "wbf-2013")}
     return document
 
 

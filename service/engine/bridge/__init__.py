@@ -9,6 +9,8 @@
 - `cavendish`: cross-IMPs, averaged, with the per-comparison and per-round caps.
 - `patton`: Patton and board-a-match team scoring.
 - `teams`: open and closed room -> IMPs -> VP for a team match.
+- `movement`: a bridge event's layout (who plays which board where), checked.
+- `ranking`: the live ranking of a pairs session or a teams event.
 - `advice`: seed 003's choice of method for small club events.
 - `pbn`: a simple board-results import from PBN tag pairs.
 - `entries`: weighted and artificial adjusted scores (Law 12C).

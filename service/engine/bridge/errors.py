@@ -16,7 +16,10 @@ class BridgeInputError(ValueError):
 
     field: str
     """The name of the argument or field that was rejected (e.g. "tricks")."""
+    reason: str
+    """What is wrong with it, without the field's name."""
 
     def __init__(self, field: str, message: str) -> None:
         super().__init__(f"{field}: {message}")
         self.field = field
+        self.reason = message
