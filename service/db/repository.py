@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from sqlalchemy import select as sa_select
-from sqlmodel import col, func, select
+from sqlmodel import col, func, or_, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from service.db.events import append_event, lock_tournament
@@ -159,19 +159,23 @@ async def get_player(session: AsyncSession, tournament_id: str, player_id: int) 
 async def update_player(
     session: AsyncSession, tournament: TournamentRow, player_id: int, fields: dict[str, Any]
 ) -> PlayerRow:
-    """Change a player's details while the start list is open; in a running Swiss
-    tournament only `withdrawn` may change (a withdrawn player is not paired again)."""
+    """Change a player's details while the start list is open; in a running tournament
+    only `withdrawn` may change.
+
+    A withdrawn player of a Swiss tournament is not paired again. In a tournament paired
+    in advance (round-robin, FLAMPARK) the withdrawn player's games without a confirmed
+    result become forfeit losses for them, recorded as the organizer's results with one
+    event each (seed 000: a walkover is not counted for the opponent and costs its giver
+    half a point). Reinstating a player changes no recorded result.
+    """
     await lock_tournament(session, tournament.id)
     await session.refresh(tournament)
-    if tournament.status == "running" and set(fields) == {"withdrawn"}:
-        if tournament.system not in SWISS_SYSTEMS:
-            raise Conflict(
-                "withdrawals are handled by the pairing only in Swiss tournaments",
-                field="withdrawn",
-            )
-    else:
+    withdrawal = tournament.status == "running" and set(fields) == {"withdrawn"}
+    if not withdrawal:
         _require_open(tournament)
     player = await get_player(session, tournament.id, player_id)
+    if withdrawal and fields["withdrawn"] and tournament.system not in SWISS_SYSTEMS:
+        await _forfeit_open_games(session, tournament, player)
     for name, value in fields.items():
         if name == "withdrawn":
             player.extra = {**player.extra, "withdrawn": bool(value)}
@@ -182,6 +186,35 @@ async def update_player(
     session.add(player)
     await append_event(session, tournament.id, "player_updated", {"id": player_id, **fields})
     return player
+
+
+async def _forfeit_open_games(
+    session: AsyncSession, tournament: TournamentRow, player: PlayerRow
+) -> None:
+    """Record a forfeit loss for `player` in each of their games without a confirmed
+    result (a pre-paired schedule keeps the withdrawn player's games)."""
+    number = player.start_number
+    statement = (
+        select(GameRow)
+        .where(
+            GameRow.tournament_id == tournament.id,
+            GameRow.status != "confirmed",
+            or_(GameRow.white == number, GameRow.black == number),
+        )
+        .order_by(col(GameRow.round), col(GameRow.table_no))
+    )
+    organizer = Actor("organizer")
+    for game in (await session.exec(statement)).all():
+        result = "-+" if game.white == number else "+-"
+        await submit_result(
+            session,
+            tournament,
+            game.round,
+            game.table_no,
+            result,
+            organizer,
+            extra={"forfeit": "withdrawal"},
+        )
 
 
 async def delete_player(session: AsyncSession, tournament: TournamentRow, player_id: int) -> None:

@@ -269,3 +269,41 @@ async def test_incremental_standings_equal_a_full_recomputation(
     fresh = (await client.get(url)).json()
     assert live == fresh
     assert round(sum(r["flampark"]["PP"] for r in fresh["rows"]), 2) == 500
+
+
+async def test_withdrawn_player_gives_walkovers_in_the_remaining_rounds(
+    client: httpx.AsyncClient,
+) -> None:
+    # Seed 000: a walkover is not counted for the player left without an opponent, and
+    # costs its giver -0.5 point (Pc - 50). A withdrawal after round 1 gives one in
+    # each later round of the schedule paired in advance.
+    event = await flampark_event(client)
+    for game in await games(client, event, 1):
+        assert (await report(client, event, 1, game["table"], "1/2-1/2")).status_code == 200
+    players = (await client.get(f"/v1/tournaments/{event.id}/players")).json()
+    quitter = next(p for p in players if p["start_number"] == 2)
+    response = await client.patch(
+        f"/v1/tournaments/{event.id}/players/{quitter['id']}",
+        json={"withdrawn": True},
+        headers=event.auth(),
+    )
+    assert response.status_code == 200, response.text
+    opponents = []
+    for n in (2, 3):
+        for game in await games(client, event, n):
+            if 2 in (game["white"], game["black"]):
+                assert game["result"] == ("-+" if game["white"] == 2 else "+-")
+                assert game["extra"] == {"forfeit": "withdrawal"}
+                opponents.append(game["black"] if game["white"] == 2 else game["white"])
+    assert len(opponents) == 2
+    rows = (await client.get(f"/v1/tournaments/{event.id}/standings")).json()["rows"]
+    by_number = {row["start_number"]: row["flampark"] for row in rows}
+    quitter_columns = by_number[2]
+    assert quitter_columns["games_counted"] == 3
+    first = next(g for g in await games(client, event, 1) if 2 in (g["white"], g["black"]))
+    first_opponent = first["black"] if first["white"] == 2 else first["white"]
+    draw_value = (rating(first_opponent) - 1000) / 8 + (5 if first["black"] == 2 else -5) + 50
+    walkovers = sum((rating(o) - 1000) / 8 - 50 for o in opponents)
+    assert quitter_columns["PF"] == pytest.approx((draw_value + walkovers) / 3)
+    for opponent in opponents:
+        assert by_number[opponent]["games_counted"] == 1  # only the round-1 draw counts

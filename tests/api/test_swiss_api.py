@@ -8,6 +8,8 @@ from typing import Any
 import httpx
 import pytest
 
+from service.db.events import events_since
+from service.db.tables import EventRow
 from service.engine.pairing import dutch
 from service.engine.trf import parse_trf, rounds_prefix, write_trf
 from tests.api.conftest import Event, create_round_robin
@@ -32,6 +34,13 @@ async def confirm_all(client: httpx.AsyncClient, event: Event, n: int) -> None:
             headers=event.auth(),
         )
         assert response.status_code == 200
+
+
+async def event_log(client: httpx.AsyncClient, event: Event) -> list[EventRow]:
+    """The tournament's event log, read from the app's database."""
+    app = client._transport.app  # type: ignore[attr-defined]
+    async with app.state.arbiter.sessions() as session:
+        return await events_since(session, event.id, 0)
 
 
 @pytest.mark.parametrize("system", ["swiss-dutch", "swiss-jca"])
@@ -247,15 +256,50 @@ async def test_late_entry_and_withdrawal(client: httpx.AsyncClient) -> None:
     assert len(paired) == 8  # eight present players, no pairing-allocated bye
 
 
-async def test_no_withdrawal_in_a_round_robin(client: httpx.AsyncClient) -> None:
+async def test_withdrawal_in_a_round_robin_forfeits_the_open_games(
+    client: httpx.AsyncClient,
+) -> None:
+    # A schedule paired in advance keeps the withdrawn player's games: each one without a
+    # confirmed result becomes a forfeit loss for them, with an event of its own.
     event = await create_round_robin(client, FIELD[:4])
+    await confirm_all(client, event, 1)
     players = (await client.get(f"/v1/tournaments/{event.id}/players")).json()
+    quitter = next(p for p in players if p["start_number"] == 1)
+    before = len(await event_log(client, event))
     response = await client.patch(
-        f"/v1/tournaments/{event.id}/players/{players[0]['id']}",
+        f"/v1/tournaments/{event.id}/players/{quitter['id']}",
         json={"withdrawn": True},
         headers=event.auth(),
     )
-    assert response.status_code == 409 and response.json()["field"] == "withdrawn"
+    assert response.status_code == 200 and response.json()["withdrawn"] is True
+    forfeited = []
+    for n in (1, 2, 3):
+        for game in (await client.get(f"/v1/tournaments/{event.id}/rounds/{n}")).json()["games"]:
+            if 1 not in (game["white"], game["black"]):
+                assert n == 1 or game["status"] != "confirmed"
+                continue
+            if n == 1:
+                assert game["result"] == "1-0" and game["extra"] == {}  # played: kept
+                continue
+            expected = "-+" if game["white"] == 1 else "+-"
+            assert (game["result"], game["status"]) == (expected, "confirmed")
+            assert game["extra"] == {"forfeit": "withdrawal"}
+            forfeited.append(n)
+    assert forfeited == [2, 3]
+    log = await event_log(client, event)
+    assert [e.type for e in log[before:]] == ["result_confirmed"] * 2 + ["player_updated"]
+    assert all(e.payload["previous"]["status"] == "pending" for e in log[before:-1])
+    rows = (await client.get(f"/v1/tournaments/{event.id}/standings")).json()["rows"]
+    points = {row["start_number"]: row["points"] for row in rows}
+    assert points[1] == 1  # the round-1 win stands; the forfeits score nothing
+    again = await client.patch(
+        f"/v1/tournaments/{event.id}/players/{quitter['id']}",
+        json={"withdrawn": True},
+        headers=event.auth(),
+    )
+    assert again.status_code == 200
+    log_again = await event_log(client, event)
+    assert [e.type for e in log_again[len(log) :]] == ["player_updated"]  # no result again
     late = await client.post(
         f"/v1/tournaments/{event.id}/players",
         json={"name": "Late", "rating": 1},

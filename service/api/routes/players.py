@@ -1,4 +1,5 @@
-"""Players: register, list, change and remove while the start list is open."""
+"""Players: register, list, change and remove while the start list is open; late
+entries (Swiss) and withdrawals (every running tournament)."""
 
 from __future__ import annotations
 
@@ -51,7 +52,8 @@ async def change(
     player_id: int = PlayerId,
 ) -> PlayerPublic:
     """Change a player's details (organizer; start list open), or withdraw a player from a
-    running Swiss tournament with `{"withdrawn": true}`."""
+    running tournament with `{"withdrawn": true}`: not paired again in a Swiss; in a
+    schedule paired in advance every game without a confirmed result is forfeited."""
     fields = body.model_dump(exclude_unset=True)
     player = await update_player(session, tournament, player_id, fields)
     await commit_and_publish(session, state, tournament)

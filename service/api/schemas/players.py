@@ -45,7 +45,11 @@ class PlayerUpdate(ApiModel):
     identity: str | None = IDENTITY
     withdrawn: bool | None = Field(
         default=None,
-        description="Swiss: a withdrawn player gets a zero-point bye in every later round.",
+        description=(
+            "Withdraw a player from a running tournament. Swiss: a zero-point bye in every "
+            "later round. Paired in advance (round-robin, FLAMPARK): each game without a "
+            "confirmed result becomes a forfeit loss for the player."
+        ),
     )
 
 
