@@ -279,7 +279,15 @@ class WeightedMatcher:
         self._greedy(dirty)
 
     def _restart(self) -> None:
-        """Start from scratch: no blossoms, no pairs, each dual half its heaviest edge."""
+        """Start from scratch: no blossoms, no pairs, duals lowered until tight.
+
+        Each dual starts at half its heaviest edge (feasible), then one sweep lowers
+        every dual to the least value its edges allow given the others' current duals
+        (still feasible, and every vertex gets a tight edge). When the weights are
+        sums of per-vertex parts plus a few fine fields, as the Swiss criteria make
+        them, the sweep finds those parts and the greedy pass pairs almost everybody,
+        so the stages have few exposed vertices left to match.
+        """
         n = self._n
         for b in range(n, 2 * n):
             if self._base[b] >= 0:
@@ -287,7 +295,10 @@ class WeightedMatcher:
         self._inblossom = list(range(n))
         self._parent = [-1] * (2 * n)
         self._mate = [-1] * n
-        self._y = [max(a.values(), default=0) // 2 for a in self._adj]
+        adj = self._adj
+        y = self._y = [max(a.values(), default=0) // 2 for a in adj]
+        for v in range(n):
+            y[v] = max((w - y[u] for u, w in adj[v].items()), default=0)
         self._greedy(range(n))
 
     def _greedy(self, vertices: Iterable[int]) -> None:

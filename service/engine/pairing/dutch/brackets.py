@@ -198,6 +198,7 @@ class _RoundPairer:
         n = self.n
         sgs, sgb = ctx.scores_bits, ctx.group_bits
         shift = [ctx.info[p.number].shift for p in order]
+        in_top_group = [s >= score[0] for s in score]
         odd = n & 1
         for v in range(n):
             lower = order[v]
@@ -209,7 +210,7 @@ class _RoundPairer:
                 elif ctx.compatible(lower, higher):
                     w = 1 + (not lower.bye_eligible) + (not higher.bye_eligible)
                     w = (w << sgs) | (shift[v] + shift[u])
-                    w = (w << sgb) | (score[v] >= score[0])
+                    w = (w << sgb) | in_top_group[v]
                 else:
                     w = 0
                 row.append((u, w))
