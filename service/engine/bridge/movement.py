@@ -155,6 +155,15 @@ class _Builder:
         if number not in self.entrants:
             raise BridgeInputError(field, f"no {self.noun} {number} in this event")
 
+    def seat(self, number: int, seated: set[int], round_number: int, field: str) -> None:
+        """Seat an entrant of the event for one round (nobody sits twice in a round)."""
+        self.entrant(number, field)
+        if number in seated:
+            raise BridgeInputError(
+                field, f"{self.noun} {number} is seated twice in round {round_number}"
+            )
+        seated.add(number)
+
     def add(self, play: Play, field: str, board_index: int, sides: Iterable[int]) -> None:
         board_field = f"{field}.boards.{board_index}"
         if play.board not in self.boards:
@@ -215,14 +224,8 @@ def _pairs_layout(settings: Mapping[str, Any], boards: tuple[int, ...]) -> Layou
             if table in tables:
                 raise BridgeInputError(f"{field}.table", f"table {table} is listed twice")
             tables.add(table)
-            builder.entrant(ns, f"{field}.ns")
-            builder.entrant(ew, f"{field}.ew")
-            for side, name in ((ns, "ns"), (ew, "ew")):
-                if side in seated:
-                    raise BridgeInputError(
-                        f"{field}.{name}", f"pair {side} is seated twice in round {number}"
-                    )
-                seated.add(side)
+            builder.seat(ns, seated, number, f"{field}.ns")
+            builder.seat(ew, seated, number, f"{field}.ew")
             for b_index, board in enumerate(play["boards"]):
                 builder.add(Play(number, table, int(board), ns, ew), field, b_index, (ns, ew))
     return Layout("pairs", boards, entrants, builder.plays, pairs_scoring=_pairs_scoring(settings))
@@ -266,13 +269,8 @@ def _teams_layout(settings: Mapping[str, Any], boards: tuple[int, ...]) -> Layou
         for m_index, item in enumerate(rnd["matches"]):
             field = f"rounds.{r_index}.matches.{m_index}"
             match = _match(number, item)
-            for side, name in ((match.home, "home"), (match.away, "away")):
-                builder.entrant(side, f"{field}.{name}")
-                if side in seated:
-                    raise BridgeInputError(
-                        f"{field}.{name}", f"team {side} plays twice in round {number}"
-                    )
-                seated.add(side)
+            builder.seat(match.home, seated, number, f"{field}.home")
+            builder.seat(match.away, seated, number, f"{field}.away")
             for table, name in (
                 (match.open_table, "open_table"),
                 (match.closed_table, "closed_table"),

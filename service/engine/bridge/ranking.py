@@ -22,7 +22,7 @@ listed by number. All figures are exact (ints and Fractions).
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import NamedTuple
@@ -101,12 +101,15 @@ class EventRanking:
     """Teams: every match of the schedule."""
 
 
-def _shared_ranks(keys: Sequence[tuple[Exact, ...]]) -> list[int]:
-    """Competition ranks (1, 2, 2, 4) for rows already sorted by `keys`."""
-    ranks: list[int] = []
-    for index, key in enumerate(keys):
-        ranks.append(ranks[-1] if index and key == keys[index - 1] else index + 1)
-    return ranks
+def _places(keys: Mapping[int, tuple[Exact, ...]]) -> list[tuple[int, int]]:
+    """(place, entrant) pairs, best (smallest key) first, equal keys by number; places
+    are shared (1, 2, 2, 4) only on equal keys."""
+    order = sorted(keys, key=lambda number: (keys[number], number))
+    places: list[tuple[int, int]] = []
+    for index, number in enumerate(order):
+        tied = index and keys[number] == keys[order[index - 1]]
+        places.append((places[-1][0] if tied else index + 1, number))
+    return places
 
 
 def _exact(value: Exact) -> Exact:
@@ -163,8 +166,6 @@ def _pairs_ranking(layout: Layout, results: Sequence[TableResult]) -> EventRanki
     keys: dict[int, tuple[Exact, ...]] = {
         n: (-percent[n],) if at_matchpoints else (-score[n],) for n in layout.entrants
     }
-    order = sorted(layout.entrants, key=lambda n: (keys[n], n))
-    ranks = _shared_ranks([keys[n] for n in order])
     rows = tuple(
         RankingLine(
             rank=rank,
@@ -175,7 +176,7 @@ def _pairs_ranking(layout: Layout, results: Sequence[TableResult]) -> EventRanki
             top=top[number] if at_matchpoints else None,
             percent=percent.get(number),
         )
-        for rank, number in zip(ranks, order, strict=True)
+        for rank, number in _places(keys)
     )
     return EventRanking("pairs", layout.scoring, len(results), rows)
 
@@ -241,8 +242,6 @@ def _teams_ranking(layout: Layout, results: Sequence[TableResult]) -> EventRanki
             )
         )
     keys = {n: (-vp_total[n], -(imps_for[n] - imps_against[n])) for n in layout.entrants}
-    order = sorted(layout.entrants, key=lambda n: (keys[n], n))
-    ranks = _shared_ranks([keys[n] for n in order])
     rows = tuple(
         RankingLine(
             rank=rank,
@@ -254,7 +253,7 @@ def _teams_ranking(layout: Layout, results: Sequence[TableResult]) -> EventRanki
             imps_for=imps_for[number],
             imps_against=imps_against[number],
         )
-        for rank, number in zip(ranks, order, strict=True)
+        for rank, number in _places(keys)
     )
     return EventRanking("teams", layout.scoring, len(results), rows, tuple(lines))
 
