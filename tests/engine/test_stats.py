@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -12,8 +11,9 @@ from hypothesis import strategies as st
 from service.engine.model import Bye, ByeKind, Game, GameResult, Player, Round
 from service.engine.pairing.flampark import flampark_schedule
 from service.engine.stats import PairingQuality, counted_games, pairing_quality
+from tests.conftest import SHARED_DIR
 
-SEEDS = Path(__file__).resolve().parents[2] / ".." / "shared" / "seeds"
+SEEDS = SHARED_DIR / "seeds"
 
 
 def _seed_text() -> str:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import re
 from decimal import Decimal
 from fractions import Fraction
-from pathlib import Path
 
 import pytest
 from hypothesis import given
@@ -21,8 +20,9 @@ from service.engine.bridge import (
     round_half_up,
     session_percentage,
 )
+from tests.conftest import SHARED_DIR
 
-SHARED = Path(__file__).resolve().parents[3] / ".." / "shared"
+SHARED = SHARED_DIR
 SEED = next((SHARED / "seeds").glob("003_*.txt"))
 
 # SPEC 7 / seed 003: the worked board (the seed prints -200 without its sign).

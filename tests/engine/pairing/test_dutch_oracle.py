@@ -8,15 +8,15 @@ with the same colours and the same pairing-allocated bye, for every k.
 from __future__ import annotations
 
 import csv
-from pathlib import Path
 
 import pytest
 
 from service.engine.model import ByeKind
 from service.engine.pairing.dutch import pair_round
 from service.engine.trf import parse_trf, rounds_prefix
+from tests.conftest import SHARED_DIR
 
-ORACLE = Path(__file__).resolve().parents[3] / ".." / "shared" / "oracle" / "dutch"
+ORACLE = SHARED_DIR / "oracle" / "dutch"
 MAX_PLAYERS = 200
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import itertools
 import re
 from collections import Counter
-from pathlib import Path
 
 import pytest
 
@@ -25,8 +24,9 @@ from service.engine.pairing.flampark import (
     raw_opponent,
 )
 from service.engine.pairing.result import PairingError
+from tests.conftest import SHARED_DIR
 
-SEEDS = Path(__file__).resolve().parents[3] / ".." / "shared" / "seeds"
+SEEDS = SHARED_DIR / "seeds"
 FK6_KINDS = ["basic"] * 5 + ["x2"] * 3 + ["x4", "x8"]
 
 

@@ -7,7 +7,6 @@ import random
 import re
 from collections.abc import Callable, Sequence
 from fractions import Fraction
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -26,8 +25,9 @@ from service.engine.model import (
 from service.engine.pairing import jca
 from service.engine.pairing.jca import pair_round
 from service.engine.pairing.result import Pairing, PairingError
+from tests.conftest import SHARED_DIR
 
-SHARED = Path(__file__).resolve().parents[3] / ".." / "shared"
+SHARED = SHARED_DIR
 SEED = next((SHARED / "seeds").glob("001_*.txt"))
 
 W, B = Colour.WHITE, Colour.BLACK

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from pathlib import Path
 
 import pytest
 from hypothesis import given
@@ -13,8 +12,9 @@ from hypothesis import strategies as st
 from service.engine.model import ByeKind, Round
 from service.engine.pairing.result import PairingError
 from service.engine.pairing.roundrobin import berger_table, round_robin_rounds
+from tests.conftest import SHARED_DIR
 
-SHARED = Path(__file__).resolve().parents[3] / ".." / "shared"
+SHARED = SHARED_DIR
 SEED = next((SHARED / "seeds").glob("002_*.txt"))
 
 _SECTION = re.compile(r"^(\d+) или (\d+) игрок")

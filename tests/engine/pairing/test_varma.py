@@ -5,7 +5,6 @@ from __future__ import annotations
 import re
 from collections import Counter
 from functools import cache
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -22,8 +21,9 @@ from service.engine.pairing.varma import (
     varma_draw,
     varma_sets,
 )
+from tests.conftest import SHARED_DIR
 
-SHARED = Path(__file__).resolve().parents[3] / ".." / "shared"
+SHARED = SHARED_DIR
 
 
 @cache

@@ -5,11 +5,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from fractions import Fraction
-from pathlib import Path
 
 from service.engine.model import Game, GameResult, Player, PointSystem, Round, Tournament
+from tests.conftest import SHARED_DIR
 
-SHARED = Path(__file__).resolve().parents[3] / ".." / "shared"
+SHARED = SHARED_DIR
 SEED_002 = next((SHARED / "seeds").glob("002_*.txt"))
 
 _RESULT = {"1": Fraction(1), "½": Fraction(1, 2), "0": Fraction(0)}

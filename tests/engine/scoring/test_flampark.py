@@ -7,7 +7,6 @@ from collections.abc import Sequence
 from decimal import Decimal
 from fractions import Fraction
 from functools import cache
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -43,8 +42,9 @@ from service.engine.scoring.flampark import (
     time_points,
     validate_shortening,
 )
+from tests.conftest import SHARED_DIR
 
-SHARED = Path(__file__).resolve().parents[3] / ".." / "shared"
+SHARED = SHARED_DIR
 
 
 @cache

@@ -5,7 +5,6 @@ from __future__ import annotations
 import re
 from decimal import Decimal
 from fractions import Fraction
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -27,8 +26,9 @@ from service.engine.scoring.progress_premium import (
     progress_premium,
     progress_premium_from_ru,
 )
+from tests.conftest import SHARED_DIR
 
-SHARED = Path(__file__).resolve().parents[3] / ".." / "shared"
+SHARED = SHARED_DIR
 
 
 def seed_text() -> str:
