@@ -8,6 +8,7 @@ timed. The suite checks the files up to 200 players; these belong to the benchma
 from __future__ import annotations
 
 import csv
+import os
 import sys
 import time
 from pathlib import Path
@@ -16,7 +17,10 @@ from service.engine.model import ByeKind
 from service.engine.pairing.dutch import pair_round
 from service.engine.trf import parse_trf, rounds_prefix
 
-ORACLE = Path(__file__).resolve().parents[1].parent / "shared" / "oracle" / "dutch"
+SHARED = Path(
+    os.environ.get("ARBITER_SHARED_DIR", Path(__file__).resolve().parents[1].parent / "shared")
+)
+ORACLE = SHARED / "oracle" / "dutch"
 
 
 def main(min_players: int) -> int:
