@@ -18,6 +18,7 @@ from service.api.flampark_scores import flampark_table
 from service.api.schemas.common import to_number
 from service.api.snapshots import engine_view, players_view
 from service.api.state import AppState
+from service.api.systems import ROUND_ROBINS
 from service.db.tables import PlayerRow, TournamentRow
 from service.engine.model import ByeKind, Colour, Outcome, Tournament
 from service.engine.pairing.flampark.kinds import group_bounds
@@ -28,6 +29,7 @@ from service.engine.scoring.standings import (
     Standings,
     compute_standings,
 )
+from service.engine.scoring.withdrawals import annulled_withdrawals, without_players
 
 __all__ = [
     "JCA_TIEBREAKS",
@@ -103,10 +105,15 @@ async def standings_table(
     explain: int | None = None,
 ) -> dict[str, Any]:
     """Standings from confirmed results in the tournament's tie-break order; FLAMPARK
-    tournaments are ordered by PF (seed 000) and carry their FLAMPARK columns."""
+    tournaments are ordered by PF (seed 000) and carry their FLAMPARK columns. A
+    round-robin leaves out a withdrawn player who completed fewer than half of their
+    games, with every game against them (FIDE C.06 V.4)."""
     order = tiebreaks or tiebreak_order(row)
     tournament = await engine_view(state, session, row)
     players = await players_view(state, session, row)
+    if row.system in ROUND_ROBINS:
+        withdrawn = (n for n, player in players.items() if player.extra.get("withdrawn"))
+        tournament = without_players(tournament, annulled_withdrawals(tournament, withdrawn))
     table = (
         compute_standings(tournament, order, explain=explain)
         if order or explain is not None

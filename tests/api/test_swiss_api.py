@@ -289,9 +289,19 @@ async def test_withdrawal_in_a_round_robin_forfeits_the_open_games(
     log = await event_log(client, event)
     assert [e.type for e in log[before:]] == ["result_confirmed"] * 2 + ["player_updated"]
     assert all(e.payload["previous"]["status"] == "pending" for e in log[before:-1])
+    # One game of three completed: FIDE C.06 V.4 leaves player 1 out of the standings,
+    # with every point scored against them; the crosstable keeps the games.
     rows = (await client.get(f"/v1/tournaments/{event.id}/standings")).json()["rows"]
-    points = {row["start_number"]: row["points"] for row in rows}
-    assert points[1] == 1  # the round-1 win stands; the forfeits score nothing
+    assert sorted(row["start_number"] for row in rows) == [2, 3, 4]
+    among_others = {2: 0.0, 3: 0.0, 4: 0.0}
+    for n in (1, 2, 3):
+        for game in (await client.get(f"/v1/tournaments/{event.id}/rounds/{n}")).json()["games"]:
+            if 1 in (game["white"], game["black"]) or game["status"] != "confirmed":
+                continue
+            white, black = {"1-0": (1, 0), "0-1": (0, 1), "1/2-1/2": (0.5, 0.5)}[game["result"]]
+            among_others[game["white"]] += white
+            among_others[game["black"]] += black
+    assert {row["start_number"]: row["points"] for row in rows} == among_others
     again = await client.patch(
         f"/v1/tournaments/{event.id}/players/{quitter['id']}",
         json={"withdrawn": True},
@@ -306,3 +316,35 @@ async def test_withdrawal_in_a_round_robin_forfeits_the_open_games(
         headers=event.auth(),
     )
     assert late.status_code == 409
+
+
+async def test_round_robin_withdrawal_after_half_the_games_counts(
+    client: httpx.AsyncClient,
+) -> None:
+    # Six players, five rounds: three games completed is at least half, so the player's
+    # results and the forfeits of the last two rounds all count (FIDE C.06 V.4).
+    event = await create_round_robin(client, FIELD[:6])
+    for n in (1, 2, 3):
+        await confirm_all(client, event, n)
+    players = (await client.get(f"/v1/tournaments/{event.id}/players")).json()
+    quitter = next(p for p in players if p["start_number"] == 6)
+    response = await client.patch(
+        f"/v1/tournaments/{event.id}/players/{quitter['id']}",
+        json={"withdrawn": True},
+        headers=event.auth(),
+    )
+    assert response.status_code == 200
+    rows = (await client.get(f"/v1/tournaments/{event.id}/standings")).json()["rows"]
+    assert sorted(row["start_number"] for row in rows) == [1, 2, 3, 4, 5, 6]
+    earned = 0.0
+    for n in (1, 2, 3, 4, 5):
+        for game in (await client.get(f"/v1/tournaments/{event.id}/rounds/{n}")).json()["games"]:
+            if 6 not in (game["white"], game["black"]):
+                continue
+            if n > 3:
+                assert game["result"] == ("-+" if game["white"] == 6 else "+-")
+            elif game["result"] == "1/2-1/2":
+                earned += 0.5
+            elif game["result"] == ("1-0" if game["white"] == 6 else "0-1"):
+                earned += 1
+    assert next(row["points"] for row in rows if row["start_number"] == 6) == earned
