@@ -163,10 +163,11 @@ async def update_player(
     only `withdrawn` may change.
 
     A withdrawn player of a Swiss tournament is not paired again. In a tournament paired
-    in advance (round-robin, FLAMPARK) the withdrawn player's games without a confirmed
-    result become forfeit losses for them, recorded as the organizer's results with one
-    event each (seed 000: a walkover is not counted for the opponent and costs its giver
-    half a point). Reinstating a player changes no recorded result.
+    in advance (round-robin, FLAMPARK) the withdrawn player's games with no result
+    reported become forfeit losses for them, recorded as the organizer's results with
+    one event each (seed 000: a walkover is not counted for the opponent and costs its
+    giver half a point); a reported or disputed game is left for the organizer, since it
+    may have been played. Reinstating a player changes no recorded result.
     """
     await lock_tournament(session, tournament.id)
     await session.refresh(tournament)
@@ -191,14 +192,14 @@ async def update_player(
 async def _forfeit_open_games(
     session: AsyncSession, tournament: TournamentRow, player: PlayerRow
 ) -> None:
-    """Record a forfeit loss for `player` in each of their games without a confirmed
-    result (a pre-paired schedule keeps the withdrawn player's games)."""
+    """Record a forfeit loss for `player` in each of their games with no result
+    reported (a pre-paired schedule keeps the withdrawn player's games)."""
     number = player.start_number
     statement = (
         select(GameRow)
         .where(
             GameRow.tournament_id == tournament.id,
-            GameRow.status != "confirmed",
+            GameRow.status == "pending",
             or_(GameRow.white == number, GameRow.black == number),
         )
         .order_by(col(GameRow.round), col(GameRow.table_no))

@@ -53,7 +53,7 @@ async def change(
 ) -> PlayerPublic:
     """Change a player's details (organizer; start list open), or withdraw a player from a
     running tournament with `{"withdrawn": true}`: not paired again in a Swiss; in a
-    schedule paired in advance every game without a confirmed result is forfeited."""
+    schedule paired in advance every game with no result reported is forfeited."""
     fields = body.model_dump(exclude_unset=True)
     player = await update_player(session, tournament, player_id, fields)
     await commit_and_publish(session, state, tournament)

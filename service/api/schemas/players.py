@@ -47,8 +47,8 @@ class PlayerUpdate(ApiModel):
         default=None,
         description=(
             "Withdraw a player from a running tournament. Swiss: a zero-point bye in every "
-            "later round. Paired in advance (round-robin, FLAMPARK): each game without a "
-            "confirmed result becomes a forfeit loss for the player; a round-robin leaves "
+            "later round. Paired in advance (round-robin, FLAMPARK): each game with no result "
+            "reported becomes a forfeit loss for the player; a round-robin leaves "
             "a player who completed fewer than half of their games out of the standings "
             "(FIDE C.06 V.4)."
         ),
