@@ -20,7 +20,7 @@ The settings are the JSON document an organizer sent (validated for types by the
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any, Literal
@@ -183,12 +183,18 @@ class _Builder:
             self.played.add((side, play.board))
 
 
-def _round_number(rnd: Mapping[str, Any], seen: set[int], field: str) -> int:
-    number = int(rnd["round"])
-    if number in seen:
-        raise BridgeInputError(field, f"round {number} is listed twice")
-    seen.add(number)
-    return number
+def _numbered_rounds(
+    rounds: Sequence[Mapping[str, Any]], field: str
+) -> Iterator[tuple[int, int, Mapping[str, Any]]]:
+    """(index, round number, round) for each listed round; a number listed twice is an
+    error naming `<field>.<index>.round`."""
+    seen: set[int] = set()
+    for index, rnd in enumerate(rounds):
+        number = int(rnd["round"])
+        if number in seen:
+            raise BridgeInputError(f"{field}.{index}.round", f"round {number} is listed twice")
+        seen.add(number)
+        yield index, number, rnd
 
 
 def _pairs_scoring(settings: Mapping[str, Any]) -> PairsScoring:
@@ -213,9 +219,7 @@ def _pairs_scoring(settings: Mapping[str, Any]) -> PairsScoring:
 def _pairs_layout(settings: Mapping[str, Any], boards: tuple[int, ...]) -> Layout:
     entrants = _entrants(settings["pairs"], "pairs")
     builder = _Builder(boards, entrants, "pair")
-    seen_rounds: set[int] = set()
-    for r_index, rnd in enumerate(settings["movement"]):
-        number = _round_number(rnd, seen_rounds, f"movement.{r_index}.round")
+    for r_index, number, rnd in _numbered_rounds(settings["movement"], "movement"):
         tables: set[int] = set()
         seated: set[int] = set()
         for t_index, play in enumerate(rnd["tables"]):
@@ -261,9 +265,7 @@ def _teams_layout(settings: Mapping[str, Any], boards: tuple[int, ...]) -> Layou
     builder = _Builder(boards, entrants, "team")
     scale = scale_from_settings(settings.get("scale", "wbf-2013"))
     matches: list[Match] = []
-    seen_rounds: set[int] = set()
-    for r_index, rnd in enumerate(settings["rounds"]):
-        number = _round_number(rnd, seen_rounds, f"rounds.{r_index}.round")
+    for r_index, number, rnd in _numbered_rounds(settings["rounds"], "rounds"):
         tables: set[int] = set()
         seated: set[int] = set()
         for m_index, item in enumerate(rnd["matches"]):
