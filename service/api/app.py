@@ -4,13 +4,11 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Any
 
 from fastapi import FastAPI
-from fastapi.openapi.utils import get_openapi
 from fastapi.routing import APIRoute
-from pydantic.json_schema import models_json_schema
 
+from service.api.contract import install_contract
 from service.api.errors import install_error_handlers
 from service.api.idempotency import IdempotencyMiddleware
 from service.api.routes import (
@@ -29,7 +27,6 @@ from service.api.routes import (
     tournaments,
     trf,
 )
-from service.api.schemas.compute import ComputeTournament
 from service.api.state import AppState
 from service.config import Settings, get_settings
 from service.db.session import create_engine, create_session_factory
@@ -52,31 +49,6 @@ closes. Send `Idempotency-Key` with writes to make retries safe. Errors are
 def _operation_id(route: APIRoute) -> str:
     """Stable operation ids (`<tag>-<function>`) so generated clients do not churn."""
     return f"{route.tags[0]}-{route.name}" if route.tags else route.name
-
-
-def _document_extra_schemas(app: FastAPI) -> None:
-    """Publish the schemas of bodies that routes read themselves (JSON or TRF text)."""
-
-    def openapi() -> dict[str, Any]:
-        if app.openapi_schema is not None:
-            return app.openapi_schema
-        document = get_openapi(
-            title=app.title,
-            version=app.version,
-            summary=app.summary,
-            description=app.description,
-            routes=app.routes,
-        )
-        _, extra = models_json_schema(
-            [(ComputeTournament, "validation")], ref_template="#/components/schemas/{model}"
-        )
-        schemas = document.setdefault("components", {}).setdefault("schemas", {})
-        for name, schema in extra.get("$defs", {}).items():
-            schemas.setdefault(name, schema)
-        app.openapi_schema = document
-        return document
-
-    app.openapi = openapi  # type: ignore[method-assign]
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -104,10 +76,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         description=DESCRIPTION,
         lifespan=lifespan,
         generate_unique_id_function=_operation_id,
+        separate_input_output_schemas=False,
     )
     install_error_handlers(app)
     app.add_middleware(IdempotencyMiddleware)
-    _document_extra_schemas(app)
+    install_contract(app)
     for module in (
         health,
         tournaments,
