@@ -34,8 +34,8 @@ def generated(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Module
     root = tmp_path_factory.mktemp("client")
     env = {**os.environ, "PATH": f"{GENERATOR.parent}{os.pathsep}{os.environ.get('PATH', '')}"}
     run = subprocess.run(
-        [str(GENERATOR), "generate", "--path", str(CONTRACT), "--meta", "none"]
-        + ["--output-path", str(root / PACKAGE)],
+        [str(GENERATOR), "generate", "--path", str(CONTRACT), "--meta", "none", "--output-path"]
+        + [str(root / PACKAGE)],
         capture_output=True,
         text=True,
         env=env,
@@ -80,7 +80,8 @@ def test_every_operation_is_generated(generated: tuple[ModuleType, str]) -> None
 def test_errors_are_problem_details(generated: tuple[ModuleType, str]) -> None:
     spec = json.loads(CONTRACT.read_text())
     assert "HTTPValidationError" not in spec["components"]["schemas"]
-    put = spec["paths"]["/v1/tournaments/{tournament_id}/rounds/{round_number}/games/{table}/result"]
+    result_path = "/v1/tournaments/{tournament_id}/rounds/{round_number}/games/{table}/result"
+    put = spec["paths"][result_path]
     responses = put["put"]["responses"]
     assert set(responses["422"]["content"]) == {"application/problem+json"}
     assert set(responses["default"]["content"]) == {"application/problem+json"}
@@ -128,7 +129,9 @@ async def test_readme_walkthrough_through_the_generated_client(
         package,
         "tournaments-create",
         client=anonymous,
-        body=models.TournamentCreate.from_dict({"name": "Club championship", "system": "round-robin"}),
+        body=models.TournamentCreate.from_dict(
+            {"name": "Club championship", "system": "round-robin"}
+        ),
     )
     assert created.status_code == 201, created.content
     tournament = created.parsed
@@ -144,7 +147,9 @@ async def test_readme_walkthrough_through_the_generated_client(
             body=models.PlayerCreate.from_dict({"name": name, "rating": rating}),
         )
         assert registered.status_code == 201, registered.content
-    started = await _call(package, "tournaments-start", client=organizer, tournament_id=tournament.id)
+    started = await _call(
+        package, "tournaments-start", client=organizer, tournament_id=tournament.id
+    )
     assert started.status_code == 200, started.content
     assert isinstance(started.parsed, models.TournamentStarted)
 
