@@ -33,9 +33,9 @@ def generated(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Module
     output."""
     root = tmp_path_factory.mktemp("client")
     env = {**os.environ, "PATH": f"{GENERATOR.parent}{os.pathsep}{os.environ.get('PATH', '')}"}
+    command = [str(GENERATOR), "generate", "--path", str(CONTRACT), "--meta", "none"]
     run = subprocess.run(
-        [str(GENERATOR), "generate", "--path", str(CONTRACT), "--meta", "none", "--output-path"]
-        + [str(root / PACKAGE)],
+        [*command, "--output-path", str(root / PACKAGE)],
         capture_output=True,
         text=True,
         env=env,
