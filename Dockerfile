@@ -1,4 +1,5 @@
-# Arbiter API: slim, non-root, with a health check. Migrations are a release step:
+# Arbiter API: slim, non-root, with a health check. The container only serves; migrating
+# is its own release step, run once before the replicas start:
 #   docker run --rm -e ARBITER_DATABASE_URL=... arbiter arbiter migrate
 FROM python:3.11-slim
 
@@ -15,4 +16,4 @@ USER arbiter
 EXPOSE 8000
 HEALTHCHECK --interval=30s --timeout=3s --start-period=10s \
     CMD python -c "import urllib.request,sys; sys.exit(0 if urllib.request.urlopen('http://127.0.0.1:8000/healthz', timeout=2).status == 200 else 1)"
-CMD ["sh", "-c", "arbiter migrate && exec arbiter serve --host 0.0.0.0 --port 8000"]
+CMD ["arbiter", "serve", "--host", "0.0.0.0", "--port", "8000"]

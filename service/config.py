@@ -22,6 +22,9 @@ class Settings(BaseSettings):
     """How long a stored Idempotency-Key response is replayed."""
     sql_echo: bool = False
     """Log SQL statements (debugging)."""
+    cors_origins: list[str] = []
+    """Browser origins allowed to call the API (CORS), e.g. `["https://club.example"]`;
+    `["*"]` allows any origin. Empty (the default): no cross-origin access."""
 
 
 @lru_cache

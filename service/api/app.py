@@ -6,11 +6,14 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
+from fastapi.middleware.cors import CORSMiddleware
 from fastapi.routing import APIRoute
+from fastapi_offline import FastAPIOffline
 
 from service.api.contract import install_contract
 from service.api.errors import install_error_handlers
 from service.api.idempotency import IdempotencyMiddleware
+from service.api.observability import REQUEST_ID_HEADER, install_observability
 from service.api.routes import (
     bridge_compute,
     bridge_events,
@@ -27,6 +30,7 @@ from service.api.routes import (
     tournaments,
     trf,
 )
+from service.api.security import SecurityHeadersMiddleware
 from service.api.state import AppState
 from service.config import Settings, get_settings
 from service.db.session import create_engine, create_session_factory
@@ -51,6 +55,22 @@ def _operation_id(route: APIRoute) -> str:
     return f"{route.tags[0]}-{route.name}" if route.tags else route.name
 
 
+def _install_http_policies(app: FastAPI, config: Settings) -> None:
+    """Browser-facing policies (CORS, security headers) and the operators' view (metrics,
+    request ids, access logs); the middleware added last runs first."""
+    if config.cors_origins:
+        app.add_middleware(
+            CORSMiddleware,
+            allow_origins=config.cors_origins,
+            allow_methods=["GET", "POST", "PUT", "PATCH", "DELETE"],
+            allow_headers=["Authorization", "Content-Type", "Idempotency-Key", REQUEST_ID_HEADER],
+            expose_headers=["Idempotent-Replayed", "Retry-After", REQUEST_ID_HEADER],
+            max_age=600,
+        )
+    app.add_middleware(SecurityHeadersMiddleware)
+    install_observability(app)
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     """Build the app; the lifespan opens the database engine and the event bus."""
     config = settings or get_settings()
@@ -69,7 +89,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await bus.stop()
             await engine.dispose()
 
-    app = FastAPI(
+    app = FastAPIOffline(
         title="Arbiter",
         version="1.0.0",
         summary="Tournament pairing and scoring service",
@@ -80,6 +100,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     install_error_handlers(app)
     app.add_middleware(IdempotencyMiddleware)
+    _install_http_policies(app, config)
     install_contract(app)
     for module in (
         health,
