@@ -21,6 +21,7 @@ from service.api.routes import (
     compute,
     flampark,
     health,
+    listing,
     live,
     players,
     rounds,
@@ -104,6 +105,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     install_contract(app)
     for module in (
         health,
+        listing,
         tournaments,
         trf,
         players,

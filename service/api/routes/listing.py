@@ -1,0 +1,178 @@
+"""Lists for integrators: tournaments and bridge events (filtered, cursor-paged, newest
+first), a tournament's rounds, and one player's games."""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+from datetime import datetime
+from typing import Annotated
+
+from fastapi import APIRouter, Path, Query
+
+from service.api.deps import SessionDep, TournamentDep
+from service.api.schemas.listing import (
+    BridgeEventPage,
+    BridgeEventSummary,
+    PlayerBye,
+    PlayerGame,
+    PlayerGames,
+    RoundList,
+    RoundSummary,
+    Status,
+    TournamentPage,
+    TournamentSummary,
+)
+from service.api.schemas.tournaments import System
+from service.db.listing import (
+    PageKey,
+    page_events,
+    player_by_number,
+    player_rounds,
+    round_counts,
+)
+from service.errors import InvalidInput, NotFound
+
+router = APIRouter()
+
+Limit = Annotated[int, Query(ge=1, le=200, description="Items per page")]
+Cursor = Annotated[
+    str | None,
+    Query(max_length=200, description="`next_cursor` of the previous page"),
+]
+
+
+def _encode_cursor(key: PageKey | None) -> str | None:
+    if key is None:
+        return None
+    raw = json.dumps([key.created_at.isoformat(), key.id], separators=(",", ":"))
+    return base64.urlsafe_b64encode(raw.encode()).decode().rstrip("=")
+
+
+def _decode_cursor(cursor: str | None) -> PageKey | None:
+    """The page key inside a cursor; a cursor this service did not write is a 422."""
+    if cursor is None:
+        return None
+    try:
+        raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4))
+        created_at, identifier = json.loads(raw)
+        return PageKey(datetime.fromisoformat(created_at), str(identifier))
+    except (binascii.Error, ValueError, TypeError):
+        raise InvalidInput("not a cursor this service returned", field="cursor") from None
+
+
+@router.get("/v1/tournaments", response_model=TournamentPage, tags=["tournaments"])
+async def list_tournaments(
+    session: SessionDep,
+    status: Annotated[Status | None, Query(description="Only tournaments in this state")] = None,
+    system: Annotated[
+        list[System] | None, Query(description="Only these pairing systems (repeatable)")
+    ] = None,
+    limit: Limit = 50,
+    cursor: Cursor = None,
+) -> TournamentPage:
+    """Chess tournaments, newest first."""
+    rows, next_key = await page_events(
+        session,
+        bridge=False,
+        limit=limit,
+        after=_decode_cursor(cursor),
+        status=status,
+        systems=system,
+    )
+    items = [
+        TournamentSummary(
+            id=row.id,
+            name=row.name,
+            system=row.system,
+            status=row.status,
+            rounds=row.total_rounds,
+            current_round=row.current_round,
+            players=players,
+            created_at=row.created_at,
+        )
+        for row, players in rows
+    ]
+    return TournamentPage(items=items, next_cursor=_encode_cursor(next_key))
+
+
+@router.get("/v1/bridge/events", response_model=BridgeEventPage, tags=["bridge-events"])
+async def list_events(
+    session: SessionDep,
+    status: Annotated[
+        str | None, Query(max_length=20, description="Only events in this state")
+    ] = None,
+    limit: Limit = 50,
+    cursor: Cursor = None,
+) -> BridgeEventPage:
+    """Bridge events (pairs sessions and teams events), newest first."""
+    rows, next_key = await page_events(
+        session, bridge=True, limit=limit, after=_decode_cursor(cursor), status=status
+    )
+    items = [
+        BridgeEventSummary(
+            id=row.id,
+            name=row.name,
+            kind="teams" if row.system == "bridge-teams" else "pairs",
+            status=row.status,
+            created_at=row.created_at,
+        )
+        for row, _ in rows
+    ]
+    return BridgeEventPage(items=items, next_cursor=_encode_cursor(next_key))
+
+
+@router.get("/v1/tournaments/{tournament_id}/rounds", response_model=RoundList, tags=["rounds"])
+async def list_rounds(tournament: TournamentDep, session: SessionDep) -> RoundList:
+    """Every round paired so far, with how many results are in."""
+    rounds = []
+    for counts in await round_counts(session, tournament.id):
+        statuses = counts.statuses
+        games = sum(statuses.values())
+        rounds.append(
+            RoundSummary(
+                round=counts.round,
+                games=games,
+                confirmed=statuses["confirmed"],
+                provisional=statuses["provisional"],
+                disputed=statuses["disputed"],
+                pending=statuses["pending"],
+                byes=counts.byes,
+                complete=statuses["confirmed"] == games,
+            )
+        )
+    return RoundList(rounds=rounds)
+
+
+@router.get(
+    "/v1/tournaments/{tournament_id}/players/{start_number}/games",
+    response_model=PlayerGames,
+    tags=["players"],
+)
+async def player_games(
+    tournament: TournamentDep,
+    session: SessionDep,
+    start_number: Annotated[int, Path(ge=1, le=100_000, description="Start number")],
+) -> PlayerGames:
+    """One player's games (from their side of the board) and byes, by round."""
+    player = await player_by_number(session, tournament.id, start_number)
+    if player is None:
+        raise NotFound(f"no player has start number {start_number}", field="start_number")
+    games, byes = await player_rounds(session, tournament.id, start_number)
+    return PlayerGames(
+        start_number=start_number,
+        name=player.name,
+        games=[
+            PlayerGame(
+                round=g.round,
+                table=g.table_no,
+                colour="white" if g.white == start_number else "black",
+                opponent=g.black if g.white == start_number else g.white,
+                result=g.result,
+                status=g.status,
+            )
+            for g in games
+        ],
+        byes=[PlayerBye(round=b.round, type=b.kind) for b in byes],
+    )
