@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from limits import parse
+from pydantic import field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 __all__ = ["Settings", "get_settings"]
@@ -22,9 +24,27 @@ class Settings(BaseSettings):
     """How long a stored Idempotency-Key response is replayed."""
     sql_echo: bool = False
     """Log SQL statements (debugging)."""
+    rate_limits_enabled: bool = True
+    """Refuse (429) clients that exceed the limits below."""
+    rate_limit_creations: str = "60/hour"
+    """Tournaments, bridge events and TRF imports created per client address."""
+    rate_limit_writes: str = "100/second"
+    """Writes per bearer token."""
+    rate_limit_failed_authentications: str = "60/minute"
+    """Failed authentications (401/403) per client address before requests bearing a
+    token from it are refused; players behind one venue router share an address."""
     cors_origins: list[str] = []
     """Browser origins allowed to call the API (CORS), e.g. `["https://club.example"]`;
     `["*"]` allows any origin. Empty (the default): no cross-origin access."""
+
+    @field_validator(
+        "rate_limit_creations", "rate_limit_writes", "rate_limit_failed_authentications"
+    )
+    @classmethod
+    def _is_a_limit(cls, value: str) -> str:
+        """A limit `limits` can read: "60/hour", "100/second", "5 per minute"."""
+        parse(value)
+        return value
 
 
 @lru_cache

@@ -9,6 +9,8 @@ Hierarchy, one stable `type` per kind:
   - `NotFound` 404 `not-found`: unknown tournament, player, round, table
   - `Conflict` 409 `conflict`: the state forbids it (start list closed, result confirmed
     differently, round not finished, idempotent request in flight)
+  - `RateLimited` 429 `rate-limited`: too many creations, writes or failed
+    authentications; `Retry-After` says when to try again
 
 Engine errors (`ValueError` subclasses such as `PairingError`, `TrfError`) map to
 `InvalidInput`; request validation errors to `invalid-input` with every field listed.
@@ -19,7 +21,15 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["Conflict", "Forbidden", "InvalidInput", "NotFound", "Problem", "Unauthenticated"]
+__all__ = [
+    "Conflict",
+    "Forbidden",
+    "InvalidInput",
+    "NotFound",
+    "Problem",
+    "RateLimited",
+    "Unauthenticated",
+]
 
 _TYPE_PREFIX = "urn:arbiter:problem:"
 
@@ -91,3 +101,12 @@ class Conflict(Problem):
     status = 409
     slug = "conflict"
     title = "Conflict"
+
+
+class RateLimited(Problem):
+    """Too many requests of one kind from one client address or token; `Retry-After`
+    says when to try again."""
+
+    status = 429
+    slug = "rate-limited"
+    title = "Too many requests"

@@ -14,6 +14,7 @@ from service.api.contract import install_contract
 from service.api.errors import install_error_handlers
 from service.api.idempotency import IdempotencyMiddleware
 from service.api.observability import REQUEST_ID_HEADER, install_observability
+from service.api.ratelimit import RateLimitMiddleware, RateLimits, parse_limit
 from service.api.routes import (
     bridge_compute,
     bridge_events,
@@ -59,6 +60,15 @@ def _operation_id(route: APIRoute) -> str:
 def _install_http_policies(app: FastAPI, config: Settings) -> None:
     """Browser-facing policies (CORS, security headers) and the operators' view (metrics,
     request ids, access logs); the middleware added last runs first."""
+    if config.rate_limits_enabled:
+        app.add_middleware(
+            RateLimitMiddleware,
+            limits=RateLimits(
+                creations=parse_limit(config.rate_limit_creations),
+                writes=parse_limit(config.rate_limit_writes),
+                failed_authentications=parse_limit(config.rate_limit_failed_authentications),
+            ),
+        )
     if config.cors_origins:
         app.add_middleware(
             CORSMiddleware,

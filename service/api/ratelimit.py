@@ -1,0 +1,109 @@
+"""Rate limits (moving windows, from the `limits` library) that keep one client from
+crowding out the rest:
+
+- creations (tournaments, bridge events, TRF imports) per client address;
+- writes per bearer token (a runaway app, a leaked token);
+- failed authentications (401/403) per client address: once they are used up, requests
+  that carry a token from that address are refused until the window moves on, which
+  makes guessing tokens pointless.
+
+A refusal is 429 problem+json (`rate-limited`) with `Retry-After` in seconds. Windows
+are kept in the process's memory: with N worker processes a client gets up to N times
+the allowance (set the limits accordingly). Client addresses are what the server sees:
+behind a proxy, start uvicorn with `--forwarded-allow-ips` so they are the callers'.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import time
+from dataclasses import dataclass
+
+from limits import RateLimitItem, parse
+from limits.aio.storage import MemoryStorage
+from limits.aio.strategies import MovingWindowRateLimiter
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from service.api.errors import problem_response
+from service.errors import RateLimited
+
+__all__ = ["RateLimitMiddleware", "RateLimits", "parse_limit"]
+
+_WRITE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+_CREATION_PATHS = frozenset({"/v1/tournaments", "/v1/tournaments/import", "/v1/bridge/events"})
+_AUTH_FAILURES = frozenset({401, 403})
+
+
+def parse_limit(text: str) -> RateLimitItem:
+    """`"60/hour"`, `"100/second"`, `"10 per minute"` -> a limit (ValueError otherwise)."""
+    return parse(text)
+
+
+@dataclass(frozen=True, slots=True)
+class RateLimits:
+    """The three allowances (see the module docstring)."""
+
+    creations: RateLimitItem
+    writes: RateLimitItem
+    failed_authentications: RateLimitItem
+
+
+class RateLimitMiddleware:
+    """Pure ASGI middleware applying `RateLimits` before the request reaches a route."""
+
+    def __init__(self, app: ASGIApp, *, limits: RateLimits) -> None:
+        self.app = app
+        self.limits = limits
+        self.limiter = MovingWindowRateLimiter(MemoryStorage())
+
+    async def _refuse(self, scope: Scope, send: Send, item: RateLimitItem, *keys: str) -> None:
+        stats = await self.limiter.get_window_stats(item, *keys)
+        retry_after = max(1, math.ceil(stats.reset_time - time.time()))
+        problem = RateLimited(
+            f"more than {item} from this client; retry in {retry_after} s",
+            retry_after=retry_after,
+        )
+        response = problem_response(problem, str(scope["path"]))
+        response.headers["Retry-After"] = str(retry_after)
+        await response(scope, _no_body, send)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        client = scope.get("client")
+        address = client[0] if client else "unknown"
+        token = _bearer_digest(scope)
+        failures = self.limits.failed_authentications
+        if token is not None and not await self.limiter.test(failures, "auth", address):
+            await self._refuse(scope, send, failures, "auth", address)
+            return
+        if scope["method"] in _WRITE_METHODS:
+            if scope["path"] in _CREATION_PATHS and not await self.limiter.hit(
+                self.limits.creations, "create", address
+            ):
+                await self._refuse(scope, send, self.limits.creations, "create", address)
+                return
+            if token is not None and not await self.limiter.hit(self.limits.writes, "write", token):
+                await self._refuse(scope, send, self.limits.writes, "write", token)
+                return
+
+        async def watch_status(message: Message) -> None:
+            if message["type"] == "http.response.start" and message["status"] in _AUTH_FAILURES:
+                await self.limiter.hit(failures, "auth", address)
+            await send(message)
+
+        await self.app(scope, receive, watch_status if token is not None else send)
+
+
+def _bearer_digest(scope: Scope) -> str | None:
+    """A digest of the request's bearer token (the raw token is never kept)."""
+    for name, value in scope["headers"]:
+        if name == b"authorization":
+            return hashlib.sha256(value).hexdigest()
+    return None
+
+
+async def _no_body() -> Message:
+    return {"type": "http.request", "body": b"", "more_body": False}
