@@ -37,6 +37,7 @@ lint: dev
 
 openapi: install
 	$(BIN)/arbiter openapi > openapi/openapi.json
+	$(BIN)/arbiter asyncapi > openapi/asyncapi.json
 
 bench: install
 	@for f in bench/*.py; do echo "== $$f"; $(BIN)/python $$f; done

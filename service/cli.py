@@ -37,6 +37,14 @@ def _openapi(_args: argparse.Namespace) -> int:
     return 0
 
 
+def _asyncapi(_args: argparse.Namespace) -> int:
+    from service.api.asyncapi import asyncapi_document
+
+    json.dump(asyncapi_document(), sys.stdout, indent=2, sort_keys=True)
+    sys.stdout.write("\n")
+    return 0
+
+
 def _standings(args: argparse.Namespace) -> int:
     from pathlib import Path
 
@@ -246,6 +254,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     openapi = commands.add_parser("openapi", help="print the OpenAPI document")
     openapi.set_defaults(run=_openapi)
+
+    asyncapi = commands.add_parser("asyncapi", help="print the live channel's AsyncAPI document")
+    asyncapi.set_defaults(run=_asyncapi)
 
     standings = commands.add_parser("standings", help="standings of a TRF file")
     standings.add_argument("file")

@@ -41,9 +41,11 @@ from service.live.bus import create_bus
 __all__ = ["create_app"]
 
 DESCRIPTION = """
-Tournament pairing and scoring: Berger round-robins (and, as they land, FLAMPARK, FIDE
-Dutch and JCA Swiss), results from mobile apps and arbiters, standings with FIDE
-tie-breaks, and live updates over WebSocket at `/v1/tournaments/{id}/live`.
+Tournament pairing and scoring: FLAMPARK, the FIDE Dutch and JCA Swiss systems, Berger
+round-robins and Varma draws; results from mobile apps and arbiters; standings with the
+FIDE tie-breaks; bridge scoring (IMP, VP, matchpoints, Butler, Cavendish, Patton); live
+updates over WebSocket at `/v1/tournaments/{id}/live` (described by
+the AsyncAPI 3 document at [/asyncapi.json](/asyncapi.json)).
 
 Writes need `Authorization: Bearer <token>`: the organizer token returned once when the
 tournament is created, or a player token (own games only) issued when the start list

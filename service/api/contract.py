@@ -1,5 +1,6 @@
-"""The published OpenAPI contract: what FastAPI derives from the routes, plus what the
-routes read themselves (JSON-or-TRF bodies) and the real error document.
+"""The published contracts: the OpenAPI document (what FastAPI derives from the routes,
+plus what the routes read themselves, JSON-or-TRF bodies, and the real error document)
+and, at `/asyncapi.json`, the live channel's AsyncAPI document.
 
 Integrators generate clients from this document, so it must say what the service does:
 every error is `application/problem+json` (`ProblemDetails`), never FastAPI's default
@@ -13,9 +14,11 @@ from typing import Any
 
 from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
+from fastapi.responses import JSONResponse
 from pydantic import BaseModel
 from pydantic.json_schema import models_json_schema
 
+from service.api.asyncapi import asyncapi_document
 from service.api.schemas.compute import ComputeTournament
 from service.api.schemas.problems import ProblemDetails
 
@@ -122,3 +125,9 @@ def install_contract(app: FastAPI) -> None:
         return document
 
     app.openapi = openapi  # type: ignore[method-assign]
+    live_contract = asyncapi_document()
+
+    @app.get("/asyncapi.json", include_in_schema=False)
+    async def asyncapi() -> JSONResponse:
+        """The live channel's AsyncAPI 3 document."""
+        return JSONResponse(live_contract)

@@ -1,0 +1,67 @@
+"""The live channel's messages (server to client), as published in the AsyncAPI
+document; the live hub encodes them itself (service/live/frames.py)."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from service.api.schemas.bridge import BridgeRanking
+from service.api.schemas.standings import StandingsPublic
+
+__all__ = ["BatchMessage", "ErrorMessage", "EventMessage", "PingMessage", "SnapshotMessage"]
+
+
+class SnapshotMessage(BaseModel):
+    """The whole state to start from: sent first, and again whenever a client fell too
+    far behind (its `seq` then covers every event the client missed)."""
+
+    type: Literal["snapshot"]
+    seq: int = Field(description="The newest event this state includes")
+    status: str = Field(description="registration, running or finished")
+    round: int = Field(description="The current round")
+    standings: StandingsPublic | None = Field(default=None, description="Chess tournaments")
+    ranking: BridgeRanking | None = Field(default=None, description="Bridge events")
+
+
+class EventMessage(BaseModel):
+    """One event of the tournament's log, in `seq` order with no gap. The newest event of
+    a burst that moves the table also carries the table as a delta: `standings` (or
+    `ranking`) without unchanged rows, a changed row as a patch (its id and the fields
+    that changed; a new row in full), `changed` (the ids of those rows) and `positions`
+    (every row id in table order)."""
+
+    type: Literal["event"]
+    seq: int
+    event: str = Field(description="result_reported, result_confirmed, round_paired, ...")
+    payload: dict[str, Any] = Field(description="The event as stored in the log")
+    standings: dict[str, Any] | None = None
+    ranking: dict[str, Any] | None = None
+    changed: list[int | str] | None = None
+    positions: list[int | str] | None = None
+
+
+class BatchMessage(BaseModel):
+    """Consecutive events `from`..`to` in one message, for a client slightly behind."""
+
+    type: Literal["batch"]
+    from_: int = Field(alias="from")
+    to: int
+    frames: list[EventMessage]
+
+
+class PingMessage(BaseModel):
+    """A heartbeat while nothing happens; `seq` is the tournament's newest event."""
+
+    type: Literal["ping"]
+    seq: int
+
+
+class ErrorMessage(BaseModel):
+    """Why the server is about to close the socket (then the close frame follows)."""
+
+    type: Literal["error"]
+    status: int
+    detail: str
+    field: str | None = None
