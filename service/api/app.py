@@ -16,6 +16,7 @@ from service.api.idempotency import IdempotencyMiddleware
 from service.api.observability import REQUEST_ID_HEADER, install_observability
 from service.api.ratelimit import RateLimitMiddleware, RateLimits, parse_limit
 from service.api.routes import (
+    access,
     bridge_compute,
     bridge_events,
     cards,
@@ -129,6 +130,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         stats,
         bridge_compute,
         bridge_events,
+        access,
     ):
         app.include_router(module.router)
     return app
