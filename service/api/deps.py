@@ -114,7 +114,10 @@ PageToken = Annotated[
 
 
 async def get_page_tournament(
-    session: SessionDep, tournament_id: TournamentId, credentials: Credentials, token: PageToken
+    session: SessionDep,
+    tournament_id: TournamentId,
+    credentials: Credentials,
+    token: PageToken = None,
 ) -> TournamentRow:
     """The tournament for an HTML page: the token may come as `?token=` (a wall screen
     or a printed link cannot send headers); the header wins when both are sent."""
