@@ -456,3 +456,46 @@ async def test_authorize_read_for_the_live_channel(client: httpx.AsyncClient, ap
         with pytest.raises(Gone):
             await authorize_read(session, row, viewer)
         assert await authorize_read(session, row, event.organizer) is not None
+
+
+async def _one_game_flampark(
+    client: httpx.AsyncClient, name: str, **settings: Any
+) -> dict[str, Any]:
+    created = await client.post(
+        "/v1/tournaments",
+        json={"name": name, "system": "flampark", "rounds": 1, **settings},
+    )
+    assert created.status_code == 201, created.text
+    body: dict[str, Any] = created.json()
+    auth = bearer(body["organizer_token"])
+    for player, rating, fide in ((f"{name} A", 2999, "99000001"), (f"{name} B", 1000, None)):
+        added = await client.post(
+            f"/v1/tournaments/{body['id']}/players",
+            json={"name": player, "rating": rating, "fide_id": fide},
+            headers=auth,
+        )
+        assert added.status_code == 201, added.text
+    await client.post(f"/v1/tournaments/{body['id']}/start", headers=auth)
+    reported = await client.put(
+        f"/v1/tournaments/{body['id']}/rounds/1/games/1/result",
+        json={"result": "1-0"},
+        headers=auth,
+    )
+    assert reported.status_code == 200, reported.text
+    return body
+
+
+async def test_flampark_lists_leave_out_private_tournaments_and_unpublished_ids(
+    client: httpx.AsyncClient,
+) -> None:
+    hidden = await _one_game_flampark(client, "Hidden", visibility="private")
+    shown = await _one_game_flampark(client, "Shown")
+    best = (await client.get("/v1/flampark/best-games", params={"limit": 100})).json()
+    tournaments = {g["tournament"]["id"] for g in best}
+    assert shown["id"] in tournaments and hidden["id"] not in tournaments
+    ranking = (await client.get("/v1/flampark/players", params={"limit": 1000})).json()
+    names = {p["name"]: p for p in ranking["players"]}
+    assert "Hidden A" not in names
+    mine = names["Shown A"]
+    assert mine["fide_id"] is None and "99000001" not in mine["identity"]
+    assert mine["identity"].startswith(f"entry:{shown['id']}:")
