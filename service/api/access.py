@@ -19,6 +19,8 @@ for each event it sends.
 from __future__ import annotations
 
 import dataclasses
+import logging
+import re
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Literal
@@ -38,6 +40,7 @@ __all__ = [
     "authorize_read",
     "event_view",
     "identify",
+    "install_token_redaction",
     "is_bridge",
     "require_writer",
     "shows_personal_data",
@@ -206,3 +209,32 @@ def event_view(
     if event_type not in _PLAYER_EVENTS or shows_personal_data(row, reader):
         return payload
     return {key: value for key, value in payload.items() if key not in PERSONAL_FIELDS}
+
+
+_TOKEN_IN_QUERY = re.compile(r"([?&]token=)[^&\s\"']*")
+_SERVER_LOGGERS = ("uvicorn.access", "uvicorn.error")
+"""uvicorn logs each request's path with its query string (HTTP lines on the access
+logger, WebSocket handshakes on the error logger)."""
+
+
+class TokenRedaction(logging.Filter):
+    """Replaces the value of a `token=` query parameter in a log record by `***`, so a
+    private tournament's token sent in a URL never reaches the logs."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if isinstance(record.args, tuple):
+            record.args = tuple(
+                _TOKEN_IN_QUERY.sub(r"\1***", arg) if isinstance(arg, str) else arg
+                for arg in record.args
+            )
+        if isinstance(record.msg, str):
+            record.msg = _TOKEN_IN_QUERY.sub(r"\1***", record.msg)
+        return True
+
+
+def install_token_redaction() -> None:
+    """Add `TokenRedaction` to the server's loggers (once per process)."""
+    for name in _SERVER_LOGGERS:
+        logger = logging.getLogger(name)
+        if not any(isinstance(f, TokenRedaction) for f in logger.filters):
+            logger.addFilter(TokenRedaction())

@@ -10,6 +10,7 @@ from fastapi.middleware.cors import CORSMiddleware
 from fastapi.routing import APIRoute
 from fastapi_offline import FastAPIOffline
 
+from service.api.access import install_token_redaction
 from service.api.contract import install_contract
 from service.api.errors import install_error_handlers
 from service.api.idempotency import IdempotencyMiddleware
@@ -111,6 +112,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         separate_input_output_schemas=False,
     )
     install_error_handlers(app)
+    install_token_redaction()  # `?token=` (live channel, pages) never reaches the logs
     app.add_middleware(IdempotencyMiddleware)
     _install_http_policies(app, config)
     install_contract(app)

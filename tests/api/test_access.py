@@ -5,6 +5,7 @@ field and stores nothing."""
 
 from __future__ import annotations
 
+import logging
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -499,3 +500,26 @@ async def test_flampark_lists_leave_out_private_tournaments_and_unpublished_ids(
     mine = names["Shown A"]
     assert mine["fide_id"] is None and "99000001" not in mine["identity"]
     assert mine["identity"].startswith(f"entry:{shown['id']}:")
+
+
+def test_a_token_in_a_url_never_reaches_the_server_logs(app: FastAPI) -> None:
+    del app  # creating the app installs the filter
+    for name, message, args in (
+        (
+            "uvicorn.access",
+            '%s - "%s %s HTTP/%s" %d',
+            ("1.2.3.4", "GET", "/x/cards?token=vwr_secret&a=1", "1.1", 200),
+        ),
+        (
+            "uvicorn.error",
+            '%s - "WebSocket %s" [accepted]',
+            ("1.2.3.4", "/v1/tournaments/x/live?since=3&token=ply_secret"),
+        ),
+    ):
+        logger = logging.getLogger(name)
+        record = logger.makeRecord(name, logging.INFO, __file__, 1, message, args, None)
+        for log_filter in logger.filters:
+            assert isinstance(log_filter, logging.Filter)
+            log_filter.filter(record)
+        text = record.getMessage()
+        assert "secret" not in text and "token=***" in text
