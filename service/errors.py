@@ -9,6 +9,7 @@ Hierarchy, one stable `type` per kind:
   - `NotFound` 404 `not-found`: unknown tournament, player, round, table
   - `Conflict` 409 `conflict`: the state forbids it (start list closed, result confirmed
     differently, round not finished, idempotent request in flight)
+  - `Gone` 410 `gone`: the organizer archived the tournament (its data is kept)
   - `RateLimited` 429 `rate-limited`: too many creations, writes or failed
     authentications; `Retry-After` says when to try again
 
@@ -24,6 +25,7 @@ from typing import Any
 __all__ = [
     "Conflict",
     "Forbidden",
+    "Gone",
     "InvalidInput",
     "NotFound",
     "Problem",
@@ -101,6 +103,14 @@ class Conflict(Problem):
     status = 409
     slug = "conflict"
     title = "Conflict"
+
+
+class Gone(Problem):
+    """The tournament was archived by its organizer: no longer listed or served."""
+
+    status = 410
+    slug = "gone"
+    title = "Gone"
 
 
 class RateLimited(Problem):

@@ -10,12 +10,14 @@ from fastapi.middleware.cors import CORSMiddleware
 from fastapi.routing import APIRoute
 from fastapi_offline import FastAPIOffline
 
+from service.api.access import install_token_redaction
 from service.api.contract import install_contract
 from service.api.errors import install_error_handlers
 from service.api.idempotency import IdempotencyMiddleware
 from service.api.observability import REQUEST_ID_HEADER, install_observability
 from service.api.ratelimit import RateLimitMiddleware, RateLimits, parse_limit
 from service.api.routes import (
+    access,
     bridge_compute,
     bridge_events,
     cards,
@@ -112,6 +114,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         separate_input_output_schemas=False,
     )
     install_error_handlers(app)
+    install_token_redaction()  # `?token=` (live channel, pages) never reaches the logs
     app.add_middleware(IdempotencyMiddleware)
     _install_http_policies(app, config)
     install_contract(app)
@@ -131,6 +134,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         stats,
         bridge_compute,
         bridge_events,
+        access,
     ):
         app.include_router(module.router)
     return app

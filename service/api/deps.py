@@ -3,29 +3,41 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from typing import Annotated
 
-from fastapi import Depends, Path, Request
+from fastapi import Depends, Path, Query, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
-from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from service.api.access import Reader, authorize_read, require_writer
 from service.api.state import AppState
 from service.db.repository import Actor, get_tournament
-from service.db.tables import PlayerRow, TournamentRow
-from service.db.tokens import hash_token, token_matches
-from service.errors import Forbidden, NotFound, Unauthenticated
+from service.db.tables import TournamentRow
+from service.errors import Forbidden, NotFound
 
 __all__ = [
+    "Access",
+    "AccessDep",
     "ActorDep",
     "OrganizerDep",
+    "PageTournamentDep",
+    "ReaderDep",
     "SessionDep",
     "StateDep",
     "TournamentDep",
     "TournamentId",
 ]
 
-_bearer = HTTPBearer(auto_error=False, description="Organizer or player token")
+_bearer = HTTPBearer(auto_error=False, description="Organizer, player or viewer token")
+
+
+@dataclass(frozen=True, slots=True)
+class Access:
+    """A tournament and who reads it (None: no token)."""
+
+    row: TournamentRow
+    reader: Reader | None
 
 
 def get_state(request: Request) -> AppState:
@@ -48,47 +60,92 @@ TournamentId = Annotated[str, Path(min_length=1, max_length=64, description="Tou
 Credentials = Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)]
 
 
-async def get_tournament_row(session: SessionDep, tournament_id: TournamentId) -> TournamentRow:
-    """The chess tournament named in the path, or 404 (bridge events live under
-    /v1/bridge/events and share only the live feed)."""
+async def _access(session: AsyncSession, tournament_id: str, token: str | None) -> Access:
     row = await get_tournament(session, tournament_id)
     if row.system.startswith("bridge-"):
         raise NotFound(
             f"{tournament_id!r} is a bridge event: see /v1/bridge/events/{tournament_id}",
             field="tournament_id",
         )
-    return row
+    return Access(row, await authorize_read(session, row, token))
+
+
+async def get_access(
+    session: SessionDep, tournament_id: TournamentId, credentials: Credentials
+) -> Access:
+    """The chess tournament named in the path and who reads it (bridge events live under
+    /v1/bridge/events and share only the live feed): 404 when unknown, 401 for a private
+    tournament without one of its tokens or with a bad or expired token, 410 once
+    archived (service.api.access)."""
+    return await _access(session, tournament_id, _token_of(credentials))
+
+
+def _token_of(credentials: HTTPAuthorizationCredentials | None) -> str | None:
+    return None if credentials is None else credentials.credentials
+
+
+AccessDep = Annotated[Access, Depends(get_access)]
+
+
+async def get_tournament_row(access: AccessDep) -> TournamentRow:
+    """The tournament, once the caller may read it."""
+    return access.row
 
 
 TournamentDep = Annotated[TournamentRow, Depends(get_tournament_row)]
 
 
-async def get_actor(
-    session: SessionDep, tournament: TournamentDep, credentials: Credentials
-) -> Actor:
-    """The organizer or a player of this tournament, from the bearer token."""
-    if credentials is None:
-        raise Unauthenticated("send 'Authorization: Bearer <token>'", field="Authorization")
-    token = credentials.credentials
-    if token_matches(token, tournament.organizer_token_hash):
+async def get_reader(access: AccessDep) -> Reader | None:
+    """Whose token came with the request (None: no token, on a public tournament)."""
+    return access.reader
+
+
+ReaderDep = Annotated[Reader | None, Depends(get_reader)]
+
+PageToken = Annotated[
+    str | None,
+    Query(
+        alias="token",
+        max_length=200,
+        description="A token of a private tournament, for browsers that cannot send "
+        "an Authorization header (pages, links). Prefer the header elsewhere.",
+    ),
+]
+
+
+async def get_page_tournament(
+    session: SessionDep,
+    tournament_id: TournamentId,
+    credentials: Credentials,
+    token: PageToken = None,
+) -> TournamentRow:
+    """The tournament for an HTML page: the token may come as `?token=` (a wall screen
+    or a printed link cannot send headers); the header wins when both are sent."""
+    presented = _token_of(credentials) or token
+    return (await _access(session, tournament_id, presented)).row
+
+
+PageTournamentDep = Annotated[TournamentRow, Depends(get_page_tournament)]
+
+
+async def get_actor(access: AccessDep) -> Actor:
+    """The organizer or a player of this tournament, from the bearer token: the viewer
+    token and a withdrawn player's token are 403, writes to an archived tournament 410."""
+    reader = require_writer(access.row, access.reader)
+    if reader.role == "organizer":
         return Actor("organizer")
-    statement = select(PlayerRow).where(
-        PlayerRow.tournament_id == tournament.id, PlayerRow.token_hash == hash_token(token)
-    )
-    player = (await session.exec(statement)).first()
-    if player is None:
-        raise Unauthenticated("this token does not belong to the tournament", field="Authorization")
-    return Actor("player", player.start_number)
+    return Actor("player", reader.start_number)
 
 
 ActorDep = Annotated[Actor, Depends(get_actor)]
 
 
-async def require_organizer(actor: ActorDep) -> Actor:
-    """Only the organizer (arbiter) may do this."""
-    if actor.kind != "organizer":
+async def require_organizer(access: AccessDep) -> Actor:
+    """Only the organizer (arbiter) may do this: any other token of the tournament is
+    403 (checked before a withdrawn player's or the viewer's own refusal)."""
+    if access.reader is not None and access.reader.role != "organizer":
         raise Forbidden("only the organizer may do this", field="Authorization")
-    return actor
+    return await get_actor(access)
 
 
 OrganizerDep = Annotated[Actor, Depends(require_organizer)]

@@ -125,8 +125,12 @@ async def _accumulator(
 
 
 async def flampark_tournaments(session: AsyncSession) -> list[TournamentRow]:
-    """Every FLAMPARK tournament that has started."""
+    """Every public FLAMPARK tournament that has started (private and archived ones
+    stay out of the cross-tournament lists, issue 14)."""
     statement = select(TournamentRow).where(
-        TournamentRow.system == "flampark", col(TournamentRow.status) != "registration"
+        TournamentRow.system == "flampark",
+        col(TournamentRow.status) != "registration",
+        TournamentRow.visibility == "public",
+        col(TournamentRow.archived_at).is_(None),
     )
     return list((await session.exec(statement)).all())

@@ -49,22 +49,25 @@ async def tournament_public(session: AsyncSession, row: TournamentRow) -> dict[s
         time_control=row.settings.get("time_control"),
         flampark=row.settings.get("flampark"),
         swiss=row.settings.get("swiss"),
+        visibility=row.visibility,
+        publish_personal_data=bool(row.settings.get("publish_personal_data", False)),
     ).model_dump(mode="json")
 
 
-def player_public(row: PlayerRow) -> PlayerPublic:
-    """The public fields of a player."""
+def player_public(row: PlayerRow, *, personal: bool = True) -> PlayerPublic:
+    """A player's fields; with `personal=False` (a reader who may not see personal data,
+    service.api.access) the FIDE id, federation, sex, birth year and identity are null."""
     assert row.id is not None
     return PlayerPublic(
         id=row.id,
         start_number=row.start_number,
         name=row.name,
         rating=row.rating,
-        fide_id=row.fide_id,
-        federation=row.federation,
-        sex=row.sex,
-        birth_year=row.birth_year,
-        identity=row.extra.get("identity"),
+        fide_id=row.fide_id if personal else None,
+        federation=row.federation if personal else None,
+        sex=row.sex if personal else None,
+        birth_year=row.birth_year if personal else None,
+        identity=row.extra.get("identity") if personal else None,
         withdrawn=bool(row.extra.get("withdrawn", False)),
     )
 

@@ -30,7 +30,9 @@ class BridgeTableTokenRow(SQLModel, table=True):
     id: int | None = Field(default=None, primary_key=True)
     tournament_id: str = Field(foreign_key="tournaments.id", index=True, max_length=32)
     table_no: int
-    token_hash: str = Field(max_length=64, index=True)
+    token_hash: str | None = Field(default=None, max_length=64, index=True)
+    """None once the organizer revoked the table's token."""
+    expires_at: datetime | None = None
 
 
 class BridgeResultRow(SQLModel, table=True):

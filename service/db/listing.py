@@ -43,10 +43,15 @@ async def page_events(
     status: str | None = None,
     systems: Sequence[str] | None = None,
 ) -> tuple[list[tuple[TournamentRow, int]], PageKey | None]:
-    """One page of chess tournaments (or bridge events) with their player counts, and the
-    key of the next page (None on the last)."""
+    """One page of public chess tournaments (or bridge events) with their player counts,
+    and the key of the next page (None on the last); private and archived ones are not
+    listed."""
     kind = col(TournamentRow.system).startswith(_BRIDGE_PREFIX)
-    statement = select(TournamentRow).where(kind if bridge else ~kind)
+    statement = select(TournamentRow).where(
+        kind if bridge else ~kind,
+        TournamentRow.visibility == "public",  # issue 14: private and archived ones unlisted
+        col(TournamentRow.archived_at).is_(None),
+    )
     if status is not None:
         statement = statement.where(TournamentRow.status == status)
     if systems:

@@ -48,6 +48,14 @@ class TournamentRow(SQLModel, table=True):
     organizer_token_hash: str = Field(max_length=64)
     created_at: datetime = Field(default_factory=utcnow)
     last_seq: int = 0
+    visibility: str = Field(default="public", max_length=10)
+    """`public` (anyone reads) or `private` (readers need a token of the tournament)."""
+    viewer_token_hash: str | None = Field(default=None, max_length=64)
+    """A private tournament's read-only token (stored hashed, like the others)."""
+    organizer_token_expires_at: datetime | None = None
+    viewer_token_expires_at: datetime | None = None
+    archived_at: datetime | None = None
+    """Set by DELETE: hidden from lists, answered 410 Gone; the data is kept."""
 
 
 class PlayerRow(SQLModel, table=True):
@@ -66,6 +74,7 @@ class PlayerRow(SQLModel, table=True):
     sex: str | None = Field(default=None, max_length=1)
     birth_year: int | None = None
     token_hash: str | None = Field(default=None, max_length=64, index=True)
+    token_expires_at: datetime | None = None
     extra: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSONType))
 
 

@@ -167,7 +167,13 @@ async def test_identity_links_a_player_across_tournaments(client: httpx.AsyncCli
     for _ in range(2):
         created = (
             await client.post(
-                "/v1/tournaments", json={"name": "Linked", "system": "flampark", "rounds": 1}
+                "/v1/tournaments",
+                json={
+                    "name": "Linked",
+                    "system": "flampark",
+                    "rounds": 1,
+                    "publish_personal_data": True,  # the identity is shown once published
+                },
             )
         ).json()
         auth = {"Authorization": f"Bearer {created['organizer_token']}"}

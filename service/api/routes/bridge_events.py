@@ -25,6 +25,7 @@ from fastapi import (
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from service.api.access import authorize_read, identify, require_writer
 from service.api.bridge_views import bridge_ranking_document
 from service.api.deps import SessionDep, StateDep
 from service.api.publish import commit_and_publish
@@ -43,7 +44,6 @@ from service.db.bridge import (
     BridgeActor,
     ResultInput,
     SubmitOutcome,
-    bridge_actor,
     count_results,
     create_bridge_event,
     find_play,
@@ -56,10 +56,11 @@ from service.db.bridge import (
     result_history,
     submit_bridge_result,
 )
+from service.db.credentials import issue_viewer_token
 from service.db.tables import TournamentRow
 from service.engine.bridge import BridgeInputError, PbnResult, board_conditions, read_pbn
 from service.engine.bridge.movement import Layout
-from service.errors import Forbidden, InvalidInput, Problem, Unauthenticated
+from service.errors import Forbidden, InvalidInput, Problem
 
 __all__ = ["router"]
 
@@ -82,17 +83,28 @@ _bearer = HTTPBearer(auto_error=False, description="Organizer or table token")
 Credentials = Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)]
 
 
-async def _event(session: SessionDep, event_id: EventId) -> TournamentRow:
-    return await get_bridge_event(session, event_id)
+async def _event(session: SessionDep, event_id: EventId, credentials: Credentials) -> TournamentRow:
+    """The event, once the caller may read it (service.api.access: private events need
+    a token of theirs, archived ones are 410)."""
+    row = await get_bridge_event(session, event_id)
+    await authorize_read(session, row, None if credentials is None else credentials.credentials)
+    return row
 
 
 EventDep = Annotated[TournamentRow, Depends(_event)]
 
 
 async def _actor(session: SessionDep, event: EventDep, credentials: Credentials) -> BridgeActor:
-    if credentials is None:
-        raise Unauthenticated("send 'Authorization: Bearer <token>'", field="Authorization")
-    return await bridge_actor(session, event, credentials.credentials)
+    """The organizer or a table; the viewer token is 403 (service.api.access)."""
+    reader = (
+        None if credentials is None else await identify(session, event, credentials.credentials)
+    )
+    writer = require_writer(event, reader)
+    return (
+        BridgeActor("organizer")
+        if writer.role == "organizer"
+        else BridgeActor("table", writer.table)
+    )
 
 
 ActorDep = Annotated[BridgeActor, Depends(_actor)]
@@ -122,6 +134,7 @@ async def _event_public(session: AsyncSession, row: TournamentRow) -> dict[str, 
         "entrants": [{"number": n, "name": name} for n, name in layout.entrants.items()],
         "results": await count_results(session, row.id),
         "expected_results": len(layout.plays),
+        "visibility": row.visibility,
     }
     if layout.kind == "pairs":
         document["movement"] = settings["movement"]
@@ -141,13 +154,20 @@ async def create(body: BridgeEventCreate, session: SessionDep, state: StateDep) 
     boards, rounds of matches, VP scale). The organizer token and the table tokens in
     the response are shown only this once."""
     unused = {"scoring", "butler", "cavendish"} if body.kind == "teams" else {"scale"}
-    settings = body.model_dump(mode="json", by_alias=True, exclude_none=True, exclude=unused)
+    settings = body.model_dump(
+        mode="json", by_alias=True, exclude_none=True, exclude=unused | {"visibility"}
+    )
     row, _layout, token, tables = await create_bridge_event(session, settings)
+    viewer = None
+    if body.visibility == "private":
+        row.visibility, viewer = "private", issue_viewer_token(row)
+        session.add(row)
     await commit_and_publish(session, state, row)
     return {
         **await _event_public(session, row),
         "organizer_token": token,
         "table_tokens": [{"table": table, "token": secret} for table, secret in tables],
+        "viewer_token": viewer,
     }
 
 

@@ -6,7 +6,7 @@ from fastapi import APIRouter, Path
 from fastapi.responses import HTMLResponse
 
 from service.api.cards import build_cards, cards_html
-from service.api.deps import SessionDep, TournamentDep
+from service.api.deps import PageTournamentDep, SessionDep, TournamentDep
 from service.api.schemas.cards import PlayerCard
 from service.db.repository import list_players, round_rows
 from service.errors import NotFound
@@ -35,8 +35,9 @@ async def player_card(
     response_class=HTMLResponse,
     responses={200: {"content": {"text/html": {}}, "description": "Printable cards"}},
 )
-async def all_cards(tournament: TournamentDep, session: SessionDep) -> HTMLResponse:
-    """Every player's card on a printable page, one per A6 block (four to an A4 sheet)."""
+async def all_cards(tournament: PageTournamentDep, session: SessionDep) -> HTMLResponse:
+    """Every player's card on a printable page, one per A6 block (four to an A4 sheet);
+    a private tournament's page takes its token as `?token=`."""
     players = await list_players(session, tournament.id)
     games, byes = await round_rows(session, tournament.id)
     return HTMLResponse(cards_html(tournament, build_cards(tournament, players, games, byes)))

@@ -80,6 +80,10 @@ class _Record:
     tournaments: set[str] = field(default_factory=set)
     values: list[Fraction] = field(default_factory=list)
     outcomes: dict[str, int] = field(default_factory=lambda: defaultdict(int))
+    entry: str = ""
+    """The latest tournament entry, shown in place of the identity when withheld."""
+    private: bool = False
+    """Some tournament of this person does not publish personal data (issue 14)."""
 
 
 def identity_of(player: PlayerRow) -> str:
@@ -101,6 +105,9 @@ def _collect(records: dict[str, _Record], table: FlamparkTable) -> None:
             record.name, record.rating = player.name, player.rating
             record.fide_id = player.fide_id
             record.latest = table.tournament.created_at
+            record.entry = f"entry:{player.tournament_id}:{player.start_number}"
+        if not table.tournament.settings.get("publish_personal_data"):
+            record.private = True
         record.tournaments.add(table.tournament.id)
         for game in score.games:
             record.values.append(game.value.total)
@@ -117,7 +124,9 @@ async def ranking(
     """Players across every FLAMPARK tournament by mean result (the mean value of all
     their counted games, so results of tournaments of any length compare directly),
     with the rating beside and each player's game statistics. A person is recognised by
-    FIDE id, else by the `identity` given at registration."""
+    FIDE id, else by the `identity` given at registration; the FIDE id and the identity
+    are shown only when every tournament of that person publishes personal data
+    (otherwise `identity` is the person's latest tournament entry)."""
     records: dict[str, _Record] = defaultdict(_Record)
     for row in await flampark_tournaments(session):
         _collect(records, await flampark_table(state, session, row))
@@ -129,9 +138,9 @@ async def ranking(
         players.append(
             RankedPlayer(
                 rank=rank,
-                identity=key,
+                identity=record.entry if record.private else key,
                 name=record.name,
-                fide_id=record.fide_id,
+                fide_id=None if record.private else record.fide_id,
                 rating=record.rating,
                 mean_result=float(mean),
                 Ru=float(8 * mean + 600),

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Path, Response, status
 
-from service.api.deps import OrganizerDep, SessionDep, StateDep, TournamentDep
+from service.api.access import shows_personal_data
+from service.api.deps import OrganizerDep, ReaderDep, SessionDep, StateDep, TournamentDep
 from service.api.publish import commit_and_publish
 from service.api.schemas.players import (
     PlayerCreate,
@@ -37,9 +38,14 @@ async def register(
 
 
 @router.get("", response_model=list[PlayerPublic])
-async def list_all(tournament: TournamentDep, session: SessionDep) -> list[PlayerPublic]:
-    """Every player, in start-number order once the list is closed."""
-    return [player_public(p) for p in await list_players(session, tournament.id)]
+async def list_all(
+    tournament: TournamentDep, session: SessionDep, reader: ReaderDep
+) -> list[PlayerPublic]:
+    """Every player, in start-number order once the list is closed. FIDE id,
+    federation, sex, birth year and identity are null except for the organizer, unless
+    the organizer publishes them (`publish_personal_data`)."""
+    personal = shows_personal_data(tournament, reader)
+    return [player_public(p, personal=personal) for p in await list_players(session, tournament.id)]
 
 
 @router.patch("/{player_id}", response_model=PlayerPublic)

@@ -7,11 +7,12 @@ from typing import Annotated, Literal
 from fastapi import APIRouter, Query
 from fastapi.responses import JSONResponse
 
-from service.api.deps import SessionDep, StateDep, TournamentDep
+from service.api.access import shows_personal_data
+from service.api.deps import ReaderDep, SessionDep, StateDep, TournamentDep
 from service.api.schemas.standings import StandingsPublic
 from service.api.views import StandingsFilter, standings_document, standings_public
 from service.db.repository import list_players
-from service.errors import NotFound
+from service.errors import Forbidden, NotFound
 
 router = APIRouter(prefix="/v1/tournaments/{tournament_id}/standings", tags=["standings"])
 
@@ -25,6 +26,7 @@ async def read_standings(
     tournament: TournamentDep,
     session: SessionDep,
     state: StateDep,
+    reader: ReaderDep,
     rating_min: Rating = None,
     rating_max: Rating = None,
     sex: Annotated[Literal["m", "w"] | None, Query()] = None,
@@ -40,7 +42,16 @@ async def read_standings(
     """Points and tie-breaks from confirmed results; ranks shared where every criterion
     ties. FLAMPARK tournaments are ordered by PF and carry PF, Pc, Pt, Pb, P%, Ru, games
     counted and PP. The filters make a classification (seed 000: by rating, sex, age,
-    distance), ranked within itself; `rounds_*` count the games that count."""
+    distance), ranked within itself; `rounds_*` count the games that count. The sex and
+    birth-year filters reveal personal data: organizer only unless it is published."""
+    personal = {"sex": sex, "born_from": born_from, "born_to": born_to}
+    if not shows_personal_data(tournament, reader):
+        for name, value in personal.items():
+            if value is not None:
+                raise Forbidden(
+                    f"{name}: the organizer has not published players' personal data",
+                    field=name,
+                )
     filters = StandingsFilter(
         rating_min=rating_min,
         rating_max=rating_max,

@@ -16,6 +16,7 @@ from service.api.schemas.tournaments import (
 )
 from service.api.systems import initial_rounds
 from service.api.views import tournament_public
+from service.db.credentials import issue_viewer_token
 from service.db.events import append_event
 from service.db.repository import close_start_list, create_tournament, store_round
 from service.engine.scoring.tiebreaks.registry import parse_tiebreak
@@ -36,12 +37,20 @@ def _check_tiebreaks(codes: list[str] | None) -> None:
 async def create(body: TournamentCreate, session: SessionDep, state: StateDep) -> dict[str, Any]:
     """Create a tournament; the organizer token in the response is shown only once."""
     _check_tiebreaks(body.tiebreaks)
-    settings = body.model_dump(mode="json", exclude={"name", "system", "rounds"})
+    settings = body.model_dump(mode="json", exclude={"name", "system", "rounds", "visibility"})
     row, token = await create_tournament(
         session, name=body.name, system=body.system, settings=settings, total_rounds=body.rounds
     )
+    viewer = None
+    if body.visibility == "private":  # issue 14: reads need a token; spectators get this one
+        row.visibility, viewer = "private", issue_viewer_token(row)
+        session.add(row)
     await commit_and_publish(session, state, row)
-    return {**await tournament_public(session, row), "organizer_token": token}
+    return {
+        **await tournament_public(session, row),
+        "organizer_token": token,
+        "viewer_token": viewer,
+    }
 
 
 @router.get("/{tournament_id}", response_model=TournamentPublic)

@@ -7,7 +7,8 @@ from typing import Any
 from fastapi import APIRouter, Request, status
 from fastapi.responses import PlainTextResponse
 
-from service.api.deps import SessionDep, StateDep, TournamentDep
+from service.api.access import shows_personal_data, without_personal_data
+from service.api.deps import ReaderDep, SessionDep, StateDep, TournamentDep
 from service.api.publish import commit_and_publish
 from service.api.schemas.tournaments import TournamentImported
 from service.api.views import standings_public, tournament_public
@@ -44,10 +45,14 @@ def system_of(doc: TrfDocument) -> str:
     responses={200: {"content": {"text/plain": {}}, "description": "TRF-16 text"}},
 )
 async def export_trf(
-    tournament: TournamentDep, session: SessionDep, state: StateDep
+    tournament: TournamentDep, session: SessionDep, state: StateDep, reader: ReaderDep
 ) -> PlainTextResponse:
-    """The tournament as a TRF-16 file: players, rounds, confirmed results, ranks."""
+    """The tournament as a TRF-16 file: players, rounds, confirmed results, ranks.
+    Readers who may not see personal data get the 001 records with sex, federation,
+    FIDE id and birth date left blank (name, rating, points, rank and the games stay)."""
     engine_view = await load_engine_tournament(session, tournament)
+    if not shows_personal_data(tournament, reader):
+        engine_view = without_personal_data(engine_view)
     standings = await standings_public(state, session, tournament)
     ranks = {row.start_number: row.rank for row in standings.rows}
     system = "FIDE_ROUNDROBIN" if "round-robin" in tournament.system else "FIDE_DUTCH_2025"

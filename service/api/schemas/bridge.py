@@ -442,6 +442,11 @@ class BridgeEventCreate(ApiModel):
     scale: Scale = Field(
         default="wbf-2013", description="Teams: the VP scale (a name or a band table)."
     )
+    visibility: Literal["public", "private"] = Field(
+        default="public",
+        description="`private`: every read (and the live channel) needs a token of the "
+        "event (organizer, viewer or table); the viewer token comes back once.",
+    )
 
 
 class TableToken(BaseModel):
@@ -468,6 +473,7 @@ class BridgeEventPublic(BaseModel):
     options: dict[str, object] = Field(default_factory=dict)
     results: int = Field(description="Results entered so far.")
     expected_results: int = Field(description="Results the movement calls for.")
+    visibility: Literal["public", "private"] = "public"
 
 
 class BridgeEventCreated(BridgeEventPublic):
@@ -475,6 +481,9 @@ class BridgeEventCreated(BridgeEventPublic):
 
     organizer_token: str
     table_tokens: list[TableToken]
+    viewer_token: str | None = Field(
+        default=None, description="A private event's read-only token, shown once."
+    )
 
 
 class BridgeResultSubmit(ApiModel):

@@ -23,7 +23,15 @@ __all__ = [
     "TournamentImported",
     "TournamentPublic",
     "TournamentStarted",
+    "Visibility",
 ]
+
+Visibility = Literal["public", "private"]
+PUBLISH_PERSONAL_DATA = Field(
+    default=False,
+    description="Show players' FIDE id, federation, sex, birth year and identity to "
+    "everyone (otherwise only to the organizer).",
+)
 
 System = Literal["round-robin", "double-round-robin", "flampark", "swiss-dutch", "swiss-jca"]
 SWISS_SYSTEMS = ("swiss-dutch", "swiss-jca")
@@ -105,6 +113,12 @@ class TournamentCreate(ApiModel):
     time_control: TimeControl | None = None
     flampark: FlamparkSettings | None = None
     swiss: SwissSettings | None = None
+    visibility: Visibility = Field(
+        default="public",
+        description="`private`: every read (and the live channel) needs a token of the "
+        "tournament; a viewer token for spectators comes with the response, once.",
+    )
+    publish_personal_data: bool = PUBLISH_PERSONAL_DATA
 
     @model_validator(mode="after")
     def _check_system_options(self) -> Self:
@@ -151,12 +165,18 @@ class TournamentPublic(BaseModel):
     time_control: TimeControl | None = None
     flampark: FlamparkSettings | None = None
     swiss: SwissSettings | None = None
+    visibility: Visibility = "public"
+    publish_personal_data: bool = False
 
 
 class TournamentCreated(TournamentPublic):
-    """The creation response: the organizer token is shown only this once."""
+    """The creation response: the organizer token (and a private tournament's viewer
+    token) are shown only this once."""
 
     organizer_token: str
+    viewer_token: str | None = Field(
+        default=None, description="A private tournament's read-only token, shown once."
+    )
 
 
 class PlayerToken(BaseModel):

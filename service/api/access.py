@@ -1,0 +1,240 @@
+"""Who may read a tournament, and what of its players they see (issue 14: access and
+privacy).
+
+- Visibility: a `public` tournament (or bridge event) is read by anyone; a `private` one
+  only with one of its tokens: the organizer's, the viewer token, a player's (chess) or
+  a table's (bridge). The live channel and the HTML pages take the token as `?token=`
+  because a browser cannot set headers on a WebSocket or a link.
+- A presented token is always checked, on public tournaments too: an unknown token is
+  401, an expired one 401 saying so, so a client never silently reads as a stranger.
+- Archived tournaments (DELETE) answer 410 Gone to everyone but the organizer, who can
+  still read (and export) what was kept; nobody can write to them.
+- Personal data (FIDE id, federation, sex, birth year, identity link) is shown to the
+  organizer only, unless the organizer sets `publish_personal_data`.
+
+The live route calls `authorize_read` on connect (see its docstring) and `event_view`
+for each event it sends.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import re
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any, Literal
+
+from sqlmodel import select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from service.db.bridge_tables import BridgeTableTokenRow
+from service.db.tables import PlayerRow, TournamentRow
+from service.db.tokens import hash_token, token_matches
+from service.engine.model import Tournament
+from service.errors import Forbidden, Gone, Unauthenticated
+
+__all__ = [
+    "PERSONAL_FIELDS",
+    "Reader",
+    "authorize_read",
+    "event_view",
+    "identify",
+    "install_token_redaction",
+    "is_bridge",
+    "require_writer",
+    "shows_personal_data",
+    "without_personal_data",
+]
+
+Role = Literal["organizer", "viewer", "player", "table"]
+
+PERSONAL_FIELDS = ("fide_id", "federation", "sex", "birth_year", "identity")
+"""A player's fields shown only to the organizer unless published (issue 14)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Reader:
+    """Whose token came with a request: the organizer, the viewer token, a player (by
+    start number) or a bridge table (by number)."""
+
+    role: Role
+    start_number: int | None = None
+    table: int | None = None
+    withdrawn: bool = False
+
+
+def is_bridge(row: TournamentRow) -> bool:
+    """Bridge events are tournaments rows with a `bridge-` system."""
+    return row.system.startswith("bridge-")
+
+
+def _expired(expires_at: datetime | None, now: datetime) -> bool:
+    if expires_at is None:
+        return False
+    if expires_at.tzinfo is None:  # stored as UTC; a backend may hand it back naive
+        expires_at = expires_at.replace(tzinfo=UTC)
+    return expires_at <= now
+
+
+def _check_expiry(role: str, expires_at: datetime | None) -> None:
+    if _expired(expires_at, datetime.now(UTC)):
+        assert expires_at is not None
+        raise Unauthenticated(
+            f"this {role} token expired at {expires_at.isoformat()}; ask the organizer "
+            "for a new one",
+            field="Authorization",
+            expired_at=expires_at.isoformat(),
+        )
+
+
+async def identify(session: AsyncSession, row: TournamentRow, token: str) -> Reader:
+    """The holder of `token` in this tournament; 401 when the token is unknown here or
+    has expired (the message says which)."""
+    if token_matches(token, row.organizer_token_hash):
+        _check_expiry("organizer", row.organizer_token_expires_at)
+        return Reader("organizer")
+    if token_matches(token, row.viewer_token_hash):
+        _check_expiry("viewer", row.viewer_token_expires_at)
+        return Reader("viewer")
+    digest = hash_token(token)
+    if is_bridge(row):
+        table = (
+            await session.exec(
+                select(BridgeTableTokenRow).where(
+                    BridgeTableTokenRow.tournament_id == row.id,
+                    BridgeTableTokenRow.token_hash == digest,
+                )
+            )
+        ).first()
+        if table is not None:
+            _check_expiry("table", table.expires_at)
+            return Reader("table", table=table.table_no)
+    else:
+        player = (
+            await session.exec(
+                select(PlayerRow).where(
+                    PlayerRow.tournament_id == row.id, PlayerRow.token_hash == digest
+                )
+            )
+        ).first()
+        if player is not None:
+            _check_expiry("player", player.token_expires_at)
+            withdrawn = bool(player.extra.get("withdrawn", False))
+            return Reader("player", start_number=player.start_number, withdrawn=withdrawn)
+    kind = "event" if is_bridge(row) else "tournament"
+    raise Unauthenticated(f"this token does not belong to the {kind}", field="Authorization")
+
+
+def _gone(row: TournamentRow) -> Gone:
+    assert row.archived_at is not None
+    kind = "bridge event" if is_bridge(row) else "tournament"
+    return Gone(
+        f"the organizer archived this {kind} on {row.archived_at.date().isoformat()}",
+        field="tournament_id",
+    )
+
+
+async def authorize_read(
+    session: AsyncSession, row: TournamentRow, token: str | None
+) -> Reader | None:
+    """May the holder of `token` (None: no token) read this tournament or bridge event?
+
+    Returns the reader (None for an anonymous reader of a public one) or raises
+    `Unauthenticated` (401: a private tournament without a token, or a token that is
+    unknown here or expired) or `Gone` (410: archived; only its organizer still reads).
+
+    The live route calls it once the tournament is loaded, with the `?token=` query
+    parameter (or the bearer token), and closes the socket with 4401 / 4410 when it
+    raises.
+    """
+    reader = None if token is None else await identify(session, row, token)
+    if row.archived_at is not None and (reader is None or reader.role != "organizer"):
+        raise _gone(row)
+    if row.visibility == "private" and reader is None:
+        kind = "bridge event" if is_bridge(row) else "tournament"
+        raise Unauthenticated(
+            f"this {kind} is private: send a token of it as 'Authorization: Bearer <token>'"
+            " (or '?token=' on the live channel and the pages)",
+            field="Authorization",
+        )
+    return reader
+
+
+def require_writer(row: TournamentRow, reader: Reader | None) -> Reader:
+    """The reader, if their token may write at all: 401 without a token, 410 on an
+    archived tournament, 403 for the viewer token (it only reads) and for a withdrawn
+    player (their token no longer reports results)."""
+    if reader is None:
+        raise Unauthenticated("send 'Authorization: Bearer <token>'", field="Authorization")
+    if row.archived_at is not None:
+        raise _gone(row)
+    if reader.role == "viewer":
+        raise Forbidden("the viewer token only reads", field="Authorization")
+    if reader.withdrawn:
+        raise Forbidden(
+            f"player {reader.start_number} has withdrawn: their token no longer reports "
+            "results (the organizer can still enter them)",
+            field="Authorization",
+        )
+    return reader
+
+
+def shows_personal_data(row: TournamentRow, reader: Reader | None) -> bool:
+    """Personal data is the organizer's to see, and everyone's once published."""
+    return bool(row.settings.get("publish_personal_data")) or (
+        reader is not None and reader.role == "organizer"
+    )
+
+
+def without_personal_data(tournament: Tournament) -> Tournament:
+    """The engine's view with every player's FIDE id, federation, sex and birth year
+    blanked (the TRF export for readers who may not see them)."""
+    players = tuple(
+        dataclasses.replace(p, fide_id=None, federation=None, sex=None, birth_year=None)
+        for p in tournament.players
+    )
+    return dataclasses.replace(tournament, players=players)
+
+
+_PLAYER_EVENTS = frozenset({"player_added", "player_updated"})
+
+
+def event_view(
+    row: TournamentRow, reader: Reader | None, event_type: str, payload: dict[str, Any]
+) -> dict[str, Any]:
+    """An event's payload as this reader may see it: player registrations and changes
+    lose their personal fields unless the reader may see them. The live route sends
+    `event_view(row, reader, e.type, e.payload)` in place of `e.payload`."""
+    if event_type not in _PLAYER_EVENTS or shows_personal_data(row, reader):
+        return payload
+    return {key: value for key, value in payload.items() if key not in PERSONAL_FIELDS}
+
+
+_TOKEN_IN_QUERY = re.compile(r"([?&]token=)[^&\s\"']*")
+_SERVER_LOGGERS = ("uvicorn.access", "uvicorn.error")
+"""uvicorn logs each request's path with its query string (HTTP lines on the access
+logger, WebSocket handshakes on the error logger)."""
+
+
+class TokenRedaction(logging.Filter):
+    """Replaces the value of a `token=` query parameter in a log record by `***`, so a
+    private tournament's token sent in a URL never reaches the logs."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if isinstance(record.args, tuple):
+            record.args = tuple(
+                _TOKEN_IN_QUERY.sub(r"\1***", arg) if isinstance(arg, str) else arg
+                for arg in record.args
+            )
+        if isinstance(record.msg, str):
+            record.msg = _TOKEN_IN_QUERY.sub(r"\1***", record.msg)
+        return True
+
+
+def install_token_redaction() -> None:
+    """Add `TokenRedaction` to the server's loggers (once per process)."""
+    for name in _SERVER_LOGGERS:
+        logger = logging.getLogger(name)
+        if not any(isinstance(f, TokenRedaction) for f in logger.filters):
+            logger.addFilter(TokenRedaction())

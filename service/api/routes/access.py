@@ -1,0 +1,266 @@
+"""The organizer's access controls (issue 14): change a tournament's safe settings,
+archive it, and rotate or revoke its tokens (also a bridge event's).
+
+Tokens are managed with `POST .../tokens/rotate` and `POST .../tokens/revoke`, a body
+naming whose token: every credential of a tournament (organizer, viewer, a player's, a
+bridge table's) is handled in one place with one vocabulary, a rotation is not
+idempotent (each call mints a new secret, so it is a POST, not a PUT), and the token is
+never part of a URL.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Path, Response, status
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from sqlmodel import col, func, select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from service.api.access import Reader, authorize_read, require_writer
+from service.api.deps import OrganizerDep, SessionDep, StateDep, TournamentDep
+from service.api.publish import commit_and_publish
+from service.api.schemas.access import (
+    BridgeTokenRevoke,
+    BridgeTokenRotate,
+    TokenIssued,
+    TokenRevoke,
+    TokenRotate,
+    TournamentSettingsChanged,
+    TournamentSettingsPatch,
+)
+from service.api.views import tournament_public
+from service.db.bridge import get_bridge_event
+from service.db.credentials import issue_viewer_token, revoke_token, rotate_token
+from service.db.events import append_event, lock_tournament
+from service.db.tables import GameRow, TournamentRow, utcnow
+from service.engine.scoring.tiebreaks.registry import parse_tiebreak
+from service.errors import Forbidden, InvalidInput
+
+__all__ = ["router"]
+
+router = APIRouter()
+
+_bearer = HTTPBearer(auto_error=False, description="Organizer token")
+Credentials = Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)]
+EventId = Annotated[str, Path(min_length=1, max_length=64, description="Bridge event id")]
+
+
+def _future(expires_at: datetime | None) -> datetime | None:
+    if expires_at is not None and expires_at <= datetime.now(UTC):
+        raise InvalidInput("expires_at must be in the future", field="expires_at")
+    return None if expires_at is None else expires_at.astimezone(UTC)
+
+
+# --- settings and archival ----------------------------------------------------------
+
+
+async def _check_settings(
+    session: AsyncSession, row: TournamentRow, body: TournamentSettingsPatch, given: set[str]
+) -> None:
+    """The rules a change must keep (each refusal names its field)."""
+    for index, code in enumerate(body.tiebreaks or ()):
+        try:
+            parse_tiebreak(code)
+        except ValueError as exc:
+            raise InvalidInput(str(exc), field=f"tiebreaks.{index}") from None
+    rounds = row.total_rounds
+    if body.schedule is not None and rounds is not None and len(body.schedule) > rounds:
+        raise InvalidInput(
+            f"{len(body.schedule)} start times for {row.total_rounds} rounds", field="schedule"
+        )
+    if "time_control" in given:
+        # seed 000: a shortening may not exceed the base time, so the base time may not
+        # drop below a shortening already recorded
+        longest = (
+            await session.exec(
+                select(func.max(col(GameRow.shortened_minutes))).where(
+                    GameRow.tournament_id == row.id
+                )
+            )
+        ).one()
+        if longest:
+            control = body.time_control
+            if control is None:
+                raise InvalidInput(
+                    f"games were shortened by up to {longest:g} minutes against this time "
+                    "control; it cannot be removed",
+                    field="time_control",
+                )
+            if control.base_minutes < longest:
+                raise InvalidInput(
+                    f"a game was shortened by {longest:g} minutes, more than "
+                    f"{control.base_minutes}",
+                    field="time_control.base_minutes",
+                )
+
+
+def _current(row: TournamentRow, name: str) -> Any:
+    if name == "name":
+        return row.name
+    if name == "visibility":
+        return row.visibility
+    if name == "publish_personal_data":
+        return bool(row.settings.get(name, False))
+    return row.settings.get(name)
+
+
+@router.patch(
+    "/v1/tournaments/{tournament_id}",
+    response_model=TournamentSettingsChanged,
+    tags=["tournaments"],
+)
+async def change_settings(
+    body: TournamentSettingsPatch,
+    tournament: TournamentDep,
+    _organizer: OrganizerDep,
+    session: SessionDep,
+    state: StateDep,
+) -> dict[str, Any]:
+    """Change settings that alter no pairing already made (organizer): `name`,
+    `schedule`, `tiebreaks`, `time_control`, `visibility`, `publish_personal_data`;
+    any other field is 422 naming it. A change appends a `settings_changed` event with
+    the `before` and `after` values, so live clients see it; a request that changes
+    nothing appends none. Making a tournament private issues its viewer token (in the
+    response, once) unless it has one."""
+    given = set(body.model_fields_set)
+    await lock_tournament(session, tournament.id)
+    await session.refresh(tournament)
+    await _check_settings(session, tournament, body, given)
+    requested = body.model_dump(mode="json", include=given)
+    before = {
+        k: _current(tournament, k) for k in requested if _current(tournament, k) != requested[k]
+    }
+    after = {k: requested[k] for k in before}
+    viewer = None
+    if before:
+        settings = dict(tournament.settings)
+        for name, value in after.items():
+            if name == "name":
+                tournament.name = value
+            elif name == "visibility":
+                tournament.visibility = value
+                if value == "private" and tournament.viewer_token_hash is None:
+                    viewer = issue_viewer_token(tournament)
+            else:
+                settings[name] = value
+        tournament.settings = settings
+        session.add(tournament)
+        await append_event(
+            session, tournament.id, "settings_changed", {"before": before, "after": after}
+        )
+        await commit_and_publish(session, state, tournament)
+    return {**await tournament_public(session, tournament), "viewer_token": viewer}
+
+
+@router.delete(
+    "/v1/tournaments/{tournament_id}",
+    status_code=status.HTTP_204_NO_CONTENT,
+    tags=["tournaments"],
+)
+async def archive(
+    tournament: TournamentDep, _organizer: OrganizerDep, session: SessionDep, state: StateDep
+) -> Response:
+    """Archive a tournament (organizer): it leaves every list and answers 410 Gone to
+    everyone but its organizer, who can still read and export it; nothing can be
+    written to it any more. Its data is kept. A `tournament_archived` event tells live
+    clients. Archiving again is 410."""
+    await lock_tournament(session, tournament.id)
+    await session.refresh(tournament)
+    tournament.archived_at = utcnow()
+    session.add(tournament)
+    await append_event(session, tournament.id, "tournament_archived", {})
+    await commit_and_publish(session, state, tournament)
+    return Response(status_code=status.HTTP_204_NO_CONTENT)
+
+
+# --- tokens -------------------------------------------------------------------------
+
+
+@router.post(
+    "/v1/tournaments/{tournament_id}/tokens/rotate", response_model=TokenIssued, tags=["tokens"]
+)
+async def rotate(
+    body: TokenRotate,
+    tournament: TournamentDep,
+    _organizer: OrganizerDep,
+    session: SessionDep,
+    state: StateDep,
+) -> TokenIssued:
+    """Replace a token (organizer): `{"role": "organizer"}` (its own), `"viewer"`, or
+    `{"role": "player", "start_number": 7}` (a lost phone). The old token stops working
+    at once; the new one is in the response, shown only this once, and stops working
+    at `expires_at` if given. A `token_rotated` event records who (never the token)."""
+    expires_at = _future(body.expires_at)
+    token = await rotate_token(session, tournament, body.role, body.start_number, expires_at)
+    await commit_and_publish(session, state, tournament)
+    return TokenIssued(
+        role=body.role, start_number=body.start_number, token=token, expires_at=expires_at
+    )
+
+
+@router.post(
+    "/v1/tournaments/{tournament_id}/tokens/revoke",
+    status_code=status.HTTP_204_NO_CONTENT,
+    tags=["tokens"],
+)
+async def revoke(
+    body: TokenRevoke,
+    tournament: TournamentDep,
+    _organizer: OrganizerDep,
+    session: SessionDep,
+    state: StateDep,
+) -> Response:
+    """Withdraw the viewer token or a player's token (organizer): it stops working at
+    once; rotate it to issue a new one. The organizer still enters that player's
+    results."""
+    await revoke_token(session, tournament, body.role, body.start_number)
+    await commit_and_publish(session, state, tournament)
+    return Response(status_code=status.HTTP_204_NO_CONTENT)
+
+
+async def _bridge_organizer(
+    session: SessionDep, event_id: EventId, credentials: Credentials
+) -> TournamentRow:
+    """A bridge event whose organizer token came with the request (401/403/410
+    otherwise)."""
+    row = await get_bridge_event(session, event_id)
+    token = None if credentials is None else credentials.credentials
+    reader: Reader | None = await authorize_read(session, row, token)
+    if reader is not None and reader.role != "organizer":
+        raise Forbidden("only the organizer may do this", field="Authorization")
+    require_writer(row, reader)
+    return row
+
+
+BridgeOrganizerDep = Annotated[TournamentRow, Depends(_bridge_organizer)]
+
+
+@router.post(
+    "/v1/bridge/events/{event_id}/tokens/rotate", response_model=TokenIssued, tags=["tokens"]
+)
+async def rotate_bridge(
+    body: BridgeTokenRotate, event: BridgeOrganizerDep, session: SessionDep, state: StateDep
+) -> TokenIssued:
+    """Replace a bridge event's token (organizer): its own, the viewer token, or a
+    table's (`{"role": "table", "table": 3}`). The old one stops working at once."""
+    expires_at = _future(body.expires_at)
+    token = await rotate_token(session, event, body.role, body.table, expires_at)
+    await commit_and_publish(session, state, event)
+    return TokenIssued(role=body.role, table=body.table, token=token, expires_at=expires_at)
+
+
+@router.post(
+    "/v1/bridge/events/{event_id}/tokens/revoke",
+    status_code=status.HTTP_204_NO_CONTENT,
+    tags=["tokens"],
+)
+async def revoke_bridge(
+    body: BridgeTokenRevoke, event: BridgeOrganizerDep, session: SessionDep, state: StateDep
+) -> Response:
+    """Withdraw a bridge event's viewer token or a table's token (organizer); the
+    organizer still enters that table's results."""
+    await revoke_token(session, event, body.role, body.table)
+    await commit_and_publish(session, state, event)
+    return Response(status_code=status.HTTP_204_NO_CONTENT)

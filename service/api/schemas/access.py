@@ -1,0 +1,147 @@
+"""Access resources: settings changes and tokens (issue 14)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Literal, Self
+
+from pydantic import AwareDatetime, BaseModel, Field, model_validator
+
+from service.api.schemas.common import ApiModel
+from service.api.schemas.tournaments import TimeControl, TournamentPublic, Visibility
+
+__all__ = [
+    "SETTINGS_FIELDS",
+    "BridgeTokenRevoke",
+    "BridgeTokenRotate",
+    "TokenIssued",
+    "TokenRevoke",
+    "TokenRotate",
+    "TournamentSettingsChanged",
+    "TournamentSettingsPatch",
+]
+
+SETTINGS_FIELDS = (
+    "name",
+    "schedule",
+    "tiebreaks",
+    "time_control",
+    "visibility",
+    "publish_personal_data",
+)
+"""The settings PATCH may change: none of them alters a pairing already made."""
+_REQUIRED = frozenset({"name", "visibility", "publish_personal_data"})
+"""Settings that always have a value (null is refused); the others null = unset."""
+
+
+class TournamentSettingsPatch(ApiModel):
+    """Settings to change; fields left out stay as they are. `schedule`, `tiebreaks` and
+    `time_control` may be null (no schedule, the system's tie-breaks, no time
+    control). Anything else (system, rounds, points, options) is fixed at creation."""
+
+    name: str | None = Field(default=None, min_length=1, max_length=200)
+    schedule: list[datetime] | None = Field(
+        default=None, max_length=100, description="Start time of each round, in played order."
+    )
+    tiebreaks: list[str] | None = Field(
+        default=None, max_length=20, description="Tie-break order (FIDE C.07 codes)."
+    )
+    time_control: TimeControl | None = None
+    visibility: Visibility | None = None
+    publish_personal_data: bool | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _only_safe_settings(cls, data: Any) -> Any:
+        if isinstance(data, dict):
+            for key in data:
+                if key not in SETTINGS_FIELDS:
+                    raise ValueError(
+                        f"{key}: cannot be changed after creation; PATCH changes "
+                        + ", ".join(SETTINGS_FIELDS)
+                    )
+            for key in _REQUIRED & {k for k, v in data.items() if v is None}:
+                raise ValueError(f"{key}: may not be null")
+            if not data:
+                raise ValueError("body: name at least one setting to change")
+        return data
+
+
+class TournamentSettingsChanged(TournamentPublic):
+    """The tournament after the change; a tournament made private here gets its viewer
+    token (shown only this once)."""
+
+    viewer_token: str | None = None
+
+
+Expiry = Field(
+    default=None,
+    description="When the new token stops working (with a timezone); none: never.",
+)
+
+
+class TokenRotate(ApiModel):
+    """Which token to replace: the organizer's own, the viewer token, or a player's (by
+    start number). The old token stops working at once."""
+
+    role: Literal["organizer", "viewer", "player"]
+    start_number: int | None = Field(default=None, ge=1, le=100_000)
+    expires_at: AwareDatetime | None = Expiry
+
+    @model_validator(mode="after")
+    def _names_the_player(self) -> Self:
+        if (self.role == "player") != (self.start_number is not None):
+            raise ValueError("start_number: give it for a player's token, and only then")
+        return self
+
+
+class TokenRevoke(ApiModel):
+    """Which token to withdraw: the viewer token or a player's (a lost phone). The
+    organizer's own token can only be rotated."""
+
+    role: Literal["viewer", "player"]
+    start_number: int | None = Field(default=None, ge=1, le=100_000)
+
+    @model_validator(mode="after")
+    def _names_the_player(self) -> Self:
+        if (self.role == "player") != (self.start_number is not None):
+            raise ValueError("start_number: give it for a player's token, and only then")
+        return self
+
+
+class BridgeTokenRotate(ApiModel):
+    """Which token of a bridge event to replace: the organizer's, the viewer token, or
+    a table's (by number)."""
+
+    role: Literal["organizer", "viewer", "table"]
+    table: int | None = Field(default=None, ge=1, le=10_000)
+    expires_at: AwareDatetime | None = Expiry
+
+    @model_validator(mode="after")
+    def _names_the_table(self) -> Self:
+        if (self.role == "table") != (self.table is not None):
+            raise ValueError("table: give it for a table's token, and only then")
+        return self
+
+
+class BridgeTokenRevoke(ApiModel):
+    """Which token of a bridge event to withdraw: the viewer token or a table's."""
+
+    role: Literal["viewer", "table"]
+    table: int | None = Field(default=None, ge=1, le=10_000)
+
+    @model_validator(mode="after")
+    def _names_the_table(self) -> Self:
+        if (self.role == "table") != (self.table is not None):
+            raise ValueError("table: give it for a table's token, and only then")
+        return self
+
+
+class TokenIssued(BaseModel):
+    """A new token, shown only this once."""
+
+    role: Literal["organizer", "viewer", "player", "table"]
+    start_number: int | None = None
+    table: int | None = None
+    token: str
+    expires_at: datetime | None = None
