@@ -9,6 +9,9 @@ Hierarchy, one stable `type` per kind:
   - `NotFound` 404 `not-found`: unknown tournament, player, round, table
   - `Conflict` 409 `conflict`: the state forbids it (start list closed, result confirmed
     differently, round not finished, idempotent request in flight)
+  - `TooLarge` 413 `too-large`: the request body exceeds the configured limit
+  - `Unavailable` 503 `unavailable`: the database cannot be reached; sent with
+    `Retry-After`, the request changed nothing
 
 Engine errors (`ValueError` subclasses such as `PairingError`, `TrfError`) map to
 `InvalidInput`; request validation errors to `invalid-input` with every field listed.
@@ -19,7 +22,16 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["Conflict", "Forbidden", "InvalidInput", "NotFound", "Problem", "Unauthenticated"]
+__all__ = [
+    "Conflict",
+    "Forbidden",
+    "InvalidInput",
+    "NotFound",
+    "Problem",
+    "TooLarge",
+    "Unauthenticated",
+    "Unavailable",
+]
 
 _TYPE_PREFIX = "urn:arbiter:problem:"
 
@@ -91,3 +103,19 @@ class Conflict(Problem):
     status = 409
     slug = "conflict"
     title = "Conflict"
+
+
+class TooLarge(Problem):
+    """The request body is larger than the service reads."""
+
+    status = 413
+    slug = "too-large"
+    title = "Request body too large"
+
+
+class Unavailable(Problem):
+    """The database cannot be reached right now; retry after `Retry-After` seconds."""
+
+    status = 503
+    slug = "unavailable"
+    title = "Service unavailable"

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, suppress
+from datetime import timedelta
 from typing import Any
 
 from fastapi import FastAPI
@@ -12,7 +14,8 @@ from fastapi.routing import APIRoute
 from pydantic.json_schema import models_json_schema
 
 from service.api.errors import install_error_handlers
-from service.api.idempotency import IdempotencyMiddleware
+from service.api.idempotency import IdempotencyMiddleware, run_purger
+from service.api.limits import BodyLimitMiddleware
 from service.api.routes import (
     bridge_compute,
     bridge_events,
@@ -91,9 +94,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.arbiter = AppState(
             settings=config, engine=engine, sessions=create_session_factory(engine), bus=bus
         )
+        purger = asyncio.create_task(
+            run_purger(
+                app.state.arbiter.sessions,
+                timedelta(hours=config.idempotency_ttl_hours),
+                config.idempotency_purge_minutes * 60,
+            )
+        )
         try:
             yield
         finally:
+            purger.cancel()
+            with suppress(asyncio.CancelledError):
+                await purger
             await bus.stop()
             await engine.dispose()
 
@@ -107,6 +120,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     install_error_handlers(app)
     app.add_middleware(IdempotencyMiddleware)
+    app.add_middleware(BodyLimitMiddleware)  # outer: limits apply before any body is read
     _document_extra_schemas(app)
     for module in (
         health,
