@@ -7,7 +7,8 @@ A pure ASGI middleware, outermost of the app's own middleware:
   body is read, so an anonymous client cannot make the service read or parse a large
   body (the token itself is checked by the route, against the database);
 - a `Content-Length` above the limit is 413 at once; a body sent without a length is
-  read only up to the limit (413 past it), then handed on whole.
+  read only up to the limit (413 past it), then handed on whole;
+- a text body (TRF, PBN) with a NUL character is 422 (PostgreSQL cannot store NUL).
 
 Limits: `max_upload_bytes` for text bodies (TRF, PBN) and the stateless
 `/v1/compute/...` endpoints, which take whole tournaments; `max_body_bytes` otherwise.
@@ -20,7 +21,7 @@ import re
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from service.api.idempotency import send_problem
-from service.errors import TooLarge, Unauthenticated
+from service.errors import InvalidInput, TooLarge, Unauthenticated
 
 __all__ = ["BodyLimitMiddleware"]
 
@@ -70,6 +71,11 @@ class BodyLimitMiddleware:
             if not message.get("more_body", False):
                 break
         body = b"".join(chunks)
+        if upload and content_type.startswith("text/") and b"\x00" in body:
+            await send_problem(
+                send, InvalidInput("text bodies may not contain NUL characters", field="body")
+            )
+            return
         delivered = False
 
         async def replay() -> Message:
