@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Path, Query, status
-from sqlmodel.ext.asyncio.session import AsyncSession
 
 from service.api.deps import ActorDep, OrganizerDep, SessionDep, StateDep, TournamentDep
 from service.api.publish import commit_and_publish
@@ -18,17 +17,14 @@ from service.api.schemas.rounds import (
 )
 from service.api.systems import SWISS, pair_next
 from service.api.views import round_public
+from service.app import report_result as reporting
 from service.db.events import append_event, lock_tournament
 from service.db.repository import (
-    find_game,
     list_players,
     load_engine_tournament,
-    ratings_of,
     round_rows,
     store_round,
-    submit_result,
 )
-from service.db.tables import TournamentRow
 from service.engine.model import Bye, ByeKind, Round
 from service.errors import Conflict, InvalidInput, NotFound
 
@@ -36,40 +32,6 @@ router = APIRouter(prefix="/v1/tournaments/{tournament_id}/rounds", tags=["round
 
 RoundNumber = Path(ge=1, le=1000, description="Round number, 1-based")
 TableNumber = Path(ge=1, le=100_000, description="Table (board) number, 1-based")
-
-
-async def _shortening(
-    session: AsyncSession,
-    tournament: TournamentRow,
-    round_number: int,
-    table: int,
-    body: ResultSubmit,
-) -> dict[str, Any] | None:
-    """Check a FLAMPARK time shortening (seed 000: only the higher-rated player, the lower
-    start number, may cut their own time, by at most the base time)."""
-    minutes = body.time_shortened_minutes
-    if minutes is None:
-        return None
-    field = "time_shortened_minutes"
-    control = tournament.settings.get("time_control")
-    if tournament.system != "flampark" or not control:
-        raise InvalidInput(
-            "time shortening needs a FLAMPARK tournament with a time_control", field=field
-        )
-    base = int(control["base_minutes"])
-    if minutes > base:
-        raise InvalidInput(f"{minutes:g} minutes exceed the base time of {base}", field=field)
-    game = await find_game(session, tournament.id, round_number, table)
-    if game is None:
-        return None  # submit_result reports the missing game
-    higher, lower = sorted((game.white, game.black))
-    ratings = await ratings_of(session, tournament.id, (higher, lower))
-    if minutes and ratings[higher] < ratings[lower]:
-        raise InvalidInput(
-            f"only the higher-rated player may shorten: {higher} is rated below {lower}",
-            field=field,
-        )
-    return {field: minutes}
 
 
 @router.post("", status_code=status.HTTP_201_CREATED, response_model=PairedRound)
@@ -173,8 +135,10 @@ async def report_result(
     one); a player's report is provisional until the opponent agrees; disagreement
     marks the game disputed until the organizer decides. Send `Idempotency-Key` so a
     retry over a flaky network changes nothing."""
-    extra = await _shortening(session, tournament, round_number, table, body)
-    outcome = await submit_result(
+    extra = await reporting.check_shortening(
+        session, tournament, round_number, table, body.time_shortened_minutes
+    )
+    outcome = await reporting.report_result(
         session, tournament, round_number, table, body.result, actor, extra
     )
     if outcome.seq is not None:

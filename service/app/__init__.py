@@ -1,0 +1,15 @@
+"""The application layer (DESIGN: Layers): one module per workflow.
+
+Each workflow authorizes (the caller's `Actor` comes from the API's token check and is
+checked against the rules here), locks the tournament, calls the engine for every rule,
+and persists rows plus event in the caller's transaction. The router then commits once
+through `api.publish.commit_and_publish`, which issues the live notification inside the
+same transaction (and, for a request with `Idempotency-Key`, leaves the commit to the
+idempotency middleware so the stored response commits with the write).
+
+- `report_result`: a result report through the engine's state machine (`engine.results`)
+- `withdraw`: a player's details, or a withdrawal with its forfeits
+- `start`: close the start list, number the players, pair the schedule (bulk inserts)
+
+Routers parse, call one workflow, render; `db/` stores rows and knows no rules.
+"""
