@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from service.api.systems import initial_rounds
+from service.app.offload import run_cpu
 from service.db.events import append_event
 from service.db.repository import close_start_list, store_rounds
 from service.db.tables import PlayerRow, TournamentRow
@@ -29,7 +30,7 @@ async def start(session: AsyncSession, tournament: TournamentRow) -> Started:
     """The workflow: lock and number (db), schedule (engine), store rows + event."""
     issued = await close_start_list(session, tournament)
     count = len(issued)
-    rounds, warnings = initial_rounds(tournament, count)
+    rounds, warnings = await run_cpu(initial_rounds, tournament, count)
     await store_rounds(session, tournament, rounds)
     if rounds:
         tournament.total_rounds = len(rounds)

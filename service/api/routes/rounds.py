@@ -18,6 +18,7 @@ from service.api.schemas.rounds import (
 from service.api.systems import SWISS, pair_next
 from service.api.views import round_public
 from service.app import report_result as reporting
+from service.app.offload import run_cpu
 from service.db.events import append_event, lock_tournament
 from service.db.repository import (
     list_players,
@@ -85,8 +86,13 @@ async def pair_next_round(
         number = player.start_number
         if player.extra.get("withdrawn") and number is not None and number not in announced:
             byes.append(Bye(current + 1, number, ByeKind.ZERO_POINT))
-    pairing = pair_next(
-        system, engine, byes=byes, options=tournament.settings.get("swiss") or {}, explain=explain
+    pairing = await run_cpu(  # off the event loop (issue 12)
+        pair_next,
+        system,
+        engine,
+        byes=byes,
+        options=tournament.settings.get("swiss") or {},
+        explain=explain,
     )
     paired = Round(pairing.round, pairing.games, pairing.byes)
     await store_round(session, tournament, paired)
