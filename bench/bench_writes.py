@@ -33,6 +33,7 @@ import asyncpg
 import httpx
 
 ROOT = Path(__file__).resolve().parents[1]
+_QUIET = ("--host", "127.0.0.1", "--log-level", "warning", "--no-access-log")
 
 
 def _free_port() -> int:
@@ -44,8 +45,7 @@ def _free_port() -> int:
 async def _launch(app: str, env: dict[str, str]) -> tuple[subprocess.Popen[bytes], str]:
     port = _free_port()
     process = subprocess.Popen(
-        [sys.executable, "-m", "uvicorn", "--factory", app, "--port", str(port)]
-        + ["--host", "127.0.0.1", "--log-level", "warning", "--no-access-log"],
+        [sys.executable, "-m", "uvicorn", "--factory", app, "--port", str(port), *_QUIET],
         env={**os.environ, **env, "PYTHONPATH": str(ROOT)},
         cwd=ROOT,
     )
@@ -128,7 +128,8 @@ async def bench(players: int, clients: int, seconds: float, server: str) -> None
             start_seconds = time.perf_counter() - t0
         tables = players // 2
         print(
-            f"players {players}: registration {registered:.1f} s (sequential), start {start_seconds:.1f} s"
+            f"players {players}: registration {registered:.1f} s (sequential), "
+            f"start {start_seconds:.1f} s"
         )
 
         acked = 0
@@ -179,7 +180,8 @@ async def bench(players: int, clients: int, seconds: float, server: str) -> None
         )
         await db.close()
         print(
-            f"acknowledged {acked}, stored {stored}: {'exactly once' if stored == acked else 'MISMATCH'}"
+            f"acknowledged {acked}, stored {stored}: "
+            + ("exactly once" if stored == acked else "MISMATCH")
         )
         process.terminate()
         process.wait(10)
