@@ -26,7 +26,6 @@ from service.errors import Conflict, InvalidInput, NotFound
 
 __all__ = [
     "Actor",
-    "add_player",
     "confirmed_shortenings",
     "count_players",
     "create_tournament",
@@ -107,36 +106,6 @@ def require_open(tournament: TournamentRow) -> None:
 
 SWISS_SYSTEMS = frozenset({"swiss-dutch", "swiss-jca"})
 """Systems paired round by round, which accept late entries and withdrawals."""
-
-
-async def add_player(
-    session: AsyncSession, tournament: TournamentRow, fields: dict[str, Any]
-) -> tuple[PlayerRow, str | None]:
-    """Register a player while the start list is open, or a late entry in a running Swiss
-    tournament (FIDE C.04.A: the late entry takes the next start number, has no game in
-    the rounds already paired, and receives a player token at once)."""
-    await lock_tournament(session, tournament.id)
-    await session.refresh(tournament)
-    late = tournament.status == "running" and tournament.system in SWISS_SYSTEMS
-    if not late:
-        require_open(tournament)
-    fields = dict(fields)
-    identity = fields.pop("identity", None)
-    player = PlayerRow(
-        tournament_id=tournament.id, extra={"identity": identity} if identity else {}, **fields
-    )
-    token = None
-    if late:
-        numbers = [p.start_number or 0 for p in await list_players(session, tournament.id)]
-        player.start_number = max(numbers, default=0) + 1
-        token = new_token("ply")
-        player.token_hash = hash_token(token)
-        player.extra = {**player.extra, "late_entry_round": tournament.current_round + 1}
-    session.add(player)
-    await session.flush()
-    payload = {"id": player.id, "start_number": player.start_number, **fields}
-    await append_event(session, tournament.id, "player_added", payload)
-    return player, token
 
 
 async def get_player(session: AsyncSession, tournament_id: str, player_id: int) -> PlayerRow:

@@ -14,8 +14,9 @@ from service.api.schemas.players import (
     PlayerUpdate,
 )
 from service.api.views import player_public
+from service.app.register import register as register_player
 from service.app.withdraw import change_player
-from service.db.repository import add_player, delete_player, list_players
+from service.db.repository import delete_player, list_players
 
 router = APIRouter(prefix="/v1/tournaments/{tournament_id}/players", tags=["players"])
 
@@ -32,7 +33,7 @@ async def register(
 ) -> PlayerRegistered:
     """Register a player (organizer; start list open). A Swiss tournament also takes late
     entries while running: the player gets the next start number and a token."""
-    player, token = await add_player(session, tournament, body.model_dump())
+    player, token = await register_player(session, tournament, body.model_dump())
     await commit_and_publish(session, state, tournament)
     return PlayerRegistered(**player_public(player).model_dump(), token=token)
 
