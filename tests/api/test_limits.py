@@ -79,3 +79,12 @@ async def test_a_huge_butler_weight_is_a_quick_422(
     response = await client.post("/v1/compute/bridge/butler", json=body)
     assert response.status_code == 422, response.text
     assert response.json()["field"].startswith("scores.0")
+
+
+async def test_a_what_if_beyond_its_budget_is_422(client: httpx.AsyncClient) -> None:
+    """Finding 7: a 20,000 x 50 FLAMPARK what-if held the service for 14 s."""
+    response = await client.post(
+        "/v1/compute/flampark/schedule", json={"player_count": 20_000, "rounds": 50}
+    )
+    assert response.status_code == 422
+    assert response.json()["field"] == "rounds"
