@@ -19,9 +19,10 @@ import httpx
 from sqlmodel import select
 
 from service.api.app import create_app
+from service.app.register import register
 from service.config import Settings
 from service.db.migrate import upgrade
-from service.db.repository import add_player, close_start_list, create_tournament, store_round
+from service.db.repository import close_start_list, create_tournament, store_rounds
 from service.db.tables import GameRow
 from service.engine.pairing.flampark import flampark_schedule
 
@@ -42,10 +43,9 @@ async def build(app: object, players: int, rounds: int) -> tuple[str, str]:
         )
         for n in range(players):
             rating = 2700 - n * 1700 // players
-            await add_player(session, row, {"name": f"P{n:05d}", "rating": rating})
+            await register(session, row, {"name": f"P{n:05d}", "rating": rating})
         await close_start_list(session, row)
-        for rnd in flampark_schedule(players, rounds).rounds:
-            await store_round(session, row, rnd)
+        await store_rounds(session, row, flampark_schedule(players, rounds).rounds)
         row.current_round = 1
         session.add(row)
         await session.flush()

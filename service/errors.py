@@ -12,6 +12,9 @@ Hierarchy, one stable `type` per kind:
   - `Gone` 410 `gone`: the organizer archived the tournament (its data is kept)
   - `RateLimited` 429 `rate-limited`: too many creations, writes or failed
     authentications; `Retry-After` says when to try again
+  - `TooLarge` 413 `too-large`: the request body exceeds the configured limit
+  - `Unavailable` 503 `unavailable`: the database cannot be reached; sent with
+    `Retry-After`, the request changed nothing
 
 Engine errors (`ValueError` subclasses such as `PairingError`, `TrfError`) map to
 `InvalidInput`; request validation errors to `invalid-input` with every field listed.
@@ -30,7 +33,9 @@ __all__ = [
     "NotFound",
     "Problem",
     "RateLimited",
+    "TooLarge",
     "Unauthenticated",
+    "Unavailable",
 ]
 
 _TYPE_PREFIX = "urn:arbiter:problem:"
@@ -120,3 +125,19 @@ class RateLimited(Problem):
     status = 429
     slug = "rate-limited"
     title = "Too many requests"
+
+
+class TooLarge(Problem):
+    """The request body is larger than the service reads."""
+
+    status = 413
+    slug = "too-large"
+    title = "Request body too large"
+
+
+class Unavailable(Problem):
+    """The database cannot be reached right now; retry after `Retry-After` seconds."""
+
+    status = 503
+    slug = "unavailable"
+    title = "Service unavailable"

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, suppress
+from datetime import timedelta
 
 from fastapi import FastAPI
 from fastapi.middleware.cors import CORSMiddleware
@@ -13,7 +15,8 @@ from fastapi_offline import FastAPIOffline
 from service.api.access import install_token_redaction
 from service.api.contract import install_contract
 from service.api.errors import install_error_handlers
-from service.api.idempotency import IdempotencyMiddleware
+from service.api.idempotency import IdempotencyMiddleware, run_purger
+from service.api.limits import BodyLimitMiddleware
 from service.api.observability import REQUEST_ID_HEADER, install_observability
 from service.api.ratelimit import RateLimitMiddleware, RateLimits, parse_limit
 from service.api.routes import (
@@ -98,9 +101,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.arbiter = AppState(
             settings=config, engine=engine, sessions=create_session_factory(engine), bus=bus
         )
+        purger = asyncio.create_task(
+            run_purger(
+                app.state.arbiter.sessions,
+                timedelta(hours=config.idempotency_ttl_hours),
+                config.idempotency_purge_minutes * 60,
+            )
+        )
         try:
             yield
         finally:
+            purger.cancel()
+            with suppress(asyncio.CancelledError):
+                await purger
             await bus.stop()
             await engine.dispose()
 
@@ -116,6 +129,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     install_error_handlers(app)
     install_token_redaction()  # `?token=` (live channel, pages) never reaches the logs
     app.add_middleware(IdempotencyMiddleware)
+    app.add_middleware(BodyLimitMiddleware)  # outer: limits apply before any body is read
     _install_http_policies(app, config)
     install_contract(app)
     for module in (

@@ -11,6 +11,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from service.api.access import Reader, authorize_read, require_writer
+from service.api.idempotency import SESSION_SCOPE_KEY
 from service.api.state import AppState
 from service.db.repository import Actor, get_tournament
 from service.db.tables import TournamentRow
@@ -49,8 +50,14 @@ def get_state(request: Request) -> AppState:
 StateDep = Annotated[AppState, Depends(get_state)]
 
 
-async def get_session(state: StateDep) -> AsyncIterator[AsyncSession]:
-    """A session per request; handlers commit what they change."""
+async def get_session(request: Request, state: StateDep) -> AsyncIterator[AsyncSession]:
+    """A session per request. A write sent with `Idempotency-Key` runs in the session the
+    idempotency middleware opened, which commits the write together with its stored
+    response; otherwise handlers commit what they change (`publish.commit_and_publish`)."""
+    owned = request.scope.get(SESSION_SCOPE_KEY)
+    if owned is not None:
+        yield owned
+        return
     async with state.sessions() as session:
         yield session
 

@@ -9,19 +9,66 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from sqlalchemy.exc import DBAPIError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from service.errors import InvalidInput, Problem
+from service.errors import InvalidInput, Problem, Unavailable
 
-__all__ = ["PROBLEM_MEDIA_TYPE", "install_error_handlers", "problem_response"]
+__all__ = [
+    "PROBLEM_MEDIA_TYPE",
+    "install_error_handlers",
+    "is_outage",
+    "outage_problem",
+    "problem_response",
+]
 
 PROBLEM_MEDIA_TYPE = "application/problem+json"
 _log = logging.getLogger("arbiter.api")
 
 
-def problem_response(problem: Problem, instance: str | None = None) -> JSONResponse:
+_OUTAGE_SQLSTATES = ("08", "57P", "53300", "55000")
+"""PostgreSQL classes meaning "cannot talk to the database now": connection exceptions,
+operator intervention (shutdown, terminated backend, starting up), too many
+connections, a database not accepting connections."""
+_OUTAGE_MESSAGES = ("database is locked", "connection is closed", "connection was closed")
+
+
+def is_outage(exc: BaseException) -> bool:
+    """True when `exc` says the database is unreachable or busy, not that the request
+    is wrong: the client should retry later (503), and nothing was written."""
+    if isinstance(exc, DBAPIError) and exc.connection_invalidated:
+        return True
+    seen: BaseException | None = exc
+    for _ in range(8):
+        if seen is None:
+            return False
+        if isinstance(seen, OSError | PoolTimeout):
+            return True
+        state = str(getattr(seen, "sqlstate", "") or "")
+        if state and state.startswith(_OUTAGE_SQLSTATES):
+            return True
+        if any(text in str(seen).lower() for text in _OUTAGE_MESSAGES):
+            return True
+        seen = getattr(seen, "orig", None) or seen.__cause__ or seen.__context__
+    return False
+
+
+def outage_problem() -> Unavailable:
+    """The 503 sent while the database cannot be reached."""
+    return Unavailable(
+        "the database is unreachable; the request changed nothing, retry later",
+        field="database",
+    )
+
+
+def problem_response(
+    problem: Problem, instance: str | None = None, *, retry_after: int | None = None
+) -> JSONResponse:
     """Render a problem as an HTTP response."""
-    headers = {"WWW-Authenticate": "Bearer"} if problem.status == 401 else None
+    headers = {"WWW-Authenticate": "Bearer"} if problem.status == 401 else {}
+    if retry_after is not None:
+        headers["Retry-After"] = str(retry_after)
     return JSONResponse(
         problem.body(instance),
         status_code=problem.status,
@@ -84,7 +131,16 @@ def install_error_handlers(app: FastAPI) -> None:
     async def on_value_error(request: Request, exc: Exception) -> JSONResponse:
         return problem_response(InvalidInput(str(exc)), request.url.path)
 
+    async def on_database(request: Request, exc: Exception) -> JSONResponse:
+        if not is_outage(exc):
+            return await on_unexpected(request, exc)
+        _log.warning("database unreachable on %s: %s", request.url.path, exc)
+        retry_after = request.app.state.arbiter.settings.retry_after_seconds
+        return problem_response(outage_problem(), request.url.path, retry_after=retry_after)
+
     async def on_unexpected(request: Request, exc: Exception) -> JSONResponse:
+        if is_outage(exc):
+            return await on_database(request, exc)
         _log.exception("unhandled error on %s", request.url.path, exc_info=exc)
         problem = Problem("internal error; the request changed nothing")
         problem.status, problem.slug, problem.title = 500, "internal", "Internal error"
@@ -94,4 +150,7 @@ def install_error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(RequestValidationError, on_validation)
     app.add_exception_handler(StarletteHTTPException, on_http)
     app.add_exception_handler(ValueError, on_value_error)
+    app.add_exception_handler(DBAPIError, on_database)
+    app.add_exception_handler(PoolTimeout, on_database)
+    app.add_exception_handler(OSError, on_database)
     app.add_exception_handler(Exception, on_unexpected)

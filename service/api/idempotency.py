@@ -1,36 +1,129 @@
 """Idempotency-Key for writes from flaky networks (IETF draft "The Idempotency-Key HTTP
-Header Field"; DESIGN: API conventions).
+Header Field"; DESIGN: API conventions and known pitfalls).
 
-A write sent with `Idempotency-Key` is remembered with a digest of its body and the
-response it got. The same key with the same body replays that response (marked
-`Idempotent-Replayed: true`) and changes nothing; the same key with another body is 422;
-a retry while the first request is still running is 409. Keys are scoped by method,
-path and bearer token, so two clients never collide, and expire after
-`idempotency_ttl_hours`. Responses of 500 and above are not kept, so a retry runs again.
+The stored response commits in the same transaction as the write it answers:
+
+1. The middleware opens the request's session and, as its first statement, inserts the
+   key's record (uncommitted). A concurrent request with the same key waits on that
+   row (PostgreSQL unique index, SQLite's write lock) until the first one ends.
+2. The route runs in that session (`deps.get_session` hands it over) and does not
+   commit; `publish.commit_and_publish` only flushes and queues the notification.
+3. A success (status < 400) is stored in the record and committed with the write; only
+   then is the response sent. A 4xx/5xx or a crash rolls everything back: nothing is
+   left, and a retry runs the request again.
+
+So a crash leaves either nothing or the finished record, and a retry sent the moment
+the response arrives finds the record committed (replay, never 409). The same key with
+another body is 422; a retry that waits longer than `_LOCK_WAIT` for the first is 409.
+
+Entitlement: the record is found by a digest of method, path, the whole
+`Authorization` header and the key, so only the caller holding the same token finds
+it. A request without a token (creating a tournament or a bridge event) must send an
+unguessable key (`idempotency_min_key_length` characters, 422 otherwise). Stored
+bodies hold tokens, so they are encrypted (AES-256-GCM) with a key derived (HKDF) from
+the same parts: whoever reads the table learns nothing without the original request.
+Records expire after `idempotency_ttl_hours` and a background task deletes them.
 """
 
 from __future__ import annotations
 
+import asyncio
+import base64
+import contextlib
 import hashlib
 import json
+import logging
+import os
+from collections.abc import Awaitable, Callable
 from datetime import timedelta
 from typing import Any
 
-from sqlalchemy.exc import IntegrityError
+from cryptography.hazmat.primitives import hashes
+from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+from cryptography.hazmat.primitives.kdf.hkdf import HKDF
+from sqlalchemy import delete, text
+from sqlalchemy.exc import DBAPIError, IntegrityError
+from sqlmodel import col
+from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from service.api.errors import PROBLEM_MEDIA_TYPE
+from service.api.errors import PROBLEM_MEDIA_TYPE, is_outage, outage_problem
+from service.db.session import SessionFactory
 from service.db.tables import IdempotencyRow, utcnow
 from service.errors import Conflict, InvalidInput, Problem
 
-__all__ = ["IdempotencyMiddleware"]
+__all__ = [
+    "SESSION_SCOPE_KEY",
+    "IdempotencyMiddleware",
+    "after_commit",
+    "purge_expired",
+    "run_purger",
+]
 
 _WRITE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 _KEEP_HEADERS = frozenset({b"content-type", b"location"})
+SESSION_SCOPE_KEY = "arbiter.write_session"
+"""Where the middleware leaves the request's session for `deps.get_session`."""
+_AFTER_COMMIT = "arbiter.after_commit"
+_LOCK_WAIT = "10s"
+"""How long a retry waits for the first request with its key (PostgreSQL)."""
+_log = logging.getLogger("arbiter.idempotency")
+
+
+def after_commit(session: AsyncSession, action: Callable[[], Awaitable[None]]) -> None:
+    """Run `action` once the middleware has committed this session's transaction."""
+    session.info.setdefault(_AFTER_COMMIT, []).append(action)
+
+
+class _Parts:
+    """The request parts a record belongs to: lookup digest and body cipher key."""
+
+    def __init__(self, method: str, path: str, authorization: str, key: str) -> None:
+        material = "\x1f".join((method, path, authorization, key)).encode()
+        self.lookup = hashlib.sha256(b"arbiter/idempotency/lookup\x1f" + material).hexdigest()
+        self._cipher = AESGCM(
+            HKDF(
+                algorithm=hashes.SHA256(), length=32, salt=None, info=b"arbiter/idempotency/body"
+            ).derive(material)
+        )
+
+    def seal(self, body: bytes) -> str:
+        """Encrypt a response body, bound to this record."""
+        nonce = os.urandom(12)
+        sealed = self._cipher.encrypt(nonce, body, self.lookup.encode())
+        return base64.b64encode(nonce + sealed).decode()
+
+    def open(self, stored: str) -> bytes:
+        """Decrypt a stored body."""
+        raw = base64.b64decode(stored)
+        return self._cipher.decrypt(raw[:12], raw[12:], self.lookup.encode())
+
+
+class _Buffered:
+    """The app's response, held back until the transaction has committed."""
+
+    def __init__(self) -> None:
+        self.start: Message | None = None
+        self.body = bytearray()
+
+    async def send(self, message: Message) -> None:
+        if message["type"] == "http.response.start":
+            self.start = message
+        elif message["type"] == "http.response.body":
+            self.body += message.get("body", b"")
+
+    @property
+    def status(self) -> int:
+        return int(self.start["status"]) if self.start else 500
+
+    async def deliver(self, send: Send) -> None:
+        assert self.start is not None
+        await send(self.start)
+        await send({"type": "http.response.body", "body": bytes(self.body)})
 
 
 class IdempotencyMiddleware:
-    """Pure ASGI middleware; it stores keys in the app's database."""
+    """Pure ASGI middleware; it keeps records in the app's database."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -44,72 +137,154 @@ class IdempotencyMiddleware:
         if raw_key is None:
             await self.app(scope, receive, send)
             return
+        state = scope["app"].state.arbiter
         key = raw_key.decode("latin-1").strip().strip('"')
-        if not 1 <= len(key) <= 255:
-            await _send_problem(
-                send, InvalidInput("must be 1 to 255 characters", field="Idempotency-Key")
-            )
+        authorization = headers.get(b"authorization", b"").decode("latin-1")
+        problem = _check_key(key, authorized=bool(authorization.strip()), settings=state.settings)
+        if problem is not None:
+            await send_problem(send, problem)
             return
         body = await _read_body(receive)
-        scope_key = _digest(
-            scope["method"], scope["path"], headers.get(b"authorization", b"").decode(), key
-        )
+        if body is None:
+            return  # the client went away
+        parts = _Parts(scope["method"], scope["path"], authorization, key)
         request_hash = hashlib.sha256(body).hexdigest()
-        sessions = scope["app"].state.arbiter.sessions
-        ttl = timedelta(hours=scope["app"].state.arbiter.settings.idempotency_ttl_hours)
+        ttl = timedelta(hours=state.settings.idempotency_ttl_hours)
+        try:
+            await self._handle(scope, send, state.sessions, parts, request_hash, body, ttl)
+        except DBAPIError as exc:
+            if not is_outage(exc):
+                raise
+            _log.warning("database unreachable: %s", exc)
+            await send_problem(
+                send, outage_problem(), retry_after=state.settings.retry_after_seconds
+            )
 
+    async def _handle(
+        self,
+        scope: Scope,
+        send: Send,
+        sessions: SessionFactory,
+        parts: _Parts,
+        request_hash: str,
+        body: bytes,
+        ttl: timedelta,
+    ) -> None:
         async with sessions() as session:
-            row = await session.get(IdempotencyRow, scope_key)
-            if row is not None and utcnow() - row.created_at > ttl:
-                await session.delete(row)
+            for _ in range(3):
+                try:
+                    claimed = await _claim(session, parts.lookup, request_hash)
+                except _InFlight:
+                    await send_problem(send, _in_flight())
+                    return
+                if claimed:
+                    break
+                row = await session.get(IdempotencyRow, parts.lookup)
+                if row is not None and row.state == "done" and utcnow() - _aware(row) <= ttl:
+                    await _answer_existing(send, row, parts, request_hash)
+                    return
+                if row is not None:  # expired, or left in flight by an older version
+                    await session.delete(row)
                 await session.commit()
-                row = None
-            if row is not None:
-                await _answer_existing(send, row, request_hash)
+            else:
+                await send_problem(send, _in_flight())
                 return
-            session.add(IdempotencyRow(key=scope_key, request_hash=request_hash))
-            try:
-                await session.commit()
-            except IntegrityError:
-                await _send_problem(send, _in_flight())
-                return
+            await self._run(scope, send, session, parts, body)
 
-        captured: dict[str, Any] = {"status": 500, "headers": [], "body": b""}
+    async def _run(
+        self, scope: Scope, send: Send, session: AsyncSession, parts: _Parts, body: bytes
+    ) -> None:
+        sent = False
 
         async def replay_receive() -> Message:
+            nonlocal sent
+            if sent:
+                return {"type": "http.disconnect"}
+            sent = True
             return {"type": "http.request", "body": body, "more_body": False}
 
-        async def capture_send(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                captured["status"] = message["status"]
-                captured["headers"] = [
-                    (k.decode("latin-1"), v.decode("latin-1"))
-                    for k, v in message.get("headers", [])
-                    if k.lower() in _KEEP_HEADERS
-                ]
-            elif message["type"] == "http.response.body":
-                captured["body"] += message.get("body", b"")
-            await send(message)
-
+        buffered = _Buffered()
+        scope[SESSION_SCOPE_KEY] = session
+        session.info[SESSION_SCOPE_KEY] = True
         try:
-            await self.app(scope, replay_receive, capture_send)
-        finally:
-            async with sessions() as session:
-                row = await session.get(IdempotencyRow, scope_key)
-                if row is not None:
-                    if captured["status"] >= 500:
-                        await session.delete(row)
-                    else:
-                        row.state = "done"
-                        row.status_code = captured["status"]
-                        row.headers = {"list": captured["headers"]}
-                        row.body = captured["body"].decode("utf-8", "replace")
-                        session.add(row)
-                    await session.commit()
+            await self.app(scope, replay_receive, buffered.send)
+        except BaseException:
+            await session.rollback()
+            raise
+        if buffered.status >= 400:
+            await session.rollback()
+            await buffered.deliver(send)
+            return
+        row = await session.get(IdempotencyRow, parts.lookup)
+        assert row is not None
+        row.state = "done"
+        row.status_code = buffered.status
+        row.headers = {
+            "list": [
+                (k.decode("latin-1"), v.decode("latin-1"))
+                for k, v in (buffered.start or {}).get("headers", [])
+                if k.lower() in _KEEP_HEADERS
+            ]
+        }
+        row.body = parts.seal(bytes(buffered.body))
+        session.add(row)
+        await session.commit()
+        for action in session.info.pop(_AFTER_COMMIT, []):
+            try:
+                await action()
+            except Exception:  # a lost notification is repaired by the log reread
+                _log.exception("after-commit action failed")
+        await buffered.deliver(send)
 
 
-def _digest(*parts: str) -> str:
-    return hashlib.sha256("\x1f".join(parts).encode()).hexdigest()
+def _check_key(key: str, *, authorized: bool, settings: Any) -> Problem | None:
+    """The key's shape: 1..255 printable characters, and unguessable without a token."""
+    field = "Idempotency-Key"
+    if not 1 <= len(key) <= 255 or not key.isprintable():
+        return InvalidInput("must be 1 to 255 printable characters", field=field)
+    minimum = int(settings.idempotency_min_key_length)
+    if not authorized and len(key) < minimum:
+        return InvalidInput(
+            f"a request without a bearer token needs an unguessable key of at least "
+            f"{minimum} characters (e.g. a random UUID)",
+            field=field,
+        )
+    return None
+
+
+async def _claim(session: AsyncSession, lookup: str, request_hash: str) -> bool:
+    """Insert the record (uncommitted) as the transaction's first write; False when a
+    committed record with this key exists (after waiting for its transaction)."""
+    bind = session.get_bind()
+    try:
+        if bind.dialect.name == "postgresql":
+            await session.exec(text(f"SET LOCAL lock_timeout = '{_LOCK_WAIT}'"))  # type: ignore[call-overload]
+        session.add(IdempotencyRow(key=lookup, request_hash=request_hash))
+        await session.flush()
+    except IntegrityError:
+        await session.rollback()
+        return False
+    except DBAPIError as exc:
+        if "lock timeout" in str(exc).lower() or "LockNotAvailable" in type(exc.orig).__name__:
+            await session.rollback()
+            raise _InFlight from exc
+        raise
+    if bind.dialect.name == "postgresql":
+        await session.exec(text("SET LOCAL lock_timeout = 0"))  # type: ignore[call-overload]
+    return True
+
+
+class _InFlight(Exception):
+    """The first request with this key held it longer than `_LOCK_WAIT`."""
+
+
+def _aware(row: IdempotencyRow) -> Any:
+    created = row.created_at
+    if created.tzinfo is None:  # SQLite drops the zone; stored values are UTC
+        from datetime import UTC
+
+        created = created.replace(tzinfo=UTC)
+    return created
 
 
 def _in_flight() -> Conflict:
@@ -119,21 +294,22 @@ def _in_flight() -> Conflict:
     )
 
 
-async def _read_body(receive: Receive) -> bytes:
+async def _read_body(receive: Receive) -> bytes | None:
     chunks = []
     while True:
         message = await receive()
         if message["type"] != "http.request":
-            break
+            return None
         chunks.append(message.get("body", b""))
         if not message.get("more_body", False):
-            break
-    return b"".join(chunks)
+            return b"".join(chunks)
 
 
-async def _answer_existing(send: Send, row: IdempotencyRow, request_hash: str) -> None:
+async def _answer_existing(
+    send: Send, row: IdempotencyRow, parts: _Parts, request_hash: str
+) -> None:
     if row.request_hash != request_hash:
-        await _send_problem(
+        await send_problem(
             send,
             InvalidInput(
                 "this Idempotency-Key was used with a different request body",
@@ -141,27 +317,41 @@ async def _answer_existing(send: Send, row: IdempotencyRow, request_hash: str) -
             ),
         )
         return
-    if row.state != "done" or row.status_code is None:
-        await _send_problem(send, _in_flight())
-        return
     headers = [(k.encode("latin-1"), v.encode("latin-1")) for k, v in row.headers.get("list", [])]
     headers.append((b"idempotent-replayed", b"true"))
-    body = (row.body or "").encode()
+    body = parts.open(row.body or "")
     headers.append((b"content-length", str(len(body)).encode()))
     await send({"type": "http.response.start", "status": row.status_code, "headers": headers})
     await send({"type": "http.response.body", "body": body})
 
 
-async def _send_problem(send: Send, problem: Problem) -> None:
+async def send_problem(send: Send, problem: Problem, *, retry_after: int | None = None) -> None:
+    """Answer with a problem document straight from ASGI middleware."""
     body = json.dumps(problem.body()).encode()
-    await send(
-        {
-            "type": "http.response.start",
-            "status": problem.status,
-            "headers": [
-                (b"content-type", PROBLEM_MEDIA_TYPE.encode()),
-                (b"content-length", str(len(body)).encode()),
-            ],
-        }
-    )
+    headers = [
+        (b"content-type", PROBLEM_MEDIA_TYPE.encode()),
+        (b"content-length", str(len(body)).encode()),
+    ]
+    if retry_after is not None:
+        headers.append((b"retry-after", str(retry_after).encode()))
+    await send({"type": "http.response.start", "status": problem.status, "headers": headers})
     await send({"type": "http.response.body", "body": body})
+
+
+async def purge_expired(sessions: SessionFactory, ttl: timedelta) -> int:
+    """Delete records older than `ttl`; returns how many."""
+    async with sessions() as session:
+        statement = delete(IdempotencyRow).where(col(IdempotencyRow.created_at) < utcnow() - ttl)
+        result = await session.exec(statement)
+        await session.commit()
+        return int(result.rowcount or 0)
+
+
+async def run_purger(sessions: SessionFactory, ttl: timedelta, every_seconds: float) -> None:
+    """The lifespan's background task: purge, sleep, repeat; errors are logged."""
+    while True:
+        with contextlib.suppress(Exception):
+            purged = await purge_expired(sessions, ttl)
+            if purged:
+                _log.info("purged %d expired idempotency records", purged)
+        await asyncio.sleep(every_seconds)

@@ -1,22 +1,64 @@
-"""Commit a write and announce its events to live listeners."""
+"""Commit a write and announce its events to live listeners (DESIGN: Live standings).
+
+PostgreSQL: `SELECT pg_notify(channel, '<tournament>:<seq>')` runs in the writer's own
+session, inside the write's transaction, so the notification is delivered exactly when
+the write commits and never for a rolled-back one; no connection is shared between
+requests (issue 12, finding 4: a shared asyncpg connection made committed writes
+answer 500). Every replica, this one included, hears it through its LISTEN.
+
+SQLite (one process): the in-process bus is told after the commit.
+
+A write made under `Idempotency-Key` is committed by the idempotency middleware with
+its stored response; here it is only flushed, and the in-process notification waits
+for that commit (`idempotency.after_commit`).
+"""
 
 from __future__ import annotations
 
+from sqlalchemy import text
+from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from service.api.idempotency import SESSION_SCOPE_KEY, after_commit
 from service.api.state import AppState
 from service.db.tables import TournamentRow
+from service.live.bus import CHANNEL, InProcessBus
 
-__all__ = ["commit_and_publish"]
+__all__ = ["commit_and_publish", "notify_in_transaction"]
+
+
+async def notify_in_transaction(session: AsyncSession, tournament_id: str) -> int:
+    """Queue the NOTIFY for the tournament's newest event in this transaction (PostgreSQL
+    only); returns that sequence number."""
+    result = await session.exec(  # type: ignore[call-overload]
+        text("SELECT last_seq FROM tournaments WHERE id = :id"), params={"id": tournament_id}
+    )
+    seq = int(result.scalar_one())
+    if session.get_bind().dialect.name == "postgresql":
+        await session.exec(  # type: ignore[call-overload]
+            text("SELECT pg_notify(:channel, :payload)"),
+            params={"channel": CHANNEL, "payload": f"{tournament_id}:{seq}"},
+        )
+    return seq
 
 
 async def commit_and_publish(
     session: AsyncSession, state: AppState, tournament: TournamentRow
 ) -> None:
-    """Commit, then tell the bus the tournament's newest sequence number.
+    """Notify inside the transaction, then commit (or leave the commit to the
+    idempotency middleware that owns this session)."""
+    await session.flush()
+    seq = await notify_in_transaction(session, tournament.id)
+    set_committed_value(tournament, "last_seq", seq)
+    bus = state.bus
+    tournament_id = tournament.id
 
-    Notifying after commit guarantees listeners find the event rows when they read.
-    """
+    async def announce() -> None:
+        if isinstance(bus, InProcessBus):
+            await bus.publish(tournament_id, seq)
+
+    if session.info.get(SESSION_SCOPE_KEY):
+        after_commit(session, announce)
+        return
     await session.commit()
-    await session.refresh(tournament)
-    await state.bus.publish(tournament.id, tournament.last_seq)
+    await announce()

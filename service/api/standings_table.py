@@ -19,6 +19,7 @@ from service.api.schemas.common import to_number
 from service.api.snapshots import engine_view, players_view
 from service.api.state import AppState
 from service.api.systems import ROUND_ROBINS
+from service.app.offload import run_cpu
 from service.db.tables import PlayerRow, TournamentRow
 from service.engine.model import ByeKind, Colour, Outcome, Tournament
 from service.engine.pairing.flampark.kinds import group_bounds
@@ -114,10 +115,10 @@ async def standings_table(
     if row.system in ROUND_ROBINS:
         withdrawn = (n for n, player in players.items() if player.extra.get("withdrawn"))
         tournament = without_players(tournament, annulled_withdrawals(tournament, withdrawn))
-    table = (
-        compute_standings(tournament, order, explain=explain)
+    table = await (  # off the event loop (issue 12): tie-breaks of a big event take seconds
+        run_cpu(compute_standings, tournament, order, explain=explain)
         if order or explain is not None
-        else points_only(tournament)
+        else run_cpu(points_only, tournament)
     )
     played = Counter(
         number

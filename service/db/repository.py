@@ -1,8 +1,9 @@
-"""Tournament persistence: the reads and writes behind every endpoint.
+"""Tournament persistence: the rows behind every endpoint.
 
 Every write runs inside the caller's transaction and appends its events there, so a
 failed request leaves nothing behind. Writers lock the tournament first
 (`lock_tournament`), which makes read-modify-write sequences safe under concurrency.
+The rules of results and withdrawals live in the application layer (`service.app`).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from sqlalchemy import select as sa_select
-from sqlmodel import col, func, or_, select
+from sqlmodel import col, func, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from service.db.events import append_event, lock_tournament
@@ -21,12 +22,10 @@ from service.db.loading import ByeRecord, GameRecord, engine_tournament
 from service.db.tables import ByeRow, GameRow, PlayerRow, TournamentRow
 from service.db.tokens import hash_token, new_token
 from service.engine.model import Round, Tournament
-from service.errors import Conflict, Forbidden, InvalidInput, NotFound
+from service.errors import Conflict, InvalidInput, NotFound
 
 __all__ = [
     "Actor",
-    "ReportOutcome",
-    "add_player",
     "confirmed_shortenings",
     "count_players",
     "create_tournament",
@@ -37,10 +36,10 @@ __all__ = [
     "list_players",
     "load_engine_tournament",
     "ratings_of",
+    "require_open",
     "round_rows",
     "store_round",
-    "submit_result",
-    "update_player",
+    "store_rounds",
 ]
 
 
@@ -50,15 +49,6 @@ class Actor:
 
     kind: Literal["organizer", "player"]
     start_number: int | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class ReportOutcome:
-    """What a result submission did."""
-
-    game: GameRow
-    seq: int | None
-    """The event's sequence number, None when nothing changed (a repeat)."""
 
 
 async def create_tournament(
@@ -109,43 +99,13 @@ async def count_players(session: AsyncSession, tournament_id: str) -> int:
     return int((await session.exec(statement)).one())
 
 
-def _require_open(tournament: TournamentRow) -> None:
+def require_open(tournament: TournamentRow) -> None:
     if tournament.status != "registration":
         raise Conflict("the start list is closed", field="status")
 
 
 SWISS_SYSTEMS = frozenset({"swiss-dutch", "swiss-jca"})
 """Systems paired round by round, which accept late entries and withdrawals."""
-
-
-async def add_player(
-    session: AsyncSession, tournament: TournamentRow, fields: dict[str, Any]
-) -> tuple[PlayerRow, str | None]:
-    """Register a player while the start list is open, or a late entry in a running Swiss
-    tournament (FIDE C.04.A: the late entry takes the next start number, has no game in
-    the rounds already paired, and receives a player token at once)."""
-    await lock_tournament(session, tournament.id)
-    await session.refresh(tournament)
-    late = tournament.status == "running" and tournament.system in SWISS_SYSTEMS
-    if not late:
-        _require_open(tournament)
-    fields = dict(fields)
-    identity = fields.pop("identity", None)
-    player = PlayerRow(
-        tournament_id=tournament.id, extra={"identity": identity} if identity else {}, **fields
-    )
-    token = None
-    if late:
-        numbers = [p.start_number or 0 for p in await list_players(session, tournament.id)]
-        player.start_number = max(numbers, default=0) + 1
-        token = new_token("ply")
-        player.token_hash = hash_token(token)
-        player.extra = {**player.extra, "late_entry_round": tournament.current_round + 1}
-    session.add(player)
-    await session.flush()
-    payload = {"id": player.id, "start_number": player.start_number, **fields}
-    await append_event(session, tournament.id, "player_added", payload)
-    return player, token
 
 
 async def get_player(session: AsyncSession, tournament_id: str, player_id: int) -> PlayerRow:
@@ -156,73 +116,11 @@ async def get_player(session: AsyncSession, tournament_id: str, player_id: int) 
     return player
 
 
-async def update_player(
-    session: AsyncSession, tournament: TournamentRow, player_id: int, fields: dict[str, Any]
-) -> PlayerRow:
-    """Change a player's details while the start list is open; in a running tournament
-    only `withdrawn` may change.
-
-    A withdrawn player of a Swiss tournament is not paired again. In a tournament paired
-    in advance (round-robin, FLAMPARK) the withdrawn player's games with no result
-    reported become forfeit losses for them, recorded as the organizer's results with
-    one event each (seed 000: a walkover is not counted for the opponent and costs its
-    giver half a point); a reported or disputed game is left for the organizer, since it
-    may have been played. Reinstating a player changes no recorded result.
-    """
-    await lock_tournament(session, tournament.id)
-    await session.refresh(tournament)
-    withdrawal = tournament.status == "running" and set(fields) == {"withdrawn"}
-    if not withdrawal:
-        _require_open(tournament)
-    player = await get_player(session, tournament.id, player_id)
-    if withdrawal and fields["withdrawn"] and tournament.system not in SWISS_SYSTEMS:
-        await _forfeit_open_games(session, tournament, player)
-    for name, value in fields.items():
-        if name == "withdrawn":
-            player.extra = {**player.extra, "withdrawn": bool(value)}
-        elif name == "identity":
-            player.extra = {**player.extra, "identity": value}
-        else:
-            setattr(player, name, value)
-    session.add(player)
-    await append_event(session, tournament.id, "player_updated", {"id": player_id, **fields})
-    return player
-
-
-async def _forfeit_open_games(
-    session: AsyncSession, tournament: TournamentRow, player: PlayerRow
-) -> None:
-    """Record a forfeit loss for `player` in each of their games with no result
-    reported (a pre-paired schedule keeps the withdrawn player's games)."""
-    number = player.start_number
-    statement = (
-        select(GameRow)
-        .where(
-            GameRow.tournament_id == tournament.id,
-            GameRow.status == "pending",
-            or_(GameRow.white == number, GameRow.black == number),
-        )
-        .order_by(col(GameRow.round), col(GameRow.table_no))
-    )
-    organizer = Actor("organizer")
-    for game in (await session.exec(statement)).all():
-        result = "-+" if game.white == number else "+-"
-        await submit_result(
-            session,
-            tournament,
-            game.round,
-            game.table_no,
-            result,
-            organizer,
-            extra={"forfeit": "withdrawal"},
-        )
-
-
 async def delete_player(session: AsyncSession, tournament: TournamentRow, player_id: int) -> None:
     """Remove a player while the start list is open."""
     await lock_tournament(session, tournament.id)
     await session.refresh(tournament)
-    _require_open(tournament)
+    require_open(tournament)
     player = await get_player(session, tournament.id, player_id)
     await session.delete(player)
     await append_event(session, tournament.id, "player_removed", {"id": player_id})
@@ -234,7 +132,7 @@ async def close_start_list(
     """Number the players (rating descending, ties by name) and issue their tokens."""
     await lock_tournament(session, tournament.id)
     await session.refresh(tournament)
-    _require_open(tournament)
+    require_open(tournament)
     players = await list_players(session, tournament.id)
     if len(players) < 2:
         raise InvalidInput(
@@ -255,27 +153,50 @@ async def close_start_list(
 
 
 async def store_round(session: AsyncSession, tournament: TournamentRow, rnd: Round) -> None:
-    """Persist a paired round (games in table order and byes).
+    """Persist a paired round (games in table order and byes)."""
+    await store_rounds(session, tournament, (rnd,))
+
+
+async def store_rounds(
+    session: AsyncSession, tournament: TournamentRow, rounds: Sequence[Round]
+) -> None:
+    """Persist paired rounds with one multi-row insert per table (a 400-player
+    round-robin is 79,800 games: row-by-row ORM inserts took most of a minute).
 
     Games that already carry a result (an imported file) are stored as confirmed.
     """
-    for table, game in enumerate(rnd.games, start=1):
-        session.add(
-            GameRow(
-                tournament_id=tournament.id,
-                round=rnd.number,
-                table_no=game.table or table,
-                white=game.white,
-                black=game.black,
-                result=None if game.result is None else game.result.value,
-                status="pending" if game.result is None else "confirmed",
-            )
-        )
-    for bye in rnd.byes:
-        session.add(
-            ByeRow(tournament_id=tournament.id, round=rnd.number, player=bye.player, kind=bye.kind)
-        )
+    games: list[dict[str, Any]] = [
+        {
+            "tournament_id": tournament.id,
+            "round": rnd.number,
+            "table_no": game.table or table,
+            "white": game.white,
+            "black": game.black,
+            "result": None if game.result is None else game.result.value,
+            "status": "pending" if game.result is None else "confirmed",
+            "reports": {},
+            "extra": {},
+            "shortened_minutes": None,
+        }
+        for rnd in rounds
+        for table, game in enumerate(rnd.games, start=1)
+    ]
+    byes: list[dict[str, Any]] = [
+        {
+            "tournament_id": tournament.id,
+            "round": rnd.number,
+            "player": bye.player,
+            "kind": bye.kind,
+        }
+        for rnd in rounds
+        for bye in rnd.byes
+    ]
     await session.flush()
+    connection = await session.connection()
+    if games:
+        await connection.execute(GameRow.__table__.insert(), games)  # type: ignore[attr-defined]
+    if byes:
+        await connection.execute(ByeRow.__table__.insert(), byes)  # type: ignore[attr-defined]
 
 
 async def round_rows(
@@ -335,79 +256,6 @@ async def confirmed_shortenings(
     return [(r, w, m) for r, w, m in (await session.exec(statement)).all() if m]
 
 
-async def submit_result(
-    session: AsyncSession,
-    tournament: TournamentRow,
-    round_number: int,
-    table: int,
-    result: str,
-    actor: Actor,
-    extra: dict[str, Any] | None = None,
-) -> ReportOutcome:
-    """Record a result (DESIGN: a player's report is provisional; both agreeing or the
-    organizer confirms; disagreement marks the game disputed until the organizer decides).
-
-    Every change appends an event that carries the previous state: nothing is silently
-    overwritten. Repeating what is already recorded changes nothing and adds no event.
-    """
-    await lock_tournament(session, tournament.id)
-    await session.refresh(tournament)
-    if tournament.status == "registration":
-        raise Conflict("the tournament has not started", field="status")
-    game = await _find_game(session, tournament, round_number, table)
-    previous = {"result": game.result, "status": game.status, "reports": dict(game.reports)}
-    previous_extra = dict(game.extra)
-    reports = dict(game.reports)
-    if actor.kind == "organizer":
-        unchanged_extra = not extra or all(game.extra.get(k) == v for k, v in extra.items())
-        if game.status == "confirmed" and game.result == result and unchanged_extra:
-            return ReportOutcome(game, None)
-        event = "result_corrected" if game.status == "confirmed" else "result_confirmed"
-        reports["arbiter"] = result
-        game.result, game.status = result, "confirmed"
-    else:
-        side = _side_of(game, actor.start_number)
-        if game.status == "confirmed":
-            if game.result == result:
-                return ReportOutcome(game, None)
-            raise Conflict(
-                f"the result is already confirmed as {game.result}; ask the arbiter",
-                field="result",
-            )
-        if reports.get(side) == result:
-            return ReportOutcome(game, None)
-        reports[side] = result
-        other = reports.get("black" if side == "white" else "white")
-        if other is None:
-            event, game.status, game.result = "result_reported", "provisional", result
-        elif other == result:
-            event, game.status, game.result = "result_confirmed", "confirmed", result
-        else:
-            event, game.status, game.result = "result_disputed", "disputed", None
-    game.reports = reports
-    if extra:
-        game.extra = {**game.extra, **extra}
-        minutes = extra.get("time_shortened_minutes")
-        if minutes is not None:
-            game.shortened_minutes = float(minutes)
-    session.add(game)
-    payload = {
-        "round": game.round,
-        "table": game.table_no,
-        "white": game.white,
-        "black": game.black,
-        "result": game.result,
-        "status": game.status,
-        "by": actor.kind if actor.kind == "organizer" else f"player:{actor.start_number}",
-        "previous": {**previous, "extra": previous_extra},
-        "shortened_minutes": game.shortened_minutes,
-        **({"extra": extra} if extra else {}),
-    }
-    seq = await append_event(session, tournament.id, event, payload)
-    await _advance(session, tournament)
-    return ReportOutcome(game, seq)
-
-
 async def find_game(
     session: AsyncSession, tournament_id: str, round_number: int, table: int
 ) -> GameRow | None:
@@ -428,47 +276,3 @@ async def ratings_of(
         PlayerRow.tournament_id == tournament_id, col(PlayerRow.start_number).in_(numbers)
     )
     return {n: r for n, r in (await session.exec(statement)).all() if n is not None}
-
-
-async def _find_game(
-    session: AsyncSession, tournament: TournamentRow, round_number: int, table: int
-) -> GameRow:
-    game = await find_game(session, tournament.id, round_number, table)
-    if game is not None:
-        return game
-    paired = select(func.count()).where(
-        GameRow.tournament_id == tournament.id, GameRow.round == round_number
-    )
-    byes = select(func.count()).where(
-        ByeRow.tournament_id == tournament.id, ByeRow.round == round_number
-    )
-    if not (await session.exec(paired)).one() and not (await session.exec(byes)).one():
-        raise NotFound(f"round {round_number} has not been paired", field="round")
-    raise NotFound(f"round {round_number} has no game at table {table}", field="table")
-
-
-def _side_of(game: GameRow, start_number: int | None) -> str:
-    if start_number == game.white:
-        return "white"
-    if start_number == game.black:
-        return "black"
-    raise Forbidden("a player may report only the results of their own games", field="table")
-
-
-async def _advance(session: AsyncSession, tournament: TournamentRow) -> None:
-    """Move `current_round` past fully confirmed rounds; finish when all are done."""
-    await session.flush()
-    mine = GameRow.tournament_id == tournament.id
-    first_open = (
-        await session.exec(
-            select(func.min(GameRow.round)).where(mine, GameRow.status != "confirmed")
-        )
-    ).one()
-    paired = (await session.exec(select(func.max(GameRow.round)).where(mine))).one() or 0
-    if first_open is not None:
-        tournament.current_round = first_open
-    else:
-        tournament.current_round = paired
-        if tournament.total_rounds is not None and paired >= tournament.total_rounds:
-            tournament.status = "finished"
-    session.add(tournament)

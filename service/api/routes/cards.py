@@ -8,7 +8,9 @@ from fastapi.responses import HTMLResponse
 from service.api.cards import build_cards, cards_html
 from service.api.deps import PageTournamentDep, SessionDep, TournamentDep
 from service.api.schemas.cards import PlayerCard
+from service.app.offload import run_cpu
 from service.db.repository import list_players, round_rows
+from service.db.tables import ByeRow, GameRow, PlayerRow, TournamentRow
 from service.errors import NotFound
 
 router = APIRouter(prefix="/v1/tournaments/{tournament_id}", tags=["cards"])
@@ -24,7 +26,7 @@ async def player_card(
     schedule), table, colour and opponent (seed 000, "Karta gracza")."""
     players = await list_players(session, tournament.id)
     games, byes = await round_rows(session, tournament.id)
-    cards = build_cards(tournament, players, games, byes)
+    cards = await run_cpu(build_cards, tournament, players, games, byes)
     if start_number not in cards:
         raise NotFound(f"no player with start number {start_number}", field="start_number")
     return cards[start_number]
@@ -40,4 +42,11 @@ async def all_cards(tournament: PageTournamentDep, session: SessionDep) -> HTMLR
     a private tournament's page takes its token as `?token=`."""
     players = await list_players(session, tournament.id)
     games, byes = await round_rows(session, tournament.id)
-    return HTMLResponse(cards_html(tournament, build_cards(tournament, players, games, byes)))
+    page = await run_cpu(_page, tournament, players, games, byes)  # off the event loop
+    return HTMLResponse(page)
+
+
+def _page(
+    tournament: TournamentRow, players: list[PlayerRow], games: list[GameRow], byes: list[ByeRow]
+) -> str:
+    return cards_html(tournament, build_cards(tournament, players, games, byes))

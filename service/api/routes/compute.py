@@ -23,6 +23,7 @@ from service.api.schemas.compute import (
 )
 from service.api.schemas.flampark import ScheduleRequest, ScheduleResponse
 from service.api.systems import pair_next, schedule_for
+from service.app.offload import run_cpu
 from service.engine.model import Player
 from service.engine.pairing.varma import varma_draw, varma_sets
 from service.engine.scoring.standings import DEFAULT_SWISS, compute_standings
@@ -36,6 +37,10 @@ router = APIRouter(prefix="/v1/compute", tags=["compute"])
 async def flampark_schedule(body: ScheduleRequest) -> ScheduleResponse:
     """The whole FLAMPARK schedule for a start list (or a player count), rounds and kinds,
     with its pairing-quality figures: compare a Swiss open with a FLAMPARK clone of it."""
+    return await run_cpu(_what_if, body)  # off the event loop; size bounded by the schema
+
+
+def _what_if(body: ScheduleRequest) -> ScheduleResponse:
     schedule = schedule_for(body.count, body.rounds, body.options())
     document = schedule_document(schedule)
     if body.players is not None:

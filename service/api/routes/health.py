@@ -1,17 +1,63 @@
-"""Liveness for load balancers and the container health check."""
+"""Health for load balancers and the container check: the database and the live bus,
+reported separately (issue 12: an outage must be told apart from a slow bus)."""
 
 from __future__ import annotations
 
-from fastapi import APIRouter
+import asyncio
+from typing import Any
+
+from fastapi import APIRouter, Response
 from sqlalchemy import text
 
-from service.api.deps import SessionDep
+from service.api.deps import StateDep
+from service.api.errors import is_outage
+from service.api.state import AppState
 
 router = APIRouter(tags=["health"])
 
+_DATABASE_WAIT = 2.0
+"""Seconds the database gets to answer `SELECT 1` before it counts as unreachable."""
+
+
+async def _database(state: AppState) -> str:
+    async def probe() -> None:
+        async with state.sessions() as session:
+            await session.exec(text("SELECT 1"))  # type: ignore[call-overload]
+
+    try:
+        await asyncio.wait_for(probe(), _DATABASE_WAIT)
+    except TimeoutError:
+        return "unreachable"
+    except Exception as exc:
+        if is_outage(exc):
+            return "unreachable"
+        raise
+    return "ok"
+
+
+def _live_bus(state: AppState) -> str:
+    """ "ok" (in-process, or listening on PostgreSQL), or "reconnecting"."""
+    bus: Any = state.bus
+    healthy = getattr(bus, "healthy", None)
+    if healthy is not None:
+        return "ok" if (healthy() if callable(healthy) else healthy) else "reconnecting"
+    if not hasattr(bus, "_connection"):
+        return "ok"
+    connection = bus._connection
+    return "ok" if connection is not None and not connection.is_closed() else "reconnecting"
+
 
 @router.get("/healthz")
-async def healthz(session: SessionDep) -> dict[str, str]:
-    """`{"status": "ok"}` when the database answers."""
-    await session.exec(text("SELECT 1"))  # type: ignore[call-overload]
-    return {"status": "ok"}
+async def healthz(state: StateDep, response: Response) -> dict[str, str]:
+    """`{"status": "ok", "database": "ok", "live_bus": "ok"}`. 503 with `Retry-After`
+    while the database is unreachable; a live bus that is reconnecting leaves the status
+    "degraded" (writes work, live clients catch up from the event log)."""
+    database = await _database(state)
+    bus = _live_bus(state)
+    if database != "ok":
+        response.status_code = 503
+        response.headers["Retry-After"] = str(state.settings.retry_after_seconds)
+        status = "unavailable"
+    else:
+        status = "ok" if bus == "ok" else "degraded"
+    return {"status": status, "database": database, "live_bus": bus}

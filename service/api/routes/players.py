@@ -15,7 +15,9 @@ from service.api.schemas.players import (
     PlayerUpdate,
 )
 from service.api.views import player_public
-from service.db.repository import add_player, delete_player, list_players, update_player
+from service.app.register import register as register_player
+from service.app.withdraw import change_player
+from service.db.repository import delete_player, list_players
 
 router = APIRouter(prefix="/v1/tournaments/{tournament_id}/players", tags=["players"])
 
@@ -32,7 +34,7 @@ async def register(
 ) -> PlayerRegistered:
     """Register a player (organizer; start list open). A Swiss tournament also takes late
     entries while running: the player gets the next start number and a token."""
-    player, token = await add_player(session, tournament, body.model_dump())
+    player, token = await register_player(session, tournament, body.model_dump())
     await commit_and_publish(session, state, tournament)
     return PlayerRegistered(**player_public(player).model_dump(), token=token)
 
@@ -61,7 +63,7 @@ async def change(
     running tournament with `{"withdrawn": true}`: not paired again in a Swiss; in a
     schedule paired in advance every game with no result reported is forfeited."""
     fields = body.model_dump(exclude_unset=True)
-    player = await update_player(session, tournament, player_id, fields)
+    player = await change_player(session, tournament, player_id, fields)
     await commit_and_publish(session, state, tournament)
     return player_public(player)
 

@@ -14,11 +14,10 @@ from service.api.schemas.tournaments import (
     TournamentPublic,
     TournamentStarted,
 )
-from service.api.systems import initial_rounds
 from service.api.views import tournament_public
+from service.app.start import start as start_workflow
 from service.db.credentials import issue_viewer_token
-from service.db.events import append_event
-from service.db.repository import close_start_list, create_tournament, store_round
+from service.db.repository import create_tournament
 from service.engine.scoring.tiebreaks.registry import parse_tiebreak
 from service.errors import InvalidInput
 
@@ -67,27 +66,14 @@ async def start(
     their tokens (shown only this once) and, for round-robins and FLAMPARK, pair every
     round. FLAMPARK needs at least 2 x rounds players (422 naming both numbers) and
     warns below 3 x rounds."""
-    issued = await close_start_list(session, tournament)
-    count = len(issued)
-    rounds, warnings = initial_rounds(tournament, count)
-    for rnd in rounds:
-        await store_round(session, tournament, rnd)
-    if rounds:
-        tournament.total_rounds = len(rounds)
-        tournament.current_round = 1
-        session.add(tournament)
-    await append_event(
-        session,
-        tournament.id,
-        "tournament_started",
-        {"players": count, "rounds": tournament.total_rounds},
-    )
+    started = await start_workflow(session, tournament)
     await commit_and_publish(session, state, tournament)
     tokens = [
-        {"start_number": p.start_number, "name": p.name, "token": token} for p, token in issued
+        {"start_number": p.start_number, "name": p.name, "token": token}
+        for p, token in started.issued
     ]
     return {
         **await tournament_public(session, tournament),
         "player_tokens": tokens,
-        "warnings": warnings,
+        "warnings": started.warnings,
     }

@@ -142,7 +142,14 @@ class AdjustedEntry(ApiModel):
 class WeightedPart(ApiModel):
     """One possible result of a weighted score."""
 
-    weight: float | str = Field(examples=["0.6", "3/5"], description="A share of 1.")
+    weight: (
+        Annotated[float, Field(ge=0, le=1)]
+        | Annotated[str, Field(max_length=15, pattern=r"^\d{1,6}(\.\d{1,6})?$|^\d{1,6}/\d{1,6}$")]
+    ) = Field(
+        examples=["0.6", "3/5"],
+        description="A share of 1: a number, a decimal string (up to 6 places) or a "
+        "fraction `n/d` (numbers bounded: no arbitrary-precision parsing).",
+    )
     score: NsScore
 
 

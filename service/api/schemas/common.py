@@ -2,20 +2,50 @@
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction
-from typing import Annotated
+from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from service.engine.model import PointSystem
 
 __all__ = ["ApiModel", "PointsSettings", "to_number"]
 
 
+_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+"""Control characters no text field takes (tab, line feed and carriage return are
+allowed for multi-line text such as an embedded TRF file). NUL in particular cannot be
+stored by PostgreSQL (issue 12, finding 6: it was a 500 there, stored on SQLite)."""
+
+
+def _refuse_controls(value: Any) -> None:
+    if isinstance(value, str):
+        found = _CONTROL.search(value)
+        if found:
+            raise ValueError(
+                f"control character U+{ord(found.group()):04X} at position {found.start()}"
+            )
+    elif isinstance(value, list | tuple):
+        for item in value:
+            _refuse_controls(item)
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            _refuse_controls(key)
+            _refuse_controls(item)
+
+
 class ApiModel(BaseModel):
-    """Base for request bodies: unknown fields are an error, not silently dropped."""
+    """Base for request bodies: unknown fields are an error, not silently dropped; text
+    never carries control characters (422 naming the field, on every database)."""
 
     model_config = ConfigDict(extra="forbid")
+
+    @field_validator("*", mode="after")
+    @classmethod
+    def _no_control_characters(cls, value: Any) -> Any:
+        _refuse_controls(value)
+        return value
 
 
 Points = Annotated[float, Field(ge=0, le=100, multiple_of=0.5)]

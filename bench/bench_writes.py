@@ -1,0 +1,232 @@
+"""Benchmark: the write path on PostgreSQL (issue 12, finding 8).
+
+A real server process (one uvicorn worker) on a fresh database:
+
+1. registers P players (default 400) and starts a round-robin (times both);
+2. C clients (default 50) report organizer results in that one tournament for S
+   seconds (default 15), each result with its own Idempotency-Key, while one more client
+   polls `GET /standings`: prints results/s, latency p50/p99, the count of 5xx, the
+   standings latency p50/p99, and checks every acknowledged result is stored once;
+3. the same C clients hit a bare FastAPI + asyncpg insert endpoint
+   (bench/bare_insert_app.py) for S seconds: prints its rate and the ratio.
+
+Run: .venv/bin/python bench/bench_writes.py [--players 400] [--clients 50] [--seconds 15]
+     [--server postgresql+asyncpg://postgres@127.0.0.1:5432/postgres]
+Bounded: about 2 x S seconds plus set-up (registration and start).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+import asyncpg
+import httpx
+
+ROOT = Path(__file__).resolve().parents[1]
+_QUIET = ("--host", "127.0.0.1", "--log-level", "warning", "--no-access-log")
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+async def _launch(app: str, env: dict[str, str]) -> tuple[subprocess.Popen[bytes], str]:
+    port = _free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "uvicorn", "--factory", app, "--port", str(port), *_QUIET],
+        env={**os.environ, **env, "PYTHONPATH": str(ROOT)},
+        cwd=ROOT,
+    )
+    base = f"http://127.0.0.1:{port}"
+    async with httpx.AsyncClient(base_url=base) as client:
+        for _ in range(400):
+            try:
+                await client.get("/docs")
+                return process, base
+            except httpx.TransportError:
+                await asyncio.sleep(0.05)
+    process.kill()
+    raise RuntimeError(f"{app} did not start")
+
+
+def _pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000 if ordered else 0.0
+
+
+async def _hammer(
+    clients: int,
+    seconds: float,
+    send: Callable[[httpx.AsyncClient, int], Awaitable[int]],
+    base: str,
+) -> tuple[list[float], list[int]]:
+    """C clients send requests (job numbers from a shared counter) for `seconds`."""
+    latencies: list[float] = []
+    statuses: list[int] = []
+    counter = iter(range(10**9))
+    deadline = time.perf_counter() + seconds
+    limits = httpx.Limits(max_connections=clients)
+    async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as http:
+
+        async def client() -> None:
+            while time.perf_counter() < deadline:
+                job = next(counter)
+                t0 = time.perf_counter()
+                try:
+                    status = await send(http, job)
+                except httpx.TransportError:
+                    status = 599
+                latencies.append(time.perf_counter() - t0)
+                statuses.append(status)
+
+        await asyncio.gather(*(client() for _ in range(clients)))
+    return latencies, statuses
+
+
+async def bench(players: int, clients: int, seconds: float, server: str) -> None:
+    name = f"arbiter_bench_{uuid.uuid4().hex[:8]}"
+    admin_dsn = server.replace("postgresql+asyncpg://", "postgresql://", 1)
+    admin = await asyncpg.connect(admin_dsn)
+    await admin.execute(f'CREATE DATABASE "{name}"')
+    url = f"{server.rpartition('/')[0]}/{name}"
+    processes: list[subprocess.Popen[bytes]] = []
+    try:
+        from service.db.migrate import upgrade
+
+        await asyncio.to_thread(upgrade, url)
+        process, base = await _launch("service.api.app:create_app", {"ARBITER_DATABASE_URL": url})
+        processes.append(process)
+        async with httpx.AsyncClient(base_url=base, timeout=600) as http:
+            created = (
+                await http.post("/v1/tournaments", json={"name": "Bench", "system": "round-robin"})
+            ).json()
+            auth = {"Authorization": f"Bearer {created['organizer_token']}"}
+            tid = created["id"]
+            t0 = time.perf_counter()
+            for n in range(players):
+                await http.post(
+                    f"/v1/tournaments/{tid}/players",
+                    json={"name": f"Player {n:04d}", "rating": 2800 - n},
+                    headers=auth,
+                )
+            registered = time.perf_counter() - t0
+            t0 = time.perf_counter()
+            started = await http.post(f"/v1/tournaments/{tid}/start", headers=auth)
+            assert started.status_code == 200, started.text
+            start_seconds = time.perf_counter() - t0
+        tables = players // 2
+        print(
+            f"players {players}: registration {registered:.1f} s (sequential), "
+            f"start {start_seconds:.1f} s"
+        )
+
+        acked = 0
+
+        async def report(http: httpx.AsyncClient, job: int) -> int:
+            nonlocal acked
+            round_number, table = divmod(job, tables)
+            response = await http.put(
+                f"/v1/tournaments/{tid}/rounds/{round_number + 1}/games/{table + 1}/result",
+                json={"result": "1-0"},
+                headers={**auth, "Idempotency-Key": str(uuid.uuid4())},
+            )
+            acked += response.status_code == 200
+            return response.status_code
+
+        standings: list[float] = []
+        stop = asyncio.Event()
+
+        async def poll() -> None:
+            async with httpx.AsyncClient(base_url=base, timeout=60) as http:
+                while not stop.is_set():
+                    t0 = time.perf_counter()
+                    await http.get(f"/v1/tournaments/{tid}/standings")
+                    standings.append(time.perf_counter() - t0)
+                    await asyncio.sleep(0.1)
+
+        poller = asyncio.create_task(poll())
+        t0 = time.perf_counter()
+        latencies, statuses = await _hammer(clients, seconds, report, base)
+        elapsed = time.perf_counter() - t0
+        stop.set()
+        await poller
+        rate = acked / elapsed
+        errors = sum(s >= 500 for s in statuses)
+        print(
+            f"{clients} clients, one {players}-player round-robin: {rate:.0f} results/s, "
+            f"p50 {_pct(latencies, 0.5):.0f} ms, p99 {_pct(latencies, 0.99):.0f} ms, "
+            f"5xx {errors} of {len(statuses)}"
+        )
+        print(
+            f"GET /standings while reporting: {len(standings)} reads, "
+            f"p50 {_pct(standings, 0.5):.0f} ms, p99 {_pct(standings, 0.99):.0f} ms"
+        )
+        db = await asyncpg.connect(url.replace("postgresql+asyncpg://", "postgresql://", 1))
+        stored = await db.fetchval(
+            "SELECT count(*) FROM events WHERE tournament_id = $1 AND type = 'result_confirmed'",
+            tid,
+        )
+        await db.close()
+        print(
+            f"acknowledged {acked}, stored {stored}: "
+            + ("exactly once" if stored == acked else "MISMATCH")
+        )
+        process.terminate()
+        process.wait(10)
+
+        bare, bare_base = await _launch(
+            "bench.bare_insert_app:create", {"BARE_DSN": url.replace("+asyncpg", "")}
+        )
+        processes.append(bare)
+
+        async def insert(http: httpx.AsyncClient, job: int) -> int:
+            response = await http.put(f"/games/{job}/result", json={"result": "1-0"})
+            return response.status_code
+
+        t0 = time.perf_counter()
+        bare_latencies, bare_statuses = await _hammer(clients, seconds, insert, bare_base)
+        bare_rate = sum(s == 200 for s in bare_statuses) / (time.perf_counter() - t0)
+        print(
+            f"bare FastAPI + asyncpg insert: {bare_rate:.0f} req/s, "
+            f"p50 {_pct(bare_latencies, 0.5):.0f} ms, p99 {_pct(bare_latencies, 0.99):.0f} ms; "
+            f"arbiter/bare = {rate / bare_rate:.2f}"
+        )
+        print(f"(median result latency {statistics.median(latencies) * 1000:.0f} ms)")
+    finally:
+        for process in processes:
+            if process.poll() is None:
+                process.terminate()
+                process.wait(10)
+        await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        await admin.close()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--players", type=int, default=400)
+    parser.add_argument("--clients", type=int, default=50)
+    parser.add_argument("--seconds", type=float, default=15)
+    parser.add_argument(
+        "--server",
+        default=os.environ.get(
+            "ARBITER_TEST_DATABASE_URL", "postgresql+asyncpg://postgres@127.0.0.1:5432/postgres"
+        ),
+    )
+    args = parser.parse_args()
+    asyncio.run(bench(args.players, args.clients, args.seconds, args.server))
+
+
+if __name__ == "__main__":
+    main()

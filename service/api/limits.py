@@ -1,0 +1,92 @@
+"""Request body limits, applied before anything parses a body (issue 12, finding 7).
+
+A pure ASGI middleware, outermost of the app's own middleware:
+
+- a write to a tournament's or bridge event's resources (`/v1/tournaments/{id}/...`,
+  `/v1/bridge/events/{id}/...`) without `Authorization` is refused with 401 before its
+  body is read, so an anonymous client cannot make the service read or parse a large
+  body (the token itself is checked by the route, against the database);
+- a `Content-Length` above the limit is 413 at once; a body sent without a length is
+  read only up to the limit (413 past it), then handed on whole;
+- a text body (TRF, PBN) with a NUL character is 422 (PostgreSQL cannot store NUL).
+
+Limits: `max_upload_bytes` for text bodies (TRF, PBN) and the stateless
+`/v1/compute/...` endpoints, which take whole tournaments; `max_body_bytes` otherwise.
+"""
+
+from __future__ import annotations
+
+import re
+
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from service.api.idempotency import send_problem
+from service.errors import InvalidInput, TooLarge, Unauthenticated
+
+__all__ = ["BodyLimitMiddleware"]
+
+_BODY_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+_OWNED = re.compile(r"^/v1/(tournaments|bridge/events)/[^/]+/.+")
+"""Resources of one tournament or event: every write there needs a token."""
+
+
+class BodyLimitMiddleware:
+    """Cap request bodies and require a token before reading a protected one."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["method"] not in _BODY_METHODS:
+            await self.app(scope, receive, send)
+            return
+        headers = dict(scope["headers"])
+        path = scope["path"]
+        if _OWNED.match(path) and not headers.get(b"authorization", b"").strip():
+            await send_problem(
+                send,
+                Unauthenticated("send 'Authorization: Bearer <token>'", field="Authorization"),
+            )
+            return
+        settings = scope["app"].state.arbiter.settings
+        content_type = headers.get(b"content-type", b"").decode("latin-1").lower()
+        upload = content_type.startswith("text/") or path.startswith("/v1/compute/")
+        limit = int(settings.max_upload_bytes if upload else settings.max_body_bytes)
+        declared = headers.get(b"content-length")
+        if declared is not None and declared.isdigit() and int(declared) > limit:
+            await send_problem(send, _too_large(limit))
+            return
+        chunks: list[bytes] = []
+        size = 0
+        while True:
+            message = await receive()
+            if message["type"] != "http.request":
+                return  # the client went away
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > limit:
+                await send_problem(send, _too_large(limit))
+                return
+            chunks.append(chunk)
+            if not message.get("more_body", False):
+                break
+        body = b"".join(chunks)
+        if upload and content_type.startswith("text/") and b"\x00" in body:
+            await send_problem(
+                send, InvalidInput("text bodies may not contain NUL characters", field="body")
+            )
+            return
+        delivered = False
+
+        async def replay() -> Message:
+            nonlocal delivered
+            if delivered:
+                return await receive()  # later messages: disconnect
+            delivered = True
+            return {"type": "http.request", "body": body, "more_body": False}
+
+        await self.app(scope, replay, send)
+
+
+def _too_large(limit: int) -> TooLarge:
+    return TooLarge(f"the request body exceeds {limit} bytes", field="body", limit=limit)

@@ -1,0 +1,21 @@
+"""The application layer (DESIGN: Layers): one module per workflow.
+
+Each workflow authorizes (the caller's `Actor` comes from the API's token check and is
+checked against the rules here), locks the tournament, calls the engine for every rule,
+and persists rows plus event in the caller's transaction. The router then commits once
+through `api.publish.commit_and_publish`, which issues the live notification inside the
+same transaction (and, for a request with `Idempotency-Key`, leaves the commit to the
+idempotency middleware so the stored response commits with the write).
+
+- `register`: a player, or a late entry in a running Swiss tournament
+- `start`: close the start list, number the players, pair the schedule (bulk inserts)
+- `pair_round`: the next Swiss round (the pairing runs off the event loop)
+- `report_result`: a result report through the engine's state machine (`engine.results`)
+- `withdraw`: a player's details, or a withdrawal with its forfeits
+- `offload`: the thread pool for CPU-heavy work
+
+Not yet moved here: bridge entry (still in `db/bridge.py`), tournament creation, player
+removal and TRF import (thin, in their routers and `db/repository.py`).
+
+Routers parse, call one workflow, render; `db/` stores rows and knows no rules.
+"""

@@ -1,0 +1,89 @@
+"""Pair the next round of a Swiss tournament (FIDE Dutch C.04.3, JCA) once every result
+of the current round is confirmed; 409 names the tables still open. Announced byes
+(half-point, zero-point for absence, full-point) come with the request; a withdrawn
+player gets a zero-point bye. The pairing runs off the event loop (`offload`).
+"""
+
+from __future__ import annotations
+
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from service.api.schemas.rounds import PairRequest
+from service.api.systems import SWISS, pair_next
+from service.app.offload import run_cpu
+from service.db.events import append_event, lock_tournament
+from service.db.repository import list_players, load_engine_tournament, round_rows, store_round
+from service.db.tables import TournamentRow
+from service.engine.model import Bye, ByeKind, Round
+from service.engine.pairing.result import Pairing
+from service.errors import Conflict, InvalidInput
+
+__all__ = ["pair_round"]
+
+
+async def pair_round(
+    session: AsyncSession, tournament: TournamentRow, request: PairRequest, *, explain: bool
+) -> Pairing:
+    """The workflow: lock, check the round is complete, pair (engine), store the round
+    and its event."""
+    await lock_tournament(session, tournament.id)
+    await session.refresh(tournament)
+    system = SWISS.get(tournament.system)
+    if system is None:
+        raise Conflict(
+            f"a {tournament.system} tournament is paired in full when the list closes",
+            field="system",
+        )
+    if tournament.status != "running":
+        raise Conflict(f"the tournament is {tournament.status}", field="status")
+    games, _ = await round_rows(session, tournament.id)
+    current = max((g.round for g in games), default=0)
+    open_tables = sorted(
+        g.table_no for g in games if g.round == current and g.status != "confirmed"
+    )
+    if open_tables:
+        raise Conflict(
+            f"round {current} has results to confirm at tables "
+            + ", ".join(str(t) for t in open_tables),
+            field="round",
+            tables=open_tables,
+        )
+    engine = await load_engine_tournament(session, tournament)
+    if tournament.total_rounds is not None and current >= tournament.total_rounds:
+        raise Conflict(f"all {tournament.total_rounds} rounds are paired", field="round")
+    numbers = {p.start_number for p in engine.players}
+    byes = []
+    for index, bye in enumerate(request.byes):
+        if bye.player not in numbers:
+            raise InvalidInput(f"no player {bye.player}", field=f"byes.{index}.player")
+        byes.append(Bye(current + 1, bye.player, ByeKind(bye.type)))
+    if len({b.player for b in byes}) != len(byes):
+        raise InvalidInput("a player is listed twice", field="byes")
+    announced = {b.player for b in byes}
+    for player in await list_players(session, tournament.id):
+        number = player.start_number
+        if player.extra.get("withdrawn") and number is not None and number not in announced:
+            byes.append(Bye(current + 1, number, ByeKind.ZERO_POINT))
+    pairing = await run_cpu(  # off the event loop (issue 12)
+        pair_next,
+        system,
+        engine,
+        byes=byes,
+        options=tournament.settings.get("swiss") or {},
+        explain=explain,
+    )
+    paired = Round(pairing.round, pairing.games, pairing.byes)
+    await store_round(session, tournament, paired)
+    tournament.current_round = pairing.round
+    session.add(tournament)
+    await append_event(
+        session,
+        tournament.id,
+        "round_paired",
+        {
+            "round": pairing.round,
+            "games": [[g.table, g.white, g.black] for g in pairing.games],
+            "byes": [[b.player, b.kind.value] for b in pairing.byes],
+        },
+    )
+    return pairing

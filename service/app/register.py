@@ -1,0 +1,47 @@
+"""Register a player: while the start list is open, or as a late entry in a running
+Swiss tournament (FIDE C.04.A: the late entry takes the next start number, has no game
+in the rounds already paired, and receives a player token at once).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from service.db.events import append_event, lock_tournament
+from service.db.repository import SWISS_SYSTEMS, list_players, require_open
+from service.db.tables import PlayerRow, TournamentRow
+from service.db.tokens import hash_token, new_token
+
+__all__ = ["register"]
+
+
+async def register(
+    session: AsyncSession, tournament: TournamentRow, fields: dict[str, Any]
+) -> tuple[PlayerRow, str | None]:
+    """Register a player while the start list is open, or a late entry in a running Swiss
+    tournament (FIDE C.04.A: the late entry takes the next start number, has no game in
+    the rounds already paired, and receives a player token at once)."""
+    await lock_tournament(session, tournament.id)
+    await session.refresh(tournament)
+    late = tournament.status == "running" and tournament.system in SWISS_SYSTEMS
+    if not late:
+        require_open(tournament)
+    fields = dict(fields)
+    identity = fields.pop("identity", None)
+    player = PlayerRow(
+        tournament_id=tournament.id, extra={"identity": identity} if identity else {}, **fields
+    )
+    token = None
+    if late:
+        numbers = [p.start_number or 0 for p in await list_players(session, tournament.id)]
+        player.start_number = max(numbers, default=0) + 1
+        token = new_token("ply")
+        player.token_hash = hash_token(token)
+        player.extra = {**player.extra, "late_entry_round": tournament.current_round + 1}
+    session.add(player)
+    await session.flush()
+    payload = {"id": player.id, "start_number": player.start_number, **fields}
+    await append_event(session, tournament.id, "player_added", payload)
+    return player, token

@@ -1,0 +1,180 @@
+"""Report a result (DESIGN: a player's report is provisional; both agreeing or the
+organizer confirms; disagreement marks the game disputed until the organizer decides).
+
+Authorize (a player reports only their own games), lock the tournament, apply the
+engine's state machine (`engine.results.apply_report`), store the game and one event
+that carries the previous state (nothing is silently overwritten), move the current
+round on. A report that repeats what is recorded changes nothing and adds no event.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import text
+from sqlmodel import func, select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from service.db.events import append_event, lock_tournament
+from service.db.repository import Actor, find_game, ratings_of
+from service.db.tables import ByeRow, GameRow, TournamentRow
+from service.engine.results import (
+    GameState,
+    NotOwnGame,
+    Reporter,
+    ResultLocked,
+    apply_report,
+)
+from service.errors import Conflict, Forbidden, InvalidInput, NotFound
+
+__all__ = ["ReportOutcome", "check_shortening", "report_result"]
+
+
+@dataclass(frozen=True, slots=True)
+class ReportOutcome:
+    """What a report did."""
+
+    game: GameRow
+    seq: int | None
+    """The event's sequence number, None when nothing changed (a repeat)."""
+
+
+async def check_shortening(
+    session: AsyncSession,
+    tournament: TournamentRow,
+    round_number: int,
+    table: int,
+    minutes: float | None,
+) -> dict[str, Any] | None:
+    """Check a FLAMPARK time shortening (seed 000: only the higher-rated player, the lower
+    start number, may cut their own time, by at most the base time)."""
+    if minutes is None:
+        return None
+    field = "time_shortened_minutes"
+    control = tournament.settings.get("time_control")
+    if tournament.system != "flampark" or not control:
+        raise InvalidInput(
+            "time shortening needs a FLAMPARK tournament with a time_control", field=field
+        )
+    base = int(control["base_minutes"])
+    if minutes > base:
+        raise InvalidInput(f"{minutes:g} minutes exceed the base time of {base}", field=field)
+    game = await find_game(session, tournament.id, round_number, table)
+    if game is None:
+        return None  # report_result reports the missing game
+    higher, lower = sorted((game.white, game.black))
+    ratings = await ratings_of(session, tournament.id, (higher, lower))
+    if minutes and ratings[higher] < ratings[lower]:
+        raise InvalidInput(
+            f"only the higher-rated player may shorten: {higher} is rated below {lower}",
+            field=field,
+        )
+    return {field: minutes}
+
+
+async def report_result(
+    session: AsyncSession,
+    tournament: TournamentRow,
+    round_number: int,
+    table: int,
+    result: str,
+    actor: Actor,
+    extra: dict[str, Any] | None = None,
+) -> ReportOutcome:
+    """The workflow: lock, state machine, store game + event, advance the round."""
+    await lock_tournament(session, tournament.id)
+    await session.refresh(tournament)
+    if tournament.status == "registration":
+        raise Conflict("the tournament has not started", field="status")
+    game = await _require_game(session, tournament, round_number, table)
+    previous = {"result": game.result, "status": game.status, "reports": dict(game.reports)}
+    previous_extra = dict(game.extra)
+    details_changed = any(game.extra.get(k) != v for k, v in (extra or {}).items())
+    state = GameState(game.white, game.black, game.status, game.result, game.reports)  # type: ignore[arg-type]
+    try:
+        transition = apply_report(
+            state, result, Reporter(actor.kind, actor.start_number), details_changed=details_changed
+        )
+    except NotOwnGame as exc:
+        raise Forbidden(str(exc), field=exc.field) from None
+    except ResultLocked as exc:
+        raise Conflict(str(exc), field=exc.field) from None
+    if transition.event is None:
+        return ReportOutcome(game, None)
+    new = transition.state
+    game.result, game.status, game.reports = new.result, new.status, dict(new.reports)
+    if extra:
+        game.extra = {**game.extra, **extra}
+        minutes = extra.get("time_shortened_minutes")
+        if minutes is not None:
+            game.shortened_minutes = float(minutes)
+    session.add(game)
+    payload = {
+        "round": game.round,
+        "table": game.table_no,
+        "white": game.white,
+        "black": game.black,
+        "result": game.result,
+        "status": game.status,
+        "by": Reporter(actor.kind, actor.start_number).label,
+        "previous": {**previous, "extra": previous_extra},
+        "shortened_minutes": game.shortened_minutes,
+        **({"extra": extra} if extra else {}),
+    }
+    seq = await append_event(session, tournament.id, transition.event, payload)
+    if game.status == "confirmed" and game.round == tournament.current_round:
+        await _advance(session, tournament)
+    return ReportOutcome(game, seq)
+
+
+async def _require_game(
+    session: AsyncSession, tournament: TournamentRow, round_number: int, table: int
+) -> GameRow:
+    game = await find_game(session, tournament.id, round_number, table)
+    if game is not None:
+        return game
+    paired = select(func.count()).where(
+        GameRow.tournament_id == tournament.id, GameRow.round == round_number
+    )
+    byes = select(func.count()).where(
+        ByeRow.tournament_id == tournament.id, ByeRow.round == round_number
+    )
+    if not (await session.exec(paired)).one() and not (await session.exec(byes)).one():
+        raise NotFound(f"round {round_number} has not been paired", field="round")
+    raise NotFound(f"round {round_number} has no game at table {table}", field="table")
+
+
+async def _advance(session: AsyncSession, tournament: TournamentRow) -> None:
+    """Move `current_round` past fully confirmed rounds; finish when all are done.
+
+    `current_round` is the first round with a game not confirmed, and a confirmed game
+    never becomes unconfirmed, so only a confirmation in the current round can move it:
+    one indexed probe of that round, and the whole-tournament scan only when the round
+    is complete (once per round, not once per result).
+    """
+    await session.flush()
+    mine = {"t": tournament.id, "r": tournament.current_round}
+    still_open = await session.exec(  # type: ignore[call-overload]
+        text(
+            "SELECT 1 FROM games WHERE tournament_id = :t AND round = :r "
+            "AND status != 'confirmed' LIMIT 1"
+        ),
+        params=mine,
+    )
+    if still_open.first() is not None:
+        return
+    owned = GameRow.tournament_id == tournament.id
+    first_open = (
+        await session.exec(
+            select(func.min(GameRow.round)).where(owned, GameRow.status != "confirmed")
+        )
+    ).one()
+    paired = (await session.exec(select(func.max(GameRow.round)).where(owned))).one() or 0
+    if first_open is not None:
+        tournament.current_round = first_open
+    else:
+        tournament.current_round = paired
+        if tournament.total_rounds is not None and paired >= tournament.total_rounds:
+            tournament.status = "finished"
+    session.add(tournament)

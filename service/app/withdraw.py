@@ -1,0 +1,77 @@
+"""Change a player, or withdraw one from a running tournament.
+
+A withdrawn player of a Swiss tournament is not paired again. In a tournament paired in
+advance (round-robin, FLAMPARK) the withdrawn player's games with no result reported
+become forfeit losses for them, recorded as the organizer's results with one event each
+(seed 000: a walkover is not counted for the opponent and costs its giver half a
+point); a reported or disputed game is left for the organizer, since it may have been
+played. Reinstating a player changes no recorded result.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlmodel import col, or_, select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from service.app.report_result import report_result
+from service.db.events import append_event, lock_tournament
+from service.db.repository import SWISS_SYSTEMS, Actor, get_player, require_open
+from service.db.tables import GameRow, PlayerRow, TournamentRow
+
+__all__ = ["change_player"]
+
+
+async def change_player(
+    session: AsyncSession, tournament: TournamentRow, player_id: int, fields: dict[str, Any]
+) -> PlayerRow:
+    """Change a player's details while the start list is open; in a running tournament
+    only `withdrawn` may change."""
+    await lock_tournament(session, tournament.id)
+    await session.refresh(tournament)
+    withdrawal = tournament.status == "running" and set(fields) == {"withdrawn"}
+    if not withdrawal:
+        require_open(tournament)
+    player = await get_player(session, tournament.id, player_id)
+    if withdrawal and fields["withdrawn"] and tournament.system not in SWISS_SYSTEMS:
+        await _forfeit_open_games(session, tournament, player)
+    for name, value in fields.items():
+        if name == "withdrawn":
+            player.extra = {**player.extra, "withdrawn": bool(value)}
+        elif name == "identity":
+            player.extra = {**player.extra, "identity": value}
+        else:
+            setattr(player, name, value)
+    session.add(player)
+    await append_event(session, tournament.id, "player_updated", {"id": player_id, **fields})
+    return player
+
+
+async def _forfeit_open_games(
+    session: AsyncSession, tournament: TournamentRow, player: PlayerRow
+) -> None:
+    """Record a forfeit loss for `player` in each of their games with no result
+    reported (a pre-paired schedule keeps the withdrawn player's games)."""
+    number = player.start_number
+    statement = (
+        select(GameRow)
+        .where(
+            GameRow.tournament_id == tournament.id,
+            GameRow.status == "pending",
+            or_(GameRow.white == number, GameRow.black == number),
+        )
+        .order_by(col(GameRow.round), col(GameRow.table_no))
+    )
+    organizer = Actor("organizer")
+    for game in (await session.exec(statement)).all():
+        result = "-+" if game.white == number else "+-"
+        await report_result(
+            session,
+            tournament,
+            game.round,
+            game.table_no,
+            result,
+            organizer,
+            extra={"forfeit": "withdrawal"},
+        )

@@ -1,0 +1,174 @@
+"""Idempotency-Key (issue 12, findings 1-3): the stored response commits with the write,
+goes only to the caller entitled to it, and holds no readable secret."""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import uuid
+from datetime import timedelta
+
+import httpx
+from fastapi import FastAPI
+from sqlmodel import select
+
+from service.api.idempotency import purge_expired
+from service.db.tables import IdempotencyRow, utcnow
+from tests.api.conftest import create_round_robin
+
+PLAYERS = [("Ann", 2100), ("Bob", 2000), ("Cid", 1900), ("Dan", 1800)]
+CREATE = {"name": "Club night", "system": "round-robin"}
+
+
+def _key() -> dict[str, str]:
+    return {"Idempotency-Key": str(uuid.uuid4())}
+
+
+def _app(client: httpx.AsyncClient) -> FastAPI:
+    app: FastAPI = client._transport.app  # type: ignore[attr-defined]
+    return app
+
+
+async def _records(client: httpx.AsyncClient) -> list[IdempotencyRow]:
+    async with _app(client).state.arbiter.sessions() as session:
+        return list((await session.exec(select(IdempotencyRow))).all())
+
+
+async def test_a_short_key_without_a_token_is_refused(client: httpx.AsyncClient) -> None:
+    """Finding 1: `create-club-1` let anyone replay the organizer token."""
+    before = len(await _records(client))
+    response = await client.post(
+        "/v1/tournaments", json=CREATE, headers={"Idempotency-Key": "create-club-1"}
+    )
+    assert response.status_code == 422
+    assert response.json()["field"] == "Idempotency-Key"
+    assert len(await _records(client)) == before
+
+
+async def test_another_caller_never_gets_the_stored_token(client: httpx.AsyncClient) -> None:
+    key = _key()
+    first = await client.post("/v1/tournaments", json=CREATE, headers=key)
+    assert first.status_code == 201
+    # someone else sends the same body and key, with a token of their own
+    thief = await client.post(
+        "/v1/tournaments", json=CREATE, headers={**key, "Authorization": "Bearer stolen"}
+    )
+    assert thief.status_code == 201
+    assert thief.headers.get("idempotent-replayed") is None
+    assert thief.json()["organizer_token"] != first.json()["organizer_token"]
+    # the creator's own retry replays the first answer
+    again = await client.post("/v1/tournaments", json=CREATE, headers=key)
+    assert again.headers.get("idempotent-replayed") == "true"
+    assert again.json() == first.json()
+
+
+async def test_the_table_holds_no_readable_token(client: httpx.AsyncClient) -> None:
+    before = {r.key for r in await _records(client)}
+    created = await client.post("/v1/tournaments", json=CREATE, headers=_key())
+    event = created.json()
+    auth = {"Authorization": f"Bearer {event['organizer_token']}"}
+    for name, rating in PLAYERS:
+        await client.post(
+            f"/v1/tournaments/{event['id']}/players",
+            json={"name": name, "rating": rating},
+            headers=auth,
+        )
+    started = await client.post(f"/v1/tournaments/{event['id']}/start", headers={**auth, **_key()})
+    assert started.status_code == 200
+    secrets = [event["organizer_token"]] + [t["token"] for t in started.json()["player_tokens"]]
+    records = [r for r in await _records(client) if r.key not in before]
+    assert len(records) == 2
+    for record in records:
+        stored = f"{record.key} {record.headers} {record.body}"
+        decoded = base64.b64decode(record.body or "")
+        for secret in secrets:
+            assert secret not in stored
+            assert secret.encode() not in decoded
+        assert event["id"].encode() not in decoded  # the whole body is sealed
+
+
+async def test_a_retry_right_after_the_response_replays(client: httpx.AsyncClient) -> None:
+    """Finding 2: the key was marked done after the response had gone out (409s)."""
+    players = [(f"P{n}", 2000 - n) for n in range(12)]
+    event = await create_round_robin(client, players)
+    for table in range(1, 7):
+        url = f"/v1/tournaments/{event.id}/rounds/1/games/{table}/result"
+        headers = {**event.auth(), **_key()}
+        first = await client.put(url, json={"result": "1-0"}, headers=headers)
+        retry = await client.put(url, json={"result": "1-0"}, headers=headers)
+        assert first.status_code == retry.status_code == 200
+        assert retry.headers.get("idempotent-replayed") == "true"
+        assert retry.json() == first.json()
+
+
+async def test_simultaneous_copies_write_once_and_answer_alike(
+    client: httpx.AsyncClient,
+) -> None:
+    event = await create_round_robin(client, PLAYERS)
+    url = f"/v1/tournaments/{event.id}/rounds/1/games/1/result"
+    headers = {**event.auth(1), **_key()}
+    responses = await asyncio.gather(
+        *(client.put(url, json={"result": "1-0"}, headers=headers) for _ in range(6))
+    )
+    assert {r.status_code for r in responses} == {200}
+    assert len({r.text for r in responses}) == 1
+    assert sum(r.headers.get("idempotent-replayed") != "true" for r in responses) == 1
+    from service.db.events import events_since
+
+    async with _app(client).state.arbiter.sessions() as session:
+        events = await events_since(session, event.id, 0)
+    assert [e.type for e in events].count("result_reported") == 1
+
+
+async def test_a_refused_write_keeps_no_record(client: httpx.AsyncClient) -> None:
+    event = await create_round_robin(client, PLAYERS)
+    before = len(await _records(client))
+    headers = {**event.auth(), **_key()}
+    url = f"/v1/tournaments/{event.id}/rounds/1/games/99/result"
+    missing = await client.put(url, json={"result": "1-0"}, headers=headers)
+    assert missing.status_code == 404
+    assert len(await _records(client)) == before
+
+
+async def test_a_retry_waits_for_the_first_and_runs_if_it_failed(
+    client: httpx.AsyncClient,
+) -> None:
+    """A request still holding its key (uncommitted) makes the retry wait; when the
+    first one ends without committing (a crash), the retry runs the write itself."""
+    from service.api.idempotency import _claim, _Parts
+
+    event = await create_round_robin(client, PLAYERS)
+    path = f"/v1/tournaments/{event.id}/rounds/1/games/1/result"
+    body = b'{"result":"1-0"}'
+    key = str(uuid.uuid4())
+    headers = {**event.auth(), "Idempotency-Key": key, "content-type": "application/json"}
+    parts = _Parts("PUT", path, headers["Authorization"], key)
+    import hashlib
+
+    async with _app(client).state.arbiter.sessions() as first:
+        assert await _claim(first, parts.lookup, hashlib.sha256(body).hexdigest())
+        retry = asyncio.create_task(client.put(path, content=body, headers=headers))
+        await asyncio.sleep(0.5)
+        assert not retry.done()  # waiting for the first request's transaction
+        await first.rollback()  # the first request dies
+    response = await retry
+    assert response.status_code == 200
+    assert response.headers.get("idempotent-replayed") is None
+    assert response.json()["result"] == "1-0"
+
+
+async def test_expired_records_are_purged(client: httpx.AsyncClient) -> None:
+    sessions = _app(client).state.arbiter.sessions
+    old, new = f"old-{uuid.uuid4()}", f"new-{uuid.uuid4()}"
+    async with sessions() as session:
+        session.add(
+            IdempotencyRow(
+                key=old, request_hash="x", state="done", created_at=utcnow() - timedelta(days=3)
+            )
+        )
+        session.add(IdempotencyRow(key=new, request_hash="x", state="done"))
+        await session.commit()
+    assert await purge_expired(sessions, timedelta(hours=24)) >= 1
+    keys = {r.key for r in await _records(client)}
+    assert new in keys
+    assert old not in keys

@@ -1,0 +1,90 @@
+"""Limits before work (issue 12, findings 6 and 7): bodies capped before parsing, a
+token required before a protected body is read, bounded numbers, no control
+characters in text on either database."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+
+from tests.api.conftest import create_round_robin
+
+PLAYERS = [("Ann", 2100), ("Bob", 2000), ("Cid", 1900), ("Dan", 1800)]
+
+
+async def test_a_body_over_the_limit_is_413(client: httpx.AsyncClient) -> None:
+    huge = '{"name": "' + "x" * 1_200_000 + '", "system": "round-robin"}'
+    response = await client.post(
+        "/v1/tournaments", content=huge, headers={"content-type": "application/json"}
+    )
+    assert response.status_code == 413
+    assert response.headers["content-type"] == "application/problem+json"
+    assert response.json()["field"] == "body"
+
+
+async def test_a_body_without_length_is_cut_at_the_limit(client: httpx.AsyncClient) -> None:
+    async def chunks():  # type: ignore[no-untyped-def]
+        for _ in range(30):
+            yield b"x" * 100_000
+
+    response = await client.post(
+        "/v1/tournaments", content=chunks(), headers={"content-type": "application/json"}
+    )
+    assert response.status_code == 413
+
+
+async def test_no_token_no_body_read(client: httpx.AsyncClient) -> None:
+    event = await create_round_robin(client, PLAYERS)
+    read = 0
+
+    async def chunks():  # type: ignore[no-untyped-def]
+        nonlocal read
+        for _ in range(5):
+            read += 1
+            yield b"x" * 1000
+
+    response = await client.put(
+        f"/v1/tournaments/{event.id}/rounds/1/games/1/result",
+        content=chunks(),
+        headers={"content-type": "application/json"},
+    )
+    assert response.status_code == 401
+    assert response.json()["field"] == "Authorization"
+    assert read <= 1  # the body was not read
+
+
+@pytest.mark.parametrize("name", ["Ann\x00", "A\x07nn", "Bo\x1bb", "Cid\x7f"])
+async def test_control_characters_in_names_are_422(client: httpx.AsyncClient, name: str) -> None:
+    created = await client.post("/v1/tournaments", json={"name": name, "system": "round-robin"})
+    assert created.status_code == 422
+    assert created.json()["field"] == "name"
+    event = await create_round_robin(client, PLAYERS, start=False)
+    player = await client.post(
+        f"/v1/tournaments/{event.id}/players",
+        json={"name": name, "rating": 1500},
+        headers=event.auth(),
+    )
+    assert player.status_code == 422
+    assert player.json()["field"] == "name"
+
+
+@pytest.mark.parametrize("weight", ["1e5000000", "1/" + "9" * 5000, 1e300])
+async def test_a_huge_butler_weight_is_a_quick_422(
+    client: httpx.AsyncClient, weight: object
+) -> None:
+    scores = [{"weighted": [{"weight": weight, "score": 420}]}, 420, -50, 100]
+    ok = await client.post("/v1/compute/bridge/butler", json={"scores": scores[1:]})
+    assert ok.status_code == 200, ok.text
+    body = {"scores": scores}
+    response = await client.post("/v1/compute/bridge/butler", json=body)
+    assert response.status_code == 422, response.text
+    assert response.json()["field"].startswith("scores.0")
+
+
+async def test_a_what_if_beyond_its_budget_is_422(client: httpx.AsyncClient) -> None:
+    """Finding 7: a 20,000 x 50 FLAMPARK what-if held the service for 14 s."""
+    response = await client.post(
+        "/v1/compute/flampark/schedule", json={"player_count": 20_000, "rounds": 50}
+    )
+    assert response.status_code == 422
+    assert response.json()["field"] == "rounds"
