@@ -123,23 +123,37 @@ class ServerProcess:
         self.process = None
 
 
-@pytest.fixture
-def database_url(tmp_path: Path) -> str:
-    """A migrated SQLite file of this test (the page's behaviour does not depend on the
-    database; the live feed on PostgreSQL is covered by tests/live)."""
-    url = f"sqlite+aiosqlite:///{tmp_path / 'arbiter.db'}"
-    upgrade(url)
-    return url
+@pytest.fixture(scope="session")
+def migrated(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """An empty migrated SQLite file, made once and copied by every server."""
+    path = tmp_path_factory.mktemp("web-template") / "arbiter.db"
+    upgrade(f"sqlite+aiosqlite:///{path}")
+    return path
 
 
-@pytest.fixture
-def server(database_url: str, tmp_path: Path) -> Iterator[ServerProcess]:
-    process = ServerProcess(database_url, tmp_path / "server.log")
+def _server(migrated: Path, folder: Path) -> Iterator[ServerProcess]:
+    """A server process on its own copy of the migrated database (the page's behaviour
+    does not depend on the database; the live feed on PostgreSQL is covered by tests/live)."""
+    database = folder / "arbiter.db"
+    shutil.copy(migrated, database)
+    process = ServerProcess(f"sqlite+aiosqlite:///{database}", folder / "server.log")
     process.start()
     try:
         yield process
     finally:
         process.stop()
+
+
+@pytest.fixture(scope="module")
+def server(migrated: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    """One server for a module's tests (each test makes its own tournaments)."""
+    yield from _server(migrated, tmp_path_factory.mktemp("web-server"))
+
+
+@pytest.fixture
+def own_server(migrated: Path, tmp_path: Path) -> Iterator[ServerProcess]:
+    """A server of this test alone, for tests that kill and restart it."""
+    yield from _server(migrated, tmp_path)
 
 
 @pytest.fixture

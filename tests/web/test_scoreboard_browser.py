@@ -222,9 +222,11 @@ async def test_bridge_event_board_shows_its_ranking(
 
 
 async def test_page_recovers_after_the_server_restarts(
-    server: ServerProcess, api: httpx.AsyncClient, browser: Browser
+    own_server: ServerProcess, browser: Browser
 ) -> None:
-    tournament = await create_tournament(api, SIX, start=True)
+    server = own_server
+    async with httpx.AsyncClient(base_url=server.base_url, timeout=30) as api:
+        tournament = await create_tournament(api, SIX, start=True)
     page = browser.page
     sockets: list[str] = []
 
@@ -233,7 +235,8 @@ async def test_page_recovers_after_the_server_restarts(
 
     page.on("websocket", on_socket)
     await _open(page, f"{server.base_url}/v1/tournaments/{tournament.id}/scoreboard")
-    await report(api, tournament, 1, 1, "1-0")
+    async with httpx.AsyncClient(base_url=server.base_url, timeout=30) as api:
+        await report(api, tournament, 1, 1, "1-0")
     await expect(page.locator('#right tbody tr[data-key="t1"] td.result')).to_have_text("1 – 0")
 
     await asyncio.to_thread(server.kill)
