@@ -72,6 +72,7 @@ export class BridgeBoard {
     this.base = base;
     this.info = null;
     this.entered = new Set();
+    this.names = new Map();
     this.table = new LiveTable("number");
     this.highlight = new Set();
     this.syncing = null;
@@ -86,10 +87,11 @@ export class BridgeBoard {
   }
 
   async fetchAll() {
-    this.info = await this.screen.api(this.base);
+    const info = await this.screen.api(this.base);
     const results = await this.screen.api(`${this.base}/results`);
     this.entered = new Set(results.map(r => `${r.table}:${r.board}`));
-    this.names = new Map(this.info.entrants.map(e => [e.number, e.name]));
+    this.names = new Map(info.entrants.map(e => [e.number, e.name]));
+    this.info = info;  // last: render() draws only once everything is in
   }
 
   async sync() {

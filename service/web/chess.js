@@ -69,11 +69,12 @@ export class ChessBoard {
   }
 
   async fetchInfo() {
-    this.info = await this.screen.api(this.base);
+    const info = await this.screen.api(this.base);
     const players = await this.screen.api(`${this.base}/players`);
     this.players = players;
     this.byNumber = new Map(players.filter(p => p.start_number !== null)
       .map(p => [p.start_number, p]));
+    this.info = info;  // last: render() draws only once everything is in
   }
 
   /** Read the tournament, its players and the current round again, then apply the
