@@ -231,7 +231,9 @@ async def create_tournament(
     for player, rating in players:
         await register(api, tournament, player, rating)
     if start:
-        started = await api.post(f"/v1/tournaments/{tournament.id}/start", headers=tournament.auth())
+        started = await api.post(
+            f"/v1/tournaments/{tournament.id}/start", headers=tournament.auth()
+        )
         assert started.status_code == 200, started.text
     return tournament
 

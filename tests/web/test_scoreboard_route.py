@@ -109,8 +109,8 @@ async def test_scripts_are_served_and_revalidated(client: httpx.AsyncClient, nam
 
 
 async def test_only_the_page_files_are_served(client: httpx.AsyncClient) -> None:
-    assert (await client.get("/v1/web/scoreboard.css")).headers["content-type"].startswith(
-        "text/css"
+    assert (
+        (await client.get("/v1/web/scoreboard.css")).headers["content-type"].startswith("text/css")
     )
     for name in ("__init__.py", "scoreboard.html", "..%2Fapp.py", "nope.js"):
         assert (await client.get(f"/v1/web/{name}")).status_code == 404, name

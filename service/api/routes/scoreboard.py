@@ -14,7 +14,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 from importlib.resources import files
-from typing import Annotated
+from typing import Annotated, Any
 from urllib.parse import quote
 
 from fastapi import APIRouter, Header, Path, Request
@@ -59,7 +59,9 @@ def _load_assets() -> dict[str, _Asset]:
 
 _ASSETS = _load_assets()
 _PAGE = files("service.web").joinpath("scoreboard.html").read_text(encoding="utf-8")
-_PAGE_DOC = {200: {"content": {"text/html": {}}, "description": "Live scoreboard page"}}
+_PAGE_DOC: dict[int | str, dict[str, Any]] = {
+    200: {"content": {"text/html": {}}, "description": "Live scoreboard page"}
+}
 
 
 def _page(assets: str) -> HTMLResponse:
