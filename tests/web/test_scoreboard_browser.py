@@ -63,6 +63,8 @@ async def test_results_submitted_through_the_api_appear(
     tournament = await create_tournament(api, SIX, start=True)
     names = await _names(api, tournament)
     page = browser.page
+    requests: list[str] = []
+    page.on("request", lambda request: requests.append(request.url))
     await _open(page, f"{server.base_url}/v1/tournaments/{tournament.id}/scoreboard")
     await expect(page.locator("#title")).to_have_text("Club championship")
     await expect(page.locator("#right h2")).to_have_text("Round 1 pairings")
@@ -90,6 +92,8 @@ async def test_results_submitted_through_the_api_appear(
     second = await round_games(api, tournament, 2)
     await expect(page.locator("#right tbody tr").first).to_contain_text(names[second[0]["white"]])
     await _no_jargon(page)
+    # the standings came with the feed: the page never asked the server for them
+    assert not [url for url in requests if "/standings" in url], requests
     browser.check()
 
 
@@ -192,6 +196,8 @@ async def test_bridge_event_board_shows_its_ranking(
     event = created.json()
     tables = {t["table"]: t["token"] for t in event["table_tokens"]}
     page = browser.page
+    requests: list[str] = []
+    page.on("request", lambda request: requests.append(request.url))
     # the tournaments' address of a bridge event leads to the bridge page
     await _open(page, f"{server.base_url}/v1/tournaments/{event['id']}/scoreboard")
     assert page.url.endswith(f"/v1/bridge/events/{event['id']}/scoreboard")
@@ -218,6 +224,7 @@ async def test_bridge_event_board_shows_its_ranking(
     await expect(pair_one).to_have_text("1")  # boards scored, from the live ranking
     await expect(page.locator("#subtitle")).to_contain_text("1 of 8 results in")
     await _no_jargon(page)
+    assert not [url for url in requests if "/ranking" in url], requests  # the feed's ranking
     browser.check()
 
 
