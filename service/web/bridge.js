@@ -47,9 +47,9 @@ function rankingColumns(kind, scoring) {
   ];
   if (kind === "teams") {
     return base.concat([
-      { label: "Matches", cls: "num", value: r => r.matches ?? "–" },
+      { label: "Matches", cls: "num wide", value: r => r.matches ?? "–" },
       { label: "VP", cls: "num strong", value: r => fixed(r.score, 2) },
-      { label: "IMPs", cls: "num dim",
+      { label: "IMPs", cls: "num wide dim",
         value: r => `${fixed(r.imps_for, 0)} : ${fixed(r.imps_against, 0)}` },
     ]);
   }
@@ -57,7 +57,7 @@ function rankingColumns(kind, scoring) {
     return base.concat([
       { label: "Boards", cls: "num", value: r => r.boards },
       { label: "MP", cls: "num", value: r => fixed(r.score, 1) },
-      { label: "%", cls: "num strong", value: r => fixed(r.percent, 2) },
+      { label: "%", cls: "num wide strong", value: r => fixed(r.percent, 2) },
     ]);
   }
   return base.concat([
@@ -192,7 +192,7 @@ export class BridgeBoard {
     const current = open || rounds[rounds.length - 1];
     const total = rounds.reduce((sum, r) => sum + r.sittings.reduce(
       (s, x) => s + x.tables.length * x.boards.length, 0), 0);
-    const method = info.kind === "teams" ? "teams" : `pairs · ${info.scoring}`;
+    const method = info.kind === "teams" ? "Teams" : `Pairs · ${info.scoring}`;
     this.screen.subtitle(open
       ? `${method} · Round ${current.round} of ${rounds.length} · ${this.entered.size} of ${total} results in`
       : `${method} · final ranking`);
@@ -217,20 +217,20 @@ export class BridgeBoard {
       const matches = this.table.document?.matches || [];
       const line = s => matches.find(m => m.round === round.round && m.home === s.home && m.away === s.away);
       columns = [
-        { label: "Tables", cls: "num", value: s => s.tables.join(" & ") },
+        { label: "Tables", cls: "num wide", value: s => s.tables.join(" & ") },
         { label: "Home", cls: "name", value: s => name(s.home) },
         { label: "Away", cls: "name", value: s => name(s.away) },
-        { label: "IMPs", cls: "num", value: s => (line(s) ? line(s).imps.join(" – ") : "") },
-        { label: "VP", cls: "num strong", value: s => (line(s) ? line(s).vp.map(v => fixed(v, 2)).join(" – ") : "") },
-        { label: "Boards in", cls: "num", value: progress },
+        { label: "IMPs", cls: "num wide", value: s => (line(s) ? line(s).imps.join(" – ") : "") },
+        { label: "VP", cls: "num wide strong", value: s => (line(s) ? line(s).vp.map(v => fixed(v, 2)).join(" – ") : "") },
+        { label: "Boards in", cls: "num wide", value: progress },
       ];
     } else {
       columns = [
         { label: "Table", cls: "num", value: s => s.tables[0] },
-        { label: "North-South", cls: "name", value: s => name(s.ns) },
-        { label: "East-West", cls: "name", value: s => name(s.ew) },
-        { label: "Boards", cls: "num dim", value: s => boardsText(s.boards) },
-        { label: "Results in", cls: "num", value: progress },
+        { label: "NS", cls: "name", value: s => name(s.ns) },
+        { label: "EW", cls: "name", value: s => name(s.ew) },
+        { label: "Boards", cls: "num wide dim", value: s => boardsText(s.boards) },
+        { label: "Results in", cls: "num wide", value: progress },
       ];
     }
     this.screen.right.show(`Round ${round.round}`, columns, round.sittings,

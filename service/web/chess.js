@@ -253,7 +253,7 @@ export class ChessBoard {
     const columns = [
       { label: "#", cls: "num narrow dim", value: p => p.order },
       { label: "Name", cls: "name", value: p => p.name },
-      { label: "Rating", cls: "num", value: p => p.rating || "" },
+      { label: "Rating", cls: "num wide", value: p => p.rating || "" },
     ];
     if (federation) columns.push({ label: "Fed", cls: "num dim", value: p => p.federation || "" });
     this.screen.left.show("Registered players", columns, entries,
