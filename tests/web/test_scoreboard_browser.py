@@ -261,3 +261,29 @@ async def test_page_recovers_after_the_server_restarts(
     await expect(page.locator("#subtitle")).to_have_text("Round 1 of 5 · 2 of 3 results in")
     assert any("since=" in url for url in sockets[1:]), sockets  # resumed, not restarted
     browser.check()
+
+
+async def test_flampark_board_orders_by_pf(
+    server: ServerProcess, api: httpx.AsyncClient, browser: Browser
+) -> None:
+    ratings = [2400, 2300, 2200, 2100, 2000, 1900, 1800, 1700]
+    tournament = await create_tournament(
+        api,
+        [(f"Player {n}", rating) for n, rating in enumerate(ratings, start=1)],
+        start=True,
+        system="flampark",
+        rounds=3,
+        time_control={"base_minutes": 15, "increment_seconds": 1},
+    )
+    page = browser.page
+    await _open(page, f"{server.base_url}/v1/tournaments/{tournament.id}/scoreboard")
+    headings = page.locator("#left thead th")
+    await expect(headings).to_have_text(["#", "No", "Name", "Rtg", "PF", "Ru", "G", "Pts", "PP"])
+    game = (await round_games(api, tournament, 1))[0]
+    await report(api, tournament, 1, game["table"], "0-1")
+    standings = (await api.get(f"/v1/tournaments/{tournament.id}/standings")).json()
+    top = standings["rows"][0]
+    leader = page.locator("#left tbody tr").first
+    await expect(leader).to_contain_text(top["name"])
+    await expect(leader.locator("td").nth(4)).to_have_text(f"{top['flampark']['PF']:.2f}")
+    browser.check()
