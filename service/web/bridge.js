@@ -217,11 +217,10 @@ export class BridgeBoard {
       const matches = this.table.document?.matches || [];
       const line = s => matches.find(m => m.round === round.round && m.home === s.home && m.away === s.away);
       columns = [
-        { label: "Tables", cls: "num wide", value: s => s.tables.join(" & ") },
-        { label: "Home", cls: "name", value: s => name(s.home) },
-        { label: "Away", cls: "name", value: s => name(s.away) },
-        { label: "IMPs", cls: "num wide", value: s => (line(s) ? line(s).imps.join(" – ") : "") },
-        { label: "VP", cls: "num wide strong", value: s => (line(s) ? line(s).vp.map(v => fixed(v, 2)).join(" – ") : "") },
+        { label: "Match", cls: "name", value: s => `${name(s.home)} – ${name(s.away)}` },
+        { label: "IMPs", cls: "num", value: s => (line(s) ? line(s).imps.join(" – ") : "") },
+        { label: "VP", cls: "num pair strong",
+          value: s => (line(s) ? line(s).vp.map(v => fixed(v, 2)).join(" – ") : "") },
         { label: "Boards in", cls: "num wide", value: progress },
       ];
     } else {
