@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: install dev run migrate test lint openapi bench clean
+.PHONY: install dev browser run migrate test lint openapi bench clean
 
 $(BIN)/arbiter: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -27,7 +27,23 @@ migrate: install
 run: migrate
 	$(BIN)/arbiter serve --host $(HOST) --port $(PORT)
 
-test: dev
+# The browser tests (tests/web) drive the distribution's Chromium; install it when it is
+# missing and apt is at hand (as root, or through sudo). Nothing is downloaded otherwise.
+browser:
+	@if command -v chromium >/dev/null 2>&1 && command -v chromedriver >/dev/null 2>&1; then \
+	  exit 0; \
+	elif command -v apt-get >/dev/null 2>&1; then \
+	  APT="env DEBIAN_FRONTEND=noninteractive apt-get"; \
+	  [ "$$(id -u)" -eq 0 ] || APT="sudo $$APT"; \
+	  echo "installing chromium and chromium-driver (Debian packages)"; \
+	  $$APT install -y -q chromium chromium-driver >/dev/null \
+	    || { $$APT update -q >/dev/null && $$APT install -y -q chromium chromium-driver >/dev/null; }; \
+	else \
+	  echo "Chromium is missing: install chromium (or set ARBITER_CHROMIUM) for tests/web" >&2; \
+	  exit 1; \
+	fi
+
+test: dev browser
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 lint: dev

@@ -204,7 +204,10 @@ async def test_scoreboard_page(client: httpx.AsyncClient) -> None:
     page = await client.get(f"/v1/tournaments/{event.id}/scoreboard")
     assert page.status_code == 200
     assert page.headers["content-type"].startswith("text/html")
-    assert "/live" in page.text and "PF" in page.text
+    assert "scoreboard.js" in page.text  # the page's script follows the live feed
+    script = await client.get("/v1/web/scoreboard.js")
+    assert "/live" in script.text
+    assert "PF" in (await client.get("/v1/web/chess.js")).text  # FLAMPARK columns
 
 
 async def test_team_variant_classification(client: httpx.AsyncClient) -> None:
