@@ -34,6 +34,8 @@ from service.api.state import AppState
 from service.config import Settings, get_settings
 from service.db.session import create_engine, create_session_factory
 from service.live.bus import create_bus
+from service.live.hub import Hub
+from service.live.reader import Reader
 
 __all__ = ["create_app"]
 
@@ -86,15 +88,25 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         engine = create_engine(config.database_url, echo=config.sql_echo)
-        bus = create_bus(config.database_url, config.live_queue_size)
+        reader = Reader(config)
+        reader.start()
+        hub = Hub(reader, config)
+        bus = create_bus(config.database_url)
+        bus.attach(hub.notify, hub.resync)
         await bus.start()
         app.state.arbiter = AppState(
-            settings=config, engine=engine, sessions=create_session_factory(engine), bus=bus
+            settings=config,
+            engine=engine,
+            sessions=create_session_factory(engine),
+            bus=bus,
+            hub=hub,
         )
         try:
             yield
         finally:
+            await hub.stop()
             await bus.stop()
+            reader.stop()
             await engine.dispose()
 
     app = FastAPI(
