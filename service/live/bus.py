@@ -24,6 +24,7 @@ from typing import Any, Protocol
 
 __all__ = [
     "CHANNEL",
+    "LISTENER_NAME",
     "EventBus",
     "InProcessBus",
     "PostgresBus",
@@ -34,6 +35,8 @@ __all__ = [
 
 _log = logging.getLogger("arbiter.live")
 CHANNEL = "arbiter_events"
+LISTENER_NAME = "arbiter-live-listener"
+"""`application_name` of the LISTEN connections (visible in pg_stat_activity)."""
 
 OnEvent = Callable[[str, int], None]
 """Called with (tournament id, seq) for each notification."""
@@ -129,7 +132,9 @@ class PostgresBus(_Receiver):
     async def _connect(self) -> None:
         import asyncpg
 
-        connection = await asyncpg.connect(self._dsn, timeout=5)
+        connection = await asyncpg.connect(
+            self._dsn, timeout=5, server_settings={"application_name": LISTENER_NAME}
+        )
         try:
             await connection.add_listener(CHANNEL, self._on_notify)
         except BaseException:
