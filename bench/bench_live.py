@@ -349,6 +349,10 @@ async def _load(
     }
 
 
+Fired = tuple[dict[int, float], list[float], dict[str, int]]
+"""(send time by seq, request milliseconds, outcomes by status)."""
+
+
 async def _arbiter(n: int, args: argparse.Namespace, tmp: Path) -> dict[str, Any]:
     url = await _database(args.database, tmp)
     replicas = args.replicas if args.database == "postgresql" else 1
@@ -493,7 +497,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         puts = " ".join(f"{k}x{v}" for k, v in sorted(a["put"].items()))
         print(
             f"| {n:,} | {a['connect_s']:.1f} | {a['p50_ms']:.0f} / {a['p99_ms']:.0f} | "
-            f"{a['lost']} of {a['expected']} | {puts} | {a['put_p50_ms']:.0f} / {a['put_p99_ms']:.0f} | "
+            f"{a['lost']} of {a['expected']} | {puts} | "
+            f"{a['put_p50_ms']:.0f} / {a['put_p99_ms']:.0f} | "
             f"{a['kib_per_sub']:.1f} | {a['mean_bytes']:.0f} | {b['connect_s']:.1f} | "
             f"{b['p50_ms']:.0f} / {b['p99_ms']:.0f} | {b['lost']} |",
             flush=True,
