@@ -127,7 +127,14 @@ def _bare_server(port: int) -> None:
                 queue.put_nowait(text)
         return {"seq": seq}
 
-    uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning", backlog=4096)
+    uvicorn.run(
+        app,
+        host="127.0.0.1",
+        port=port,
+        log_level="warning",
+        backlog=4096,
+        ws_per_message_deflate=False,  # as `arbiter serve`: the same socket settings
+    )
 
 
 # --- the load clients ---------------------------------------------------------------

@@ -39,6 +39,9 @@ def _serve(args: argparse.Namespace) -> int:
         log_level=args.log_level,
         server_header=False,
         backlog=args.backlog,
+        # frames are encoded once and shared by every socket: compressing them per
+        # socket would cost CPU and ~100 KiB of zlib state per spectator
+        ws_per_message_deflate=False,
     )
     return 0
 

@@ -26,6 +26,9 @@ class Settings(BaseSettings):
     """Each followed tournament's log is reread this often in case a notification was lost."""
     live_linger_seconds: float = 120.0
     """How long a process keeps following a tournament after its last spectator left."""
+    live_reader: str = "process"
+    """Where the live reader runs: "process" (its own process: standings computations
+    never take the API's GIL) or "thread" (lighter; shares the GIL)."""
     reader_pool_size: int = 2
     """Connections of the live reader's own pool (spectators never use the writers' pool)."""
     idempotency_ttl_hours: int = 24

@@ -35,7 +35,7 @@ from service.config import Settings, get_settings
 from service.db.session import create_engine, create_session_factory
 from service.live.bus import create_bus
 from service.live.hub import Hub
-from service.live.reader import Reader
+from service.live.reader import create_reader
 
 __all__ = ["create_app"]
 
@@ -88,7 +88,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         engine = create_engine(config.database_url, echo=config.sql_echo)
-        reader = Reader(config)
+        reader = create_reader(config)
         reader.start()
         hub = Hub(reader, config)
         bus = create_bus(config.database_url)

@@ -1,13 +1,14 @@
-"""The live reader: every database read and table computation of the live feed, on its
-own thread, event loop and small connection pool (DESIGN: Live standings).
+"""The live reader: every database read and table computation of the live feed, in its
+own process (or thread), with its own event loop and small connection pool (DESIGN: Live
+standings).
 
 Spectators never read the database: the process's hub asks this reader, once per
 tournament per batch of events, to turn the new events into encoded frames and a new
 snapshot. The reader has its own engine (a pool of `reader_pool_size` connections on
 PostgreSQL), so no number of spectators can take a connection a writer needs, and its
-own thread, so computing the standings of a large event (tens of milliseconds) never
-stops the main event loop from serving result PUTs; the GIL is shared, but the main
-loop gets it back every few milliseconds instead of after the whole computation.
+own process, so computing the standings of a large event (80 ms for a 200-player
+round-robin) never holds the GIL the API's event loop needs to serve result PUTs (the
+thread variant, `ARBITER_LIVE_READER=thread`, shares the GIL: lighter, for small events).
 
 The tables are brought forward incrementally: the engine view of the tournament is
 patched with the games the new result events name (`service.api.snapshots`), and
@@ -20,10 +21,12 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
+import multiprocessing
 import threading
 from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from multiprocessing.connection import Connection
+from typing import Any, Protocol, TypeVar
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -38,7 +41,17 @@ from service.db.tables import TournamentRow
 from service.live.bus import InProcessBus
 from service.live.frames import Rows, event_message, snapshot_message, table_delta
 
-__all__ = ["Reader", "TableKind", "Update", "table_kind"]
+__all__ = [
+    "ProcessReader",
+    "Reader",
+    "ReaderError",
+    "TableKind",
+    "Tables",
+    "ThreadReader",
+    "Update",
+    "create_reader",
+    "table_kind",
+]
 
 T = TypeVar("T")
 
@@ -84,23 +97,17 @@ class _Known:
     document: dict[str, Any]
 
 
-class Reader:
-    """A thread with its own event loop, engine and caches."""
+class Tables:
+    """The reader's work, on whichever loop it runs: its own engine, caches and the
+    table each followed tournament's clients hold."""
 
     def __init__(self, settings: Settings) -> None:
         self._settings = settings
-        self._loop = asyncio.new_event_loop()
-        self._thread = threading.Thread(target=self._loop.run_forever, name="live-reader")
-        self._thread.daemon = True
         self._state: AppState | None = None
         self._known: dict[str, _Known] = {}
 
-    def start(self) -> None:
-        """Start the thread and open the reader's engine there."""
-        self._thread.start()
-        asyncio.run_coroutine_threadsafe(self._open(), self._loop).result(timeout=30)
-
-    async def _open(self) -> None:
+    async def open(self) -> None:
+        """Create the reader's own engine (a small pool with no overflow)."""
         settings = self._settings
         engine = create_engine(
             settings.database_url, echo=settings.sql_echo, pool_size=settings.reader_pool_size
@@ -112,33 +119,17 @@ class Reader:
             bus=InProcessBus(),
         )
 
-    def stop(self) -> None:
-        """Close the engine and end the thread."""
-        if not self._thread.is_alive():
-            return
+    async def close(self) -> None:
+        """Close the engine."""
         if self._state is not None:
-            future = asyncio.run_coroutine_threadsafe(self._state.engine.dispose(), self._loop)
-            with contextlib.suppress(TimeoutError, concurrent.futures.TimeoutError):
-                future.result(timeout=5)
-        self._loop.call_soon_threadsafe(self._loop.stop)
-        self._thread.join(timeout=5)
-
-    async def _call(self, coroutine: Coroutine[Any, Any, T]) -> T:
-        future = asyncio.run_coroutine_threadsafe(coroutine, self._loop)
-        return await asyncio.wrap_future(future)
-
-    async def refresh(self, tournament_id: str, since: int | None) -> Update:
-        """The frames of the events after `since` (all of the state when None)."""
-        return await self._call(self._refresh(tournament_id, since))
+            await self._state.engine.dispose()
 
     async def forget(self, tournament_id: str) -> None:
         """Drop what the reader keeps for a tournament nobody follows any more."""
-        await self._call(self._forget(tournament_id))
-
-    async def _forget(self, tournament_id: str) -> None:
         self._known.pop(tournament_id, None)
 
-    async def _refresh(self, tournament_id: str, since: int | None) -> Update:
+    async def refresh(self, tournament_id: str, since: int | None) -> Update:
+        """The frames of the events after `since` (all of the state when None)."""
         state = self._state
         assert state is not None, "reader not started"
         async with state.sessions() as session:
@@ -189,3 +180,193 @@ class Reader:
             return Update(
                 exists=True, system=row.system, seq=row.last_seq, frames=frames, snapshot=snapshot
             )
+
+
+class Reader(Protocol):
+    """What the hub needs of a reader."""
+
+    def start(self) -> None:
+        """Start the reader (its thread or process)."""
+
+    def stop(self) -> None:
+        """Stop it."""
+
+    async def refresh(self, tournament_id: str, since: int | None) -> Update:
+        """The frames of the events after `since` (all of the state when None)."""
+
+    async def forget(self, tournament_id: str) -> None:
+        """Drop a tournament nobody follows any more."""
+
+
+class ThreadReader:
+    """The reader on its own thread and event loop (shares the GIL with the API)."""
+
+    def __init__(self, settings: Settings) -> None:
+        self._tables = Tables(settings)
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._loop.run_forever, name="live-reader")
+        self._thread.daemon = True
+
+    def start(self) -> None:
+        """Start the thread and open the reader's engine there."""
+        self._thread.start()
+        asyncio.run_coroutine_threadsafe(self._tables.open(), self._loop).result(timeout=30)
+
+    def stop(self) -> None:
+        """Close the engine and end the thread."""
+        if not self._thread.is_alive():
+            return
+        future = asyncio.run_coroutine_threadsafe(self._tables.close(), self._loop)
+        with contextlib.suppress(TimeoutError, concurrent.futures.TimeoutError):
+            future.result(timeout=5)
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        self._thread.join(timeout=5)
+
+    async def _call(self, coroutine: Coroutine[Any, Any, T]) -> T:
+        future = asyncio.run_coroutine_threadsafe(coroutine, self._loop)
+        return await asyncio.wrap_future(future)
+
+    async def refresh(self, tournament_id: str, since: int | None) -> Update:
+        """The frames of the events after `since` (all of the state when None)."""
+        return await self._call(self._tables.refresh(tournament_id, since))
+
+    async def forget(self, tournament_id: str) -> None:
+        """Drop what the reader keeps for a tournament nobody follows any more."""
+        await self._call(self._tables.forget(tournament_id))
+
+
+def _serve_requests(settings_json: str, connection: Connection) -> None:
+    """The reader process: answer (id, op, tournament, since) requests until None."""
+    asyncio.run(_answer(Settings.model_validate_json(settings_json), connection))
+
+
+async def _answer(settings: Settings, connection: Connection) -> None:
+    tables = Tables(settings)
+    await tables.open()
+    loop = asyncio.get_running_loop()
+    try:
+        while True:
+            try:
+                request = await loop.run_in_executor(None, connection.recv)
+            except EOFError:
+                return  # the API process went away
+            if request is None:
+                return
+            ident, op, tournament_id, since = request
+            try:
+                if op == "refresh":
+                    update = await tables.refresh(tournament_id, since)
+                    answer: Any = (
+                        update.exists,
+                        update.system,
+                        update.seq,
+                        update.frames,
+                        update.snapshot,
+                    )
+                else:
+                    await tables.forget(tournament_id)
+                    answer = None
+                connection.send((ident, True, answer))
+            except Exception as exc:  # reported to the hub, which retries with backoff
+                connection.send((ident, False, f"{type(exc).__name__}: {exc}"))
+    finally:
+        await tables.close()
+
+
+class ReaderError(Exception):
+    """The reader process could not answer (its message says why)."""
+
+
+class ProcessReader:
+    """The reader in its own process: computing a large table never takes the API's GIL,
+    so result PUTs do not wait for the spectators' standings (DESIGN: Live standings).
+    Requests and answers (encoded strings) cross a pipe."""
+
+    def __init__(self, settings: Settings) -> None:
+        self._settings = settings
+        self._connection: Connection | None = None
+        self._process: Any = None
+        self._pending: dict[int, asyncio.Future[Any]] = {}
+        self._next = 0
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    def start(self) -> None:
+        """Spawn the process; answers are read as they arrive on the running loop."""
+        context = multiprocessing.get_context("spawn")
+        ours, theirs = context.Pipe()
+        self._process = context.Process(
+            target=_serve_requests,
+            args=(self._settings.model_dump_json(), theirs),
+            name="arbiter-live-reader",
+            daemon=True,
+        )
+        self._process.start()
+        theirs.close()
+        self._connection = ours
+        self._loop = asyncio.get_running_loop()
+        self._loop.add_reader(ours.fileno(), self._on_answer)
+
+    def _on_answer(self) -> None:
+        assert self._connection is not None
+        try:
+            ident, ok, answer = self._connection.recv()
+        except (EOFError, OSError):
+            self._fail_all("the live reader process ended")
+            return
+        future = self._pending.pop(ident, None)
+        if future is None or future.done():
+            return
+        if ok:
+            future.set_result(answer)
+        else:
+            future.set_exception(ReaderError(answer))
+
+    def _fail_all(self, why: str) -> None:
+        if self._loop is not None and self._connection is not None:
+            with contextlib.suppress(Exception):
+                self._loop.remove_reader(self._connection.fileno())
+        for future in self._pending.values():
+            if not future.done():
+                future.set_exception(ReaderError(why))
+        self._pending.clear()
+
+    async def _call(self, op: str, tournament_id: str, since: int | None) -> Any:
+        if self._connection is None or self._process is None or not self._process.is_alive():
+            raise ReaderError("the live reader process is not running")
+        self._next += 1
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._pending[self._next] = future
+        self._connection.send((self._next, op, tournament_id, since))
+        return await future
+
+    async def refresh(self, tournament_id: str, since: int | None) -> Update:
+        """The frames of the events after `since` (all of the state when None)."""
+        exists, system, seq, frames, snapshot = await self._call("refresh", tournament_id, since)
+        return Update(exists=exists, system=system, seq=seq, frames=frames, snapshot=snapshot)
+
+    async def forget(self, tournament_id: str) -> None:
+        """Drop what the reader keeps for a tournament nobody follows any more."""
+        with contextlib.suppress(ReaderError):
+            await self._call("forget", tournament_id, None)
+
+    def stop(self) -> None:
+        """Ask the process to finish, then make sure it did."""
+        if self._connection is None:
+            return
+        self._fail_all("the live reader stopped")
+        with contextlib.suppress(OSError, BrokenPipeError):
+            self._connection.send(None)
+        if self._process is not None:
+            self._process.join(5)
+            if self._process.is_alive():
+                self._process.terminate()
+                self._process.join(5)
+        self._connection.close()
+        self._connection = None
+
+
+def create_reader(settings: Settings) -> Reader:
+    """The process reader unless `live_reader` is "thread" (lighter, shares the GIL)."""
+    if settings.live_reader == "thread":
+        return ThreadReader(settings)
+    return ProcessReader(settings)
