@@ -122,3 +122,62 @@ async def test_events_during_a_read_are_read_together() -> None:
     finally:
         task.cancel()
         await hub.stop()
+
+
+class _ClosingSocket(_Socket):
+    def __init__(self) -> None:
+        super().__init__()
+        self.closed: tuple[int, str | None] | None = None
+
+    async def close(self, code: int = 1000, reason: str | None = None) -> None:
+        self.closed = (code, reason)
+
+
+async def test_a_quiet_feed_sends_heartbeats_with_the_newest_seq() -> None:
+    log = _Log()
+    log.seq = 7
+    hub = Hub(cast(Reader, log), Settings(live_heartbeat_seconds=0.05, live_poll_seconds=60))
+    channel = await hub.open("t")
+    socket = _Socket()
+    task = asyncio.create_task(channel.join(socket, None).run())
+    try:
+        await _until(lambda: len(socket.sent) >= 3)
+        assert socket.sent[0] == {"type": "snapshot", "seq": 7}
+        assert socket.sent[1:3] == [{"type": "ping", "seq": 7}] * 2
+    finally:
+        task.cancel()
+        await hub.stop()
+
+
+async def test_an_outage_closes_with_1011_and_the_seq_to_resume_from() -> None:
+    log = _Log()
+    log.seq = 3
+    hub = Hub(cast(Reader, log), Settings(live_poll_seconds=60), attempts=2)
+    channel = await hub.open("t")
+    socket = _ClosingSocket()
+    task = asyncio.create_task(channel.join(socket, None).run())
+    await _until(lambda: socket.seqs() == [3])
+
+    async def broken(_tournament_id: str, _since: int | None) -> Update:
+        raise OSError("database unreachable")
+
+    log.refresh = broken  # type: ignore[method-assign]
+    hub.notify("t", 4)
+    await _until(lambda: socket.closed is not None)
+    assert socket.closed == (1011, "live feed unavailable; reconnect with ?since=3")
+    await asyncio.wait_for(task, 5)
+    assert "t" not in hub.channels  # the next spectator starts a fresh channel
+    await hub.stop()
+
+
+async def test_shutdown_closes_with_1012_and_the_seq_to_resume_from() -> None:
+    log = _Log()
+    log.seq = 5
+    hub = Hub(cast(Reader, log), Settings(live_poll_seconds=60))
+    channel = await hub.open("t")
+    socket = _ClosingSocket()
+    task = asyncio.create_task(channel.join(socket, None).run())
+    await _until(lambda: socket.seqs() == [5])
+    await hub.stop()
+    await asyncio.wait_for(task, 5)
+    assert socket.closed == (1012, "server restarting; reconnect with ?since=5")
