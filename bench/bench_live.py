@@ -141,11 +141,18 @@ def _bare_server(port: int) -> None:
 
 
 async def _subscriber(
-    url: str, first: list[int], covered: list[list[float]], sizes: list[int], ready: Any
+    url: str,
+    first: list[int],
+    covered: list[list[float]],
+    sizes: list[int],
+    ready: Any,
+    gate: asyncio.Semaphore,
 ) -> None:
     import websockets
 
-    async with websockets.connect(url, max_queue=None, open_timeout=60, ping_interval=None) as ws:
+    async with gate:  # bounded concurrent handshakes: a herd would time out together
+        ws = await websockets.connect(url, max_queue=None, open_timeout=60, ping_interval=None)
+    async with ws:
         index = len(covered)
         covered.append([])
         got_snapshot = False
@@ -188,13 +195,11 @@ def _client_main(
             if held == count:
                 all_ready.set()
 
-        gate = asyncio.Semaphore(256)
+        gate = asyncio.Semaphore(64)
 
         async def one() -> None:
-            async with gate:
-                pass
             with contextlib.suppress(Exception):
-                await _subscriber(url, first, covered, sizes, ready)
+                await _subscriber(url, first, covered, sizes, ready, gate)
 
         while time.monotonic() < start_at:
             await asyncio.sleep(0.01)

@@ -37,6 +37,8 @@ RESTART = 1012
 """Close code when the server shuts down or restarts."""
 GONE = 4404
 """Close code for a tournament that does not exist."""
+FANOUT_SLICE = 64
+"""Clients woken between two yields to the event loop."""
 
 
 class LiveUnavailable(Exception):  # a state, not a programming error
@@ -71,7 +73,8 @@ class Client:
         self.needs_snapshot = True
         self.overflows = 0
         self.closing: tuple[int, str] | None = None
-        self._wake = asyncio.Event()
+        self._woken = False
+        self._waiter: asyncio.Future[bool] | None = None
 
     def offer(self, frames: list[tuple[int, str]]) -> None:
         """Queue frames without ever waiting; a full queue means a snapshot instead."""
@@ -83,7 +86,7 @@ class Client:
             self.overflows += 1
         else:
             self.pending.extend(frames)
-        self._wake.set()
+        self._wake()
 
     def resume(self, since: int | None) -> None:
         """Start from `since` if the channel's history covers it, else from a snapshot
@@ -97,12 +100,12 @@ class Client:
         elif history and history[0][0] <= since + 1:
             self.needs_snapshot, self.last = False, since
             self.pending.extend(frame for frame in history if frame[0] > since)
-            self._wake.set()
+            self._wake()
 
     def close(self, code: int, reason: str) -> None:
         """Ask the sender to close the socket with `code` and `reason`."""
         self.closing = (code, reason)
-        self._wake.set()
+        self._wake()
 
     async def run(self) -> None:
         """Send until the socket fails or the hub closes it."""
@@ -128,11 +131,36 @@ class Client:
                     else:
                         await self.socket.send_text(batch_message(frames))
                 continue
-            self._wake.clear()
-            try:
-                await asyncio.wait_for(self._wake.wait(), self.heartbeat)
-            except TimeoutError:
+            if not await self._sleep():
                 await self.socket.send_text(ping_message(self.channel.seq))
+
+    def _wake(self) -> None:
+        self._woken = True
+        waiter = self._waiter
+        if waiter is not None and not waiter.done():
+            waiter.set_result(True)
+
+    async def _sleep(self) -> bool:
+        """Wait for a wake-up (True) or the heartbeat interval (False), with one future
+        and one timer: no task per wait, as there are thousands of clients."""
+        if self._woken:
+            self._woken = False
+            return True
+        loop = asyncio.get_running_loop()
+        waiter = self._waiter = loop.create_future()
+        timer = loop.call_later(self.heartbeat, _settle, waiter)
+        try:
+            woken: bool = await waiter
+            return woken
+        finally:
+            timer.cancel()
+            self._waiter = None
+            self._woken = False
+
+
+def _settle(waiter: asyncio.Future[bool]) -> None:
+    if not waiter.done():
+        waiter.set_result(False)
 
 
 class Channel:
@@ -178,19 +206,27 @@ class Channel:
         for client in tuple(self.clients):
             client.close(code, reason)
 
-    def _apply(self, update: Update) -> None:
+    async def _apply(self, update: Update) -> None:
+        """Take the new state, then hand the frames to the clients known so far.
+
+        The state changes first, so a client joining meanwhile starts from it; the
+        clients are woken `FANOUT_SLICE` at a time with a yield between slices, so a
+        request's next step (a result PUT's) waits for at most one slice of sends, not
+        for the whole fan-out."""
+        rebuilt = update.snapshot is not None and self.seq >= 0 and update.seq != self.seq
         self.system = update.system
         if update.snapshot is not None:
             self.snapshot = (update.seq, update.snapshot)
-        if update.frames:
-            self.history.extend(update.frames)
-            for client in tuple(self.clients):
-                client.offer(update.frames)
-        elif update.snapshot is not None and self.seq >= 0 and update.seq != self.seq:
-            for client in tuple(self.clients):  # a rebuild: everyone starts again
-                client.needs_snapshot = True
-                client.offer([])
+        self.history.extend(update.frames)
         self.seq = update.seq
+        if not update.frames and not rebuilt:
+            return
+        for position, client in enumerate(tuple(self.clients), start=1):
+            if not update.frames:  # a rebuild: everyone starts again from the snapshot
+                client.needs_snapshot = True
+            client.offer(update.frames)
+            if position % FANOUT_SLICE == 0:
+                await asyncio.sleep(0)
 
     async def _refresh(self) -> Update:
         """Ask the reader, retrying with backoff; LiveUnavailable after the last try."""
@@ -216,7 +252,7 @@ class Channel:
                 update = await self._refresh()
                 if not update.exists:
                     raise TournamentGone(self.tournament_id)
-                self._apply(update)
+                await self._apply(update)
                 if not self.ready.done():
                     self.ready.set_result(None)
                 with contextlib.suppress(TimeoutError):
