@@ -498,6 +498,15 @@ def main(argv: Sequence[str] | None = None) -> None:
     for n in args.subscribers:
         with tempfile.TemporaryDirectory() as tmp:
             a = asyncio.run(_arbiter(n, args, Path(tmp)))
+        puts = " ".join(f"{k}x{v}" for k, v in sorted(a["put"].items()))
+        print(
+            f"  arbiter N={n}: connect {a['connect_s']:.1f}s, e2e p50/p99 "
+            f"{a['p50_ms']:.0f}/{a['p99_ms']:.0f} ms, lost {a['lost']} of {a['expected']}, "
+            f"PUTs {puts}, PUT p50/p99 {a['put_p50_ms']:.0f}/{a['put_p99_ms']:.0f} ms, "
+            f"{a['kib_per_sub']:.1f} KiB/sub, {a['mean_bytes']:.0f} B/msg",
+            file=sys.stderr,
+            flush=True,
+        )
         b: dict[str, Any] = {
             "connect_s": float("nan"),
             "p50_ms": float("nan"),
@@ -505,8 +514,10 @@ def main(argv: Sequence[str] | None = None) -> None:
             "lost": "-",
         }
         if not args.no_bare:
-            b = asyncio.run(_bare(n, int(a["mean_bytes"]) or 1000, args))
-        puts = " ".join(f"{k}x{v}" for k, v in sorted(a["put"].items()))
+            try:
+                b = asyncio.run(_bare(n, int(a["mean_bytes"]) or 1000, args))
+            except Exception as exc:  # the ceiling itself can collapse under load
+                _note(f"bare broadcast failed: {type(exc).__name__}")
         print(
             f"| {n:,} | {a['connect_s']:.1f} | {a['p50_ms']:.0f} / {a['p99_ms']:.0f} | "
             f"{a['lost']} of {a['expected']} | {puts} | "
