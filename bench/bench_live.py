@@ -452,7 +452,8 @@ async def _bare(n: int, size: int, args: argparse.Namespace) -> dict[str, Any]:
 
                 async def one(i: int) -> None:
                     started = sent[i + 1] = time.monotonic()
-                    await http.post("/fire", params={"seq": i + 1, "size": size})
+                    with contextlib.suppress(httpx.HTTPError):
+                        await http.post("/fire", params={"seq": i + 1, "size": size})
                     put_ms.append(1000 * (time.monotonic() - started))
 
                 tasks = []
