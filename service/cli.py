@@ -13,11 +13,36 @@ __all__ = ["main"]
 
 
 def _serve(args: argparse.Namespace) -> int:
+    """uvicorn with `--workers` processes; live events cross them by PostgreSQL
+    LISTEN/NOTIFY, so more than one worker needs PostgreSQL (DESIGN: Live standings)."""
     import uvicorn
 
-    from service.api.app import create_app
+    from service.config import get_settings
 
-    uvicorn.run(create_app(), host=args.host, port=args.port, log_level=args.log_level)
+    workers = args.workers
+    if workers < 1:
+        print("arbiter serve: --workers must be at least 1", file=sys.stderr)
+        return 2
+    if workers > 1 and not get_settings().database_url.startswith("postgresql"):
+        print(
+            "arbiter serve: --workers > 1 needs PostgreSQL (ARBITER_DATABASE_URL): the live "
+            "feed of each worker follows the others' writes through LISTEN/NOTIFY",
+            file=sys.stderr,
+        )
+        return 2
+    uvicorn.run(
+        "service.api.app:create_app",
+        factory=True,
+        host=args.host,
+        port=args.port,
+        workers=workers,
+        log_level=args.log_level,
+        server_header=False,
+        backlog=args.backlog,
+        # frames are encoded once and shared by every socket: compressing them per
+        # socket would cost CPU and ~100 KiB of zlib state per spectator
+        ws_per_message_deflate=False,
+    )
     return 0
 
 
@@ -247,6 +272,12 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
     serve.add_argument("--log-level", default="info")
+    serve.add_argument(
+        "--workers", type=int, default=1, help="worker processes (more than 1: PostgreSQL)"
+    )
+    serve.add_argument(
+        "--backlog", type=int, default=4096, help="pending connections the socket queues"
+    )
     serve.set_defaults(run=_serve)
 
     migrate = commands.add_parser("migrate", help="apply database migrations")

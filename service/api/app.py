@@ -42,6 +42,8 @@ from service.api.state import AppState
 from service.config import Settings, get_settings
 from service.db.session import create_engine, create_session_factory
 from service.live.bus import create_bus
+from service.live.hub import Hub
+from service.live.reader import create_reader
 
 __all__ = ["create_app"]
 
@@ -96,10 +98,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         engine = create_engine(config.database_url, echo=config.sql_echo)
-        bus = create_bus(config.database_url, config.live_queue_size)
+        reader = create_reader(config)
+        reader.start()
+        hub = Hub(reader, config)
+        bus = create_bus(config.database_url)
+        bus.attach(hub.notify, hub.resync)
         await bus.start()
         app.state.arbiter = AppState(
-            settings=config, engine=engine, sessions=create_session_factory(engine), bus=bus
+            settings=config,
+            engine=engine,
+            sessions=create_session_factory(engine),
+            bus=bus,
+            hub=hub,
         )
         purger = asyncio.create_task(
             run_purger(
@@ -114,7 +124,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             purger.cancel()
             with suppress(asyncio.CancelledError):
                 await purger
+            await hub.stop()
             await bus.stop()
+            reader.stop()
             await engine.dispose()
 
     app = FastAPIOffline(

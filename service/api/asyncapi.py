@@ -25,6 +25,7 @@ CLOSE_CODES: dict[int, str] = {
     4400: "a query parameter is invalid (an `error` message names it)",
     4401: "the tournament is private and no valid token was given",
     4404: "no such tournament or bridge event",
+    4410: "the organizer archived the tournament",
 }
 """WebSocket close codes the server uses (RFC 6455 7.4; 4xxx are the application's)."""
 

@@ -18,7 +18,14 @@ from service.db.tables import EventRow
 __all__ = ["STANDINGS_EVENTS", "append_event", "events_since", "lock_tournament"]
 
 STANDINGS_EVENTS = frozenset(
-    {"tournament_started", "result_confirmed", "result_corrected", "round_paired", "imported"}
+    {
+        "tournament_started",
+        "result_confirmed",
+        "result_corrected",
+        "round_paired",
+        "imported",
+        "settings_changed",
+    }
 )
 """Event types after which the standings may differ."""
 

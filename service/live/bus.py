@@ -1,13 +1,17 @@
-"""Event notification across WebSocket handlers and replicas (DESIGN: Live standings).
+"""Event notification across processes (DESIGN: Live standings).
 
-The bus carries only (tournament id, seq): the event itself is read from the event log,
-so a notification can be lost or repeated without harm. `InProcessBus` serves a single
-process (the SQLite default); `PostgresBus` uses LISTEN/NOTIFY on a dedicated asyncpg
-connection, so every replica sees every tournament's events, and it reconnects (then
-tells subscribers to resynchronise) when the connection drops.
+The bus carries only (tournament id, seq): the event itself is read from the event log
+by the process's live hub, so a notification can be lost or repeated without harm.
+`InProcessBus` serves a single process (the SQLite default); `PostgresBus` uses
+LISTEN/NOTIFY on one dedicated asyncpg connection per process, so every replica sees
+every tournament's events.
 
-Subscribers own bounded queues: a slow client never blocks the bus; when its queue is
-full it is marked `overflowed` and its handler sends a fresh snapshot instead.
+Wire format (shared with the writers, who NOTIFY inside their transaction): channel
+`arbiter_events`, payload `<tournament id>:<seq>` (well under PostgreSQL's 8000-byte
+limit). A listener that loses its connection (PostgreSQL restart, `pg_terminate_backend`,
+network loss, `CannotConnectNowError` while the server starts) reconnects with
+exponential backoff and then asks the hub to resynchronise every tournament from the
+event log, since notifications sent meanwhile are gone.
 """
 
 from __future__ import annotations
@@ -15,36 +19,44 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections import defaultdict
-from collections.abc import AsyncIterator
+from collections.abc import Callable
 from typing import Any, Protocol
 
-__all__ = ["EventBus", "InProcessBus", "PostgresBus", "Subscription", "create_bus"]
+__all__ = [
+    "CHANNEL",
+    "LISTENER_NAME",
+    "EventBus",
+    "InProcessBus",
+    "PostgresBus",
+    "asyncpg_dsn",
+    "create_bus",
+    "parse_payload",
+]
 
 _log = logging.getLogger("arbiter.live")
 CHANNEL = "arbiter_events"
-RESYNC = -1
-"""A notification meaning "you may have missed something: reread the log"."""
+LISTENER_NAME = "arbiter-live-listener"
+"""`application_name` of the LISTEN connections (visible in pg_stat_activity)."""
+
+OnEvent = Callable[[str, int], None]
+"""Called with (tournament id, seq) for each notification."""
+OnResync = Callable[[], None]
+"""Called after a gap in the notifications: every follower must reread the log."""
 
 
-class Subscription:
-    """One listener's queue of sequence numbers for one tournament."""
-
-    def __init__(self, tournament_id: str, size: int) -> None:
-        self.tournament_id = tournament_id
-        self.queue: asyncio.Queue[int] = asyncio.Queue(maxsize=size)
-        self.overflowed = False
-
-    def offer(self, seq: int) -> None:
-        """Queue a notification without ever blocking the publisher."""
-        try:
-            self.queue.put_nowait(seq)
-        except asyncio.QueueFull:
-            self.overflowed = True
+def parse_payload(payload: str) -> tuple[str, int] | None:
+    """`<tournament id>:<seq>` -> (id, seq); None for anything else."""
+    tournament_id, _, seq = payload.rpartition(":")
+    if not tournament_id or not seq.isdigit():
+        return None
+    return tournament_id, int(seq)
 
 
 class EventBus(Protocol):
-    """What the API needs from a bus."""
+    """What the app needs from a bus."""
+
+    def attach(self, on_event: OnEvent, on_resync: OnResync) -> None:
+        """Register the process's hub (one receiver per process)."""
 
     async def start(self) -> None:
         """Open connections."""
@@ -55,41 +67,22 @@ class EventBus(Protocol):
     async def publish(self, tournament_id: str, seq: int) -> None:
         """Announce a committed event."""
 
-    def subscribe(self, tournament_id: str) -> contextlib.AbstractAsyncContextManager[Subscription]:
-        """Listen to one tournament for the duration of a `async with` block."""
+
+class _Receiver:
+    """The hub callbacks, shared by both bus kinds."""
+
+    def __init__(self) -> None:
+        self._on_event: OnEvent = lambda _t, _s: None
+        self._on_resync: OnResync = lambda: None
+
+    def attach(self, on_event: OnEvent, on_resync: OnResync) -> None:
+        """Register the process's hub."""
+        self._on_event = on_event
+        self._on_resync = on_resync
 
 
-class _Fanout:
-    """Subscriptions by tournament, shared by both bus kinds."""
-
-    def __init__(self, queue_size: int) -> None:
-        self._queue_size = queue_size
-        self._subscribers: dict[str, set[Subscription]] = defaultdict(set)
-
-    def deliver(self, tournament_id: str, seq: int) -> None:
-        for subscription in tuple(self._subscribers.get(tournament_id, ())):
-            subscription.offer(seq)
-
-    def deliver_all(self, seq: int) -> None:
-        for tournament_id in tuple(self._subscribers):
-            self.deliver(tournament_id, seq)
-
-    @contextlib.asynccontextmanager
-    async def subscribe(self, tournament_id: str) -> AsyncIterator[Subscription]:
-        subscription = Subscription(tournament_id, self._queue_size)
-        self._subscribers[tournament_id].add(subscription)
-        try:
-            yield subscription
-        finally:
-            subscribers = self._subscribers.get(tournament_id)
-            if subscribers is not None:
-                subscribers.discard(subscription)
-                if not subscribers:
-                    del self._subscribers[tournament_id]
-
-
-class InProcessBus(_Fanout):
-    """A bus for one process."""
+class InProcessBus(_Receiver):
+    """A bus for one process: publishing calls the hub directly."""
 
     async def start(self) -> None:
         """Nothing to open."""
@@ -98,70 +91,127 @@ class InProcessBus(_Fanout):
         """Nothing to close."""
 
     async def publish(self, tournament_id: str, seq: int) -> None:
-        """Deliver to this process's subscribers."""
-        self.deliver(tournament_id, seq)
+        """Deliver to this process's hub."""
+        self._on_event(tournament_id, seq)
 
 
-class PostgresBus(_Fanout):
-    """LISTEN/NOTIFY across replicas; payload `<tournament id>:<seq>` (well under 8000 B)."""
+class PostgresBus(_Receiver):
+    """LISTEN/NOTIFY across replicas on one dedicated connection, reconnected forever."""
 
-    def __init__(self, dsn: str, queue_size: int) -> None:
-        super().__init__(queue_size)
+    def __init__(
+        self, dsn: str, *, first_delay: float = 0.1, max_delay: float = 5.0, watch: float = 2.0
+    ) -> None:
+        super().__init__()
         self._dsn = dsn
+        self._first_delay = first_delay
+        self._max_delay = max_delay
+        self._watch = watch
         self._connection: Any = None
-        self._reconnect: asyncio.Task[None] | None = None
-        self._closing = False
+        self._lost = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+        self._use = asyncio.Lock()
+        """One query at a time on the connection (asyncpg forbids concurrent ones)."""
+        self.reconnects = 0
+        """How many times the listener came back after losing its connection."""
+
+    @property
+    def listening(self) -> bool:
+        """Whether the LISTEN connection is up."""
+        return self._connection is not None and not self._connection.is_closed()
 
     async def start(self) -> None:
-        """Open the dedicated listening connection."""
-        await self._connect()
+        """Open the listening connection (retrying in the background if the database
+        is not reachable yet: the app still starts, and resynchronises once it is)."""
+        try:
+            await self._connect()
+        except Exception as exc:  # any failure is retried with backoff
+            _log.warning("live bus: cannot listen yet (%s); retrying", exc)
+            self._lost.set()
+        self._task = asyncio.get_running_loop().create_task(self._keep_listening())
 
     async def _connect(self) -> None:
         import asyncpg
 
-        connection = await asyncpg.connect(self._dsn)
-        await connection.add_listener(CHANNEL, self._on_notify)
-        connection.add_termination_listener(self._on_terminated)
+        connection = await asyncpg.connect(
+            self._dsn, timeout=5, server_settings={"application_name": LISTENER_NAME}
+        )
+        try:
+            await connection.add_listener(CHANNEL, self._on_notify)
+        except BaseException:
+            await connection.close()
+            raise
+        connection.add_termination_listener(lambda _conn: self._lost.set())
         self._connection = connection
+        self._lost.clear()
 
     def _on_notify(self, _conn: Any, _pid: int, _channel: str, payload: str) -> None:
-        tournament_id, _, seq = payload.rpartition(":")
-        with contextlib.suppress(ValueError):
-            self.deliver(tournament_id, int(seq))
+        parsed = parse_payload(payload)
+        if parsed is not None:
+            self._on_event(*parsed)
 
-    def _on_terminated(self, _conn: Any) -> None:
-        if not self._closing:
-            self._reconnect = asyncio.get_running_loop().create_task(self._reconnect_loop())
+    async def _keep_listening(self) -> None:
+        """Wait for the connection to drop (or notice it closed), then reconnect with
+        backoff and resynchronise. A half-open connection is caught by the periodic
+        `is_closed` check plus a cheap query."""
+        while True:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._lost.wait(), self._watch)
+            if not self._lost.is_set() and self.listening:
+                try:
+                    async with self._use:
+                        await asyncio.wait_for(self._connection.execute("SELECT 1"), self._watch)
+                    continue
+                except Exception as exc:  # a dead connection, any way it shows
+                    _log.warning("live bus: listener check failed (%s)", exc)
+            await self._reconnect()
 
-    async def _reconnect_loop(self) -> None:
-        delay = 0.2
-        while not self._closing:
+    async def _reconnect(self) -> None:
+        old, self._connection = self._connection, None
+        if old is not None:
+            with contextlib.suppress(Exception):
+                old.terminate()
+        delay = self._first_delay
+        while True:
             try:
                 await self._connect()
-            except (OSError, ConnectionError) as exc:  # pragma: no cover - timing dependent
-                _log.warning("live bus reconnect failed: %s", exc)
+            except Exception as exc:  # CannotConnectNow, refused, reset...
+                _log.warning("live bus: reconnect failed (%s); next try in %.1fs", exc, delay)
                 await asyncio.sleep(delay)
-                delay = min(delay * 2, 5.0)
+                delay = min(delay * 2, self._max_delay)
                 continue
-            self.deliver_all(RESYNC)
+            self.reconnects += 1
+            _log.info("live bus: listening again; resynchronising from the event log")
+            self._on_resync()
             return
 
     async def stop(self) -> None:
-        """Close the listening connection."""
-        self._closing = True
-        if self._reconnect is not None:
-            self._reconnect.cancel()
+        """Stop listening and close the connection."""
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
         if self._connection is not None:
-            await self._connection.close()
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self._connection.close(), 2)
 
     async def publish(self, tournament_id: str, seq: int) -> None:
-        """NOTIFY every replica (this one included, through its own LISTEN)."""
-        if self._connection is None or self._connection.is_closed():
-            self.deliver(tournament_id, RESYNC)
+        """NOTIFY every replica, this one included (through its own LISTEN).
+
+        The writers may instead NOTIFY inside their own transaction (same channel and
+        payload); then this is never called. Without a listening connection the local
+        hub is told directly and the others catch up by their periodic check.
+        """
+        if not self.listening:
+            self._on_event(tournament_id, seq)
             return
-        await self._connection.execute(
-            "SELECT pg_notify($1, $2)", CHANNEL, f"{tournament_id}:{seq}"
-        )
+        try:
+            async with self._use:
+                await self._connection.execute(
+                    "SELECT pg_notify($1, $2)", CHANNEL, f"{tournament_id}:{seq}"
+                )
+        except Exception as exc:  # the write is committed: never fail it
+            _log.warning("live bus: notify failed (%s)", exc)
+            self._on_event(tournament_id, seq)
 
 
 def asyncpg_dsn(database_url: str) -> str:
@@ -169,8 +219,8 @@ def asyncpg_dsn(database_url: str) -> str:
     return database_url.replace("postgresql+asyncpg://", "postgresql://", 1)
 
 
-def create_bus(database_url: str, queue_size: int) -> InProcessBus | PostgresBus:
+def create_bus(database_url: str) -> InProcessBus | PostgresBus:
     """The right bus for the database: LISTEN/NOTIFY on PostgreSQL, in-process otherwise."""
     if database_url.startswith("postgresql"):
-        return PostgresBus(asyncpg_dsn(database_url), queue_size)
-    return InProcessBus(queue_size)
+        return PostgresBus(asyncpg_dsn(database_url))
+    return InProcessBus()

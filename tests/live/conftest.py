@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import os
+import signal
 import socket
+import sys
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
@@ -64,3 +68,45 @@ async def server(database_url: str) -> AsyncIterator[str]:
 async def http(server: str) -> AsyncIterator[httpx.AsyncClient]:
     async with httpx.AsyncClient(base_url=f"http://{server}") as client:
         yield client
+
+
+ARBITER = "import sys; from service.cli import main; sys.exit(main(sys.argv[1:]))"
+
+
+@contextlib.asynccontextmanager
+async def serve_process(database_url: str, *args: str) -> AsyncIterator[str]:
+    """`arbiter serve` as its own process (a replica); yields `host:port`."""
+    port = free_port()
+    env = {**os.environ, "ARBITER_DATABASE_URL": database_url}
+    process = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-c",
+        ARBITER,
+        "serve",
+        "--port",
+        str(port),
+        "--log-level",
+        "warning",
+        *args,
+        env=env,
+    )
+    address = f"127.0.0.1:{port}"
+    try:
+        async with httpx.AsyncClient(base_url=f"http://{address}") as client:
+            for _ in range(300):
+                with contextlib.suppress(httpx.TransportError):
+                    if (await client.get("/healthz")).status_code == 200:
+                        break
+                assert process.returncode is None, "the replica exited"
+                await asyncio.sleep(0.05)
+            else:
+                raise AssertionError("the replica did not start")
+        yield address
+    finally:
+        if process.returncode is None:
+            process.send_signal(signal.SIGINT)
+            try:
+                await asyncio.wait_for(process.wait(), 10)
+            except TimeoutError:
+                process.kill()
+                await process.wait()

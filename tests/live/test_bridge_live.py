@@ -11,6 +11,8 @@ from typing import Any
 import httpx
 import websockets
 
+from tests.live.follower import Follower
+
 EVENTS = "/v1/bridge/events"
 
 
@@ -54,27 +56,32 @@ async def _enter(http: httpx.AsyncClient, event: dict[str, Any], table: int, tri
 async def test_snapshot_then_results_with_the_ranking(server: str, http: httpx.AsyncClient) -> None:
     event = await _create(http)
     url = f"ws://{server}{EVENTS}/{event['id']}/live"
+    board = Follower("ranking", "number")
     async with websockets.connect(url) as ws:
-        snapshot = await _receive(ws)
+        snapshot = await board.receive(ws)
         assert snapshot["type"] == "snapshot"
         assert snapshot["status"] == "running"
         assert [row["percent"] for row in snapshot["ranking"]["rows"]] == [50] * 4
         await _enter(http, event, 1, 10)  # NS 1: +420 on board 1
-        first = await _receive(ws)
+        await board.until(ws, snapshot["seq"] + 1)
+        first = board.events[-1]
         assert (first["type"], first["event"]) == ("event", "bridge_result_entered")
-        assert first["seq"] == snapshot["seq"] + 1
         assert first["payload"]["result"]["ns_score"] == 420
         assert first["ranking"]["results"] == 1
         await _enter(http, event, 2, 9)  # NS 2: -50
-        second = await _receive(ws)
-        leaders = [row["number"] for row in second["ranking"]["rows"] if row["rank"] == 1]
+        await board.until(ws, snapshot["seq"] + 2)
+        leaders = [row["number"] for row in board.table() if row["rank"] == 1]
         assert leaders == [1, 4]  # NS 1 beat NS 2; EW 4 beat EW 3
         await _enter(http, event, 2, 11)  # table 2 corrects: +450 now beats +420
-        third = await _receive(ws)
+        await board.until(ws, snapshot["seq"] + 3)
+        third = board.events[-1]
         assert third["event"] == "bridge_result_corrected"
         assert third["payload"]["previous"]["ns_score"] == -50
-        leaders = [row["number"] for row in third["ranking"]["rows"] if row["rank"] == 1]
+        leaders = [row["number"] for row in board.table() if row["rank"] == 1]
         assert leaders == [2, 3]
+        # the deltas rebuilt exactly the table a fresh snapshot shows
+        async with websockets.connect(url) as fresh:
+            assert (await _receive(fresh))["ranking"]["rows"] == board.table()
 
 
 async def test_since_replays_and_the_tournament_feed_carries_the_events(
@@ -82,21 +89,28 @@ async def test_since_replays_and_the_tournament_feed_carries_the_events(
 ) -> None:
     event = await _create(http)
     url = f"ws://{server}{EVENTS}/{event['id']}/live"
+    base = Follower("ranking", "number")
     async with websockets.connect(url) as ws:
-        seen = (await _receive(ws))["seq"]
+        await base.receive(ws)
+    seen = base.seq
+    assert seen is not None
     await _enter(http, event, 1, 10)
     await _enter(http, event, 2, 10)
+    resumed = base.fork()  # resuming: the client holds the table at `seen`
     async with websockets.connect(f"{url}?since={seen}") as ws:
-        first, second = await _receive(ws), await _receive(ws)
-        assert [first["seq"], second["seq"]] == [seen + 1, seen + 2]
-        assert "ranking" not in first
-        assert second["ranking"]["results"] == 2
+        await resumed.until(ws, seen + 2)
+        assert [m["seq"] for m in resumed.events] == [seen + 1, seen + 2]
+        assert [m["event"] for m in resumed.events] == ["bridge_result_entered"] * 2
+        assert resumed.events[-1]["ranking"]["results"] == 2
     # The event is a tournament underneath: the generic feed replays the same events.
     generic = f"ws://{server}/v1/tournaments/{event['id']}/live?since={seen}"
+    again = base.fork()
     async with websockets.connect(generic) as ws:
-        replay = [await _receive(ws), await _receive(ws)]
-        assert [m["event"] for m in replay] == ["bridge_result_entered"] * 2
-        assert replay[1]["ranking"] == second["ranking"]  # one feed, one ranking
+        await again.until(ws, seen + 2)
+        assert [m["event"] for m in again.events] == ["bridge_result_entered"] * 2
+        assert again.table() == resumed.table()  # one feed, one ranking
+    async with websockets.connect(url) as ws:  # and both hold what a new client sees
+        assert (await _receive(ws))["ranking"]["rows"] == resumed.table()
     standings = await http.get(f"/v1/tournaments/{event['id']}/standings")
     assert standings.status_code == 404
     assert "/v1/bridge/events/" in standings.json()["detail"]

@@ -1,5 +1,6 @@
-"""The live WebSocket feed: snapshot, one message per event, `?since=` replay, and
-fan-out to many scoreboards (DESIGN: Live standings)."""
+"""The live WebSocket feed on a real server: snapshot, deltas that rebuild the table,
+`?since=` resume and its edge cases, and fan-out to hundreds of scoreboards while
+results stream (DESIGN: Live standings)."""
 
 from __future__ import annotations
 
@@ -11,76 +12,124 @@ import httpx
 import websockets
 
 from tests.api.conftest import Event, create_round_robin
+from tests.live.follower import Follower
 
 PLAYERS = [("Ann", 2100), ("Bob", 2000), ("Cid", 1900), ("Dan", 1800)]
+TEN = [(f"Player {n}", 2400 - 10 * n) for n in range(1, 11)]
 
 
-async def _receive(ws: Any, timeout: float = 5.0) -> dict[str, Any]:
+async def _receive(ws: Any, timeout: float = 10.0) -> dict[str, Any]:
     message: dict[str, Any] = json.loads(await asyncio.wait_for(ws.recv(), timeout))
     return message
 
 
-async def _result(http: httpx.AsyncClient, event: Event, table: int, result: str) -> None:
+async def _result(
+    http: httpx.AsyncClient, event: Event, table: int, result: str, rnd: int = 1
+) -> int:
     response = await http.put(
-        f"/v1/tournaments/{event.id}/rounds/1/games/{table}/result",
+        f"/v1/tournaments/{event.id}/rounds/{rnd}/games/{table}/result",
         json={"result": result},
         headers=event.auth(),
     )
     assert response.status_code == 200, response.text
+    return response.status_code
+
+
+async def _seq(http: httpx.AsyncClient, event: Event, server: str) -> int:
+    """The tournament's newest seq, as a fresh snapshot gives it."""
+    async with websockets.connect(f"ws://{server}/v1/tournaments/{event.id}/live") as ws:
+        seq: int = (await _receive(ws))["seq"]
+        return seq
 
 
 async def test_snapshot_then_events(server: str, http: httpx.AsyncClient) -> None:
     event = await create_round_robin(http, PLAYERS)
+    board = Follower()
     async with websockets.connect(f"ws://{server}/v1/tournaments/{event.id}/live") as ws:
-        snapshot = await _receive(ws)
+        snapshot = await board.receive(ws)
         assert snapshot["type"] == "snapshot"
         assert snapshot["status"] == "running"
         assert [r["start_number"] for r in snapshot["standings"]["rows"]] == [1, 2, 3, 4]
         await _result(http, event, 1, "0-1")
-        message = await _receive(ws)
-        assert message["type"] == "event"
-        assert message["seq"] == snapshot["seq"] + 1
+        await board.until(ws, snapshot["seq"] + 1)
+        message = board.events[-1]
         assert message["event"] == "result_confirmed"
         assert message["payload"]["result"] == "0-1"
-        leader = message["standings"]["rows"][0]
+        leader = board.table()[0]
         assert leader["points"] == 1
         assert leader["start_number"] == message["payload"]["black"]
         players = {message["payload"]["white"], message["payload"]["black"]}
         assert players <= set(message["changed"])
+        # a delta carries only what changed: a patch leaves out the fields that did not
+        # change (the three others only moved down to rank 2)
+        patches = message["standings"]["rows"]
+        assert all("name" not in patch for patch in patches)
+        assert sorted(p["start_number"] for p in patches if set(p) == {"start_number", "rank"}) == [
+            n for n in (1, 2, 3, 4) if n != message["payload"]["black"]
+        ]
+        async with websockets.connect(f"ws://{server}/v1/tournaments/{event.id}/live") as fresh:
+            assert (await _receive(fresh))["standings"]["rows"] == board.table()
 
 
 async def test_since_replays_exactly_what_was_missed(server: str, http: httpx.AsyncClient) -> None:
     event = await create_round_robin(http, PLAYERS)
     url = f"ws://{server}/v1/tournaments/{event.id}/live"
+    base = Follower()
     async with websockets.connect(url) as ws:
-        seen = (await _receive(ws))["seq"]
+        await base.receive(ws)
+    seen = base.seq
+    assert seen is not None
     await _result(http, event, 1, "1-0")
     await _result(http, event, 2, "1/2-1/2")
+    resumed = base.fork()
     async with websockets.connect(f"{url}?since={seen}") as ws:
-        first, second = await _receive(ws), await _receive(ws)
-        assert [first["seq"], second["seq"]] == [seen + 1, seen + 2]
-        assert [first["payload"]["table"], second["payload"]["table"]] == [1, 2]
-        assert "standings" not in first
-        assert second["standings"]["round"] == 1
+        await resumed.until(ws, seen + 2)
+        assert [m["seq"] for m in resumed.events] == [seen + 1, seen + 2]
+        assert [m["payload"]["table"] for m in resumed.events] == [1, 2]
+        assert resumed.snapshots == 0  # resumed from the frames, no snapshot needed
         await _result(http, event, 1, "0-1")  # a correction, live
-        live = await _receive(ws)
-        assert (live["seq"], live["event"]) == (seen + 3, "result_corrected")
+        await resumed.until(ws, seen + 3)
+        assert resumed.events[-1]["event"] == "result_corrected"
+    async with websockets.connect(url) as fresh:
+        assert (await _receive(fresh))["standings"]["rows"] == resumed.table()
 
 
-async def test_many_scoreboards_get_every_event(server: str, http: httpx.AsyncClient) -> None:
+async def test_since_above_the_newest_seq_gets_a_snapshot(
+    server: str, http: httpx.AsyncClient
+) -> None:
     event = await create_round_robin(http, PLAYERS)
-    url = f"ws://{server}/v1/tournaments/{event.id}/live"
-    boards = [await websockets.connect(url) for _ in range(20)]
-    try:
-        snapshots = [await _receive(ws) for ws in boards]
-        await _result(http, event, 1, "1-0")
-        await _result(http, event, 2, "0-1")
-        for ws, snapshot in zip(boards, snapshots, strict=True):
-            got = [(await _receive(ws))["seq"], (await _receive(ws))["seq"]]
-            assert got == [snapshot["seq"] + 1, snapshot["seq"] + 2]
-    finally:
-        for ws in boards:
-            await ws.close()
+    newest = await _seq(http, event, server)
+    url = f"ws://{server}/v1/tournaments/{event.id}/live?since={newest + 50}"
+    async with websockets.connect(url) as ws:
+        message = await _receive(ws)
+        assert (message["type"], message["seq"]) == ("snapshot", newest)
+
+
+async def test_since_older_than_this_process_remembers_gets_a_snapshot(
+    server: str, http: httpx.AsyncClient
+) -> None:
+    event = await create_round_robin(http, PLAYERS)
+    url = f"ws://{server}/v1/tournaments/{event.id}/live?since=0"
+    async with websockets.connect(url) as ws:
+        message = await _receive(ws)
+        assert message["type"] == "snapshot"
+        assert message["seq"] > 0
+
+
+async def test_a_bad_since_closes_with_a_reason(server: str, http: httpx.AsyncClient) -> None:
+    event = await create_round_robin(http, PLAYERS)
+    for bad in ("abc", "-1", "1.5"):
+        url = f"ws://{server}/v1/tournaments/{event.id}/live?since={bad}"
+        async with websockets.connect(url) as ws:
+            message = await _receive(ws)
+            assert (message["type"], message["status"], message["field"]) == (
+                "error",
+                422,
+                "since",
+            )
+            await asyncio.wait_for(ws.wait_closed(), 5)
+            assert ws.close_code == 4400
+            assert ws.close_reason is not None and "since" in ws.close_reason
 
 
 async def test_unknown_tournament_closes(server: str) -> None:
@@ -89,3 +138,38 @@ async def test_unknown_tournament_closes(server: str) -> None:
         assert (message["type"], message["status"]) == ("error", 404)
         await asyncio.wait_for(ws.wait_closed(), 5)
         assert ws.close_code == 4404
+
+
+async def test_hundreds_of_scoreboards_while_results_stream(
+    server: str, http: httpx.AsyncClient
+) -> None:
+    """300 subscribers, 15 results streamed as fast as the organizer can send them:
+    every PUT succeeds, every subscriber ends holding every seq in order (or a
+    snapshot covering the ones it skipped) and the final table."""
+    event = await create_round_robin(http, TEN)
+    url = f"ws://{server}/v1/tournaments/{event.id}/live"
+    boards = [await websockets.connect(url, max_queue=None) for _ in range(300)]
+    followers = [Follower() for _ in boards]
+    try:
+        for ws, follower in zip(boards, followers, strict=True):
+            await follower.receive(ws)
+        start = followers[0].seq
+        assert start is not None
+        statuses = [
+            await _result(http, event, table, ("1-0", "0-1", "1/2-1/2")[(rnd + table) % 3], rnd)
+            for rnd in (1, 2, 3)
+            for table in range(1, 6)
+        ]
+        assert statuses == [200] * 15
+        last = start + 15
+        await asyncio.gather(*(f.until(ws, last) for ws, f in zip(boards, followers, strict=True)))
+        async with websockets.connect(url) as fresh:
+            final = await _receive(fresh)
+        assert final["seq"] == last
+        for follower in followers:
+            assert follower.seq == last
+            assert follower.table() == final["standings"]["rows"]
+            if follower.snapshots == 1:  # never fell behind: it saw every event itself
+                assert [m["seq"] for m in follower.events] == list(range(start + 1, last + 1))
+    finally:
+        await asyncio.gather(*(ws.close() for ws in boards))

@@ -29,7 +29,7 @@ from service.api.access import authorize_read, identify, require_writer
 from service.api.bridge_views import bridge_ranking_document
 from service.api.deps import SessionDep, StateDep
 from service.api.publish import commit_and_publish
-from service.api.routes.live import serve_live
+from service.api.routes.live import is_bridge, serve_live
 from service.api.schemas.bridge import (
     BridgeEventCreate,
     BridgeEventCreated,
@@ -334,9 +334,9 @@ _PBN_TAGS = {
 
 
 @router.websocket("/{event_id}/live")
-async def live(websocket: WebSocket, event_id: str, since: int | None = None) -> None:
+async def live(websocket: WebSocket, event_id: str, since: str | None = None) -> None:
     """Stream an event's results and ranking: a `snapshot` (`seq`, `status`, `round`,
     `ranking`), then one message per event; the newest result event carries the
     `ranking` and the `changed` rows. `?since=<seq>` replays exactly the events after
     `seq` first. The same handler as the tournaments' feed."""
-    await serve_live(websocket, event_id, since, get_bridge_event)
+    await serve_live(websocket, event_id, since, is_bridge)

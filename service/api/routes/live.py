@@ -1,114 +1,70 @@
 """The live feed: `GET /v1/tournaments/{id}/live` upgraded to WebSocket (DESIGN: Live).
 
-Protocol: on connect a `snapshot` (`seq`, `status`, `round` and the table); with
-`?since=<seq>` instead the events after `seq`, exactly as stored, then live ones. Each
-event message is `{"type": "event", "seq", "event", "payload"}`; the newest event that
-moves the table also carries the table and `changed`: the rows that differ from the
-table this client saw last (a FLAMPARK result moves PF, Ru and PP of several players).
-The table is `standings` for chess and `ranking` for bridge events, which share this
-feed (`/v1/bridge/events/{id}/live` is the same handler).
+On connect a `snapshot`; with `?since=<seq>` instead the frames after `seq` when this
+process still holds them (else a snapshot covering them, also when `seq` is above the
+tournament's). Then one `event` message per event, in seq order; a client a few frames
+behind gets them together in a `batch`; a client too far behind gets a fresh `snapshot`.
+A `ping` every `live_heartbeat_seconds` of silence. The messages are described in
+`service.live.frames`; the bridge feed (`/v1/bridge/events/{id}/live`) is this handler.
 
-A client whose queue overflows (too slow) gets a fresh `snapshot` and continues from
-there. The handler reads and writes at once, so a client that goes away, or a server
-shutting down, never leaves it hanging; it also rereads the log every 15 s in case a
-notification was lost.
+A private tournament's feed needs one of its tokens as `?token=` (browsers cannot send
+headers on a WebSocket): checked once at connect against the tournament's row. Frames are
+encoded once for every reader, so player events carry no personal data unless the
+organizer published it (issue 14).
+
+Close codes: 4400 bad `since` (after an `error` message naming the field), 4401 a private
+tournament without a valid token, 4404 no such tournament, 4410 archived, 1011 the feed
+cannot read the tournament (database outage), 1012 server restarting; the reasons of
+1011 and 1012 say the `?since=` to resume from.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Callable
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
-from sqlmodel.ext.asyncio.session import AsyncSession
+from sqlalchemy.exc import SQLAlchemyError
 
-from service.api.bridge_views import bridge_ranking_document
+from service.api.access import authorize_read
 from service.api.state import AppState
-from service.api.views import standings_document
-from service.db.bridge import RESULT_EVENTS
-from service.db.events import STANDINGS_EVENTS, events_since
-from service.db.repository import get_tournament
-from service.db.tables import EventRow, TournamentRow
-from service.errors import NotFound
-from service.live.bus import Subscription
+from service.db.bridge import BRIDGE_SYSTEMS
+from service.db.tables import TournamentRow
+from service.errors import Gone, Unauthenticated
+from service.live.frames import encode
+from service.live.hub import GONE, OUTAGE, LiveUnavailable, TournamentGone
 
-__all__ = ["Loader", "router", "serve_live"]
+__all__ = ["BAD_REQUEST", "Accepts", "is_bridge", "parse_since", "router", "serve_live"]
 
 router = APIRouter(tags=["live"])
 
-_POLL_SECONDS = 15.0
-"""Safety net: reread the log this often even without a notification."""
+BAD_REQUEST = 4400
+"""Close code for a malformed query (`since`)."""
+UNAUTHENTICATED = 4401
+"""Close code for a private tournament without a valid `?token=`."""
+ARCHIVED = 4410
+"""Close code for a tournament its organizer archived."""
 
-Loader = Callable[[AsyncSession, str], Awaitable[TournamentRow]]
-"""Loads the tournament (or bridge event) a feed follows, raising NotFound."""
-
-
-@dataclass(frozen=True, slots=True)
-class _Table:
-    """What a feed's table is: its key in messages, the events that move it, how to
-    build it, and which field identifies a row."""
-
-    key: str
-    moving: frozenset[str]
-    build: Callable[[AppState, AsyncSession, TournamentRow], Awaitable[dict[str, Any]]]
-    row_id: str
+Accepts = Callable[[str], bool]
+"""Whether a feed serves a tournament of this system (bridge events have their own)."""
 
 
-_CHESS = _Table("standings", STANDINGS_EVENTS, standings_document, "start_number")
-_BRIDGE = _Table("ranking", frozenset(RESULT_EVENTS), bridge_ranking_document, "number")
+def parse_since(text: str | None) -> int | None:
+    """`since` as a seq: None when absent; ValueError unless a non-negative integer."""
+    if text is None:
+        return None
+    if not text.isascii() or not text.isdigit() or len(text) > 18:
+        raise ValueError(text)
+    return int(text)
 
 
-def _table_of(row: TournamentRow) -> _Table:
-    return _BRIDGE if row.system.startswith("bridge-") else _CHESS
-
-
-class _Client:
-    """One connection's state: the table rows it was last sent."""
-
-    def __init__(self, websocket: WebSocket, state: AppState) -> None:
-        self.websocket = websocket
-        self.state = state
-        self.rows: dict[Any, Any] | None = None
-
-    def changed(self, table: _Table, document: dict[str, Any]) -> list[Any]:
-        rows = {r[table.row_id]: r for r in document["rows"]}
-        previous, self.rows = self.rows, rows
-        if previous is None:
-            return sorted(rows)
-        return sorted(n for n, r in rows.items() if previous.get(n) != r)
-
-    async def snapshot(self, session: AsyncSession, row: TournamentRow) -> int:
-        table = _table_of(row)
-        document = await table.build(self.state, session, row)
-        self.changed(table, document)
-        await self.websocket.send_json(
-            {
-                "type": "snapshot",
-                "seq": row.last_seq,
-                "status": row.status,
-                "round": row.current_round,
-                table.key: document,
-            }
+async def _refuse(websocket: WebSocket, code: int, status: int, detail: str, field: str) -> None:
+    with contextlib.suppress(WebSocketDisconnect, RuntimeError):
+        await websocket.send_text(
+            encode({"type": "error", "status": status, "detail": detail, "field": field})
         )
-        return row.last_seq
-
-    async def events_after(self, session: AsyncSession, row: TournamentRow, since: int) -> int:
-        table = _table_of(row)
-        events: list[EventRow] = await events_since(session, row.id, since)
-        messages: list[dict[str, Any]] = [
-            {"type": "event", "seq": e.seq, "event": e.type, "payload": e.payload} for e in events
-        ]
-        newest = next((m for m in reversed(messages) if m["event"] in table.moving), None)
-        if newest is not None and newest["seq"] == row.last_seq:
-            document = await table.build(self.state, session, row)
-            newest[table.key] = document
-            newest["changed"] = self.changed(table, document)
-        for message in messages:
-            await self.websocket.send_json(message)
-        return events[-1].seq if events else since
+        await websocket.close(code, detail[:120])
 
 
 async def _drain(websocket: WebSocket) -> None:
@@ -119,69 +75,68 @@ async def _drain(websocket: WebSocket) -> None:
             return
 
 
+def is_bridge(system: str) -> bool:
+    """The bridge feed serves bridge events only."""
+    return system in BRIDGE_SYSTEMS.values()
+
+
+def _any(_system: str) -> bool:
+    return True  # the tournaments' feed follows bridge events too (one event log)
+
+
 async def serve_live(
-    websocket: WebSocket, tournament_id: str, since: int | None, load: Loader
+    websocket: WebSocket, tournament_id: str, since_text: str | None, accepts: Accepts
 ) -> None:
     """Run the feed of one tournament or bridge event until the client leaves."""
     state: AppState = websocket.app.state.arbiter
+    assert state.hub is not None, "the lifespan starts the hub"
     await websocket.accept()
-    async with state.sessions() as session:
-        try:
-            await load(session, tournament_id)
-        except NotFound as exc:
-            await websocket.send_json({"type": "error", "status": 404, "detail": exc.detail})
-            await websocket.close(code=4404)
-            return
-    async with state.bus.subscribe(tournament_id) as subscription:
-        receiver = asyncio.create_task(_drain(websocket))
-        try:
-            await _stream(
-                _Client(websocket, state), tournament_id, since, load, subscription, receiver
-            )
-        except (WebSocketDisconnect, RuntimeError):
-            pass
-        finally:
-            receiver.cancel()
-            with contextlib.suppress(asyncio.CancelledError, WebSocketDisconnect, RuntimeError):
-                await receiver
-
-
-async def _stream(
-    client: _Client,
-    tournament_id: str,
-    since: int | None,
-    load: Loader,
-    subscription: Subscription,
-    receiver: asyncio.Task[None],
-) -> None:
-    sessions = client.state.sessions
-    async with sessions() as session:
-        row = await load(session, tournament_id)
-        if since is None or since < 0:
-            last = await client.snapshot(session, row)
-        else:
-            last = await client.events_after(session, row, since)
-    while not receiver.done():
-        waiter = asyncio.create_task(subscription.queue.get())
-        done, _ = await asyncio.wait(
-            {waiter, receiver}, timeout=_POLL_SECONDS, return_when=asyncio.FIRST_COMPLETED
-        )
-        if waiter not in done:
-            waiter.cancel()
-        if receiver in done:
-            return
-        async with sessions() as session:
-            row = await load(session, tournament_id)
-            if subscription.overflowed:
-                subscription.overflowed = False
-                while not subscription.queue.empty():
-                    subscription.queue.get_nowait()
-                last = await client.snapshot(session, row)
-            elif row.last_seq > last:
-                last = await client.events_after(session, row, last)
+    try:
+        since = parse_since(since_text)
+    except ValueError:
+        detail = "since must be a non-negative integer (a seq this feed sent)"
+        await _refuse(websocket, BAD_REQUEST, 422, detail, "since")
+        return
+    try:
+        async with state.sessions() as session:
+            row = await session.get(TournamentRow, tournament_id)
+            if row is not None:
+                await authorize_read(session, row, websocket.query_params.get("token"))
+    except Unauthenticated as refused:
+        await _refuse(websocket, UNAUTHENTICATED, 401, refused.detail, "token")
+        return
+    except Gone as refused:
+        await _refuse(websocket, ARCHIVED, 410, refused.detail, "tournament_id")
+        return
+    except (OSError, SQLAlchemyError):
+        await _refuse(websocket, OUTAGE, 503, "live feed unavailable; retry later", "")
+        return
+    try:
+        channel = await state.hub.open(tournament_id)
+    except TournamentGone:
+        await _refuse(websocket, GONE, 404, f"no tournament {tournament_id!r}", "tournament_id")
+        return
+    except LiveUnavailable:
+        await _refuse(websocket, OUTAGE, 503, "live feed unavailable; retry later", "")
+        return
+    if not accepts(channel.system):
+        await _refuse(websocket, GONE, 404, f"no tournament {tournament_id!r}", "tournament_id")
+        return
+    client = channel.join(websocket, since)
+    sender = asyncio.create_task(client.run())
+    receiver = asyncio.create_task(_drain(websocket))
+    try:
+        await asyncio.wait({sender, receiver}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        channel.leave(client)
+        for task in (sender, receiver):
+            task.cancel()
+        for task in (sender, receiver):
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task  # a send to a socket that went away fails: that is the end
 
 
 @router.websocket("/v1/tournaments/{tournament_id}/live")
-async def live(websocket: WebSocket, tournament_id: str, since: int | None = None) -> None:
+async def live(websocket: WebSocket, tournament_id: str, since: str | None = None) -> None:
     """Stream a tournament's events to a scoreboard or app."""
-    await serve_live(websocket, tournament_id, since, get_tournament)
+    await serve_live(websocket, tournament_id, since, _any)

@@ -1,0 +1,533 @@
+"""Live fan-out under load: N WebSocket subscribers while the organizer reports one
+result every 100 ms (issue: live standings for thousands of spectators).
+
+For each N the script starts real `arbiter serve` processes (SQLite: one; PostgreSQL:
+`--replicas` of them, subscribers split across them), creates a 200-player round-robin,
+connects N subscribers from `--client-procs` lean client processes (plain `websockets`
+asyncio clients that only read the seq at the head of each message), PUTs one result
+every `--interval` s for `--duration` s, and reports:
+
+- connect: seconds until every subscriber held its snapshot;
+- e2e p50/p99: PUT sent -> subscriber holding a message covering that seq (an event,
+  a batch, or a snapshot at or after it);
+- lost: (subscriber, seq) pairs never covered within the drain time;
+- PUT outcomes and p50/p99;
+- memory per idle subscriber: server RSS growth / N, after connecting, before results;
+- the bare-FastAPI ceiling: a tiny app in this script broadcasting a message of the
+  same mean size (encoded once, one queue and sender per client) at the same rate to
+  the same number of subscribers, measured in the same run.
+
+Bounded: every phase has a timeout; the whole run for one N takes about a minute.
+Usage: `python bench/bench_live.py 1000 5000 [--database postgresql --replicas 2]`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import multiprocessing as mp
+import os
+import re
+import resource
+import signal
+import socket
+import statistics
+import sys
+import tempfile
+import time
+import uuid
+from array import array
+from collections.abc import AsyncIterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import httpx
+from fastapi import FastAPI, WebSocket, WebSocketDisconnect
+
+HEAD = re.compile(rb'^\{"type":"(\w+)","(?:seq|from)":(\d+)(?:,"to":(\d+))?')
+PG = "postgresql+asyncpg://postgres@127.0.0.1:5432"
+
+
+def _raise_nofile() -> None:
+    _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _rss_kib(pids: Sequence[int]) -> int:
+    total = 0
+    for pid in pids:
+        with contextlib.suppress(OSError), open(f"/proc/{pid}/status") as status:
+            for line in status:
+                if line.startswith("VmRSS:"):
+                    total += int(line.split()[1])
+    return total
+
+
+def _children(pid: int) -> list[int]:
+    """The pid and its descendants (uvicorn workers)."""
+    found = [pid]
+    with contextlib.suppress(OSError):
+        for task in os.listdir(f"/proc/{pid}/task"):
+            with open(f"/proc/{pid}/task/{task}/children") as children:
+                for child in children.read().split():
+                    found.extend(_children(int(child)))
+    return found
+
+
+# --- the bare FastAPI broadcaster ----------------------------------------------------
+
+
+def _bare_server(port: int) -> None:
+    """A plain FastAPI broadcast: POST /fire?seq=&size= sends one message of `size`
+    bytes, encoded once, to every socket through one queue and sender per client."""
+    import uvicorn
+
+    app = FastAPI()
+    queues: set[asyncio.Queue[str]] = set()
+
+    @app.websocket("/ws")
+    async def ws(websocket: WebSocket) -> None:
+        await websocket.accept()
+        queue: asyncio.Queue[str] = asyncio.Queue(maxsize=256)
+        queues.add(queue)
+        await websocket.send_text('{"type":"snapshot","seq":0}')
+
+        async def drain() -> None:
+            while (await websocket.receive())["type"] != "websocket.disconnect":
+                pass
+
+        receiver = asyncio.create_task(drain())
+        try:
+            while not receiver.done():
+                getter = asyncio.create_task(queue.get())
+                await asyncio.wait({getter, receiver}, return_when=asyncio.FIRST_COMPLETED)
+                if getter.done():
+                    await websocket.send_text(getter.result())
+                else:
+                    getter.cancel()
+        except (WebSocketDisconnect, RuntimeError):
+            pass
+        finally:
+            queues.discard(queue)
+            receiver.cancel()
+
+    @app.post("/fire")
+    async def fire(seq: int, size: int) -> dict[str, int]:
+        head = f'{{"type":"event","seq":{seq},"pad":"'
+        text = head + "x" * max(0, size - len(head) - 2) + '"}'
+        for queue in tuple(queues):
+            with contextlib.suppress(asyncio.QueueFull):
+                queue.put_nowait(text)
+        return {"seq": seq}
+
+    uvicorn.run(
+        app,
+        host="127.0.0.1",
+        port=port,
+        log_level="warning",
+        backlog=4096,
+        ws_per_message_deflate=False,  # as `arbiter serve`: the same socket settings
+    )
+
+
+# --- the load clients ---------------------------------------------------------------
+
+
+async def _subscriber(
+    url: str,
+    first: list[int],
+    covered: list[list[float]],
+    sizes: list[int],
+    ready: Any,
+    gate: asyncio.Semaphore,
+) -> None:
+    import websockets
+
+    async with gate:  # bounded concurrent handshakes: a herd would time out together
+        ws = await websockets.connect(url, max_queue=None, open_timeout=60, ping_interval=None)
+    async with ws:
+        index = len(covered)
+        covered.append([])
+        got_snapshot = False
+        async for raw in ws:
+            now = time.monotonic()
+            data = raw if isinstance(raw, bytes) else raw.encode()
+            match = HEAD.match(data)
+            if match is None:
+                continue
+            kind, seq, to = match.group(1), int(match.group(2)), match.group(3)
+            top = int(to) if to else seq
+            if kind == b"ping":
+                continue
+            if kind == b"snapshot" and not got_snapshot:
+                got_snapshot = True
+                first.append(top)
+                ready()
+                continue
+            sizes.append(len(data))
+            covered[index].append(float(top))
+            covered[index].append(now)
+
+
+def _client_main(
+    url: str, count: int, start_at: float, out: Any, deadline: float, done_event: Any
+) -> None:
+    """One load process: `count` subscribers; sends back connect time and coverage."""
+    _raise_nofile()
+
+    async def main() -> None:
+        covered: list[list[float]] = []
+        first: list[int] = []
+        sizes: list[int] = []
+        held = 0
+        all_ready = asyncio.Event()
+
+        def ready() -> None:
+            nonlocal held
+            held += 1
+            if held == count:
+                all_ready.set()
+
+        gate = asyncio.Semaphore(64)
+
+        async def one() -> None:
+            with contextlib.suppress(Exception):
+                await _subscriber(url, first, covered, sizes, ready, gate)
+
+        while time.monotonic() < start_at:
+            await asyncio.sleep(0.01)
+        tasks = [asyncio.create_task(one()) for _ in range(count)]
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(all_ready.wait(), 60)
+        out.put(("ready", held, time.monotonic()))
+        while time.monotonic() < deadline and not done_event.is_set():
+            await asyncio.sleep(0.1)
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        flat = [array("d", c) for c in covered]
+        out.put(("data", first, [c.tobytes() for c in flat], sizes[:2000]))
+
+    asyncio.run(main())
+
+
+# --- the run ------------------------------------------------------------------------
+
+
+@contextlib.asynccontextmanager
+async def _server(database_url: str, port: int) -> AsyncIterator[int]:
+    env = {**os.environ, "ARBITER_DATABASE_URL": database_url}
+    code = "import sys; from service.cli import main; sys.exit(main(sys.argv[1:]))"
+    args = ["serve", "--port", str(port), "--log-level", "warning"]
+    process = await asyncio.create_subprocess_exec(sys.executable, "-c", code, *args, env=env)
+    try:
+        async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}") as client:
+            for _ in range(600):
+                with contextlib.suppress(httpx.TransportError):
+                    if (await client.get("/healthz")).status_code == 200:
+                        break
+                await asyncio.sleep(0.05)
+        yield process.pid
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            process.send_signal(signal.SIGINT)
+        try:
+            await asyncio.wait_for(process.wait(), 15)
+        except TimeoutError:
+            process.kill()
+            await process.wait()
+
+
+async def _database(kind: str, tmp: Path) -> str:
+    if kind == "sqlite":
+        url = f"sqlite+aiosqlite:///{tmp / 'bench.db'}"
+    else:
+        import asyncpg
+
+        name = f"arbiter_bench_{uuid.uuid4().hex[:10]}"
+        admin = await asyncpg.connect("postgresql://postgres@127.0.0.1:5432/postgres")
+        await admin.execute(f'CREATE DATABASE "{name}"')
+        await admin.close()
+        url = f"{PG}/{name}"
+    from service.db.migrate import upgrade
+
+    await asyncio.to_thread(upgrade, url)
+    return url
+
+
+async def _tournament(base: str, players: int) -> tuple[str, dict[str, str]]:
+    async with httpx.AsyncClient(base_url=base, timeout=120) as http:
+        created = (
+            await http.post("/v1/tournaments", json={"name": "Bench", "system": "round-robin"})
+        ).json()
+        auth = {"Authorization": f"Bearer {created['organizer_token']}"}
+        for n in range(players):
+            response = await http.post(
+                f"/v1/tournaments/{created['id']}/players",
+                json={"name": f"Player {n}", "rating": 2500 - n},
+                headers=auth,
+            )
+            response.raise_for_status()
+        (await http.post(f"/v1/tournaments/{created['id']}/start", headers=auth)).raise_for_status()
+        return created["id"], auth
+
+
+def _note(text: str) -> None:
+    print(f"  [{time.strftime('%H:%M:%S')}] {text}", file=sys.stderr, flush=True)
+
+
+def _pct(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+async def _load(
+    urls: list[str],
+    n: int,
+    procs: int,
+    fire: Any,
+    args: argparse.Namespace,
+    server_pids: list[int],
+) -> dict[str, Any]:
+    """Connect n subscribers, measure idle memory, fire results, collect coverage."""
+    ctx = mp.get_context("spawn")
+    out = ctx.Queue()
+    done = ctx.Event()
+    rss_before = _rss_kib(server_pids)
+    start_at = time.monotonic() + 1.5
+    deadline = start_at + 60 + args.duration + args.drain + 30
+    workers = []
+    for i in range(procs):
+        count = n // procs + (1 if i < n % procs else 0)
+        url = urls[i % len(urls)]
+        worker = ctx.Process(target=_client_main, args=(url, count, start_at, out, deadline, done))
+        worker.start()
+        workers.append(worker)
+    _note(f"connecting {n} subscribers from {procs} processes")
+    readies = [await asyncio.to_thread(out.get, True, 120) for _ in workers]
+    held = sum(r[1] for r in readies)
+    connect = max(r[2] for r in readies) - start_at
+    await asyncio.sleep(1.0)
+    rss_idle = _rss_kib(server_pids)
+    _note(f"{held} held their snapshot in {connect:.1f}s; firing")
+    sent, put_ms, outcomes = await fire(args)
+    await asyncio.sleep(args.drain)
+    done.set()
+    datas = [await asyncio.to_thread(out.get, True, 120) for _ in workers]
+    for worker in workers:
+        worker.join(30)
+    latencies: list[float] = []
+    lost = 0
+    sizes: list[int] = []
+    for _, firsts, covered, some_sizes in datas:
+        sizes.extend(some_sizes)
+        for start_seq, raw in zip(firsts, covered, strict=False):
+            pairs = array("d")
+            pairs.frombytes(raw)
+            marks = [(int(pairs[i]), pairs[i + 1]) for i in range(0, len(pairs), 2)]
+            position = 0
+            for seq, at in sorted(sent.items()):
+                if seq <= start_seq:
+                    continue
+                while position < len(marks) and marks[position][0] < seq:
+                    position += 1
+                if position == len(marks):
+                    lost += 1
+                else:
+                    latencies.append(marks[position][1] - at)
+        lost += (len(covered) - len(firsts)) * len(sent)
+    lost += (n - held) * len(sent)
+    return {
+        "held": held,
+        "connect_s": connect,
+        "p50_ms": 1000 * _pct(latencies, 0.50),
+        "p99_ms": 1000 * _pct(latencies, 0.99),
+        "lost": lost,
+        "expected": n * len(sent),
+        "put": outcomes,
+        "put_p50_ms": _pct(put_ms, 0.5),
+        "put_p99_ms": _pct(put_ms, 0.99),
+        "kib_per_sub": (rss_idle - rss_before) / max(1, n),
+        "mean_bytes": statistics.fmean(sizes) if sizes else 0.0,
+    }
+
+
+Fired = tuple[dict[int, float], list[float], dict[str, int]]
+"""(send time by seq, request milliseconds, outcomes by status)."""
+
+
+async def _arbiter(n: int, args: argparse.Namespace, tmp: Path) -> dict[str, Any]:
+    url = await _database(args.database, tmp)
+    replicas = args.replicas if args.database == "postgresql" else 1
+    ports = [_free_port() for _ in range(replicas)]
+    async with contextlib.AsyncExitStack() as stack:
+        pids = [await stack.enter_async_context(_server(url, port)) for port in ports]
+        _note(f"{replicas} server(s) up; creating a {args.players}-player round-robin")
+        tid, auth = await _tournament(f"http://127.0.0.1:{ports[0]}", args.players)
+        server_pids = [p for pid in pids for p in _children(pid)]
+
+        async def fire(
+            a: argparse.Namespace,
+        ) -> tuple[dict[int, float], list[float], dict[str, int]]:
+            sent: dict[int, float] = {}
+            put_ms: list[float] = []
+            outcomes: dict[str, int] = {}
+            clients = [
+                httpx.AsyncClient(base_url=f"http://127.0.0.1:{p}", timeout=30) for p in ports
+            ]
+            async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{ports[0]}") as probe:
+                async with __import__("websockets").connect(
+                    f"ws://127.0.0.1:{ports[0]}/v1/tournaments/{tid}/live"
+                ) as ws:
+                    first = HEAD.match((await ws.recv()).encode())
+                    assert first is not None
+                    base_seq = int(first.group(2))
+                del probe
+            games_per_round = a.players // 2
+
+            async def one(i: int) -> None:
+                rnd, table = divmod(i, games_per_round)
+                client = clients[i % len(clients)]
+                seq = base_seq + i + 1
+                started = time.monotonic()
+                sent[seq] = started
+                try:
+                    response = await client.put(
+                        f"/v1/tournaments/{tid}/rounds/{rnd + 1}/games/{table + 1}/result",
+                        json={"result": ("1-0", "0-1", "1/2-1/2")[i % 3]},
+                        headers=auth,
+                    )
+                    key = str(response.status_code)
+                except httpx.HTTPError as exc:
+                    key = type(exc).__name__
+                put_ms.append(1000 * (time.monotonic() - started))
+                outcomes[key] = outcomes.get(key, 0) + 1
+                if key != "200":
+                    sent.pop(seq, None)
+
+            count = int(a.duration / a.interval)
+            t0 = time.monotonic()
+            tasks = []
+            for i in range(count):
+                await asyncio.sleep(max(0.0, t0 + i * a.interval - time.monotonic()))
+                tasks.append(asyncio.create_task(one(i)))
+            await asyncio.gather(*tasks)
+            for client in clients:
+                await client.aclose()
+            return sent, put_ms, outcomes
+
+        urls = [f"ws://127.0.0.1:{p}/v1/tournaments/{tid}/live" for p in ports]
+        return await _load(urls, n, args.client_procs, fire, args, server_pids)
+
+
+async def _bare(n: int, size: int, args: argparse.Namespace) -> dict[str, Any]:
+    port = _free_port()
+    ctx = mp.get_context("spawn")
+    server = ctx.Process(target=_bare_server, args=(port,))
+    server.start()
+    try:
+        async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=30) as http:
+            for _ in range(200):
+                with contextlib.suppress(httpx.TransportError):
+                    await http.get("/docs")
+                    break
+                await asyncio.sleep(0.05)
+
+            async def fire(
+                a: argparse.Namespace,
+            ) -> tuple[dict[int, float], list[float], dict[str, int]]:
+                sent: dict[int, float] = {}
+                put_ms: list[float] = []
+                count = int(a.duration / a.interval)
+                t0 = time.monotonic()
+
+                async def one(i: int) -> None:
+                    started = sent[i + 1] = time.monotonic()
+                    with contextlib.suppress(httpx.HTTPError):
+                        await http.post("/fire", params={"seq": i + 1, "size": size})
+                    put_ms.append(1000 * (time.monotonic() - started))
+
+                tasks = []
+                for i in range(count):
+                    await asyncio.sleep(max(0.0, t0 + i * a.interval - time.monotonic()))
+                    tasks.append(asyncio.create_task(one(i)))
+                await asyncio.gather(*tasks)
+                return sent, put_ms, {"200": count}
+
+            pids = _children(server.pid or 0)
+            return await _load(
+                [f"ws://127.0.0.1:{port}/ws"], n, args.client_procs, fire, args, pids
+            )
+    finally:
+        server.terminate()
+        server.join(10)
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("subscribers", type=int, nargs="+")
+    parser.add_argument("--database", choices=("sqlite", "postgresql"), default="sqlite")
+    parser.add_argument("--replicas", type=int, default=2, help="PostgreSQL only")
+    parser.add_argument("--players", type=int, default=200)
+    parser.add_argument("--duration", type=float, default=20.0)
+    parser.add_argument("--interval", type=float, default=0.1)
+    parser.add_argument("--drain", type=float, default=5.0)
+    parser.add_argument("--client-procs", type=int, default=2)
+    parser.add_argument("--no-bare", action="store_true")
+    args = parser.parse_args(argv)
+    _raise_nofile()
+    header = (
+        "| N | connect s | e2e p50 / p99 ms | lost | PUTs | PUT p50 / p99 ms | KiB/sub | "
+        "msg bytes | bare connect s | bare p50 / p99 ms | bare lost |"
+    )
+    print(
+        f"database={args.database} replicas={args.replicas if args.database == 'postgresql' else 1}"
+        f" players={args.players} duration={args.duration}s interval={args.interval}s",
+        flush=True,
+    )
+    print(header)
+    print("|" + "---|" * 11, flush=True)
+    for n in args.subscribers:
+        with tempfile.TemporaryDirectory() as tmp:
+            a = asyncio.run(_arbiter(n, args, Path(tmp)))
+        puts = " ".join(f"{k}x{v}" for k, v in sorted(a["put"].items()))
+        print(
+            f"  arbiter N={n}: connect {a['connect_s']:.1f}s, e2e p50/p99 "
+            f"{a['p50_ms']:.0f}/{a['p99_ms']:.0f} ms, lost {a['lost']} of {a['expected']}, "
+            f"PUTs {puts}, PUT p50/p99 {a['put_p50_ms']:.0f}/{a['put_p99_ms']:.0f} ms, "
+            f"{a['kib_per_sub']:.1f} KiB/sub, {a['mean_bytes']:.0f} B/msg",
+            file=sys.stderr,
+            flush=True,
+        )
+        b: dict[str, Any] = {
+            "connect_s": float("nan"),
+            "p50_ms": float("nan"),
+            "p99_ms": float("nan"),
+            "lost": "-",
+        }
+        if not args.no_bare:
+            try:
+                b = asyncio.run(_bare(n, int(a["mean_bytes"]) or 1000, args))
+            except Exception as exc:  # the ceiling itself can collapse under load
+                _note(f"bare broadcast failed: {type(exc).__name__}")
+        print(
+            f"| {n:,} | {a['connect_s']:.1f} | {a['p50_ms']:.0f} / {a['p99_ms']:.0f} | "
+            f"{a['lost']} of {a['expected']} | {puts} | "
+            f"{a['put_p50_ms']:.0f} / {a['put_p99_ms']:.0f} | "
+            f"{a['kib_per_sub']:.1f} | {a['mean_bytes']:.0f} | {b['connect_s']:.1f} | "
+            f"{b['p50_ms']:.0f} / {b['p99_ms']:.0f} | {b['lost']} |",
+            flush=True,
+        )
+
+
+if __name__ == "__main__":
+    main()

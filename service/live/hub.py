@@ -1,0 +1,321 @@
+"""The live hub: one channel per followed tournament per process, fanning encoded frames
+out from memory to every spectator of that process (DESIGN: Live standings).
+
+A channel has one task that asks the reader for the frames after the channel's `seq`
+whenever the bus says something happened (and every `live_poll_seconds` in case a
+notification was lost); one request at a time, so events that arrive meanwhile are
+read together by the next one (single flight, no thundering herd). The channel keeps
+the encoded snapshot of its `seq` and the last `live_history` frames for resuming
+clients, so a connecting spectator costs no database read and no computation.
+
+Each client owns a bounded queue of frames and one sender task. A client whose queue
+is full (its socket does not drain) has its queue dropped and gets the channel's
+current snapshot next, then the frames after it: it never slows the others, and the
+seqs it receives stay exact (every seq once, in order, or a snapshot covering it).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections import deque
+from typing import Protocol
+
+from service.config import Settings
+from service.live.frames import batch_message, ping_message
+from service.live.reader import Reader, Update
+
+__all__ = ["Channel", "Client", "Hub", "LiveUnavailable", "Socket", "TournamentGone"]
+
+_log = logging.getLogger("arbiter.live")
+
+OUTAGE = 1011
+"""Close code when the live feed cannot follow the tournament (database unreachable)."""
+RESTART = 1012
+"""Close code when the server shuts down or restarts."""
+GONE = 4404
+"""Close code for a tournament that does not exist."""
+FANOUT_SLICE = 64
+"""Clients woken between two yields to the event loop."""
+
+
+class LiveUnavailable(Exception):  # a state, not a programming error
+    """The reader could not read the tournament (database unreachable)."""
+
+
+class TournamentGone(Exception):
+    """No such tournament."""
+
+
+class Socket(Protocol):
+    """What a client needs of a WebSocket (Starlette's, or a test double)."""
+
+    async def send_text(self, data: str) -> None:
+        """Send one text message."""
+
+    async def close(self, code: int = 1000, reason: str | None = None) -> None:
+        """Close the connection."""
+
+
+class Client:
+    """One spectator: a bounded queue of (seq, frame) and the task that sends them."""
+
+    def __init__(self, channel: Channel, socket: Socket, limit: int, heartbeat: float) -> None:
+        self.channel = channel
+        self.socket = socket
+        self.limit = limit
+        self.heartbeat = heartbeat
+        self.pending: deque[tuple[int, str]] = deque()
+        self.last = -1
+        """The newest seq this client was sent (a snapshot counts for its seq)."""
+        self.needs_snapshot = True
+        self.overflows = 0
+        self.closing: tuple[int, str] | None = None
+        self._woken = False
+        self._waiter: asyncio.Future[bool] | None = None
+
+    def offer(self, frames: list[tuple[int, str]]) -> None:
+        """Queue frames without ever waiting; a full queue means a snapshot instead."""
+        if self.needs_snapshot:
+            pass  # the snapshot this client gets next is at least this new
+        elif len(self.pending) + len(frames) > self.limit:
+            self.pending.clear()
+            self.needs_snapshot = True
+            self.overflows += 1
+        else:
+            self.pending.extend(frames)
+        self._wake()
+
+    def resume(self, since: int | None) -> None:
+        """Start from `since` if the channel's history covers it, else from a snapshot
+        (`since` above the channel's seq too: the client's counter is not ours)."""
+        channel = self.channel
+        if since is None or since > channel.seq:
+            return
+        history = channel.history
+        if since == channel.seq:
+            self.needs_snapshot, self.last = False, since
+        elif history and history[0][0] <= since + 1:
+            self.needs_snapshot, self.last = False, since
+            self.pending.extend(frame for frame in history if frame[0] > since)
+            self._wake()
+
+    def close(self, code: int, reason: str) -> None:
+        """Ask the sender to close the socket with `code` and `reason`."""
+        self.closing = (code, reason)
+        self._wake()
+
+    async def run(self) -> None:
+        """Send until the socket fails or the hub closes it."""
+        while True:
+            if self.closing is not None:
+                code, reason = self.closing
+                with contextlib.suppress(Exception):
+                    await self.socket.close(code, reason)
+                return
+            if self.needs_snapshot:
+                self.needs_snapshot = False
+                seq, text = self.channel.snapshot
+                self.last = seq
+                await self.socket.send_text(text)
+                continue
+            if self.pending:
+                frames = [f for f in self.pending if f[0] > self.last]
+                self.pending.clear()
+                if frames:
+                    self.last = frames[-1][0]
+                    if len(frames) == 1:
+                        await self.socket.send_text(frames[0][1])
+                    else:
+                        await self.socket.send_text(batch_message(frames))
+                continue
+            if not await self._sleep():
+                await self.socket.send_text(ping_message(self.channel.seq))
+
+    def _wake(self) -> None:
+        self._woken = True
+        waiter = self._waiter
+        if waiter is not None and not waiter.done():
+            waiter.set_result(True)
+
+    async def _sleep(self) -> bool:
+        """Wait for a wake-up (True) or the heartbeat interval (False), with one future
+        and one timer: no task per wait, as there are thousands of clients."""
+        if self._woken:
+            self._woken = False
+            return True
+        loop = asyncio.get_running_loop()
+        waiter = self._waiter = loop.create_future()
+        timer = loop.call_later(self.heartbeat, _settle, waiter)
+        try:
+            woken: bool = await waiter
+            return woken
+        finally:
+            timer.cancel()
+            self._waiter = None
+            self._woken = False
+
+
+def _settle(waiter: asyncio.Future[bool]) -> None:
+    if not waiter.done():
+        waiter.set_result(False)
+
+
+class Channel:
+    """One tournament followed by this process."""
+
+    def __init__(self, hub: Hub, tournament_id: str) -> None:
+        self.hub = hub
+        self.tournament_id = tournament_id
+        self.system = ""
+        self.seq = -1
+        self.snapshot: tuple[int, str] = (-1, "")
+        self.history: deque[tuple[int, str]] = deque(maxlen=hub.settings.live_history)
+        self.clients: set[Client] = set()
+        self.ready: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.ready.add_done_callback(lambda f: f.cancelled() or f.exception())
+        self.refreshes = 0
+        """How many times the reader was asked (for tests and figures)."""
+        self._wake = asyncio.Event()
+        self._idle_since = time.monotonic()
+        self.task = asyncio.get_running_loop().create_task(self._run())
+
+    def poke(self, seq: int | None) -> None:
+        """Something happened (`seq`), or maybe did (None: resynchronise)."""
+        if seq is None or seq > self.seq:
+            self._wake.set()
+
+    def join(self, socket: Socket, since: int | None) -> Client:
+        """A new spectator, resumed from `since` when possible."""
+        settings = self.hub.settings
+        client = Client(self, socket, settings.live_queue_size, settings.live_heartbeat_seconds)
+        client.resume(since)
+        self.clients.add(client)
+        return client
+
+    def leave(self, client: Client) -> None:
+        """A spectator went away."""
+        self.clients.discard(client)
+        if not self.clients:
+            self._idle_since = time.monotonic()
+
+    def close_all(self, code: int, reason: str) -> None:
+        """Close every spectator's socket with a code and reason."""
+        for client in tuple(self.clients):
+            client.close(code, reason)
+
+    async def _apply(self, update: Update) -> None:
+        """Take the new state, then hand the frames to the clients known so far.
+
+        The state changes first, so a client joining meanwhile starts from it; the
+        clients are woken `FANOUT_SLICE` at a time with a yield between slices, so a
+        request's next step (a result PUT's) waits for at most one slice of sends, not
+        for the whole fan-out."""
+        rebuilt = update.snapshot is not None and self.seq >= 0 and update.seq != self.seq
+        self.system = update.system
+        if update.snapshot is not None:
+            self.snapshot = (update.seq, update.snapshot)
+        self.history.extend(update.frames)
+        self.seq = update.seq
+        if not update.frames and not rebuilt:
+            return
+        for position, client in enumerate(tuple(self.clients), start=1):
+            if not update.frames:  # a rebuild: everyone starts again from the snapshot
+                client.needs_snapshot = True
+            client.offer(update.frames)
+            if position % FANOUT_SLICE == 0:
+                await asyncio.sleep(0)
+
+    async def _refresh(self) -> Update:
+        """Ask the reader, retrying with backoff; LiveUnavailable after the last try."""
+        delay = 0.25
+        for attempt in range(self.hub.attempts):
+            try:
+                self.refreshes += 1
+                return await self.hub.reader.refresh(
+                    self.tournament_id, None if self.seq < 0 else self.seq
+                )
+            except Exception as exc:  # a database outage, any way it shows
+                _log.warning("live: reading %s failed (%s)", self.tournament_id, exc)
+                if attempt + 1 < self.hub.attempts:
+                    await asyncio.sleep(delay)
+                    delay *= 2
+        raise LiveUnavailable(self.tournament_id)
+
+    async def _run(self) -> None:
+        settings = self.hub.settings
+        try:
+            while True:
+                self._wake.clear()
+                update = await self._refresh()
+                if not update.exists:
+                    raise TournamentGone(self.tournament_id)
+                await self._apply(update)
+                if not self.ready.done():
+                    self.ready.set_result(None)
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._wake.wait(), settings.live_poll_seconds)
+                idle = time.monotonic() - self._idle_since
+                if not self.clients and idle > settings.live_linger_seconds:
+                    return
+        except (LiveUnavailable, TournamentGone) as exc:
+            if not self.ready.done():
+                self.ready.set_exception(exc)
+            if isinstance(exc, LiveUnavailable):
+                self.close_all(
+                    OUTAGE, f"live feed unavailable; reconnect with ?since={self.snapshot[0]}"
+                )
+            else:
+                self.close_all(GONE, "tournament not found")
+        finally:
+            self.hub.drop(self)
+
+
+class Hub:
+    """The process's channels, fed by the bus."""
+
+    def __init__(self, reader: Reader, settings: Settings, *, attempts: int = 5) -> None:
+        self.reader = reader
+        self.settings = settings
+        self.attempts = attempts
+        self.channels: dict[str, Channel] = {}
+
+    def notify(self, tournament_id: str, seq: int) -> None:
+        """The bus says `tournament_id` reached `seq`."""
+        channel = self.channels.get(tournament_id)
+        if channel is not None:
+            channel.poke(seq)
+
+    def resync(self) -> None:
+        """Notifications may have been lost: every channel rereads the log."""
+        for channel in tuple(self.channels.values()):
+            channel.poke(None)
+
+    async def open(self, tournament_id: str) -> Channel:
+        """The channel of a tournament, ready (raises TournamentGone, LiveUnavailable)."""
+        channel = self.channels.get(tournament_id)
+        if channel is None:
+            channel = self.channels[tournament_id] = Channel(self, tournament_id)
+        await asyncio.shield(channel.ready)
+        return channel
+
+    def drop(self, channel: Channel) -> None:
+        """Forget a channel that ended."""
+        if self.channels.get(channel.tournament_id) is channel:
+            del self.channels[channel.tournament_id]
+        with contextlib.suppress(RuntimeError):
+            asyncio.get_running_loop().create_task(self.reader.forget(channel.tournament_id))
+
+    async def stop(self) -> None:
+        """Close every socket with 1012 (resume with `?since=`) and end the channels."""
+        for channel in tuple(self.channels.values()):
+            channel.close_all(
+                RESTART, f"server restarting; reconnect with ?since={channel.snapshot[0]}"
+            )
+        await asyncio.sleep(0)
+        for channel in tuple(self.channels.values()):
+            channel.task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await channel.task

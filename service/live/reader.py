@@ -1,0 +1,376 @@
+"""The live reader: every database read and table computation of the live feed, in its
+own process (or thread), with its own event loop and small connection pool (DESIGN: Live
+standings).
+
+Spectators never read the database: the process's hub asks this reader, once per
+tournament per batch of events, to turn the new events into encoded frames and a new
+snapshot. The reader has its own engine (a pool of `reader_pool_size` connections on
+PostgreSQL), so no number of spectators can take a connection a writer needs, and its
+own process, so computing the standings of a large event (80 ms for a 200-player
+round-robin) never holds the GIL the API's event loop needs to serve result PUTs (the
+thread variant, `ARBITER_LIVE_READER=thread`, shares the GIL: lighter, for small events).
+
+The tables are brought forward incrementally: the engine view of the tournament is
+patched with the games the new result events name (`service.api.snapshots`), and
+several events that arrive during one computation are handled by the next one together
+(one computation, one delta, every event still gets its own frame).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import contextlib
+import multiprocessing
+import threading
+from collections.abc import Awaitable, Callable, Coroutine
+from dataclasses import dataclass, field
+from multiprocessing.connection import Connection
+from typing import Any, Protocol, TypeVar
+
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from service.api.access import event_view
+from service.api.bridge_views import bridge_ranking_document
+from service.api.state import AppState
+from service.api.views import standings_document
+from service.config import Settings
+from service.db.bridge import RESULT_EVENTS
+from service.db.events import STANDINGS_EVENTS, events_since
+from service.db.session import create_engine, create_session_factory
+from service.db.tables import TournamentRow
+from service.live.bus import InProcessBus
+from service.live.frames import Rows, event_message, snapshot_message, table_delta
+
+__all__ = [
+    "ProcessReader",
+    "Reader",
+    "ReaderError",
+    "TableKind",
+    "Tables",
+    "ThreadReader",
+    "Update",
+    "create_reader",
+    "table_kind",
+]
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True, slots=True)
+class TableKind:
+    """What a feed's table is: its key in messages, the events that move it, how to
+    build it, and which field identifies a row."""
+
+    key: str
+    moving: frozenset[str]
+    build: Callable[[AppState, AsyncSession, TournamentRow], Awaitable[dict[str, Any]]]
+    row_id: str
+
+
+_CHESS = TableKind("standings", STANDINGS_EVENTS, standings_document, "start_number")
+_BRIDGE = TableKind("ranking", frozenset(RESULT_EVENTS), bridge_ranking_document, "number")
+
+
+def table_kind(system: str) -> TableKind:
+    """Bridge events have a ranking, every other tournament standings."""
+    return _BRIDGE if system.startswith("bridge-") else _CHESS
+
+
+@dataclass(frozen=True, slots=True)
+class Update:
+    """What changed since the seq the hub asked from."""
+
+    exists: bool
+    system: str = ""
+    seq: int = 0
+    frames: list[tuple[int, str]] = field(default_factory=list)
+    snapshot: str | None = None
+    """The encoded snapshot at `seq`, when it changed."""
+
+
+@dataclass(slots=True)
+class _Known:
+    """The reader's memory of one tournament: the table clients hold at `seq`."""
+
+    seq: int
+    rows: Rows
+    document: dict[str, Any]
+
+
+class Tables:
+    """The reader's work, on whichever loop it runs: its own engine, caches and the
+    table each followed tournament's clients hold."""
+
+    def __init__(self, settings: Settings) -> None:
+        self._settings = settings
+        self._state: AppState | None = None
+        self._known: dict[str, _Known] = {}
+
+    async def open(self) -> None:
+        """Create the reader's own engine (a small pool with no overflow)."""
+        settings = self._settings
+        engine = create_engine(
+            settings.database_url, echo=settings.sql_echo, pool_size=settings.reader_pool_size
+        )
+        self._state = AppState(
+            settings=settings,
+            engine=engine,
+            sessions=create_session_factory(engine),
+            bus=InProcessBus(),
+        )
+
+    async def close(self) -> None:
+        """Close the engine."""
+        if self._state is not None:
+            await self._state.engine.dispose()
+
+    async def forget(self, tournament_id: str) -> None:
+        """Drop what the reader keeps for a tournament nobody follows any more."""
+        self._known.pop(tournament_id, None)
+
+    async def refresh(self, tournament_id: str, since: int | None) -> Update:
+        """The frames of the events after `since` (all of the state when None)."""
+        state = self._state
+        assert state is not None, "reader not started"
+        async with state.sessions() as session:
+            row = await session.get(TournamentRow, tournament_id)
+            if row is None:
+                return Update(exists=False)
+            known = self._known.get(tournament_id)
+            if since is not None and known is not None and row.last_seq <= since:
+                return Update(exists=True, system=row.system, seq=since)
+            kind = table_kind(row.system)
+            if since is None or known is None or known.seq != since:
+                document = await kind.build(state, session, row)
+                _, _, _, rows = table_delta(None, document, kind.row_id)
+                self._known[tournament_id] = _Known(row.last_seq, rows, document)
+                return Update(
+                    exists=True,
+                    system=row.system,
+                    seq=row.last_seq,
+                    snapshot=snapshot_message(
+                        row.last_seq, row.status, row.current_round, kind.key, document
+                    ),
+                )
+            events = [
+                e
+                for e in await events_since(session, tournament_id, since)
+                if e.seq <= row.last_seq
+            ]
+            moving = [e.seq for e in events if e.type in kind.moving]
+            table: dict[str, Any] | None = None
+            if moving:
+                document = await kind.build(state, session, row)
+                delta, changed, positions, rows = table_delta(known.rows, document, kind.row_id)
+                known.rows, known.document = rows, document
+                table = {kind.key: delta, "changed": changed, "positions": positions}
+            known.seq = row.last_seq
+            frames = [
+                (
+                    e.seq,
+                    event_message(
+                        e.seq,
+                        e.type,
+                        event_view(row, None, e.type, e.payload),  # one frame for every reader
+                        table if moving and e.seq == moving[-1] else None,
+                    ),
+                )
+                for e in events
+            ]
+            snapshot = snapshot_message(
+                row.last_seq, row.status, row.current_round, kind.key, known.document
+            )
+            return Update(
+                exists=True, system=row.system, seq=row.last_seq, frames=frames, snapshot=snapshot
+            )
+
+
+class Reader(Protocol):
+    """What the hub needs of a reader."""
+
+    def start(self) -> None:
+        """Start the reader (its thread or process)."""
+
+    def stop(self) -> None:
+        """Stop it."""
+
+    async def refresh(self, tournament_id: str, since: int | None) -> Update:
+        """The frames of the events after `since` (all of the state when None)."""
+
+    async def forget(self, tournament_id: str) -> None:
+        """Drop a tournament nobody follows any more."""
+
+
+class ThreadReader:
+    """The reader on its own thread and event loop (shares the GIL with the API)."""
+
+    def __init__(self, settings: Settings) -> None:
+        self._tables = Tables(settings)
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._loop.run_forever, name="live-reader")
+        self._thread.daemon = True
+
+    def start(self) -> None:
+        """Start the thread and open the reader's engine there."""
+        self._thread.start()
+        asyncio.run_coroutine_threadsafe(self._tables.open(), self._loop).result(timeout=30)
+
+    def stop(self) -> None:
+        """Close the engine and end the thread."""
+        if not self._thread.is_alive():
+            return
+        future = asyncio.run_coroutine_threadsafe(self._tables.close(), self._loop)
+        with contextlib.suppress(TimeoutError, concurrent.futures.TimeoutError):
+            future.result(timeout=5)
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        self._thread.join(timeout=5)
+
+    async def _call(self, coroutine: Coroutine[Any, Any, T]) -> T:
+        future = asyncio.run_coroutine_threadsafe(coroutine, self._loop)
+        return await asyncio.wrap_future(future)
+
+    async def refresh(self, tournament_id: str, since: int | None) -> Update:
+        """The frames of the events after `since` (all of the state when None)."""
+        return await self._call(self._tables.refresh(tournament_id, since))
+
+    async def forget(self, tournament_id: str) -> None:
+        """Drop what the reader keeps for a tournament nobody follows any more."""
+        await self._call(self._tables.forget(tournament_id))
+
+
+def _serve_requests(settings_json: str, connection: Connection) -> None:
+    """The reader process: answer (id, op, tournament, since) requests until None."""
+    asyncio.run(_answer(Settings.model_validate_json(settings_json), connection))
+
+
+async def _answer(settings: Settings, connection: Connection) -> None:
+    tables = Tables(settings)
+    await tables.open()
+    loop = asyncio.get_running_loop()
+    try:
+        while True:
+            try:
+                request = await loop.run_in_executor(None, connection.recv)
+            except EOFError:
+                return  # the API process went away
+            if request is None:
+                return
+            ident, op, tournament_id, since = request
+            try:
+                if op == "refresh":
+                    update = await tables.refresh(tournament_id, since)
+                    answer: Any = (
+                        update.exists,
+                        update.system,
+                        update.seq,
+                        update.frames,
+                        update.snapshot,
+                    )
+                else:
+                    await tables.forget(tournament_id)
+                    answer = None
+                connection.send((ident, True, answer))
+            except Exception as exc:  # reported to the hub, which retries with backoff
+                connection.send((ident, False, f"{type(exc).__name__}: {exc}"))
+    finally:
+        await tables.close()
+
+
+class ReaderError(Exception):
+    """The reader process could not answer (its message says why)."""
+
+
+class ProcessReader:
+    """The reader in its own process: computing a large table never takes the API's GIL,
+    so result PUTs do not wait for the spectators' standings (DESIGN: Live standings).
+    Requests and answers (encoded strings) cross a pipe."""
+
+    def __init__(self, settings: Settings) -> None:
+        self._settings = settings
+        self._connection: Connection | None = None
+        self._process: Any = None
+        self._pending: dict[int, asyncio.Future[Any]] = {}
+        self._next = 0
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    def start(self) -> None:
+        """Spawn the process; answers are read as they arrive on the running loop."""
+        context = multiprocessing.get_context("spawn")
+        ours, theirs = context.Pipe()
+        self._process = context.Process(
+            target=_serve_requests,
+            args=(self._settings.model_dump_json(), theirs),
+            name="arbiter-live-reader",
+            daemon=True,
+        )
+        self._process.start()
+        theirs.close()
+        self._connection = ours
+        self._loop = asyncio.get_running_loop()
+        self._loop.add_reader(ours.fileno(), self._on_answer)
+
+    def _on_answer(self) -> None:
+        assert self._connection is not None
+        try:
+            ident, ok, answer = self._connection.recv()
+        except (EOFError, OSError):
+            self._fail_all("the live reader process ended")
+            return
+        future = self._pending.pop(ident, None)
+        if future is None or future.done():
+            return
+        if ok:
+            future.set_result(answer)
+        else:
+            future.set_exception(ReaderError(answer))
+
+    def _fail_all(self, why: str) -> None:
+        if self._loop is not None and self._connection is not None:
+            with contextlib.suppress(Exception):
+                self._loop.remove_reader(self._connection.fileno())
+        for future in self._pending.values():
+            if not future.done():
+                future.set_exception(ReaderError(why))
+        self._pending.clear()
+
+    async def _call(self, op: str, tournament_id: str, since: int | None) -> Any:
+        if self._connection is None or self._process is None or not self._process.is_alive():
+            raise ReaderError("the live reader process is not running")
+        self._next += 1
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._pending[self._next] = future
+        self._connection.send((self._next, op, tournament_id, since))
+        return await future
+
+    async def refresh(self, tournament_id: str, since: int | None) -> Update:
+        """The frames of the events after `since` (all of the state when None)."""
+        exists, system, seq, frames, snapshot = await self._call("refresh", tournament_id, since)
+        return Update(exists=exists, system=system, seq=seq, frames=frames, snapshot=snapshot)
+
+    async def forget(self, tournament_id: str) -> None:
+        """Drop what the reader keeps for a tournament nobody follows any more."""
+        with contextlib.suppress(ReaderError):
+            await self._call("forget", tournament_id, None)
+
+    def stop(self) -> None:
+        """Ask the process to finish, then make sure it did."""
+        if self._connection is None:
+            return
+        self._fail_all("the live reader stopped")
+        with contextlib.suppress(OSError, BrokenPipeError):
+            self._connection.send(None)
+        if self._process is not None:
+            self._process.join(5)
+            if self._process.is_alive():
+                self._process.terminate()
+                self._process.join(5)
+        self._connection.close()
+        self._connection = None
+
+
+def create_reader(settings: Settings) -> Reader:
+    """The process reader unless `live_reader` is "thread" (lighter, shares the GIL)."""
+    if settings.live_reader == "thread":
+        return ThreadReader(settings)
+    return ProcessReader(settings)

@@ -1,0 +1,79 @@
+"""A live-feed client that applies the protocol (snapshot, event deltas, batches) the way
+a scoreboard must, and checks the seq rules while doing so."""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import json
+from typing import Any
+
+
+class Follower:
+    """The table a client holds, rebuilt from the messages it receives."""
+
+    def __init__(self, key: str = "standings", row_id: str = "start_number") -> None:
+        self.key = key
+        self.row_id = row_id
+        self.seq: int | None = None
+        self.rows: dict[Any, dict[str, Any]] = {}
+        self.positions: list[Any] = []
+        self.document: dict[str, Any] = {}
+        self.events: list[dict[str, Any]] = []
+        """Every event message received, batches flattened, in order."""
+        self.snapshots = 0
+
+    def fork(self) -> Follower:
+        """A second client holding the same table (to resume with `?since=`)."""
+        other = Follower(self.key, self.row_id)
+        other.seq = self.seq
+        other.rows = copy.deepcopy(self.rows)
+        other.positions = list(self.positions)
+        other.document = copy.deepcopy(self.document)
+        return other
+
+    def table(self) -> list[dict[str, Any]]:
+        """The rows in table order."""
+        return [self.rows[i] for i in self.positions]
+
+    def apply(self, message: dict[str, Any]) -> list[dict[str, Any]]:
+        """Apply one message; returns the events it carried. Raises AssertionError when a
+        seq is skipped or repeated without a snapshot covering it."""
+        kind = message["type"]
+        if kind == "snapshot":
+            assert self.seq is None or message["seq"] >= self.seq, "snapshot went back"
+            self.seq = message["seq"]
+            self.document = message[self.key]
+            self.rows = {r[self.row_id]: dict(r) for r in self.document["rows"]}
+            self.positions = list(self.rows)
+            self.snapshots += 1
+            return []
+        if kind == "batch":
+            frames: list[dict[str, Any]] = message["frames"]
+            assert [f["seq"] for f in frames] == list(range(message["from"], message["to"] + 1))
+            return [event for frame in frames for event in self.apply(frame)]
+        if kind == "event":
+            assert self.seq is not None, "an event before any snapshot or resume point"
+            assert message["seq"] == self.seq + 1, f"seq {message['seq']} after {self.seq}"
+            self.seq = message["seq"]
+            delta = message.get(self.key)
+            if delta is not None:
+                for patch in delta["rows"]:
+                    self.rows.setdefault(patch[self.row_id], {}).update(patch)
+                self.positions = list(message["positions"])
+                self.document = {**delta, "rows": self.table()}
+            self.events.append(message)
+            return [message]
+        assert kind == "ping", message
+        return []
+
+    async def receive(self, ws: Any, timeout: float = 10.0) -> dict[str, Any]:
+        """The next message (applied)."""
+        message: dict[str, Any] = json.loads(await asyncio.wait_for(ws.recv(), timeout))
+        self.apply(message)
+        return message
+
+    async def until(self, ws: Any, seq: int, timeout: float = 20.0) -> None:
+        """Receive until this client holds `seq` (or later)."""
+        while self.seq is None or self.seq < seq:
+            await self.receive(ws, timeout)

@@ -1,0 +1,183 @@
+"""The hub's fan-out policy with stand-in sockets and reader: a consumer that never
+drains does not hold up the others and is resynchronised by snapshot; many events
+during one read are read together (single flight)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any, cast
+
+from service.config import Settings
+from service.live.hub import Hub
+from service.live.reader import Reader, Update
+
+
+class _Log:
+    """A stand-in for the reader: a tournament whose events are appended by the test."""
+
+    def __init__(self) -> None:
+        self.seq = 0
+        self.calls = 0
+        self.gate = asyncio.Event()
+        self.gate.set()
+
+    async def refresh(self, _tournament_id: str, since: int | None) -> Update:
+        self.calls += 1
+        await self.gate.wait()
+        snapshot = json.dumps({"type": "snapshot", "seq": self.seq})
+        if since is None:
+            return Update(exists=True, system="round-robin", seq=self.seq, snapshot=snapshot)
+        frames = [
+            (s, json.dumps({"type": "event", "seq": s})) for s in range(since + 1, self.seq + 1)
+        ]
+        return Update(
+            exists=True, system="round-robin", seq=self.seq, frames=frames, snapshot=snapshot
+        )
+
+    async def forget(self, _tournament_id: str) -> None:
+        return None
+
+
+class _Socket:
+    """Records what it is sent; a `stuck` socket never finishes a send (a client that
+    stopped reading, once its buffers are full)."""
+
+    def __init__(self, stuck: bool = False) -> None:
+        self.sent: list[dict[str, Any]] = []
+        self.stuck = asyncio.Event()
+        if not stuck:
+            self.stuck.set()
+
+    async def send_text(self, data: str) -> None:
+        await self.stuck.wait()
+        message = json.loads(data)
+        self.sent.extend(message["frames"] if message["type"] == "batch" else [message])
+
+    async def close(self, code: int = 1000, reason: str | None = None) -> None:
+        return None
+
+    def seqs(self) -> list[int]:
+        return [m["seq"] for m in self.sent]
+
+
+async def _until(condition: Any) -> None:
+    for _ in range(500):
+        if condition():
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError("condition never met")
+
+
+async def test_a_stuck_consumer_does_not_hold_up_the_others() -> None:
+    log = _Log()
+    hub = Hub(cast(Reader, log), Settings(live_queue_size=4, live_poll_seconds=60))
+    channel = await hub.open("t")
+    good, stuck = _Socket(), _Socket(stuck=True)
+    clients = [channel.join(good, None), channel.join(stuck, None)]
+    tasks = [asyncio.create_task(c.run()) for c in clients]
+    try:
+        for _ in range(20):  # twenty events, one notification each
+            log.seq += 1
+            hub.notify("t", log.seq)
+            await _until(lambda: channel.seq == log.seq)
+        await _until(lambda: good.seqs()[-1:] == [20])
+        # the healthy client got the snapshot then every seq, in order
+        assert good.sent[0]["type"] == "snapshot"
+        assert good.seqs() == list(range(0, 21))
+        # the stuck one holds at most its queue limit, and its overflow was noticed
+        assert clients[1].overflows >= 1
+        assert len(clients[1].pending) <= 4
+        stuck.stuck.set()  # it reads again: a snapshot covering what it skipped
+        await _until(lambda: stuck.seqs()[-1:] == [20])
+        assert [m["type"] for m in stuck.sent][-1] == "snapshot"
+        assert sorted(set(stuck.seqs())) == stuck.seqs()  # never back, never twice
+    finally:
+        for task in tasks:
+            task.cancel()
+        await hub.stop()
+
+
+async def test_events_during_a_read_are_read_together() -> None:
+    log = _Log()
+    hub = Hub(cast(Reader, log), Settings(live_poll_seconds=60))
+    channel = await hub.open("t")
+    socket = _Socket()
+    task = asyncio.create_task(channel.join(socket, None).run())
+    try:
+        await _until(lambda: socket.seqs() == [0])
+        calls = log.calls
+        log.gate.clear()  # the next read takes a while
+        log.seq = 1
+        hub.notify("t", 1)
+        await _until(lambda: log.calls == calls + 1)
+        for seq in range(2, 50):  # 48 more events while it reads: no extra reads
+            log.seq = seq
+            hub.notify("t", seq)
+        assert log.calls == calls + 1
+        log.gate.set()
+        await _until(lambda: socket.seqs()[-1:] == [49])
+        assert log.calls == calls + 2  # the first read saw seq 49, the second caught up
+        assert socket.seqs() == list(range(0, 50))
+    finally:
+        task.cancel()
+        await hub.stop()
+
+
+class _ClosingSocket(_Socket):
+    def __init__(self) -> None:
+        super().__init__()
+        self.closed: tuple[int, str | None] | None = None
+
+    async def close(self, code: int = 1000, reason: str | None = None) -> None:
+        self.closed = (code, reason)
+
+
+async def test_a_quiet_feed_sends_heartbeats_with_the_newest_seq() -> None:
+    log = _Log()
+    log.seq = 7
+    hub = Hub(cast(Reader, log), Settings(live_heartbeat_seconds=0.05, live_poll_seconds=60))
+    channel = await hub.open("t")
+    socket = _Socket()
+    task = asyncio.create_task(channel.join(socket, None).run())
+    try:
+        await _until(lambda: len(socket.sent) >= 3)
+        assert socket.sent[0] == {"type": "snapshot", "seq": 7}
+        assert socket.sent[1:3] == [{"type": "ping", "seq": 7}] * 2
+    finally:
+        task.cancel()
+        await hub.stop()
+
+
+async def test_an_outage_closes_with_1011_and_the_seq_to_resume_from() -> None:
+    log = _Log()
+    log.seq = 3
+    hub = Hub(cast(Reader, log), Settings(live_poll_seconds=60), attempts=2)
+    channel = await hub.open("t")
+    socket = _ClosingSocket()
+    task = asyncio.create_task(channel.join(socket, None).run())
+    await _until(lambda: socket.seqs() == [3])
+
+    async def broken(_tournament_id: str, _since: int | None) -> Update:
+        raise OSError("database unreachable")
+
+    log.refresh = broken  # type: ignore[method-assign]
+    hub.notify("t", 4)
+    await _until(lambda: socket.closed is not None)
+    assert socket.closed == (1011, "live feed unavailable; reconnect with ?since=3")
+    await asyncio.wait_for(task, 5)
+    assert "t" not in hub.channels  # the next spectator starts a fresh channel
+    await hub.stop()
+
+
+async def test_shutdown_closes_with_1012_and_the_seq_to_resume_from() -> None:
+    log = _Log()
+    log.seq = 5
+    hub = Hub(cast(Reader, log), Settings(live_poll_seconds=60))
+    channel = await hub.open("t")
+    socket = _ClosingSocket()
+    task = asyncio.create_task(channel.join(socket, None).run())
+    await _until(lambda: socket.seqs() == [5])
+    await hub.stop()
+    await asyncio.wait_for(task, 5)
+    assert socket.closed == (1012, "server restarting; reconnect with ?since=5")

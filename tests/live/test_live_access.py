@@ -1,0 +1,62 @@
+"""The live feed of a private tournament needs one of its tokens (`?token=`), and its
+frames carry no personal data the organizer did not publish (issue 14)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+import httpx
+import pytest
+import websockets
+from websockets.exceptions import ConnectionClosed
+
+
+async def _receive(ws: Any) -> dict[str, Any]:
+    message: dict[str, Any] = json.loads(await asyncio.wait_for(ws.recv(), 10))
+    return message
+
+
+async def _private(http: httpx.AsyncClient) -> tuple[str, str, str]:
+    created = await http.post(
+        "/v1/tournaments",
+        json={"name": "Closed club", "system": "round-robin", "visibility": "private"},
+    )
+    assert created.status_code == 201, created.text
+    body = created.json()
+    return body["id"], body["organizer_token"], body["viewer_token"]
+
+
+async def test_private_feed_needs_a_token(server: str, http: httpx.AsyncClient) -> None:
+    tournament, _, viewer = await _private(http)
+    url = f"ws://{server}/v1/tournaments/{tournament}/live"
+    for query in ("", "?token=vwr_wrong"):
+        async with websockets.connect(url + query) as ws:
+            error = await _receive(ws)
+            assert error["type"] == "error" and error["status"] == 401
+            with pytest.raises(ConnectionClosed) as closed:
+                await _receive(ws)
+            assert closed.value.rcvd is not None and closed.value.rcvd.code == 4401
+    async with websockets.connect(f"{url}?token={viewer}") as ws:
+        snapshot = await _receive(ws)
+        assert snapshot["type"] == "snapshot" and snapshot["status"] == "registration"
+
+
+async def test_player_events_hide_personal_data(server: str, http: httpx.AsyncClient) -> None:
+    tournament, organizer, viewer = await _private(http)
+    url = f"ws://{server}/v1/tournaments/{tournament}/live?token={viewer}"
+    async with websockets.connect(url) as ws:
+        await _receive(ws)
+        added = await http.post(
+            f"/v1/tournaments/{tournament}/players",
+            json={"name": "Nowak, Anna", "rating": 2100, "birth_year": 1990, "sex": "w"},
+            headers={"Authorization": f"Bearer {organizer}"},
+        )
+        assert added.status_code == 201, added.text
+        message = await _receive(ws)
+        while message["type"] != "event":
+            message = await _receive(ws)
+    assert message["event"] == "player_added"
+    assert message["payload"]["name"] == "Nowak, Anna"
+    assert "birth_year" not in message["payload"] and "sex" not in message["payload"]
