@@ -87,8 +87,9 @@ class TrfDocument:
     """Rank column per start number, as the file gave it."""
     file_points: Mapping[int, Fraction] = field(default_factory=dict)
     """Points column (cols 81-84) per start number, as the file gave it."""
-    rating_blank: frozenset[int] = frozenset()
-    """Start numbers whose rating field was blank (unrated) rather than `0`."""
+    rating_zero: frozenset[int] = frozenset()
+    """Start numbers whose rating field was written `0` (an unrated player is written
+    blank otherwise)."""
     lines: Mapping[int, int] = field(default_factory=dict)
     """Line number of each player's 001 record (for error messages)."""
     header_lines: Mapping[str, int] = field(default_factory=dict)
@@ -123,7 +124,7 @@ def parse_trf(text: str) -> TrfDocument:
     """Read a TRF-16 or TRF-26 file (LF, CRLF or CR line ends; a leading BOM is ignored)."""
     players: list[Player] = []
     file_points: dict[int, Fraction] = {}
-    rating_blank: set[int] = set()
+    rating_zero: set[int] = set()
     lines: dict[int, int] = {}
     header_lines: dict[str, int] = {}
     rounds_142: int | None = None
@@ -169,8 +170,8 @@ def parse_trf(text: str) -> TrfDocument:
                 ranks[player.start_number] = parsed.rank
             if parsed.points is not None:
                 file_points[player.start_number] = parsed.points
-            if parsed.rating_blank:
-                rating_blank.add(player.start_number)
+            if parsed.rating_zero:
+                rating_zero.add(player.start_number)
         elif code == "142":
             rounds_142 = _int_field(rest.strip(), line_no, "142 number of rounds")
             headers.append((code, rest))
@@ -220,7 +221,7 @@ def parse_trf(text: str) -> TrfDocument:
         birth_dates=birth_dates,
         ranks=ranks,
         file_points=file_points,
-        rating_blank=frozenset(rating_blank),
+        rating_zero=frozenset(rating_zero),
         lines=lines,
         header_lines=header_lines,
     )
@@ -251,7 +252,7 @@ class _PlayerLine:
     birth: str
     rank: int | None
     points: Fraction | None
-    rating_blank: bool
+    rating_zero: bool
 
 
 def _parse_player(line: str, line_no: int) -> _PlayerLine:
@@ -282,7 +283,7 @@ def _parse_player(line: str, line_no: int) -> _PlayerLine:
         birth_year=birth_year,
         title=padded[10:13].strip() or None,
     )
-    player_cells = []
+    player_cells: list[str] = []
     position = _CELL_START
     while position < len(line):
         cell = line[position : position + 8]
@@ -294,7 +295,7 @@ def _parse_player(line: str, line_no: int) -> _PlayerLine:
             )
         player_cells.append(cell.ljust(8))
         position += _CELL_WIDTH
-    return _PlayerLine(player, player_cells, birth, rank, points, not rating_text)
+    return _PlayerLine(player, player_cells, birth, rank, points, bool(rating_text) and not rating)
 
 
 def _parse_acceleration(line: str, line_no: int) -> tuple[int, tuple[Fraction, ...]]:
@@ -401,8 +402,8 @@ def _build_rounds(
     rounds: list[Round] = []
     scores: dict[int, Fraction] = dict.fromkeys(cells, Fraction(0))
     for index in range(paired):
-        games, byes, _ = built[index]
-        ordered = _board_order(games, scores)
+        round_games, byes, _ = built[index]
+        ordered = _board_order(round_games, scores)
         rounds.append(Round(index + 1, tuple(ordered), tuple(sorted(byes, key=lambda b: b.player))))
         _add_scores(scores, rounds[-1])
     return tuple(rounds), pending
@@ -589,12 +590,18 @@ def _player_line(
     rank = rank_of.get(player.start_number)
     head = (
         f"001 {player.start_number:4d} {(player.sex or ' '):1}{(player.title or ''):>3} "
-        f"{player.name[:33]:<33} {(player.rating or ''):>4} {(player.federation or ''):<3} "
+        f"{player.name[:33]:<33} {_rating(player, doc):>4} {(player.federation or ''):<3} "
         f"{(player.fide_id or ''):>11} {doc.birth_dates.get(player.start_number, ''):<10} "
         f"{_format_points(points):>4} {'' if rank is None else rank:>4}"
     )
     body = "".join(f"  {cell}" for cell in cells.get(player.start_number, []))
     return (head + body).rstrip()
+
+
+def _rating(player: Player, doc: TrfDocument) -> str:
+    if player.rating or player.start_number in doc.rating_zero:
+        return str(player.rating)
+    return ""
 
 
 def _cells_by_player(tournament: Tournament, pending: Iterable[Bye]) -> dict[int, list[str]]:
