@@ -170,16 +170,15 @@ def reconcile_points(doc: TrfDocument, choice: PointsChoice) -> tuple[TrfDocumen
     for number, (given, scored) in mismatches.items():
         missing = given - scored
         for rnd in doc.tournament.rounds:
-            for bye in rnd.byes:
-                if bye.player != number or bye.kind is not ByeKind.ZERO_POINT or missing <= 0:
-                    continue
-                kind = ByeKind.FULL_POINT if missing >= 1 else ByeKind.HALF_POINT
-                changes[(rnd.number, number)] = kind
-                missing -= 1 if kind is ByeKind.FULL_POINT else Fraction(1, 2)
-                warnings.append(
-                    f"player {number}, round {rnd.number}: read as a {kind.value} bye "
-                    "to match the file's points"
-                )
+            if missing <= 0 or not _unscored(rnd, number):
+                continue
+            kind = ByeKind.FULL_POINT if missing >= 1 else ByeKind.HALF_POINT
+            changes[(rnd.number, number)] = kind
+            missing -= 1 if kind is ByeKind.FULL_POINT else Fraction(1, 2)
+            warnings.append(
+                f"player {number}, round {rnd.number}: read as a {kind.value} bye "
+                "to match the file's points"
+            )
         if missing != 0:
             raise _bad(
                 doc,
@@ -187,18 +186,23 @@ def reconcile_points(doc: TrfDocument, choice: PointsChoice) -> tuple[TrfDocumen
                 f"columns 81-84: player {number}'s points are {_show(given)} in the file, "
                 f"{_show(scored)} by the results, and no unscored round explains it",
             )
-    rounds = tuple(
-        Round(
-            rnd.number,
-            rnd.games,
-            tuple(
-                Bye(b.round, b.player, changes.get((rnd.number, b.player), b.kind))
-                for b in rnd.byes
-            ),
-        )
-        for rnd in doc.tournament.rounds
-    )
+    rounds = tuple(_with_byes(rnd, changes) for rnd in doc.tournament.rounds)
     return replace(doc, tournament=replace(doc.tournament, rounds=rounds)), warnings
+
+
+def _unscored(rnd: Round, number: int) -> bool:
+    """A zero-point bye, or a blank cell (no game, no bye) in a paired round."""
+    if any(number in (g.white, g.black) for g in rnd.games):
+        return False
+    return all(b.kind is ByeKind.ZERO_POINT for b in rnd.byes if b.player == number)
+
+
+def _with_byes(rnd: Round, changes: dict[tuple[int, int], ByeKind]) -> Round:
+    byes = {b.player: b for b in rnd.byes}
+    for (round_no, number), kind in changes.items():
+        if round_no == rnd.number:
+            byes[number] = Bye(round_no, number, kind)
+    return Round(rnd.number, rnd.games, tuple(byes[n] for n in sorted(byes)))
 
 
 def _show(points: Fraction) -> str:
