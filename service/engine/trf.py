@@ -203,6 +203,7 @@ def parse_trf(text: str) -> TrfDocument:
 
     players.sort(key=lambda p: p.start_number)
     rounds, next_byes = _build_rounds(cells, lines)
+    rounds, next_byes = _bye_column_counted(rounds, next_byes, file_points)
     tournament = Tournament(
         players=tuple(players),
         rounds=rounds,
@@ -225,6 +226,32 @@ def parse_trf(text: str) -> TrfDocument:
         lines=lines,
         header_lines=header_lines,
     )
+
+
+def _bye_column_counted(
+    rounds: tuple[Round, ...], byes: tuple[Bye, ...], file_points: Mapping[int, Fraction]
+) -> tuple[tuple[Round, ...], tuple[Bye, ...]]:
+    """A last column holding only byes is the next round's announced byes, unless the
+    file's points column counts them (a finished file whose last round was all byes for
+    the players listed): then it is a played round."""
+    if not byes or not file_points:
+        return rounds, byes
+    without: dict[int, Fraction] = {}
+    for rnd in rounds:
+        _add_scores(without, rnd)
+    played = Round(len(rounds) + 1, (), byes)
+    with_column = dict(without)
+    _add_scores(with_column, played)
+
+    def distance(scores: Mapping[int, Fraction]) -> Fraction:
+        return sum(
+            (abs(given - scores.get(n, Fraction(0))) for n, given in file_points.items()),
+            Fraction(0),
+        )
+
+    if distance(with_column) < distance(without):
+        return (*rounds, played), ()
+    return rounds, byes
 
 
 def points_mismatches(doc: TrfDocument) -> dict[int, tuple[Fraction, Fraction]]:

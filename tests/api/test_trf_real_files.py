@@ -53,6 +53,7 @@ async def _count(app: FastAPI) -> int:
         "round_robin.trf",
         "lichess_swiss.trf",
         "check_late_entry.trf",
+        "last_round_only_byes.trf",
     ],
 )
 async def test_real_files_import_with_standings_and_export(

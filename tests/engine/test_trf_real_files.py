@@ -130,3 +130,11 @@ def test_written_file_reads_back_to_the_same_file() -> None:
     assert write_trf(parse_trf(text)) == text
     assert "0 IRL" in text.splitlines()[16]  # rating 0 stays 0
     assert text.splitlines()[18][48:52] == "    "  # blank stays blank
+
+
+def test_a_last_column_of_byes_counted_in_the_points_is_a_played_round() -> None:
+    doc = _read("last_round_only_byes.trf")
+    assert len(doc.tournament.rounds) == 2 and doc.next_round_byes == ()
+    assert points_mismatches(doc) == {}
+    announced = _read("announced_byes.trf")
+    assert len(announced.tournament.rounds) == 1 and len(announced.next_round_byes) == 2
