@@ -128,6 +128,7 @@ def parse_trf(text: str) -> TrfDocument:
     lines: dict[int, int] = {}
     header_lines: dict[str, int] = {}
     rounds_142: int | None = None
+    announced_240: list[Bye] = []
     cells: dict[int, list[str]] = {}
     headers: list[tuple[str, str]] = []
     accelerations: dict[int, tuple[Fraction, ...]] = {}
@@ -180,6 +181,9 @@ def parse_trf(text: str) -> TrfDocument:
             if letter in ("W", "B") and initial_colour is None:
                 initial_colour = Colour.WHITE if letter == "W" else Colour.BLACK
             headers.append((code, rest))
+        elif code == "240":
+            announced_240.extend(_parse_240(line, line_no))
+            headers.append((code, rest))
         elif code == "XXR":
             total_rounds = _int_field(rest.strip(), line_no, "XXR rounds")
             headers.append((code, rest))
@@ -204,6 +208,10 @@ def parse_trf(text: str) -> TrfDocument:
     players.sort(key=lambda p: p.start_number)
     rounds, next_byes = _build_rounds(cells, lines)
     rounds, next_byes = _bye_column_counted(rounds, next_byes, file_points)
+    listed = {b.player for b in next_byes}
+    extra = [b for b in announced_240 if b.round == len(rounds) + 1 and b.player not in listed]
+    if extra:
+        next_byes = tuple(sorted((*next_byes, *extra), key=lambda b: b.player))
     tournament = Tournament(
         players=tuple(players),
         rounds=rounds,
@@ -263,6 +271,21 @@ def points_mismatches(doc: TrfDocument) -> dict[int, tuple[Fraction, Fraction]]:
         for number, given in sorted(doc.file_points.items())
         if number in scores and given != scores[number]
     }
+
+
+def _parse_240(line: str, line_no: int) -> list[Bye]:
+    """TRF-26 record 240: byes announced for a round (type at col 5, round at cols
+    7-9, start numbers from col 11 every 5 columns)."""
+    letter = line[4:5].upper() or "Z"
+    if letter not in _BYE_LETTERS:
+        raise TrfError(f"line {line_no}, column 5: record 240 bye type {letter!r} is not U F H Z")
+    round_no = _int_field(line[6:9].strip(), line_no, "record 240 round (cols 7-9)")
+    numbers = [
+        _int_field(line[i : i + 4].strip(), line_no, f"record 240 start number (col {i + 1})")
+        for i in range(10, len(line), 5)
+        if line[i : i + 4].strip()
+    ]
+    return [Bye(round_no, n, ByeKind.from_trf(letter)) for n in numbers]
 
 
 def _int_field(text: str, line_no: int, what: str) -> int:

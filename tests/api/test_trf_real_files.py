@@ -54,6 +54,7 @@ async def _count(app: FastAPI) -> int:
         "lichess_swiss.trf",
         "check_late_entry.trf",
         "last_round_only_byes.trf",
+        "trf26_bye_record.trf",
     ],
 )
 async def test_real_files_import_with_standings_and_export(
@@ -96,6 +97,17 @@ async def test_announced_byes_are_honoured_when_pairing_next(client: httpx.Async
     assert byes == {3: "half-point", 4: "zero-point"}
     seated = {n for g in paired.json()["games"] for n in (g["white"], g["black"])}
     assert seated == {1, 2, 5, 6}
+
+
+async def test_trf26_bye_record_is_honoured(client: httpx.AsyncClient) -> None:
+    body = await _import(client, "trf26_bye_record.trf")
+    assert body["swiss"]["initial_colour"] == "black"
+    paired = await client.post(f"/v1/tournaments/{body['id']}/rounds", json={}, headers=_auth(body))
+    assert paired.status_code == 201, paired.text
+    assert {b["player"]: b["type"] for b in paired.json()["byes"]} == {
+        3: "half-point",
+        4: "half-point",
+    }
 
 
 async def test_table_order_follows_the_scores(client: httpx.AsyncClient) -> None:

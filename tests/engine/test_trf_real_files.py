@@ -138,3 +138,16 @@ def test_a_last_column_of_byes_counted_in_the_points_is_a_played_round() -> None
     assert points_mismatches(doc) == {}
     announced = _read("announced_byes.trf")
     assert len(announced.tournament.rounds) == 1 and len(announced.next_round_byes) == 2
+
+
+def test_trf26_records_142_152_192_and_240() -> None:
+    doc = _read("trf26_bye_record.trf")
+    assert doc.tournament.total_rounds == 3
+    assert doc.tournament.initial_colour is Colour.BLACK
+    assert doc.system == "FIDE_DUTCH_2025"
+    assert [(b.round, b.player, b.kind) for b in doc.next_round_byes] == [
+        (2, 3, ByeKind.HALF_POINT),
+        (2, 4, ByeKind.HALF_POINT),
+    ]
+    text = write_trf(doc)
+    assert write_trf(parse_trf(text)) == text
