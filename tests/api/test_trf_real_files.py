@@ -190,3 +190,7 @@ async def test_092_says_the_tournaments_own_system(
     again = await _post(client, exported.text.encode())
     assert again.status_code == 201, again.text
     assert again.json()["system"] == system
+    second = await client.get(
+        f"/v1/tournaments/{again.json()['id']}/trf", headers=_auth(again.json())
+    )
+    assert second.text == exported.text
