@@ -71,12 +71,10 @@ def _asyncapi(_args: argparse.Namespace) -> int:
 
 
 def _standings(args: argparse.Namespace) -> int:
-    from pathlib import Path
 
     from service.engine.scoring.standings import DEFAULT_SWISS, compute_standings
-    from service.engine.trf import parse_trf
 
-    doc = parse_trf(Path(args.file).read_text(encoding="utf-8", errors="replace"))
+    doc = _read_trf(args.file)
     order = [c for c in args.tiebreaks.split(",") if c] if args.tiebreaks else list(DEFAULT_SWISS)
     table = compute_standings(doc.tournament, order)
     names = {p.start_number: p.name for p in doc.tournament.players}
@@ -177,11 +175,17 @@ def _pair_function(args: argparse.Namespace, doc: Any) -> Any:
 
 
 def _read_trf(path: str) -> Any:
+    """Read a TRF file as the API does: UTF-8 (BOM dropped) else Windows-1252/Latin-1,
+    and the same refusals (no 001 records, contradictions with line and columns)."""
     from pathlib import Path
 
+    from service.api.trf_import import decode_trf
     from service.engine.trf import parse_trf
 
-    return parse_trf(Path(path).read_text(encoding="utf-8", errors="replace"))
+    doc = parse_trf(decode_trf(Path(path).read_bytes()))
+    if not doc.tournament.players:
+        raise ValueError(f"{path}: the TRF file has no 001 player records")
+    return doc
 
 
 def _pair(args: argparse.Namespace) -> int:
@@ -213,21 +217,28 @@ def _pair(args: argparse.Namespace) -> int:
 
 
 def _check(args: argparse.Namespace) -> int:
-    from service.engine.pairing.checker import check_rounds
+    from service.engine.trf_check import check_file
 
     doc = _read_trf(args.file)
-    differences = check_rounds(doc.tournament, _pair_function(args, doc))
-    rounds = len(doc.tournament.rounds)
-    for diff in differences:
-        print(f"round {diff.round}: differs from the {args.system} rules")
-        for white, black in diff.played:
+    reports = check_file(doc.tournament, _pair_function(args, doc))
+    for report in reports:
+        if report.error is not None:
+            print(
+                f"round {report.round}: cannot be paired by the {args.system} rules: {report.error}"
+            )
+            continue
+        if report.agrees:
+            continue
+        print(f"round {report.round}: differs from the {args.system} rules")
+        for white, black in report.played:
             print(f"  played    {white:>4} - {black:<4} (not what the rules give)")
-        for white, black in diff.expected:
+        for white, black in report.expected:
             print(f"  expected  {white:>4} - {black:<4}")
-        if diff.played_bye != diff.expected_bye:
-            print(f"  bye: played {diff.played_bye}, expected {diff.expected_bye}")
-    print(f"{rounds - len(differences)} of {rounds} rounds agree")
-    return 1 if differences else 0
+        if report.played_bye != report.expected_bye:
+            print(f"  bye: played {report.played_bye}, expected {report.expected_bye}")
+    agree = sum(1 for r in reports if r.agrees)
+    print(f"{agree} of {len(reports)} rounds agree")
+    return 0 if agree == len(reports) else 1
 
 
 def _generate(args: argparse.Namespace) -> int:

@@ -60,6 +60,11 @@ async def pair_round(
     if len({b.player for b in byes}) != len(byes):
         raise InvalidInput("a player is listed twice", field="byes")
     announced = {b.player for b in byes}
+    for kept in (tournament.settings.get("trf") or {}).get("next_round_byes", []):
+        # Byes an imported TRF file announced for this round (api/routes/trf.py).
+        if kept["round"] == current + 1 and kept["player"] not in announced:
+            byes.append(Bye(current + 1, kept["player"], ByeKind(kept["type"])))
+            announced.add(kept["player"])
     for player in await list_players(session, tournament.id):
         number = player.start_number
         if player.extra.get("withdrawn") and number is not None and number not in announced:

@@ -13,6 +13,17 @@ Readings taken:
   is a double forfeit. `W`/`D`/`L` (games of under one move) count as 1-0/½/0-1 played.
 - Round trip: `write_trf(parse_trf(text))` reproduces a well-formed file's records
   (header records are kept verbatim, in their order).
+- Real files (Swiss-Manager, SwissPerfect, Vega, Lichess, legacy Krause): a cell with no
+  opponent (`0000` or blank) and result `+`/`1` is a bye worth a win (`U` when it is the
+  round's only one, else `F`), `=`/`D` a half-point bye, `-`/`0`/blank a zero-point
+  bye. A forfeit between two players with colour `-` is stored with the lower start
+  number as White (colours of unplayed games count for nothing, C.04.1 f). A byte-order
+  mark is ignored. TRF-26 records 142 (rounds), 152 (initial colour) and 192 (system)
+  are read like XXR, XXC and 092; team records (013, 310, 320, 330, 801, 802) are
+  refused: team events are not supported.
+- Contradictions are refused with the line and columns: two players who both claim
+  White (or Black) against each other, results that do not add up (1-1, 0-0), a player
+  whose opponent lists someone else, a cell cut short.
 """
 
 from __future__ import annotations
@@ -33,11 +44,21 @@ from service.engine.model import (
     Tournament,
 )
 
-__all__ = ["TrfDocument", "TrfError", "parse_trf", "rounds_prefix", "write_trf"]
+__all__ = [
+    "TEAM_RECORDS",
+    "TrfDocument",
+    "TrfError",
+    "parse_trf",
+    "points_mismatches",
+    "rounds_prefix",
+    "write_trf",
+]
 
 _CELL_START = 91  # 0-based index of round 1's cell
 _CELL_WIDTH = 10
 _BYE_LETTERS = frozenset("UFHZ")
+TEAM_RECORDS = frozenset({"013", "310", "320", "330", "801", "802"})
+"""TRF-16 013 and TRF-26 310-330/801-802: team composition and team results."""
 
 
 class TrfError(ValueError):
@@ -64,6 +85,15 @@ class TrfDocument:
     """Birth date text (cols 70-79) per start number, kept for the round trip."""
     ranks: Mapping[int, int] = field(default_factory=dict)
     """Rank column per start number, as the file gave it."""
+    file_points: Mapping[int, Fraction] = field(default_factory=dict)
+    """Points column (cols 81-84) per start number, as the file gave it."""
+    rating_zero: frozenset[int] = frozenset()
+    """Start numbers whose rating field was written `0` (an unrated player is written
+    blank otherwise)."""
+    lines: Mapping[int, int] = field(default_factory=dict)
+    """Line number of each player's 001 record (for error messages)."""
+    header_lines: Mapping[str, int] = field(default_factory=dict)
+    """Line number of the first record of each header code."""
 
 
 def rounds_prefix(doc: TrfDocument, rounds: int) -> TrfDocument:
@@ -91,8 +121,14 @@ def rounds_prefix(doc: TrfDocument, rounds: int) -> TrfDocument:
 
 
 def parse_trf(text: str) -> TrfDocument:
-    """Read a TRF-16 file (LF or CR line ends)."""
+    """Read a TRF-16 or TRF-26 file (LF, CRLF or CR line ends; a leading BOM is ignored)."""
     players: list[Player] = []
+    file_points: dict[int, Fraction] = {}
+    rating_zero: set[int] = set()
+    lines: dict[int, int] = {}
+    header_lines: dict[str, int] = {}
+    rounds_142: int | None = None
+    announced_240: list[Bye] = []
     cells: dict[int, list[str]] = {}
     headers: list[tuple[str, str]] = []
     accelerations: dict[int, tuple[Fraction, ...]] = {}
@@ -103,22 +139,51 @@ def parse_trf(text: str) -> TrfDocument:
     total_rounds: int | None = None
     initial_colour: Colour | None = None
 
+    text = text.removeprefix("\ufeff")
     for line_no, raw in enumerate(text.replace("\r\n", "\n").replace("\r", "\n").split("\n"), 1):
         line = raw.rstrip()
         if not line.strip() or line.startswith("###"):
             continue
         code = line[:3]
         rest = line[4:] if len(line) > 3 else ""
+        header_lines.setdefault(code, line_no)
+        if code in TEAM_RECORDS:
+            raise TrfError(
+                f"line {line_no}: record {code} describes teams: team events are not supported"
+            )
         if code == "001":
-            player, player_cells, birth, rank = _parse_player(line, line_no)
+            if "\t" in line:
+                column = line.index("\t") + 1
+                raise TrfError(
+                    f"line {line_no}, column {column}: a tab character; TRF records are "
+                    "fixed columns, write spaces"
+                )
+            parsed = _parse_player(line, line_no)
+            player = parsed.player
             if player.start_number in cells:
                 raise TrfError(f"line {line_no}: start number {player.start_number} repeated")
             players.append(player)
-            cells[player.start_number] = player_cells
-            if birth:
-                birth_dates[player.start_number] = birth
-            if rank is not None:
-                ranks[player.start_number] = rank
+            cells[player.start_number] = parsed.cells
+            lines[player.start_number] = line_no
+            if parsed.birth:
+                birth_dates[player.start_number] = parsed.birth
+            if parsed.rank is not None:
+                ranks[player.start_number] = parsed.rank
+            if parsed.points is not None:
+                file_points[player.start_number] = parsed.points
+            if parsed.rating_zero:
+                rating_zero.add(player.start_number)
+        elif code == "142":
+            rounds_142 = _int_field(rest.strip(), line_no, "142 number of rounds")
+            headers.append((code, rest))
+        elif code == "152":
+            letter = rest.strip()[:1].upper()
+            if letter in ("W", "B") and initial_colour is None:
+                initial_colour = Colour.WHITE if letter == "W" else Colour.BLACK
+            headers.append((code, rest))
+        elif code == "240":
+            announced_240.extend(_parse_240(line, line_no))
+            headers.append((code, rest))
         elif code == "XXR":
             total_rounds = _int_field(rest.strip(), line_no, "XXR rounds")
             headers.append((code, rest))
@@ -136,16 +201,21 @@ def parse_trf(text: str) -> TrfDocument:
             ids = [_int_field(tok, line_no, "XXP start number") for tok in rest.split()]
             forbidden.extend(frozenset((a, b)) for i, a in enumerate(ids) for b in ids[i + 1 :])
         else:
-            if code in ("092", "192"):
-                system = rest.strip() or None
+            if code == "192" or (code == "092" and system is None):
+                system = rest.strip() or system
             headers.append((code, rest))
 
     players.sort(key=lambda p: p.start_number)
-    rounds, next_byes = _build_rounds(cells)
+    rounds, next_byes = _build_rounds(cells, lines)
+    rounds, next_byes = _bye_column_counted(rounds, next_byes, file_points)
+    listed = {b.player for b in next_byes}
+    extra = [b for b in announced_240 if b.round == len(rounds) + 1 and b.player not in listed]
+    if extra:
+        next_byes = tuple(sorted((*next_byes, *extra), key=lambda b: b.player))
     tournament = Tournament(
         players=tuple(players),
         rounds=rounds,
-        total_rounds=total_rounds,
+        total_rounds=total_rounds if total_rounds is not None else rounds_142,
         points=PointSystem(),
         name=next((r.strip() for c, r in headers if c == "012"), ""),
         initial_colour=initial_colour,
@@ -159,7 +229,63 @@ def parse_trf(text: str) -> TrfDocument:
         headers=tuple(headers),
         birth_dates=birth_dates,
         ranks=ranks,
+        file_points=file_points,
+        rating_zero=frozenset(rating_zero),
+        lines=lines,
+        header_lines=header_lines,
     )
+
+
+def _bye_column_counted(
+    rounds: tuple[Round, ...], byes: tuple[Bye, ...], file_points: Mapping[int, Fraction]
+) -> tuple[tuple[Round, ...], tuple[Bye, ...]]:
+    """A last column holding only byes is the next round's announced byes, unless the
+    file's points column counts them (a finished file whose last round was all byes for
+    the players listed): then it is a played round."""
+    if not byes or not file_points:
+        return rounds, byes
+    without: dict[int, Fraction] = {}
+    for rnd in rounds:
+        _add_scores(without, rnd)
+    played = Round(len(rounds) + 1, (), byes)
+    with_column = dict(without)
+    _add_scores(with_column, played)
+
+    def distance(scores: Mapping[int, Fraction]) -> Fraction:
+        return sum(
+            (abs(given - scores.get(n, Fraction(0))) for n, given in file_points.items()),
+            Fraction(0),
+        )
+
+    if distance(with_column) < distance(without):
+        return (*rounds, played), ()
+    return rounds, byes
+
+
+def points_mismatches(doc: TrfDocument) -> dict[int, tuple[Fraction, Fraction]]:
+    """Players whose points column (cols 81-84) differs from their results:
+    start number -> (the file's points, the points the results give)."""
+    scores = doc.tournament.scores()
+    return {
+        number: (given, scores[number])
+        for number, given in sorted(doc.file_points.items())
+        if number in scores and given != scores[number]
+    }
+
+
+def _parse_240(line: str, line_no: int) -> list[Bye]:
+    """TRF-26 record 240: byes announced for a round (type at col 5, round at cols
+    7-9, start numbers from col 11 every 5 columns)."""
+    letter = line[4:5].upper() or "Z"
+    if letter not in _BYE_LETTERS:
+        raise TrfError(f"line {line_no}, column 5: record 240 bye type {letter!r} is not U F H Z")
+    round_no = _int_field(line[6:9].strip(), line_no, "record 240 round (cols 7-9)")
+    numbers = [
+        _int_field(line[i : i + 4].strip(), line_no, f"record 240 start number (col {i + 1})")
+        for i in range(10, len(line), 5)
+        if line[i : i + 4].strip()
+    ]
+    return [Bye(round_no, n, ByeKind.from_trf(letter)) for n in numbers]
 
 
 def _int_field(text: str, line_no: int, what: str) -> int:
@@ -169,13 +295,32 @@ def _int_field(text: str, line_no: int, what: str) -> int:
         raise TrfError(f"line {line_no}: {what} is not a number: {text!r}") from None
 
 
-def _parse_player(line: str, line_no: int) -> tuple[Player, list[str], str, int | None]:
+@dataclass(frozen=True, slots=True)
+class _PlayerLine:
+    player: Player
+    cells: list[str]
+    birth: str
+    rank: int | None
+    points: Fraction | None
+    rating_zero: bool
+
+
+def _parse_player(line: str, line_no: int) -> _PlayerLine:
     padded = line.ljust(_CELL_START)
     number = _int_field(padded[4:8].strip(), line_no, "start number (cols 5-8)")
     rating_text = padded[48:52].strip()
     rating = _int_field(rating_text, line_no, "rating (cols 49-52)") if rating_text else 0
     rank_text = padded[85:89].strip()
     rank = _int_field(rank_text, line_no, "rank (cols 86-89)") if rank_text else None
+    points_text = padded[80:84].strip()
+    points: Fraction | None = None
+    if points_text:
+        try:
+            points = Fraction(points_text.replace(",", "."))
+        except ValueError:
+            raise TrfError(
+                f"line {line_no}, columns 81-84: points are not a number: {points_text!r}"
+            ) from None
     birth = padded[69:79].strip()
     birth_year = int(birth[:4]) if birth[:4].isdigit() else None
     player = Player(
@@ -188,12 +333,19 @@ def _parse_player(line: str, line_no: int) -> tuple[Player, list[str], str, int 
         birth_year=birth_year,
         title=padded[10:13].strip() or None,
     )
-    player_cells = []
+    player_cells: list[str] = []
     position = _CELL_START
     while position < len(line):
-        player_cells.append(line[position : position + 8].ljust(8))
+        cell = line[position : position + 8]
+        if cell[:4].strip() and len(cell) < 6:
+            round_no = len(player_cells) + 1
+            raise TrfError(
+                f"line {line_no}, columns {position + 1}-{position + 8}: round {round_no} "
+                "cell is cut short (opponent without colour and result)"
+            )
+        player_cells.append(cell.ljust(8))
         position += _CELL_WIDTH
-    return player, player_cells, birth, rank
+    return _PlayerLine(player, player_cells, birth, rank, points, bool(rating_text) and not rating)
 
 
 def _parse_acceleration(line: str, line_no: int) -> tuple[int, tuple[Fraction, ...]]:
@@ -214,7 +366,19 @@ class _Cell:
     result: str
 
 
-def _split_cell(cell: str, number: int, round_no: int) -> _Cell | None:
+def _where(lines: Mapping[int, int], number: int, round_no: int, part: str = "cell") -> str:
+    """`line L, columns A-B` of a player's round cell (TRF-16 001 cols 92-99 + 10(r-1))."""
+    first = _CELL_START + 1 + (round_no - 1) * _CELL_WIDTH
+    span = {"cell": (first, first + 7), "colour": (first + 5, first + 5)}.get(
+        part, (first + 7, first + 7)
+    )
+    columns = f"columns {span[0]}-{span[1]}" if span[0] != span[1] else f"column {span[0]}"
+    return f"line {lines.get(number, 0)}, {columns} (player {number}, round {round_no})"
+
+
+def _split_cell(
+    cell: str, number: int, round_no: int, lines: Mapping[int, int] | None = None
+) -> _Cell | None:
     if not cell.strip():
         return None
     opponent_text = cell[0:4].strip()
@@ -222,88 +386,199 @@ def _split_cell(cell: str, number: int, round_no: int) -> _Cell | None:
         opponent = int(opponent_text) if opponent_text else 0
     except ValueError:
         raise TrfError(
-            f"player {number}, round {round_no}: opponent is not a number: {opponent_text!r}"
+            f"{_where(lines or {}, number, round_no)}: opponent is not a number: {opponent_text!r}"
         ) from None
     return _Cell(opponent, cell[5:6].strip().lower(), cell[7:8].strip().upper())
 
 
-def _build_rounds(cells: Mapping[int, list[str]]) -> tuple[tuple[Round, ...], tuple[Bye, ...]]:
+_BYE_OF_RESULT = {"+": "U", "1": "U", "W": "U", "=": "H", "D": "H", "-": "Z", "0": "Z", "L": "Z"}
+"""A cell with no opponent: what its result letter means (legacy files, Lichess)."""
+
+
+def _bye_letter(cell: _Cell) -> str:
+    letter = cell.result or "Z"
+    return letter if letter in _BYE_LETTERS else _BYE_OF_RESULT.get(letter, "")
+
+
+def _build_rounds(
+    cells: Mapping[int, list[str]], lines: Mapping[int, int]
+) -> tuple[tuple[Round, ...], tuple[Bye, ...]]:
     round_count = max((len(c) for c in cells.values()), default=0)
-    rounds: list[Round] = []
-    pending: tuple[Bye, ...] = ()
+    built: list[tuple[list[Game], list[Bye], bool]] = []
     for index in range(round_count):
         round_no = index + 1
         games: dict[tuple[int, int], Game] = {}
         byes: list[Bye] = []
+        explicit = False
         for number, player_cells in cells.items():
             cell = (
-                _split_cell(player_cells[index], number, round_no)
+                _split_cell(player_cells[index], number, round_no, lines)
                 if index < len(player_cells)
                 else None
             )
             if cell is None:
                 continue
-            if cell.opponent == 0 or (cell.result in _BYE_LETTERS and cell.opponent == 0):
-                letter = cell.result or "Z"
-                if letter not in _BYE_LETTERS:
+            if cell.opponent == 0:
+                letter = _bye_letter(cell)
+                if not letter:
                     raise TrfError(
-                        f"player {number}, round {round_no}: result {letter!r} needs an opponent"
+                        f"{_where(lines, number, round_no, 'result')}: result "
+                        f"{cell.result!r} is not a bye code"
                     )
+                explicit = explicit or bool(cell.result)
                 byes.append(Bye(round_no, number, ByeKind.from_trf(letter)))
                 continue
-            game = _game_from_cells(cells, number, cell, index, round_no)
+            game = _game_from_cells(cells, number, cell, index, round_no, lines)
             games.setdefault((game.white, game.black), game)
-        has_pairing = bool(games) or any(b.kind is ByeKind.PAIRING_ALLOCATED for b in byes)
-        if not has_pairing and index == round_count - 1 and byes:
-            pending = tuple(sorted(byes, key=lambda b: b.player))
-            break
-        ordered = sorted(games.values(), key=lambda g: (g.white, g.black))
-        rounds.append(Round(round_no, tuple(ordered), tuple(sorted(byes, key=lambda b: b.player))))
+        built.append((list(games.values()), _settle_wins(byes), explicit))
+    # Trailing columns with no game and no pairing-allocated bye are not rounds: the
+    # first of them holds the byes announced for the next round; blank ones are dropped.
+    paired = len(built)
+    while (
+        paired
+        and not built[paired - 1][0]
+        and not any(b.kind is ByeKind.PAIRING_ALLOCATED for b in built[paired - 1][1])
+    ):
+        paired -= 1
+    pending: tuple[Bye, ...] = ()
+    if paired < len(built):
+        announced = [b for b in built[paired][1] if b.kind is not ByeKind.ZERO_POINT]
+        announced += [
+            b for b in built[paired][1] if b.kind is ByeKind.ZERO_POINT and built[paired][2]
+        ]
+        pending = tuple(
+            sorted((replace(b, round=paired + 1) for b in announced), key=lambda b: b.player)
+        )
+    rounds: list[Round] = []
+    scores: dict[int, Fraction] = dict.fromkeys(cells, Fraction(0))
+    for index in range(paired):
+        round_games, byes, _ = built[index]
+        ordered = _board_order(round_games, scores)
+        rounds.append(Round(index + 1, tuple(ordered), tuple(sorted(byes, key=lambda b: b.player))))
+        _add_scores(scores, rounds[-1])
     return tuple(rounds), pending
 
 
+def _settle_wins(byes: list[Bye]) -> list[Bye]:
+    """More than one bye worth a win in a round: only one can be the pairing-allocated
+    bye (C.04.1 c), so read them all as requested full-point byes."""
+    allocated = [b for b in byes if b.kind is ByeKind.PAIRING_ALLOCATED]
+    if len(allocated) <= 1:
+        return byes
+    return [
+        replace(b, kind=ByeKind.FULL_POINT) if b.kind is ByeKind.PAIRING_ALLOCATED else b
+        for b in byes
+    ]
+
+
+_WIN = Fraction(1)
+_HALF = Fraction(1, 2)
+
+
+def _add_scores(scores: dict[int, Fraction], rnd: Round) -> None:
+    for game in rnd.games:
+        if game.result is None:
+            continue
+        white, black = {
+            GameResult.WHITE_WINS: (_WIN, Fraction(0)),
+            GameResult.WHITE_WINS_FORFEIT: (_WIN, Fraction(0)),
+            GameResult.DRAW: (_HALF, _HALF),
+            GameResult.BLACK_WINS: (Fraction(0), _WIN),
+            GameResult.BLACK_WINS_FORFEIT: (Fraction(0), _WIN),
+        }.get(game.result, (Fraction(0), Fraction(0)))
+        scores[game.white] = scores.get(game.white, Fraction(0)) + white
+        scores[game.black] = scores.get(game.black, Fraction(0)) + black
+    for bye in rnd.byes:
+        value = {ByeKind.HALF_POINT: _HALF, ByeKind.ZERO_POINT: Fraction(0)}.get(bye.kind, _WIN)
+        scores[bye.player] = scores.get(bye.player, Fraction(0)) + value
+
+
+def _board_order(games: list[Game], scores: Mapping[int, Fraction]) -> list[Game]:
+    """TRF-16 carries no board numbers: tables follow FIDE C.04.2 D.9 (the higher
+    score of the pair, then the sum of scores, then the lower start number first)."""
+
+    def key(game: Game) -> tuple[Fraction, Fraction, int]:
+        a, b = scores.get(game.white, Fraction(0)), scores.get(game.black, Fraction(0))
+        return (-max(a, b), -(a + b), min(game.white, game.black))
+
+    return sorted(games, key=key)
+
+
 def _game_from_cells(
-    cells: Mapping[int, list[str]], number: int, cell: _Cell, index: int, round_no: int
+    cells: Mapping[int, list[str]],
+    number: int,
+    cell: _Cell,
+    index: int,
+    round_no: int,
+    lines: Mapping[int, int],
 ) -> Game:
     other_cells = cells.get(cell.opponent)
     if other_cells is None:
-        raise TrfError(f"player {number}, round {round_no}: opponent {cell.opponent} unknown")
+        raise TrfError(f"{_where(lines, number, round_no)}: opponent {cell.opponent} unknown")
     other = (
-        _split_cell(other_cells[index], cell.opponent, round_no)
+        _split_cell(other_cells[index], cell.opponent, round_no, lines)
         if index < len(other_cells)
         else None
     )
     if other is None or other.opponent != number:
         raise TrfError(
-            f"player {number}, round {round_no}: opponent {cell.opponent} "
-            f"does not list {number} back"
+            f"{_where(lines, number, round_no)}: opponent {cell.opponent} does not list "
+            f"{number} back ({_where(lines, cell.opponent, round_no)})"
         )
+    if cell.colour in ("w", "b") and cell.colour == other.colour:
+        side = "White" if cell.colour == "w" else "Black"
+        raise TrfError(
+            f"{_where(lines, number, round_no, 'colour')} and "
+            f"{_where(lines, cell.opponent, round_no, 'colour')}: both players have {side}"
+        )
+    # Lichess writes a game in progress as `62 b Z`: no result yet.
+    cell.result, other.result = (r if r != "Z" else "" for r in (cell.result, other.result))
+    forfeit = {cell.result, other.result} <= {"+", "-"} and bool(cell.result or other.result)
     if cell.colour == "w" or other.colour == "b":
         white, black, white_code, black_code = number, cell.opponent, cell.result, other.result
     elif cell.colour == "b" or other.colour == "w":
         white, black, white_code, black_code = cell.opponent, number, other.result, cell.result
+    elif forfeit:
+        # Unplayed: colours count for nothing (C.04.1 f); the lower number takes White.
+        white, black = sorted((number, cell.opponent))
+        white_code, black_code = (
+            (cell.result, other.result) if white == number else (other.result, cell.result)
+        )
     else:
-        raise TrfError(f"player {number}, round {round_no}: game without colours")
-    return Game(round_no, white, black, _game_result(white_code, black_code, number, round_no))
+        raise TrfError(f"{_where(lines, number, round_no, 'colour')}: game without colours")
+    where = (
+        f"{_where(lines, white, round_no, 'result')} and {_where(lines, black, round_no, 'result')}"
+    )
+    return Game(round_no, white, black, _game_result(white_code, black_code, where))
 
 
-_PLAYED = {"1": 2, "W": 2, "=": 1, "D": 1, "0": 0, "L": 0}
+_PAIRS: dict[tuple[str, str], GameResult | None] = {
+    ("", ""): None,
+    ("1", "0"): GameResult.WHITE_WINS,
+    ("W", "L"): GameResult.WHITE_WINS,
+    ("=", "="): GameResult.DRAW,
+    ("D", "D"): GameResult.DRAW,
+    ("0", "1"): GameResult.BLACK_WINS,
+    ("L", "W"): GameResult.BLACK_WINS,
+    ("+", "-"): GameResult.WHITE_WINS_FORFEIT,
+    ("-", "+"): GameResult.BLACK_WINS_FORFEIT,
+    ("-", "-"): GameResult.DOUBLE_FORFEIT,
+    ("+", ""): GameResult.WHITE_WINS_FORFEIT,
+    ("", "+"): GameResult.BLACK_WINS_FORFEIT,
+    ("-", ""): GameResult.BLACK_WINS_FORFEIT,
+    ("", "-"): GameResult.WHITE_WINS_FORFEIT,
+}
+"""The result pairs a game can carry (TRF-16 result codes; W/D/L = under one move).
+One side blank: the other side's forfeit letter decides (legacy files write one)."""
 
 
-def _game_result(white: str, black: str, number: int, round_no: int) -> GameResult | None:
-    if not white and not black:
-        return None
-    if white == "+" or (black == "-" and white != "-"):
-        return GameResult.WHITE_WINS_FORFEIT
-    if black == "+" or (white == "-" and black != "-"):
-        return GameResult.BLACK_WINS_FORFEIT if black != "-" else GameResult.DOUBLE_FORFEIT
-    if white == "-" and black == "-":
-        return GameResult.DOUBLE_FORFEIT
-    if white in _PLAYED:
-        return (GameResult.BLACK_WINS, GameResult.DRAW, GameResult.WHITE_WINS)[_PLAYED[white]]
-    if black in _PLAYED:
-        return (GameResult.WHITE_WINS, GameResult.DRAW, GameResult.BLACK_WINS)[_PLAYED[black]]
-    raise TrfError(f"player {number}, round {round_no}: unknown result code {white!r}")
+def _game_result(white: str, black: str, where: str) -> GameResult | None:
+    try:
+        return _PAIRS[(white, black)]
+    except KeyError:
+        raise TrfError(
+            f"{where}: results {white or 'blank'!s} and {black or 'blank'!s} contradict each other"
+        ) from None
 
 
 _RESULT_CODES: dict[GameResult, tuple[str, str]] = {
@@ -365,12 +640,18 @@ def _player_line(
     rank = rank_of.get(player.start_number)
     head = (
         f"001 {player.start_number:4d} {(player.sex or ' '):1}{(player.title or ''):>3} "
-        f"{player.name[:33]:<33} {(player.rating or ''):>4} {(player.federation or ''):<3} "
+        f"{player.name[:33]:<33} {_rating(player, doc):>4} {(player.federation or ''):<3} "
         f"{(player.fide_id or ''):>11} {doc.birth_dates.get(player.start_number, ''):<10} "
         f"{_format_points(points):>4} {'' if rank is None else rank:>4}"
     )
     body = "".join(f"  {cell}" for cell in cells.get(player.start_number, []))
     return (head + body).rstrip()
+
+
+def _rating(player: Player, doc: TrfDocument) -> str:
+    if player.rating or player.start_number in doc.rating_zero:
+        return str(player.rating)
+    return ""
 
 
 def _cells_by_player(tournament: Tournament, pending: Iterable[Bye]) -> dict[int, list[str]]:

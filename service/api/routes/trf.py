@@ -2,41 +2,64 @@
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import replace
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Request, status
+from fastapi import APIRouter, Query, Request, status
 from fastapi.responses import PlainTextResponse
 
 from service.api.access import shows_personal_data, without_personal_data
 from service.api.deps import ReaderDep, SessionDep, StateDep, TournamentDep
 from service.api.publish import commit_and_publish
 from service.api.schemas.tournaments import TournamentImported
+from service.api.trf_import import (
+    PointsChoice,
+    decode_trf,
+    export_system,
+    import_system,
+    player_extra,
+    reconcile_points,
+    stored_trf,
+    validate_limits,
+)
 from service.api.views import standings_public, tournament_public
 from service.db.events import append_event
-from service.db.repository import create_tournament, load_engine_tournament, store_round
-from service.db.tables import PlayerRow
+from service.db.repository import (
+    create_tournament,
+    list_players,
+    load_engine_tournament,
+    store_round,
+)
+from service.db.tables import PlayerRow, TournamentRow
 from service.db.tokens import hash_token, new_token
-from service.engine.trf import TrfDocument, parse_trf, write_trf
+from service.engine.model import Bye, ByeKind
+from service.engine.trf import TrfDocument, TrfError, parse_trf, write_trf
 from service.errors import InvalidInput
 
 router = APIRouter(tags=["trf"])
+
+PointsQuery = Annotated[
+    PointsChoice,
+    Query(
+        description="When a player's points column (cols 81-84) disagrees with the "
+        "results: `results` keeps the results and warns; `file` reads unscored rounds as "
+        "the byes that make the file's points true (422 when none can).",
+    ),
+]
 
 MAX_TRF_BYTES = 5_000_000
 TRF_BODY = {
     "requestBody": {
         "required": True,
         "content": {"text/plain": {"schema": {"type": "string"}}},
-        "description": "A FIDE TRF-16 file (XXR, XXC, XXA, XXP understood).",
+        "description": "A FIDE TRF-16 or TRF-26 file (XXR, XXC, XXA, XXP understood).",
     }
 }
 
 
 def system_of(doc: TrfDocument) -> str:
     """The Arbiter system for a TRF file's declared pairing system (record 092/192)."""
-    declared = (doc.system or "").upper()
-    if "ROUND" in declared or "BERGER" in declared:
-        return "round-robin"
-    return "swiss-dutch"
+    return import_system(doc)[0]
 
 
 @router.get(
@@ -47,20 +70,61 @@ def system_of(doc: TrfDocument) -> str:
 async def export_trf(
     tournament: TournamentDep, session: SessionDep, state: StateDep, reader: ReaderDep
 ) -> PlainTextResponse:
-    """The tournament as a TRF-16 file: players, rounds, confirmed results, ranks.
-    Readers who may not see personal data get the 001 records with sex, federation,
-    FIDE id and birth date left blank (name, rating, points, rank and the games stay)."""
+    """The tournament as a TRF-16 file: the header records an imported file carried
+    (012 is the current name; 092 the tournament's system when it was not imported),
+    players with title and birth date, rounds, confirmed results, ranks. Readers who may
+    not see personal data get the 001 records with sex, federation, FIDE id and birth
+    date left blank (name, title, rating, points, rank and the games stay)."""
     engine_view = await load_engine_tournament(session, tournament)
-    if not shows_personal_data(tournament, reader):
+    personal = shows_personal_data(tournament, reader)
+    if not personal:
         engine_view = without_personal_data(engine_view)
     standings = await standings_public(state, session, tournament)
     ranks = {row.start_number: row.rank for row in standings.rows}
-    system = "FIDE_ROUNDROBIN" if "round-robin" in tournament.system else "FIDE_DUTCH_2025"
-    headers: list[tuple[str, str]] = [("012", tournament.name), ("092", system)]
-    if tournament.total_rounds is not None:
+    kept = tournament.settings.get("trf") or {}
+    headers = _export_headers(tournament.name, tournament.system, tournament.settings, kept)
+    if tournament.total_rounds is not None and not any(c in ("XXR", "142") for c, _ in headers):
         headers.append(("XXR", str(tournament.total_rounds)))
-    doc = TrfDocument(tournament=engine_view, headers=tuple(headers), system=system)
+    extras = {
+        p.start_number: p.extra.get("trf") or {} for p in await list_players(session, tournament.id)
+    }
+    players = tuple(
+        replace(p, title=p.title or extras.get(p.start_number, {}).get("title"))
+        for p in engine_view.players
+    )
+    doc = TrfDocument(
+        tournament=replace(engine_view, players=players),
+        headers=tuple(headers),
+        next_round_byes=_pending_byes(tournament, kept),
+        birth_dates={
+            n: e["birth_date"]
+            for n, e in extras.items()
+            if personal and n is not None and "birth_date" in e
+        },
+        rating_zero=frozenset(n for n, e in extras.items() if n and e.get("rating_zero")),
+    )
     return PlainTextResponse(write_trf(doc, ranks=ranks), media_type="text/plain")
+
+
+def _export_headers(
+    name: str, system: str, settings: dict[str, Any], kept: dict[str, Any]
+) -> list[tuple[str, str]]:
+    stored = [(str(code), str(rest)) for code, rest in kept.get("headers", [])]
+    headers = [(code, name if code == "012" else rest) for code, rest in stored]
+    if not any(code == "012" for code, _ in headers):
+        headers.insert(0, ("012", name))
+    if not any(code in ("092", "192") for code, _ in headers):
+        headers.insert(1, ("092", export_system(system, settings)))
+    return headers
+
+
+def _pending_byes(tournament: TournamentRow, kept: dict[str, Any]) -> tuple[Bye, ...]:
+    """Byes the imported file announced for the round after the current one."""
+    return tuple(
+        Bye(int(b["round"]), int(b["player"]), ByeKind(b["type"]))
+        for b in kept.get("next_round_byes", [])
+        if int(b["round"]) == tournament.current_round + 1
+    )
 
 
 @router.post(
@@ -69,29 +133,36 @@ async def export_trf(
     response_model=TournamentImported,
     openapi_extra=TRF_BODY,
 )
-async def import_trf(request: Request, session: SessionDep, state: StateDep) -> dict[str, Any]:
-    """Create a tournament from a TRF-16 file with its players, rounds and results.
+async def import_trf(
+    request: Request,
+    session: SessionDep,
+    state: StateDep,
+    points: PointsQuery = "results",
+) -> dict[str, Any]:
+    """Create a tournament from a TRF-16 or TRF-26 file with its players, rounds and
+    results, in the file's round state (paired rounds, pending games, announced byes).
 
-    The organizer token and the players' tokens in the response are shown only once."""
+    Refused with the line and columns, nothing stored: contradictory files, values
+    outside the API's limits, team events. The organizer token and the players'
+    tokens in the response are shown only once."""
     raw = await request.body()
     if len(raw) > MAX_TRF_BYTES:
         raise InvalidInput(f"the file exceeds {MAX_TRF_BYTES} bytes", field="body")
     try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError:
-        text = raw.decode("latin-1")
-    doc = parse_trf(text)
+        doc = parse_trf(decode_trf(raw))
+    except TrfError as error:
+        raise InvalidInput(str(error), field="body") from None
+    validate_limits(doc)
+    doc, warnings = reconcile_points(doc, points)
+    system, swiss, system_warnings = import_system(doc)
+    warnings = system_warnings + warnings
     tournament = doc.tournament
-    if len(tournament.players) < 2:
-        raise InvalidInput("a TRF file needs at least 2 players (001 records)", field="body")
-    system = system_of(doc)
-    settings: dict[str, Any] = {"source": "trf"}
-    if system == "swiss-dutch" and tournament.initial_colour is not None:
-        colour = "white" if tournament.initial_colour.value == "w" else "black"
-        settings["swiss"] = {"initial_colour": colour}
+    settings: dict[str, Any] = {"source": "trf", "trf": stored_trf(doc)}
+    if swiss:
+        settings["swiss"] = swiss
     row, token = await create_tournament(
         session,
-        name=tournament.name or "Imported tournament",
+        name=(tournament.name or "Imported tournament")[:200],
         system=system,
         settings=settings,
         total_rounds=tournament.total_rounds or len(tournament.rounds) or None,
@@ -99,17 +170,19 @@ async def import_trf(request: Request, session: SessionDep, state: StateDep) -> 
     issued: list[dict[str, Any]] = []
     for player in tournament.players:
         player_token = new_token("ply")
+        extra = player_extra(doc, player)
         session.add(
             PlayerRow(
                 tournament_id=row.id,
                 start_number=player.start_number,
                 name=player.name,
                 rating=player.rating,
-                fide_id=player.fide_id,
+                fide_id=(player.fide_id or "")[:20] or None,
                 federation=player.federation,
-                sex=player.sex,
+                sex=_sex(player.sex),
                 birth_year=player.birth_year,
                 token_hash=hash_token(player_token),
+                extra={"trf": extra} if extra else {},
             )
         )
         issued.append(
@@ -134,4 +207,13 @@ async def import_trf(request: Request, session: SessionDep, state: StateDep) -> 
         **await tournament_public(session, row),
         "organizer_token": token,
         "player_tokens": issued,
+        "warnings": warnings,
     }
+
+
+def _sex(code: str | None) -> str | None:
+    """TRF column 10: m / w (f read as w, any case)."""
+    if not code:
+        return None
+    letter = code.lower()
+    return "w" if letter == "f" else letter

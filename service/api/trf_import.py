@@ -1,0 +1,235 @@
+"""TRF files through the API: decoding, the API's own limits, the declared system, the
+file's points against its results, and what the file carried beside the games
+(README: TRF). Pure functions; routes/trf.py stores and renders."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from fractions import Fraction
+from typing import Any, Literal
+
+from service.engine.model import Bye, ByeKind, Player, Round
+from service.engine.trf import TrfDocument, points_mismatches
+from service.errors import InvalidInput
+
+__all__ = [
+    "PointsChoice",
+    "decode_trf",
+    "export_system",
+    "import_system",
+    "player_extra",
+    "reconcile_points",
+    "stored_trf",
+    "validate_limits",
+]
+
+PointsChoice = Literal["results", "file"]
+"""Which stands when the points column disagrees with the results: `results` (the
+default; the response warns) or `file` (unscored rounds become the byes that make the
+file's points true, else 422)."""
+
+MAX_ROUNDS = 100
+"""As POST /v1/tournaments: total_rounds 1..100."""
+MAX_RATING = 4000
+"""As POST /players: rating 0..4000."""
+MAX_NAME = 200
+MAX_PLAYERS = 10_000
+
+
+def decode_trf(raw: bytes) -> str:
+    """UTF-8 (a BOM is dropped), else Windows-1252 / Latin-1 as older programs write."""
+    raw = raw.removeprefix(b"\xef\xbb\xbf")
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        pass
+    try:
+        return raw.decode("cp1252")
+    except UnicodeDecodeError:
+        return raw.decode("latin-1")
+
+
+def _bad(doc: TrfDocument, number: int, detail: str) -> InvalidInput:
+    return InvalidInput(f"line {doc.lines.get(number, 0)}, {detail}", field="body")
+
+
+def validate_limits(doc: TrfDocument) -> None:
+    """The JSON API's limits, applied to a file (issue: XXR -3, rating 9999 were stored).
+
+    Each refusal names the line (and columns) of the record."""
+    tournament = doc.tournament
+    count = len(tournament.players)
+    if count == 0:
+        raise InvalidInput("the TRF file has no 001 player records", field="body")
+    if count < 2:
+        raise InvalidInput("a TRF file needs at least 2 players (001 records)", field="body")
+    if count > MAX_PLAYERS:
+        raise InvalidInput(f"a TRF file holds at most {MAX_PLAYERS} players", field="body")
+    for player in tournament.players:
+        number = player.start_number
+        if not 1 <= number <= 9999:
+            raise _bad(doc, number, f"columns 5-8: start number {number} is outside 1..9999")
+        if not player.name:
+            raise _bad(doc, number, "columns 15-47: the name is blank")
+        if len(player.name) > MAX_NAME:
+            raise _bad(doc, number, f"columns 15-47: the name exceeds {MAX_NAME} characters")
+        if not 0 <= player.rating <= MAX_RATING:
+            raise _bad(
+                doc, number, f"columns 49-52: rating {player.rating} is outside 0..{MAX_RATING}"
+            )
+        if player.birth_year is not None and not 1880 <= player.birth_year <= 2100:
+            raise _bad(doc, number, f"columns 70-73: birth year {player.birth_year} is outside")
+        if player.sex is not None and player.sex.lower() not in ("m", "w", "f"):
+            raise _bad(doc, number, f"column 10: sex {player.sex!r} is not m or w")
+    total = tournament.total_rounds
+    played = len(tournament.rounds)
+    code = "XXR" if "XXR" in doc.header_lines else "142"
+    where = f"line {doc.header_lines.get(code, 0)}, record {code}"
+    if total is not None and not 1 <= total <= MAX_ROUNDS:
+        raise InvalidInput(f"{where}: {total} rounds is outside 1..{MAX_ROUNDS}", field="body")
+    if played > MAX_ROUNDS:
+        raise InvalidInput(f"the file holds {played} rounds; at most {MAX_ROUNDS}", field="body")
+    if total is not None and played > total:
+        raise InvalidInput(
+            f"{where}: {total} rounds, but the players' records hold {played}", field="body"
+        )
+
+
+_SWISS_WORDS = ("SWISS", "DUTCH", "SCHWEIZER")
+_ROUND_ROBIN_WORDS = ("ROUND", "BERGER", "RUNDEN", "ROBIN")
+
+
+def import_system(doc: TrfDocument) -> tuple[str, dict[str, Any], list[str]]:
+    """The Arbiter system, its Swiss settings and warnings for records 092/192.
+
+    Recognised: FIDE_DUTCH_2025/FIDE_DUTCH_2017 and "Swiss" wordings -> swiss-dutch (2017
+    rules for the 2017 code), JCA -> swiss-jca, round robin / Berger wordings (DOUBLE
+    -> double-round-robin). FLAMPARK and team systems are refused; another Swiss
+    (Burstein, Dubov, Lim) is imported as Dutch with a warning."""
+    declared = (doc.system or "").upper()
+    swiss: dict[str, Any] = {}
+    warnings: list[str] = []
+    if declared.startswith("FIDE_TEAM") or "TEAM" in declared:
+        raise InvalidInput(f"092/192 {doc.system!r}: team events are not supported", field="body")
+    if "FLAMPARK" in declared:
+        raise InvalidInput(
+            "092/192 FLAMPARK: a FLAMPARK schedule cannot be rebuilt from TRF; create it "
+            "with POST /v1/tournaments",
+            field="body",
+        )
+    if any(word in declared for word in _ROUND_ROBIN_WORDS):
+        system = "double-round-robin" if "DOUBLE" in declared else "round-robin"
+    elif "JCA" in declared:
+        system = "swiss-jca"
+    else:
+        system = "swiss-dutch"
+        if "2017" in declared:
+            swiss["rules"] = "dutch-2017"
+        known = not declared or any(word in declared for word in _SWISS_WORDS)
+        if not known:
+            warnings.append(
+                f"092/192 {doc.system!r} is not a system Arbiter pairs; imported as a Dutch "
+                "Swiss (C.04.3)"
+            )
+    initial = doc.tournament.initial_colour
+    if system in ("swiss-dutch", "swiss-jca") and initial is not None:
+        swiss["initial_colour"] = "white" if initial.value == "w" else "black"
+    return system, swiss, warnings
+
+
+def export_system(system: str, settings: dict[str, Any]) -> str:
+    """Record 092 for a tournament's own system (TRF-26 192 codes where FIDE has one)."""
+    if system == "swiss-dutch":
+        rules = (settings.get("swiss") or {}).get("rules")
+        return "FIDE_DUTCH_2017" if rules == "dutch-2017" else "FIDE_DUTCH_2025"
+    return {
+        "round-robin": "FIDE_ROUNDROBIN",
+        "double-round-robin": "FIDE_DOUBLE_ROUNDROBIN",
+        "swiss-jca": "JCA_SWISS",
+        "flampark": "FLAMPARK",
+    }.get(system, system.upper())
+
+
+def reconcile_points(doc: TrfDocument, choice: PointsChoice) -> tuple[TrfDocument, list[str]]:
+    """The file's points column against its results.
+
+    `results`: the results stand; one warning per player whose column differs.
+    `file`: a player's zero-point byes (blank cells, `Z`) become half- or full-point
+    byes, earliest round first, until the results give the file's points; a difference
+    no bye can explain is refused (422 naming the line)."""
+    mismatches = points_mismatches(doc)
+    if choice == "results":
+        return doc, [
+            f"line {doc.lines.get(n, 0)}, columns 81-84: player {n}'s points are "
+            f"{_show(given)} in the file, {_show(scored)} by the results; the results stand "
+            "(import with ?points=file to keep the file's)"
+            for n, (given, scored) in mismatches.items()
+        ]
+    changes: dict[tuple[int, int], ByeKind] = {}
+    warnings: list[str] = []
+    for number, (given, scored) in mismatches.items():
+        missing = given - scored
+        for rnd in doc.tournament.rounds:
+            if missing <= 0 or not _unscored(rnd, number):
+                continue
+            kind = ByeKind.FULL_POINT if missing >= 1 else ByeKind.HALF_POINT
+            changes[(rnd.number, number)] = kind
+            missing -= 1 if kind is ByeKind.FULL_POINT else Fraction(1, 2)
+            warnings.append(
+                f"player {number}, round {rnd.number}: read as a {kind.value} bye "
+                "to match the file's points"
+            )
+        if missing != 0:
+            raise _bad(
+                doc,
+                number,
+                f"columns 81-84: player {number}'s points are {_show(given)} in the file, "
+                f"{_show(scored)} by the results, and no unscored round explains it",
+            )
+    rounds = tuple(_with_byes(rnd, changes) for rnd in doc.tournament.rounds)
+    return replace(doc, tournament=replace(doc.tournament, rounds=rounds)), warnings
+
+
+def _unscored(rnd: Round, number: int) -> bool:
+    """A zero-point bye, or a blank cell (no game, no bye) in a paired round."""
+    if any(number in (g.white, g.black) for g in rnd.games):
+        return False
+    return all(b.kind is ByeKind.ZERO_POINT for b in rnd.byes if b.player == number)
+
+
+def _with_byes(rnd: Round, changes: dict[tuple[int, int], ByeKind]) -> Round:
+    byes = {b.player: b for b in rnd.byes}
+    for (round_no, number), kind in changes.items():
+        if round_no == rnd.number:
+            byes[number] = Bye(round_no, number, kind)
+    return Round(rnd.number, rnd.games, tuple(byes[n] for n in sorted(byes)))
+
+
+def _show(points: Fraction) -> str:
+    return f"{float(points):g}"
+
+
+def stored_trf(doc: TrfDocument) -> dict[str, Any]:
+    """What the tournament keeps of the file (settings["trf"]): header records verbatim
+    (in order; 001 and XX records excepted) and the byes announced for the next round."""
+    return {
+        "headers": [[code, rest] for code, rest in doc.headers],
+        "next_round_byes": [
+            {"round": b.round, "player": b.player, "type": b.kind.value}
+            for b in doc.next_round_byes
+        ],
+    }
+
+
+def player_extra(doc: TrfDocument, player: Player) -> dict[str, Any]:
+    """What a player keeps of the file (players.extra["trf"]): title, birth date text,
+    a rating written `0` (rather than blank)."""
+    number = player.start_number
+    kept: dict[str, Any] = {}
+    if player.title:
+        kept["title"] = player.title
+    if number in doc.birth_dates:
+        kept["birth_date"] = doc.birth_dates[number]
+    if number in doc.rating_zero:
+        kept["rating_zero"] = True
+    return kept
