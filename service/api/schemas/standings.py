@@ -34,7 +34,9 @@ class StandingRowPublic(BaseModel):
     name: str
     rating: int
     points: float
-    tiebreaks: dict[str, float]
+    tiebreaks: dict[str, float | None] = Field(
+        description="Values by code; null where undefined (ARO without a game played)."
+    )
     flampark: FlamparkColumns | None = None
     team: int | None = Field(
         default=None, description="FLAMPARK team variant: 1 (odd numbers) or 2 (even)."
