@@ -124,7 +124,7 @@ async def standings_table(
             "rank": line.rank,
             "start_number": line.start_number,
             "name": player.name,
-            "rating": player.rating,
+            "rating": player.rating or None,  # null = unrated
             "points": float(line.points),
             "tiebreaks": {code: to_number(v) for code, v in line.tiebreaks.items()},
             "flampark": None,

@@ -111,7 +111,12 @@ async def count_players(session: AsyncSession, tournament_id: str) -> int:
 
 def _require_open(tournament: TournamentRow) -> None:
     if tournament.status != "registration":
-        raise Conflict("the start list is closed", field="status")
+        raise Conflict(
+            "the start list is closed (the tournament has started): only a withdrawal "
+            '(PATCH with {"withdrawn": true}) or, in a Swiss tournament, a late entry '
+            "(POST .../players) changes the field now",
+            field="status",
+        )
 
 
 SWISS_SYSTEMS = frozenset({"swiss-dutch", "swiss-jca"})
@@ -353,7 +358,11 @@ async def submit_result(
     await lock_tournament(session, tournament.id)
     await session.refresh(tournament)
     if tournament.status == "registration":
-        raise Conflict("the tournament has not started", field="status")
+        raise Conflict(
+            "the tournament has not started: close the start list first "
+            f"(POST /v1/tournaments/{tournament.id}/start); results come after the pairing",
+            field="status",
+        )
     game = await _find_game(session, tournament, round_number, table)
     previous = {"result": game.result, "status": game.status, "reports": dict(game.reports)}
     previous_extra = dict(game.extra)
@@ -443,7 +452,7 @@ async def _find_game(
         ByeRow.tournament_id == tournament.id, ByeRow.round == round_number
     )
     if not (await session.exec(paired)).one() and not (await session.exec(byes)).one():
-        raise NotFound(f"round {round_number} has not been paired", field="round")
+        raise NotFound(f"round {round_number} has not been paired", field="round_number")
     raise NotFound(f"round {round_number} has no game at table {table}", field="table")
 
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Literal, Self
+from typing import Annotated, Literal, Self
 
-from pydantic import BaseModel, Field, model_validator
+from pydantic import BaseModel, BeforeValidator, Field, model_validator
 
 from service.api.schemas.common import ApiModel, PointsSettings
 
@@ -35,7 +35,9 @@ class ComputePlayer(ApiModel):
 
     id: PlayerId
     name: str = Field(default="", max_length=200)
-    rating: int = Field(default=0, ge=0, le=4000)
+    rating: Annotated[int, BeforeValidator(lambda v: 0 if v is None else v)] = Field(
+        default=0, ge=0, le=4000, description="Rating; null, omitted or 0 = unrated."
+    )
 
 
 class ComputeGame(ApiModel):

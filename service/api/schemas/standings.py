@@ -32,7 +32,7 @@ class StandingRowPublic(BaseModel):
     rank: int
     start_number: int
     name: str
-    rating: int
+    rating: int | None = Field(description="Rating at the start; null = unrated.")
     points: float
     tiebreaks: dict[str, float | None] = Field(
         description="Values by code; null where undefined (ARO without a game played)."
