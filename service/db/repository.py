@@ -409,7 +409,7 @@ async def submit_result(
         "status": game.status,
         "by": actor.kind if actor.kind == "organizer" else f"player:{actor.start_number}",
         "previous": {**previous, "extra": previous_extra},
-        "shortened_minutes": game.shortened_minutes,
+        "time_shortened_minutes": game.shortened_minutes,  # the request's name
         **({"extra": extra} if extra else {}),
     }
     seq = await append_event(session, tournament.id, event, payload)
