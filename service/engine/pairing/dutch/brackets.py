@@ -104,6 +104,24 @@ def pair_players(
     return result, bye
 
 
+def _copy_matcher(matcher: WeightedMatcher) -> WeightedMatcher:
+    """An independent copy of a matcher's state (containers of containers of numbers
+    and tuples): two levels of copying, far cheaper than `copy.deepcopy`."""
+    clone = copy.copy(matcher)
+    for name, value in vars(matcher).items():
+        if isinstance(value, list):
+            setattr(clone, name, [_copy_item(item) for item in value])
+        elif isinstance(value, (dict, set)):
+            setattr(clone, name, value.copy())
+    return clone
+
+
+def _copy_item(item: object) -> object:
+    if isinstance(item, (list, dict, set)):
+        return item.copy()
+    return item
+
+
 class _RoundPairer:
     """State of one round's optimisation; vertices are positions in the sorted order."""
 
@@ -191,7 +209,11 @@ class _RoundPairer:
         while nxt < n and score[nxt] >= score[0]:
             self.idx.append(nxt)
             nxt += 1
+        collapsed = False
         while len(self.idx) > 1 or nxt < n:
+            if collapsed:  # 2017 A.9: everything below the PPB is one last bracket
+                self.idx.extend(range(nxt, n))
+                nxt = n
             self.bracket_size = len(self.idx)
             self.next_begin_v = self.group_begin_v + (self.bracket_size - self.mdp_count)
             group_first = nxt
@@ -200,6 +222,7 @@ class _RoundPairer:
                 nxt += 1
             log = self._start_log()
             if self.pab_criteria or nxt >= n or not self._pair_2017_trial(group_first, log):
+                collapsed = not self.pab_criteria  # 2017: this bracket was the PPB
                 self._pair_bracket()
                 self._carry_down(group_first, log)
 
@@ -229,11 +252,13 @@ class _RoundPairer:
         bracket is therefore paired first as if the players below the next score
         group could always be paired (`_trial_weights`); if the players left can
         still be paired completely, that pairing stands, else the bracket is the
-        PPB and is paired with completion first, as in 2026. Returns True when the
-        trial pairing stood (the bracket is then done and carried down).
+        PPB and is paired with completion first, as in 2026, and every player below
+        it forms the collapsed last bracket (CLB), paired as one bracket (`run`).
+        Returns True when the trial pairing stood (the bracket is then done and
+        carried down).
         """
         trial = copy.copy(self)
-        trial.matcher = copy.deepcopy(self.matcher)
+        trial.matcher = _copy_matcher(self.matcher)
         trial.pairs = dict(self.pairs)
         trial.matched = list(self.matched)
         trial.stable = list(self.stable)
