@@ -105,3 +105,15 @@ async def test_aro_without_a_game_is_null(client: httpx.AsyncClient) -> None:
     assert {n: v["ARO"] for n, v in got.items()} == {int(n): v["ARO"] for n, v in expected.items()}
     assert None in {v["ARO"] for v in got.values()}
     assert all(isinstance(v["BH"], float) for v in got.values())
+
+
+async def test_a_body_that_is_not_trf_gets_the_message_the_cli_prints(
+    client: httpx.AsyncClient,
+) -> None:
+    from service.api.compute_input import NO_PLAYERS
+
+    for path in ("/v1/compute/standings", "/v1/compute/pairings"):
+        for body in (b"\x00\x01\xff\xfe garbage\n", b"", b"012 Only a name\n"):
+            response = await client.post(path, content=body)
+            assert response.status_code == 422, response.text
+            assert response.json()["detail"] == NO_PLAYERS
