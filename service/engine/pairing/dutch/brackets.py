@@ -209,11 +209,7 @@ class _RoundPairer:
         while nxt < n and score[nxt] >= score[0]:
             self.idx.append(nxt)
             nxt += 1
-        collapsed = False
         while len(self.idx) > 1 or nxt < n:
-            if collapsed:  # 2017 A.9: everything below the PPB is one last bracket
-                self.idx.extend(range(nxt, n))
-                nxt = n
             self.bracket_size = len(self.idx)
             self.next_begin_v = self.group_begin_v + (self.bracket_size - self.mdp_count)
             group_first = nxt
@@ -222,7 +218,6 @@ class _RoundPairer:
                 nxt += 1
             log = self._start_log()
             if self.pab_criteria or nxt >= n or not self._pair_2017_trial(group_first, log):
-                collapsed = not self.pab_criteria  # 2017: this bracket was the PPB
                 self._pair_bracket()
                 self._carry_down(group_first, log)
 
@@ -252,10 +247,8 @@ class _RoundPairer:
         bracket is therefore paired first as if the players below the next score
         group could always be paired (`_trial_weights`); if the players left can
         still be paired completely, that pairing stands, else the bracket is the
-        PPB and is paired with completion first, as in 2026, and every player below
-        it forms the collapsed last bracket (CLB), paired as one bracket (`run`).
-        Returns True when the trial pairing stood (the bracket is then done and
-        carried down).
+        PPB and is paired with completion first, as in 2026. Returns True when the
+        trial pairing stood (the bracket is then done and carried down).
         """
         trial = copy.copy(self)
         trial.matcher = _copy_matcher(self.matcher)
@@ -283,37 +276,37 @@ class _RoundPairer:
         return True
 
     def _trial_mdp_weights(self) -> None:
-        """The bracket's edges for the trial: the compatibility-and-bye field becomes
-        one flat unit, since who is left for the PAB (C.2) is a matter of completing
-        the round; and two moved-down players never form a pair of the bracket (2017
-        B.3: MDPs pair with residents) nor of the next one, where both are MDPs
-        again, so their edge keeps that unit alone and buys no pair."""
-        top = 1 << self.ctx.total_bits
-        low = top - 1
+        """Two moved-down players never form a pair of the bracket (2017 B.3: MDPs
+        pair with residents, S1 holds the MDPs) nor of the next one, where both are
+        MDPs again: without completion their edge keeps only the compatibility field,
+        so it cannot buy a pair the bracket would not make."""
+        mask = ~((1 << self.ctx.total_bits) - 1)
         idx = self.idx
         matcher = self.matcher
         for larger in range(1, self.mdp_count):
             v = idx[larger]
             matcher.set_weights(
-                v, ((idx[s], top if matcher.weight(v, idx[s]) else 0) for s in range(larger))
+                v, ((idx[s], matcher.weight(v, idx[s]) & mask) for s in range(larger))
             )
-        for larger in range(self.mdp_count, len(idx)):
-            row = self.base[larger]
-            for smaller, weight in enumerate(row):
-                if weight:
-                    row[smaller] = (weight & low) | top
-            matcher.set_weights(idx[larger], zip(idx[:larger], row, strict=True))
 
     def _trial_weights(self) -> None:
         """Every unpaired player below the next score group may meet any other player
-        still unpaired, with one flat unit whether or not they could really meet, so
+        still unpaired, with the same weight whether or not they could really meet
+        (the compatibility-and-bye field alone, as `WeightContext.weight` sets it), so
         that the bracket's optimum is not bound by completing the round."""
         in_window = set(self.idx)
-        top = 1 << self.ctx.total_bits
+        bits = self.ctx.total_bits
+        info = self.ctx.info
+        order = self.order
         open_v = [v for v in range(self.n) if v not in self.pairs]
+        eligible = {v: info[order[v].number].bye_candidate for v in open_v}
         for v in open_v:
-            if v not in in_window:
-                self.matcher.set_weights(v, ((u, top) for u in open_v if u != v))
+            if v in in_window:
+                continue
+            ev = eligible[v]
+            self.matcher.set_weights(
+                v, ((u, (3 - ev - eligible[u]) << bits) for u in open_v if u != v)
+            )
 
     def _prepare_bye(self) -> None:
         """Completion check; PAB assignee's score and the C9 ranks (odd fields)."""
