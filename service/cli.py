@@ -70,13 +70,24 @@ def _asyncapi(_args: argparse.Namespace) -> int:
     return 0
 
 
-def _standings(args: argparse.Namespace) -> int:
+_SOURCES = {
+    "request": "--system",
+    "trf-092": "the file's 092 record",
+    "inferred": "inferred from the games; say --system to decide",
+}
 
-    from service.engine.scoring.standings import DEFAULT_SWISS, compute_standings
+
+def _standings(args: argparse.Namespace) -> int:
+    from service.engine.scoring.reading import reading_for
+    from service.engine.scoring.standings import compute_standings
 
     doc = _read_trf(args.file)
-    order = [c for c in args.tiebreaks.split(",") if c] if args.tiebreaks else list(DEFAULT_SWISS)
-    table = compute_standings(doc.tournament, order)
+    reading = reading_for(doc.tournament, args.system, doc.system)
+    order = [c for c in args.tiebreaks.split(",") if c] if args.tiebreaks else None
+    order = order or list(reading.default_tiebreaks())
+    table = compute_standings(
+        doc.tournament, order, edition=args.edition, round_robin=reading.round_robin
+    )
     names = {p.start_number: p.name for p in doc.tournament.players}
     if args.format == "json":
         rows = [
@@ -85,21 +96,30 @@ def _standings(args: argparse.Namespace) -> int:
                 "start_number": r.start_number,
                 "name": names[r.start_number],
                 "points": float(r.points),
-                "tiebreaks": {k: float(v) for k, v in r.tiebreaks.items()},
+                "tiebreaks": {k: None if v is None else float(v) for k, v in r.tiebreaks.items()},
             }
             for r in table.rows
         ]
-        json.dump({"tiebreaks": order, "rows": rows}, sys.stdout, indent=2)
+        body = {
+            "tiebreaks": order,
+            "edition": table.edition,
+            "reading": reading.as_dict(),
+            "rows": rows,
+        }
+        json.dump(body, sys.stdout, indent=2)
         sys.stdout.write("\n")
         return 0
     header = f"{'Rk':>4} {'No':>4} {'Name':<28} {'Pts':>5} " + " ".join(f"{c:>7}" for c in order)
     print(header)
     for r in table.rows:
-        values = " ".join(f"{float(r.tiebreaks[c]):>7.2f}" for c in order)
+        cells = (r.tiebreaks[c] for c in order)
+        values = " ".join("      -" if v is None else f"{float(v):>7.2f}" for v in cells)
         print(
             f"{r.rank:>4} {r.start_number:>4} {names[r.start_number][:28]:<28} "
             f"{float(r.points):>5.1f} {values}"
         )
+    system = f"{reading.system}, " if reading.system else ""
+    print(f"# C.07 {table.edition}, {reading.name} reading ({system}{_SOURCES[reading.source]})")
     return 0
 
 
@@ -176,16 +196,14 @@ def _pair_function(args: argparse.Namespace, doc: Any) -> Any:
 
 def _read_trf(path: str) -> Any:
     """Read a TRF file as the API does: UTF-8 (BOM dropped) else Windows-1252/Latin-1,
-    and the same refusals (no 001 records, contradictions with line and columns)."""
+    with the compute endpoints' validation (no 001 records, contradictions with line and
+    columns)."""
     from pathlib import Path
 
+    from service.api.compute_input import trf_document
     from service.api.trf_import import decode_trf
-    from service.engine.trf import parse_trf
 
-    doc = parse_trf(decode_trf(Path(path).read_bytes()))
-    if not doc.tournament.players:
-        raise ValueError(f"{path}: the TRF file has no 001 player records")
-    return doc
+    return trf_document(decode_trf(Path(path).read_bytes()), field=path)
 
 
 def _pair(args: argparse.Namespace) -> int:
@@ -245,7 +263,15 @@ def _generate(args: argparse.Namespace) -> int:
     from service.engine.model import Colour
     from service.engine.pairing.checker import generate_tournament
     from service.engine.trf import TrfDocument, write_trf
+    from service.errors import InvalidInput
 
+    if args.players < 2:
+        raise InvalidInput(
+            f"too few players: a tournament needs at least 2, {args.players} given",
+            field="--players",
+        )
+    if args.rounds < 1:
+        raise InvalidInput(f"at least 1 round, {args.rounds} given", field="--rounds")
     first = Colour.WHITE if args.first_colour == "white" else Colour.BLACK
     pair = _pair_function(args, None)
 
@@ -276,6 +302,8 @@ def _generate(args: argparse.Namespace) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     """The command-line interface."""
+    from service.engine.scoring.reading import TOURNAMENT_SYSTEMS
+
     parser = argparse.ArgumentParser(prog="arbiter", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
 
@@ -302,7 +330,17 @@ def build_parser() -> argparse.ArgumentParser:
 
     standings = commands.add_parser("standings", help="standings of a TRF file")
     standings.add_argument("file")
-    standings.add_argument("--tiebreaks", default="", help="e.g. BH-C1,BH,SB")
+    standings.add_argument(
+        "--tiebreaks", default="", help="e.g. BH-C1,BH,SB (default: the system's list)"
+    )
+    standings.add_argument(
+        "--system",
+        choices=TOURNAMENT_SYSTEMS,
+        default=None,
+        help="the tournament system: decides how C.07 counts unplayed rounds "
+        "(default: the file's 092 record, else inferred from the games)",
+    )
+    standings.add_argument("--edition", choices=("2026", "2024"), default="2026")
     standings.add_argument("--format", choices=("text", "json"), default="text")
     standings.set_defaults(run=_standings)
 
@@ -349,17 +387,39 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the `arbiter` command."""
+    """Entry point of the `arbiter` command.
+
+    Bad input (a file that is not TRF, an unknown tie-break, too few players) prints
+    `arbiter: <where>: <message>` on standard error, the message the API gives, and
+    exits 2. A reader that stops early (`arbiter pair f.trf | head`) is no error:
+    the output stops silently."""
     parser = build_parser()
     args = parser.parse_args(argv)
     from service.errors import Problem
 
     try:
         code: int = args.run(args)
-    except (ValueError, OSError, Problem) as exc:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        _silence_stdout()
+        return 0
+    except Problem as exc:
+        where = f"{exc.field}: " if exc.field else ""
+        print(f"arbiter: {where}{exc}", file=sys.stderr)
+        return 2
+    except (ValueError, OSError) as exc:
         print(f"arbiter: {exc}", file=sys.stderr)
         return 2
     return code
+
+
+def _silence_stdout() -> None:
+    """After a broken pipe: point stdout at /dev/null so the interpreter's final flush
+    does not report the pipe again (the Python signal documentation's recipe)."""
+    import os
+
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
 
 
 if __name__ == "__main__":

@@ -41,7 +41,9 @@ def build_cards(
                 start_time=start,
                 table=game.table_no,
                 colour=colour,
-                opponent=CardOpponent(start_number=them, name=other.name, rating=other.rating),
+                opponent=CardOpponent(
+                    start_number=them, name=other.name, rating=other.rating or None
+                ),
             )
     for bye in byes:
         start = times[bye.round - 1] if bye.round <= len(times) else None
@@ -54,7 +56,7 @@ def build_cards(
         cards[number] = PlayerCard(
             start_number=number,
             name=player.name,
-            rating=player.rating,
+            rating=player.rating or None,
             rounds=[
                 own.get(n)
                 or CardLine(round=n, start_time=None, table=None, colour=None, opponent=None)
@@ -97,11 +99,11 @@ def cards_html(row: TournamentRow, cards: dict[int, PlayerCard]) -> str:
                 f"<tr><td class=n>{line.round}</td><td>{when}</td>"
                 f"<td class=n>{line.table}</td><td class={colour}>{colour}</td>"
                 f"<td class=n>{line.opponent.start_number}</td>"
-                f"<td>{escape(line.opponent.name)} ({line.opponent.rating})</td></tr>"
+                f"<td>{escape(line.opponent.name)} ({_rating(line.opponent.rating)})</td></tr>"
             )
         blocks.append(
             f"<section class=card><h2>{card.start_number}. {escape(card.name)}</h2>"
-            f"<p>{escape(row.name)} · rating {card.rating}</p>"
+            f"<p>{escape(row.name)} · rating {_rating(card.rating)}</p>"
             "<table><thead><tr><th>Rd</th><th>Start</th><th>Table</th><th>Colour</th>"
             "<th>No</th><th>Opponent</th></tr></thead><tbody>"
             + "".join(body)
@@ -112,3 +114,8 @@ def cards_html(row: TournamentRow, cards: dict[int, PlayerCard]) -> str:
         f"<title>Player cards: {escape(row.name)}</title><style>{_STYLE}</style></head>"
         f"<body><div class=sheet>{''.join(blocks)}</div></body></html>"
     )
+
+
+def _rating(value: int | None) -> str:
+    """A rating for people: the number, or "unrated"."""
+    return "unrated" if value is None else str(value)

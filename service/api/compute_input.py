@@ -11,7 +11,11 @@ from service.engine.model import Bye, ByeKind, Colour, Game, GameResult, Player,
 from service.engine.trf import TrfDocument, parse_trf
 from service.errors import InvalidInput
 
-__all__ = ["EngineInput", "from_json", "from_trf"]
+__all__ = ["NO_PLAYERS", "EngineInput", "from_json", "from_trf", "trf_document"]
+
+NO_PLAYERS = "the TRF file has no 001 player records"
+"""The one message for a file that is not a TRF file (garbage, binary, empty): the
+compute endpoints and `arbiter pair | standings | check` say the same."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,19 +28,29 @@ class EngineInput:
     next_round_byes: tuple[Bye, ...] = ()
     accelerations: dict[int, tuple[Fraction, ...]] = field(default_factory=dict)
     forbidden_pairs: tuple[frozenset[int], ...] = ()
+    declared_system: str | None = None
+    """A TRF file's record 092 / 192 text (the system it declares), as written."""
+
+
+def trf_document(text: str, field: str = "body") -> TrfDocument:
+    """Parse a TRF-16 file that must hold players (TRF-16 record 001); anything else
+    is `InvalidInput` naming `field` (the body for the API, the file for the CLI)."""
+    doc = parse_trf(text)
+    if not doc.tournament.players:
+        raise InvalidInput(NO_PLAYERS, field=field)
+    return doc
 
 
 def from_trf(text: str) -> EngineInput:
     """A TRF-16 file: ids are the TRF start numbers."""
-    doc: TrfDocument = parse_trf(text)
-    if not doc.tournament.players:
-        raise InvalidInput("the TRF file has no 001 player records", field="body")
+    doc = trf_document(text)
     return EngineInput(
         tournament=doc.tournament,
         ids={p.start_number: p.start_number for p in doc.tournament.players},
         next_round_byes=doc.next_round_byes,
         accelerations=dict(doc.accelerations),
         forbidden_pairs=doc.forbidden_pairs,
+        declared_system=doc.system,
     )
 
 

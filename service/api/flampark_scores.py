@@ -99,12 +99,12 @@ async def _accumulator(
         return cached[1]
     if cached is not None and cached[0] < row.last_seq:
         events = await result_events(session, row, cached[0])
-        if events is not None and all("shortened_minutes" in e.payload for e in events):
+        if events is not None and all(_has_minutes(e.payload) for e in events):
             accumulator = cached[1]
             for event in events:
                 payload = event.payload
                 result = confirmed_result(payload)
-                minutes = payload["shortened_minutes"] if result is not None else None
+                minutes = _minutes(payload) if result is not None else None
                 accumulator.record(
                     payload["round"],
                     payload["white"],
@@ -134,3 +134,16 @@ async def flampark_tournaments(session: AsyncSession) -> list[TournamentRow]:
         col(TournamentRow.archived_at).is_(None),
     )
     return list((await session.exec(statement)).all())
+
+
+_MINUTES_KEYS = ("time_shortened_minutes", "shortened_minutes")
+"""The result events' time shortening: the request's name, and the name events carried
+before it was aligned with the request."""
+
+
+def _has_minutes(payload: dict[str, Any]) -> bool:
+    return any(key in payload for key in _MINUTES_KEYS)
+
+
+def _minutes(payload: dict[str, Any]) -> Any:
+    return next(payload[key] for key in _MINUTES_KEYS if key in payload)

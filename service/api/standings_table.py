@@ -23,13 +23,9 @@ from service.app.offload import run_cpu
 from service.db.tables import PlayerRow, TournamentRow
 from service.engine.model import ByeKind, Colour, Outcome, Tournament
 from service.engine.pairing.flampark.kinds import group_bounds
-from service.engine.scoring.standings import (
-    DEFAULT_ROUND_ROBIN,
-    DEFAULT_SWISS,
-    StandingRow,
-    Standings,
-    compute_standings,
-)
+from service.engine.scoring.reading import DEFAULT_JCA, ROUND_ROBIN_SYSTEMS
+from service.engine.scoring.reading import default_tiebreaks as system_default
+from service.engine.scoring.standings import StandingRow, Standings, compute_standings
 from service.engine.scoring.withdrawals import annulled_withdrawals, without_players
 
 __all__ = [
@@ -43,20 +39,14 @@ __all__ = [
 
 Row = dict[str, Any]
 
-JCA_TIEBREAKS = ("PERF-JCA", "BH", "BH-M1", "DE")
-"""Seed 001: the simple performance method first, then Solkoff, median Solkoff, direct
-encounter (the text lists the others as alternatives to announce before round 1)."""
+JCA_TIEBREAKS = DEFAULT_JCA
+"""Seed 001's order (kept under its old name; engine/scoring/reading.py holds it)."""
 
 
 def default_tiebreaks(system: str) -> list[str]:
-    """The tie-break order a system uses unless the organizer sets one."""
-    if system in ("round-robin", "double-round-robin"):
-        return list(DEFAULT_ROUND_ROBIN)
-    if system == "swiss-jca":
-        return list(JCA_TIEBREAKS)
-    if system == "flampark":
-        return []  # seed 000 ranks by PF alone; an organizer may still add tie-breaks
-    return list(DEFAULT_SWISS)
+    """The tie-break order a system uses unless the organizer sets one: the one list
+    per system of engine/scoring/reading.py (the CLI and the compute endpoint use it)."""
+    return list(system_default(system))
 
 
 def tiebreak_order(row: TournamentRow) -> list[str]:
@@ -115,8 +105,9 @@ async def standings_table(
     if row.system in ROUND_ROBINS:
         withdrawn = (n for n, player in players.items() if player.extra.get("withdrawn"))
         tournament = without_players(tournament, annulled_withdrawals(tournament, withdrawn))
+    round_robin = row.system in ROUND_ROBIN_SYSTEMS  # the stored system decides (C.07)
     table = await (  # off the event loop (issue 12): tie-breaks of a big event take seconds
-        run_cpu(compute_standings, tournament, order, explain=explain)
+        run_cpu(compute_standings, tournament, order, explain=explain, round_robin=round_robin)
         if order or explain is not None
         else run_cpu(points_only, tournament)
     )
@@ -134,7 +125,7 @@ async def standings_table(
             "rank": line.rank,
             "start_number": line.start_number,
             "name": player.name,
-            "rating": player.rating,
+            "rating": player.rating or None,  # null = unrated
             "points": float(line.points),
             "tiebreaks": {code: to_number(v) for code, v in line.tiebreaks.items()},
             "flampark": None,

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from pydantic import BaseModel
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from service.api.schemas.common import PointsSettings
 from service.api.schemas.players import PlayerPublic
 from service.api.schemas.rounds import ByePublic, GamePublic, RoundPublic
 from service.api.schemas.standings import StandingsPublic
-from service.api.schemas.tournaments import TournamentPublic
+from service.api.schemas.tournaments import FlamparkSettings, SwissSettings, TournamentPublic
 from service.api.standings_table import (
     StandingsFilter,
     default_tiebreaks,
@@ -18,6 +19,7 @@ from service.api.standings_table import (
     tiebreak_order,
 )
 from service.api.state import AppState
+from service.api.systems import SWISS
 from service.db.repository import count_players
 from service.db.tables import ByeRow, GameRow, PlayerRow, TournamentRow
 
@@ -47,11 +49,21 @@ async def tournament_public(session: AsyncSession, row: TournamentRow) -> dict[s
         created_at=row.created_at,
         schedule=row.settings.get("schedule"),
         time_control=row.settings.get("time_control"),
-        flampark=row.settings.get("flampark"),
-        swiss=row.settings.get("swiss"),
+        flampark=_effective(row, "flampark", FlamparkSettings),
+        swiss=_effective(row, "swiss", SwissSettings),
         visibility=row.visibility,
         publish_personal_data=bool(row.settings.get("publish_personal_data", False)),
     ).model_dump(mode="json")
+
+
+def _effective(row: TournamentRow, key: str, model: type[BaseModel]) -> Any:
+    """The options in force: the stored ones, or the defaults of the tournament's system
+    (never null for a system that has such options)."""
+    stored = row.settings.get(key)
+    if stored is not None:
+        return stored
+    applies = row.system == "flampark" if key == "flampark" else row.system in SWISS
+    return model().model_dump(mode="json") if applies else None
 
 
 def player_public(row: PlayerRow, *, personal: bool = True) -> PlayerPublic:
@@ -62,7 +74,7 @@ def player_public(row: PlayerRow, *, personal: bool = True) -> PlayerPublic:
         id=row.id,
         start_number=row.start_number,
         name=row.name,
-        rating=row.rating,
+        rating=row.rating or None,  # 0 is stored for an unrated player (TRF-16)
         fide_id=row.fide_id if personal else None,
         federation=row.federation if personal else None,
         sex=row.sex if personal else None,

@@ -35,7 +35,7 @@ async def pair_round(
             field="system",
         )
     if tournament.status != "running":
-        raise Conflict(f"the tournament is {tournament.status}", field="status")
+        raise Conflict(_not_running(tournament), field="status")
     games, _ = await round_rows(session, tournament.id)
     current = max((g.round for g in games), default=0)
     open_tables = sorted(
@@ -92,3 +92,13 @@ async def pair_round(
         },
     )
     return pairing
+
+
+def _not_running(tournament: TournamentRow) -> str:
+    """Why a round cannot be paired now, and what to do about it."""
+    if tournament.status == "registration":
+        return (
+            "the tournament has not started: close the start list first "
+            f"(POST /v1/tournaments/{tournament.id}/start), then pair round 1"
+        )
+    return f"the tournament is {tournament.status}: all its rounds are played"

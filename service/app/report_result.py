@@ -86,7 +86,11 @@ async def report_result(
     await lock_tournament(session, tournament.id)
     await session.refresh(tournament)
     if tournament.status == "registration":
-        raise Conflict("the tournament has not started", field="status")
+        raise Conflict(
+            "the tournament has not started: close the start list first "
+            f"(POST /v1/tournaments/{tournament.id}/start); results come after the pairing",
+            field="status",
+        )
     game = await _require_game(session, tournament, round_number, table)
     previous = {"result": game.result, "status": game.status, "reports": dict(game.reports)}
     previous_extra = dict(game.extra)
@@ -119,7 +123,7 @@ async def report_result(
         "status": game.status,
         "by": Reporter(actor.kind, actor.start_number).label,
         "previous": {**previous, "extra": previous_extra},
-        "shortened_minutes": game.shortened_minutes,
+        "time_shortened_minutes": game.shortened_minutes,  # the request's name
         **({"extra": extra} if extra else {}),
     }
     seq = await append_event(session, tournament.id, transition.event, payload)
@@ -141,7 +145,7 @@ async def _require_game(
         ByeRow.tournament_id == tournament.id, ByeRow.round == round_number
     )
     if not (await session.exec(paired)).one() and not (await session.exec(byes)).one():
-        raise NotFound(f"round {round_number} has not been paired", field="round")
+        raise NotFound(f"round {round_number} has not been paired", field="round_number")
     raise NotFound(f"round {round_number} has no game at table {table}", field="table")
 
 

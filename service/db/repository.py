@@ -101,7 +101,12 @@ async def count_players(session: AsyncSession, tournament_id: str) -> int:
 
 def require_open(tournament: TournamentRow) -> None:
     if tournament.status != "registration":
-        raise Conflict("the start list is closed", field="status")
+        raise Conflict(
+            "the start list is closed (the tournament has started): only a withdrawal "
+            '(PATCH with {"withdrawn": true}) or, in a Swiss tournament, a late entry '
+            "(POST .../players) changes the field now",
+            field="status",
+        )
 
 
 SWISS_SYSTEMS = frozenset({"swiss-dutch", "swiss-jca"})

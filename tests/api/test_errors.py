@@ -121,7 +121,7 @@ async def test_result_errors(client: httpx.AsyncClient) -> None:
     cases = [
         (f"{base}/1/games/1/result", {"result": "2-0"}, event.auth(), 422, "result"),
         (f"{base}/1/games/1/result", {}, event.auth(), 422, "result"),
-        (f"{base}/9/games/1/result", {"result": "1-0"}, event.auth(), 404, "round"),
+        (f"{base}/9/games/1/result", {"result": "1-0"}, event.auth(), 404, "round_number"),
         (f"{base}/0/games/1/result", {"result": "1-0"}, event.auth(), 422, "round_number"),
         (f"{base}/1/games/2/result", {"result": "1-0"}, event.auth(), 404, "table"),
         (f"{base}/1/games/1/result", {"result": "1-0"}, event.auth(bye_player), 403, "table"),

@@ -64,6 +64,18 @@ async def test_game_value_with_full_shortening(client: httpx.AsyncClient) -> Non
     response = await report(client, event, 1, game["table"], result, time_shortened_minutes=15)
     assert response.status_code == 200, response.text
     assert response.json()["extra"] == {"time_shortened_minutes": 15}
+    # the result event names the shortening as the request does
+    from sqlmodel import select
+
+    from service.db.tables import EventRow
+
+    state = client._transport.app.state.arbiter  # type: ignore[attr-defined]
+    async with state.sessions() as session:
+        rows = (
+            await session.exec(select(EventRow).where(EventRow.tournament_id == event.id))
+        ).all()
+    last = max(rows, key=lambda row: row.seq).payload
+    assert last["time_shortened_minutes"] == 15 and "shortened_minutes" not in last
     rows = (await client.get(f"/v1/tournaments/{event.id}/standings")).json()["rows"]
     by_number = {row["start_number"]: row for row in rows}
     colour_points = 5 if winner == black else -5

@@ -34,7 +34,8 @@ def test_standings_text(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["standings", str(ORACLE / "v0004.trf"), "--tiebreaks", "SB"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].split()[:4] == ["Rk", "No", "Name", "Pts"]
-    assert len(lines) == 14
+    assert len(lines) == 15  # header, 13 players, the reading applied
+    assert lines[-1].startswith("# C.07 2026, swiss reading")
 
 
 def test_missing_file_is_a_clear_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -137,3 +138,98 @@ def test_check_reports_a_wrong_round(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert main(["check", str(broken)]) == 1
     out = capsys.readouterr().out
     assert "round 1: differs" in out
+
+
+TIEBREAK_DATA = Path(__file__).resolve().parents[1] / "data" / "tiebreaks"
+
+
+def _every_pair_meets_trf(tmp_path: Path, declared: str | None) -> Path:
+    from service.engine.trf import TrfDocument, write_trf
+    from tests.engine.scoring.builders import every_pair_meets
+
+    headers = (("012", "Every pair meets"),) + ((("092", declared),) if declared else ())
+    doc = TrfDocument(tournament=every_pair_meets(), headers=headers, system=declared)
+    path = tmp_path / "event.trf"
+    path.write_text(write_trf(doc))
+    return path
+
+
+def _standings_json(capsys: pytest.CaptureFixture[str], *argv: str) -> dict[str, object]:
+    assert main(["standings", *argv, "--format", "json"]) == 0
+    body: dict[str, object] = json.loads(capsys.readouterr().out)
+    return body
+
+
+def test_standings_reading_is_said_and_decided(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An exported round-robin (092 FIDE_ROUNDROBIN) gets the round-robin defaults;
+    --system overrides the file; with nothing said the shape decides."""
+    from service.engine.scoring.reading import DEFAULT_ROUND_ROBIN, DEFAULT_SWISS
+
+    robin = _every_pair_meets_trf(tmp_path, "FIDE_ROUNDROBIN")
+    body = _standings_json(capsys, str(robin))
+    assert body["tiebreaks"] == list(DEFAULT_ROUND_ROBIN)
+    assert body["reading"] == {
+        "reading": "round-robin",
+        "system": "round-robin",
+        "source": "trf-092",
+    }
+    told = _standings_json(capsys, str(robin), "--system", "swiss-dutch")
+    assert told["tiebreaks"] == list(DEFAULT_SWISS)
+    assert told["reading"] == {"reading": "swiss", "system": "swiss-dutch", "source": "request"}
+    silent = _standings_json(capsys, str(_every_pair_meets_trf(tmp_path, None)))
+    assert silent["reading"] == {"reading": "round-robin", "system": None, "source": "inferred"}
+
+
+def test_standings_json_agrees_with_the_checker(capsys: pytest.CaptureFixture[str]) -> None:
+    """t-f01 (declared Swiss by nothing but its shape) with the checker's values, ARO
+    null for the player who never played over the board."""
+    expected = json.loads((TIEBREAK_DATA / "expected.json").read_text())["t-f01.trf"]["2024"]
+    path = str(TIEBREAK_DATA / "t-f01.trf")
+    body = _standings_json(capsys, path, "--tiebreaks", "BH,FB,SB,ARO", "--edition", "2024")
+    rows = body["rows"]
+    assert isinstance(rows, list)
+    got = {str(r["start_number"]): r["tiebreaks"] for r in rows}
+    want = {n: {c: v[c] for c in ("BH", "FB", "SB", "ARO")} for n, v in expected.items()}
+    assert got == want
+
+
+@pytest.mark.parametrize("command", ["pair", "standings", "check"])
+@pytest.mark.parametrize("content", [b"\x00\x01\xff\xfe garbage\n", b"", b"012 Only a name\n"])
+def test_a_file_that_is_not_trf_is_refused_as_the_api_refuses_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str, content: bytes
+) -> None:
+    from service.api.compute_input import NO_PLAYERS
+
+    path = tmp_path / "garbage.trf"
+    path.write_bytes(content)
+    assert main([command, str(path)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err == f"arbiter: {path}: {NO_PLAYERS}\n"
+
+
+def test_generate_with_too_few_players(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["generate", "--players", "1", "--rounds", "3", "--seed", "1"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert "too few players" in captured.err and "at least 2" in captured.err
+
+
+def test_a_reader_that_goes_away_is_no_error() -> None:
+    """`arbiter standings f.trf | head -1`: the reader closes the pipe; no traceback,
+    no message, exit 0. Here the reader is gone before the first write."""
+    import subprocess
+    import sys
+
+    path = str(TIEBREAK_DATA / "t-f05.trf")
+    script = f"from service.cli import main; raise SystemExit(main(['standings', {path!r}]))"
+    producer = subprocess.Popen(
+        [sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    assert producer.stdout is not None and producer.stderr is not None
+    producer.stdout.close()  # the command is still importing: its writes all fail
+    err = producer.stderr.read()
+    assert producer.wait(timeout=120) == 0
+    assert err == b""

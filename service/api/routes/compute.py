@@ -18,6 +18,8 @@ from service.api.schemas.compute import (
     ComputeStandings,
     ComputeTournament,
     PairingOut,
+    StandingsReading,
+    TournamentSystem,
     VarmaRequest,
     VarmaResponse,
 )
@@ -26,7 +28,8 @@ from service.api.systems import pair_next, schedule_for
 from service.app.offload import run_cpu
 from service.engine.model import Player
 from service.engine.pairing.varma import varma_draw, varma_sets
-from service.engine.scoring.standings import DEFAULT_SWISS, compute_standings
+from service.engine.scoring.reading import reading_for
+from service.engine.scoring.standings import compute_standings
 from service.engine.stats import pairing_quality
 from service.errors import InvalidInput
 
@@ -90,14 +93,32 @@ async def standings(
     ] = None,
     edition: Annotated[Literal["2026", "2024"] | None, Query()] = None,
     explain: Annotated[int | None, Query(ge=1, description="Start number to explain")] = None,
+    system: Annotated[
+        TournamentSystem | None,
+        Query(description="The tournament system, for a TRF body (else its 092 record)."),
+    ] = None,
 ) -> ComputeStandings:
     """Standings of a whole tournament sent as JSON (`players`, `games`, `byes`,
-    `tiebreaks`, `edition`) or as TRF text with the tie-breaks as query parameters."""
+    `tiebreaks`, `edition`, `system`) or as TRF text with the tie-breaks as query
+    parameters.
+
+    The tournament system decides how FIDE C.07 counts unplayed rounds (Swiss: art.
+    16; round-robins: 2026 art. 15.2) and the default tie-breaks: the request's
+    `system` (body or query), else a TRF file's 092 record, else the shape of the
+    games; `reading` in the response says which applied."""
     data, body = await _tournament_input(request)
+    named = system or (body.system if body else None)
+    reading = reading_for(data.tournament, named, data.declared_system)
     order = _codes(tiebreaks) or (body.tiebreaks if body and body.tiebreaks else None)
-    order = order or list(DEFAULT_SWISS)
+    order = order or list(reading.default_tiebreaks())
     chosen = edition or (body.edition if body else "2026")
-    table = compute_standings(data.tournament, order, edition=chosen, explain=explain)
+    table = compute_standings(
+        data.tournament,
+        order,
+        edition=chosen,
+        explain=explain,
+        round_robin=reading.round_robin,
+    )
     rows = [
         ComputeStandingRow(
             rank=row.rank,
@@ -108,7 +129,13 @@ async def standings(
         for row in table.rows
     ]
     explanation = table.explanation.as_dict() if table.explanation is not None else None
-    return ComputeStandings(tiebreaks=order, edition=chosen, rows=rows, explanation=explanation)
+    return ComputeStandings(
+        tiebreaks=order,
+        edition=chosen,
+        reading=StandingsReading.model_validate(reading.as_dict()),
+        rows=rows,
+        explanation=explanation,
+    )
 
 
 @router.post("/pairings", response_model=ComputePairing, openapi_extra=TOURNAMENT_BODY)

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated
 
 from fastapi import APIRouter, Query
 from fastapi.responses import JSONResponse
 
 from service.api.access import shows_personal_data
 from service.api.deps import ReaderDep, SessionDep, StateDep, TournamentDep
+from service.api.schemas.players import Sex
 from service.api.schemas.standings import StandingsPublic
 from service.api.views import StandingsFilter, standings_document, standings_public
 from service.db.repository import list_players
@@ -29,7 +30,7 @@ async def read_standings(
     reader: ReaderDep,
     rating_min: Rating = None,
     rating_max: Rating = None,
-    sex: Annotated[Literal["m", "w"] | None, Query()] = None,
+    sex: Annotated[Sex | None, Query()] = None,
     born_from: Year = None,
     born_to: Year = None,
     rounds_min: Rounds = None,

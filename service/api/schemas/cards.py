@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Literal
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 __all__ = ["CardLine", "CardOpponent", "PlayerCard"]
 
@@ -15,7 +15,7 @@ class CardOpponent(BaseModel):
 
     start_number: int
     name: str
-    rating: int
+    rating: int | None = Field(description="null = unrated")
 
 
 class CardLine(BaseModel):
@@ -34,5 +34,5 @@ class PlayerCard(BaseModel):
 
     start_number: int
     name: str
-    rating: int
+    rating: int | None = Field(description="null = unrated")
     rounds: list[CardLine]

@@ -72,8 +72,8 @@ class PointsSettings(ApiModel):
         )
 
 
-def to_number(value: Fraction) -> float | int:
-    """A JSON number for an exact value: an int when whole, else a float."""
-    if value.denominator == 1:
-        return int(value)
-    return float(value)
+def to_number(value: Fraction | None) -> float | None:
+    """A tie-break value as JSON: always a float (`0.0`, `15.5`, `1850.0`), null where
+    the tie-break is undefined. One rendering for the plain, filtered and explained
+    standings and the compute endpoint (the models' `float` fields render the same)."""
+    return None if value is None else float(value)

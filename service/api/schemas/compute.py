@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Literal, Self
+from typing import Annotated, Literal, Self
 
-from pydantic import BaseModel, Field, model_validator
+from pydantic import BaseModel, BeforeValidator, Field, model_validator
 
 from service.api.schemas.common import ApiModel, PointsSettings
 
@@ -24,13 +24,20 @@ __all__ = [
 
 PlayerId = int | str
 
+TournamentSystem = Literal[
+    "swiss-dutch", "swiss-jca", "round-robin", "double-round-robin", "flampark"
+]
+"""The tournament systems' names (as `POST /v1/tournaments` takes them)."""
+
 
 class ComputePlayer(ApiModel):
     """A player; the list order is the start-number (pairing-number) order."""
 
     id: PlayerId
     name: str = Field(default="", max_length=200)
-    rating: int = Field(default=0, ge=0, le=4000)
+    rating: Annotated[int, BeforeValidator(lambda v: 0 if v is None else v)] = Field(
+        default=0, ge=0, le=4000, description="Rating; null, omitted or 0 = unrated."
+    )
 
 
 class ComputeGame(ApiModel):
@@ -61,6 +68,14 @@ class ComputeTournament(ApiModel):
     initial_colour: Literal["white", "black"] | None = None
     tiebreaks: list[str] | None = Field(default=None, max_length=20)
     edition: Literal["2026", "2024"] = "2026"
+    system: TournamentSystem | None = Field(
+        default=None,
+        description=(
+            "The tournament system: decides how FIDE C.07 counts unplayed rounds "
+            "(Swiss systems: art. 16; round-robins: pre-determined pairings, 2026 art. "
+            "15.2) and the default tie-breaks. Omitted: inferred from the games."
+        ),
+    )
 
     @model_validator(mode="after")
     def _unique_ids(self) -> Self:
@@ -76,7 +91,25 @@ class ComputeStandingRow(BaseModel):
     rank: int
     id: PlayerId
     points: float
-    tiebreaks: dict[str, float]
+    tiebreaks: dict[str, float | None] = Field(
+        description="Values by code; null where undefined (ARO without a game played)."
+    )
+
+
+class StandingsReading(BaseModel):
+    """Which reading of FIDE C.07 the standings took, and who decided it."""
+
+    reading: Literal["swiss", "round-robin"] = Field(
+        description="How unplayed rounds were counted: Swiss (art. 16) or "
+        "pre-determined pairings (2026 art. 15.2)."
+    )
+    system: str | None = Field(
+        description="The tournament system named or declared; null when inferred."
+    )
+    source: Literal["request", "trf-092", "inferred"] = Field(
+        description="The request's `system`, the TRF file's 092 record, or the shape "
+        "of the games (only when nothing was said)."
+    )
 
 
 class ComputeStandings(BaseModel):
@@ -84,6 +117,7 @@ class ComputeStandings(BaseModel):
 
     tiebreaks: list[str]
     edition: str
+    reading: StandingsReading
     rows: list[ComputeStandingRow]
     explanation: dict[str, object] | None = None
 

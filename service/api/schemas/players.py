@@ -2,15 +2,41 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, BeforeValidator, Field
 
 from service.api.schemas.common import ApiModel
 
-__all__ = ["PlayerCreate", "PlayerPublic", "PlayerRegistered", "PlayerUpdate"]
+__all__ = ["PlayerCreate", "PlayerPublic", "PlayerRegistered", "PlayerUpdate", "Sex", "sex_code"]
 
-Rating = Field(ge=0, le=4000, description="Rating at the start; 0 = unrated.")
+
+def sex_code(value: object) -> object:
+    """TRF-16 sex code (col 10: m, w) from m, w or f in any case."""
+    if isinstance(value, str):
+        code = value.strip().lower()
+        if code in ("m", "w", "f"):
+            return "w" if code == "f" else code
+        raise ValueError("use m or w (the TRF codes); f is accepted for w, in any case")
+    return value
+
+
+def _unrated_as_zero(value: object) -> object:
+    """null (or omitted) = unrated, stored as 0 as TRF-16 writes an unrated player."""
+    return 0 if value is None else value
+
+
+Sex = Annotated[
+    Literal["m", "w"],
+    BeforeValidator(sex_code),
+    Field(description="m or w (TRF-16 codes); f and upper case are accepted, f as w."),
+]
+
+Rating = Annotated[
+    int | None,
+    BeforeValidator(_unrated_as_zero),
+    Field(ge=0, le=4000, description="Rating at the start; null, omitted or 0 = unrated."),
+]
 
 
 IDENTITY = Field(
@@ -25,10 +51,10 @@ class PlayerCreate(ApiModel):
     """A player to register."""
 
     name: str = Field(min_length=1, max_length=200)
-    rating: int = Rating
+    rating: Rating = 0
     fide_id: str | None = Field(default=None, pattern=r"^[0-9]{1,11}$")
     federation: str | None = Field(default=None, pattern=r"^[A-Z]{3}$")
-    sex: Literal["m", "w"] | None = None
+    sex: Sex | None = None
     birth_year: int | None = Field(default=None, ge=1880, le=2100)
     identity: str | None = IDENTITY
 
@@ -37,10 +63,12 @@ class PlayerUpdate(ApiModel):
     """Fields to change while the start list is open."""
 
     name: str | None = Field(default=None, min_length=1, max_length=200)
-    rating: int | None = Field(default=None, ge=0, le=4000)
+    rating: Rating = Field(
+        default=None, description="New rating; null = unrated (omit it to keep the rating)."
+    )
     fide_id: str | None = Field(default=None, pattern=r"^[0-9]{1,11}$")
     federation: str | None = Field(default=None, pattern=r"^[A-Z]{3}$")
-    sex: Literal["m", "w"] | None = None
+    sex: Sex | None = None
     birth_year: int | None = Field(default=None, ge=1880, le=2100)
     identity: str | None = IDENTITY
     withdrawn: bool | None = Field(
@@ -61,7 +89,7 @@ class PlayerPublic(BaseModel):
     id: int
     start_number: int | None
     name: str
-    rating: int
+    rating: int | None = Field(description="Rating at the start; null = unrated.")
     fide_id: str | None
     federation: str | None
     sex: str | None

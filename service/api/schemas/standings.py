@@ -32,9 +32,11 @@ class StandingRowPublic(BaseModel):
     rank: int
     start_number: int
     name: str
-    rating: int
+    rating: int | None = Field(description="Rating at the start; null = unrated.")
     points: float
-    tiebreaks: dict[str, float]
+    tiebreaks: dict[str, float | None] = Field(
+        description="Values by code; null where undefined (ARO without a game played)."
+    )
     flampark: FlamparkColumns | None = None
     team: int | None = Field(
         default=None, description="FLAMPARK team variant: 1 (odd numbers) or 2 (even)."

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from service.engine.model import Tournament
+from service.engine.scoring.reading import DEFAULT_ROUND_ROBIN, DEFAULT_SWISS
 from service.engine.scoring.tiebreaks.base import (
     Contribution,
     GroupTieBreak,
@@ -46,15 +47,6 @@ _EDITION_ALIASES = {"2023": "2024"}
 """The 2023 text: the same tie-break definitions as 2024 (FIDE changed only the
 explanations in the 2024 rewording)."""
 
-DEFAULT_ROUND_ROBIN: tuple[str, ...] = ("SB", "DE", "WIN", "KS")
-"""Default order for round-robins. C.07 art. 4.1 leaves the list to the organiser;
-this is the project's choice (seed 002's Berger coefficient first)."""
-
-DEFAULT_SWISS: tuple[str, ...] = ("BH-C1", "BH", "SB", "DE", "WIN")
-"""Default order for Swiss events: the list most federations publish (Buchholz cut 1,
-Buchholz, Sonneborn-Berger, direct encounter, wins); organisers publish their own
-under C.07 art. 4.1."""
-
 
 @dataclass(frozen=True, slots=True)
 class StandingRow:
@@ -66,8 +58,9 @@ class StandingRow:
     """The participant's start number."""
     points: Fraction
     """Points per the tournament's point system."""
-    tiebreaks: dict[str, Fraction]
-    """Tie-break values by code, in the order asked for."""
+    tiebreaks: dict[str, Fraction | None]
+    """Tie-break values by code, in the order asked for; None where a tie-break is
+    undefined for the participant (ARO without a game over the board, C.07 art. 10.1)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,6 +98,8 @@ class Standings:
     """FIDE C.07 edition applied."""
     explanation: PlayerExplanation | None = None
     """Filled when `explain` was given."""
+    round_robin: bool = False
+    """The C.07 reading applied: pre-determined pairings (2026 art. 15.2) or not."""
 
 
 def compute_standings(
@@ -136,7 +131,7 @@ def compute_standings(
 
     scores = {n: pd.score for n, pd in ctx.players.items()}
     points = fractions_of((scores, ctx.unit))
-    values: dict[int, dict[str, Fraction]] = {n: {} for n in ctx.players}
+    values: dict[int, dict[str, Fraction | None]] = {n: {} for n in ctx.players}
     group_notes: dict[str, tuple[str, tuple[Contribution, ...]]] = {}
     groups = _split_sorted(sorted(ctx.players, key=lambda n: -scores[n]), scores)
 
@@ -144,8 +139,9 @@ def compute_standings(
         if isinstance(tb, TieBreak):
             raw = tb.raw(ctx)
             numerators = raw[0]
+            undefined = tb.undefined(ctx)
             for number, value in fractions_of(raw).items():
-                values[number][tb.code] = value
+                values[number][tb.code] = None if number in undefined else value
             key = numerators.__getitem__
             groups = [
                 part
@@ -178,7 +174,8 @@ def compute_standings(
                     TieBreakExplanation(tb.code, values[explain][tb.code], contributions, note)
                 )
         explanation = PlayerExplanation(explain, row.rank, row.points, tuple(items))
-    return Standings(tuple(rows), tuple(tb.code for tb in parsed), edition, explanation)
+    codes = tuple(tb.code for tb in parsed)
+    return Standings(tuple(rows), codes, edition, explanation, ctx.round_robin)
 
 
 def _split_sorted(ordered: list[int], values: dict[int, int]) -> list[list[int]]:
@@ -199,7 +196,7 @@ def _apply_group(
     ctx: TieBreakContext,
     tb: GroupTieBreak,
     groups: list[list[int]],
-    values: dict[int, dict[str, Fraction]],
+    values: dict[int, dict[str, Fraction | None]],
     explain: int | None,
     notes: dict[str, tuple[str, tuple[Contribution, ...]]],
 ) -> list[list[int]]:

@@ -489,3 +489,23 @@ def test_pairing_view_of_a_round() -> None:
     assert pairing.notes == ("FLAMPARK x8 round, computed round 10",)
     with pytest.raises(FlamparkOptionError, match="round 11 is not in the schedule"):
         schedule.pairing(11)
+
+
+def test_a_kind_mix_that_idles_players_warns_naming_them_and_the_rounds() -> None:
+    """15 players, basic, basic, x2, x2: 13 and 15 sit out 3 of the 4 rounds."""
+    schedule = flampark_schedule(15, 4, kinds=["basic", "basic", "x2", "x2"])
+    idle: dict[int, list[int]] = {}
+    for rnd in schedule.rounds:
+        for bye in rnd.byes:
+            idle.setdefault(bye.player, []).append(rnd.number)
+    most = {p: r for p, r in idle.items() if 2 * len(r) > 4}
+    assert most == {13: [2, 3, 4], 15: [1, 3, 4]}
+    sit_out = [w for w in schedule.warnings if "sits out" in w]
+    assert sit_out == [
+        f"player {p} sits out 3 of 4 rounds (rounds {', '.join(map(str, r))}): fewer "
+        "narrowing rounds (x2, x4, x8) or more players keep everyone playing"
+        for p, r in sorted(most.items())
+    ]
+    paired = flampark_schedule(15, 4, kinds=["basic", "basic", "x2", "x2"], rematch_byes=True)
+    assert not [w for w in paired.warnings if "sits out" in w]
+    assert not [w for w in flampark_schedule(15, 4).warnings if "sits out" in w]

@@ -67,7 +67,12 @@ def test_every_schedule_is_valid(
     )
     _check_valid(schedule, players, rounds)
     assert schedule.kinds == tuple(kinds[c - 1] for c in order)
-    assert (players < 3 * rounds) == bool(schedule.warnings)
+    few = [w for w in schedule.warnings if "sensible minimum" in w]
+    assert (players < 3 * rounds) == bool(few)
+    idle: Counter[int] = Counter(b.player for rnd in schedule.rounds for b in rnd.byes)
+    named = {int(w.split()[1]) for w in schedule.warnings if "sits out" in w}
+    assert named == {p for p, n in idle.items() if 2 * n > rounds}
+    assert len(schedule.warnings) == len(few) + len(named)
     # The t-th round of a kind: chain games differ by factor x odd, at most factor x (4 t//2 + 1).
     seen_kind: dict[int, int] = {}
     counts: Counter[str] = Counter()

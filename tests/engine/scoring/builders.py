@@ -9,6 +9,7 @@ a round were absent.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from service.engine.model import (
     Bye,
@@ -20,6 +21,7 @@ from service.engine.model import (
     Round,
     Tournament,
 )
+from service.engine.pairing.roundrobin import round_robin_rounds
 
 _RESULTS = {
     "1-0": GameResult.WHITE_WINS,
@@ -64,3 +66,27 @@ def event(
         total_rounds=total_rounds,
         points=points or PointSystem(),
     )
+
+
+def every_pair_meets() -> Tournament:
+    """8 players, 7 rounds, every pair meets once: a Swiss can end like this. Player
+    1 wins round 1 by forfeit and loses round 7 by forfeit; the rest is decided by
+    start number (the lower number wins)."""
+    rounds = []
+    for rnd in round_robin_rounds(8):
+        games = []
+        for game in rnd.games:
+            winner = min(game.white, game.black)
+            result = GameResult.WHITE_WINS if winner == game.white else GameResult.BLACK_WINS
+            if 1 in (game.white, game.black) and rnd.number in (1, 7):
+                one_white = game.white == 1
+                won = rnd.number == 1
+                result = (
+                    GameResult.WHITE_WINS_FORFEIT
+                    if one_white == won
+                    else GameResult.BLACK_WINS_FORFEIT
+                )
+            games.append(replace(game, result=result))
+        rounds.append(Round(rnd.number, tuple(games), rnd.byes))
+    players = tuple(Player(n, f"P{n}", 2000 - 10 * n) for n in range(1, 9))
+    return Tournament(players=players, rounds=tuple(rounds), total_rounds=7)

@@ -32,6 +32,7 @@ the bracket being paired.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -103,6 +104,24 @@ def pair_players(
     return result, bye
 
 
+def _copy_matcher(matcher: WeightedMatcher) -> WeightedMatcher:
+    """An independent copy of a matcher's state (containers of containers of numbers
+    and tuples): two levels of copying, far cheaper than `copy.deepcopy`."""
+    clone = copy.copy(matcher)
+    for name, value in vars(matcher).items():
+        if isinstance(value, list):
+            setattr(clone, name, [_copy_item(item) for item in value])
+        elif isinstance(value, (dict, set)):
+            setattr(clone, name, value.copy())
+    return clone
+
+
+def _copy_item(item: object) -> object:
+    if isinstance(item, (list, dict, set)):
+        return item.copy()
+    return item
+
+
 class _RoundPairer:
     """State of one round's optimisation; vertices are positions in the sorted order."""
 
@@ -136,6 +155,26 @@ class _RoundPairer:
     def _solve(self) -> None:
         self.matcher.solve()
         self.stable = self.matcher.matching()
+
+    def _completable(self, rest: Sequence[int]) -> bool:
+        """Whether the players `rest` can all be paired (C1-C3), leaving at most one
+        who may receive the PAB (C2): the completion test of 2017 C.4."""
+        order = self.order
+        ctx = self.ctx
+        matcher = WeightedMatcher(len(rest))
+        for i, v in enumerate(rest):
+            lower = order[v]
+            row = []
+            for j in range(i):
+                higher = order[rest[j]]
+                if ctx.compatible(lower, higher):
+                    row.append((j, 1 + (not lower.bye_eligible) + (not higher.bye_eligible)))
+            matcher.set_weights(i, row)
+        try:
+            matcher.solve()
+        except MatchingError:
+            return False
+        return _complete(matcher.matching(), [order[v] for v in rest])
 
     def _in_bracket(self, m: int) -> bool:
         """Vertex `m` is a resident of the current bracket."""
@@ -178,17 +217,96 @@ class _RoundPairer:
                 self.idx.append(nxt)
                 nxt += 1
             log = self._start_log()
-            self._set_base_weights()
-            self._solve()
-            self._choose_mdps()
-            self._pair_mdps()
-            remainder, rem_pairs = self._remainder()
-            exchanges = self._prefer_exchanges(remainder, rem_pairs)
-            self._move_s1_down(remainder, rem_pairs, exchanges)
-            self._move_s2_up(remainder, rem_pairs, exchanges)
-            self._fix_roles(remainder)
-            self._pair_s1(remainder)
-            self._carry_down(group_first, log)
+            if self.pab_criteria or nxt >= n or not self._pair_2017_trial(group_first, log):
+                self._pair_bracket()
+                self._carry_down(group_first, log)
+
+    def _pair_bracket(self, trial: bool = False) -> None:
+        """Pair the current bracket (art. 3) on the weights of the whole remaining field
+        (`trial`: the 2017 trial weights, see `_pair_2017_trial`)."""
+        self._set_base_weights()
+        if trial:
+            self._trial_mdp_weights()
+        self._solve()
+        self._choose_mdps()
+        self._pair_mdps()
+        remainder, rem_pairs = self._remainder()
+        exchanges = self._prefer_exchanges(remainder, rem_pairs)
+        self._move_s1_down(remainder, rem_pairs, exchanges)
+        self._move_s2_up(remainder, rem_pairs, exchanges)
+        self._fix_roles(remainder)
+        self._pair_s1(remainder)
+
+    def _pair_2017_trial(self, group_first: int, log: BracketLog | None) -> bool:
+        """2017 edition: completion binds the penultimate pairing bracket only.
+
+        C.04.3 (2017) C.4 asks the *PPB* to choose its downfloaters so that the round
+        can be completed; the brackets above it follow C.5-C.7 alone (C.7 looks only
+        at the next bracket), and when the PPB cannot complete the round, A.9 / B.8
+        collapse the lower brackets and make the bracket above the new PPB. The
+        bracket is therefore paired first as if the players below the next score
+        group could always be paired (`_trial_weights`); if the players left can
+        still be paired completely, that pairing stands, else the bracket is the
+        PPB and is paired with completion first, as in 2026. Returns True when the
+        trial pairing stood (the bracket is then done and carried down).
+        """
+        trial = copy.copy(self)
+        trial.matcher = _copy_matcher(self.matcher)
+        trial.pairs = dict(self.pairs)
+        trial.matched = list(self.matched)
+        trial.stable = list(self.stable)
+        trial.idx = list(self.idx)
+        trial.logs = None
+        trial._trial_weights()
+        trial._pair_bracket(trial=True)
+        made = [
+            (v, trial.stable[v])
+            for v in self.idx[: self.bracket_size]
+            if trial.matched[v] and v < trial.stable[v]
+        ]
+        taken = {v for pair in made for v in pair}
+        rest = [v for v in range(self.n) if v not in self.pairs and v not in taken]
+        if not self._completable(rest):
+            return False
+        for v, m in made:
+            self.matched[v] = self.matched[m] = True
+            self._finalize(v, m)
+        self._solve()
+        self._carry_down(group_first, log)
+        return True
+
+    def _trial_mdp_weights(self) -> None:
+        """Two moved-down players never form a pair of the bracket (2017 B.3: MDPs
+        pair with residents, S1 holds the MDPs) nor of the next one, where both are
+        MDPs again: without completion their edge keeps only the compatibility field,
+        so it cannot buy a pair the bracket would not make."""
+        mask = ~((1 << self.ctx.total_bits) - 1)
+        idx = self.idx
+        matcher = self.matcher
+        for larger in range(1, self.mdp_count):
+            v = idx[larger]
+            matcher.set_weights(
+                v, ((idx[s], matcher.weight(v, idx[s]) & mask) for s in range(larger))
+            )
+
+    def _trial_weights(self) -> None:
+        """Every unpaired player below the next score group may meet any other player
+        still unpaired, with the same weight whether or not they could really meet
+        (the compatibility-and-bye field alone, as `WeightContext.weight` sets it), so
+        that the bracket's optimum is not bound by completing the round."""
+        in_window = set(self.idx)
+        bits = self.ctx.total_bits
+        info = self.ctx.info
+        order = self.order
+        open_v = [v for v in range(self.n) if v not in self.pairs]
+        eligible = {v: info[order[v].number].bye_candidate for v in open_v}
+        for v in open_v:
+            if v in in_window:
+                continue
+            ev = eligible[v]
+            self.matcher.set_weights(
+                v, ((u, (3 - ev - eligible[u]) << bits) for u in open_v if u != v)
+            )
 
     def _prepare_bye(self) -> None:
         """Completion check; PAB assignee's score and the C9 ranks (odd fields)."""

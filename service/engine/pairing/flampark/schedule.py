@@ -226,6 +226,28 @@ def _computed_rounds(
     return computed
 
 
+def _sit_out_warnings(built: Sequence[Round]) -> list[str]:
+    """A warning naming each player who sits out more than half of the rounds, and the
+    rounds (a kind mix with narrowing rounds can leave the bottom of a small field
+    without games: 15 players, basic, basic, x2, x2 sits 13 out in 3 of 4 rounds)."""
+    idle: dict[int, list[int]] = {}
+    for rnd in built:
+        for bye in rnd.byes:
+            idle.setdefault(bye.player, []).append(rnd.number)
+    total = len(built)
+    lines = []
+    for player in sorted(idle):
+        numbers = idle[player]
+        if 2 * len(numbers) > total:
+            listed = ", ".join(str(n) for n in numbers)
+            lines.append(
+                f"player {player} sits out {len(numbers)} of {total} rounds "
+                f"(rounds {listed}): fewer narrowing rounds (x2, x4, x8) or more "
+                f"players keep everyone playing"
+            )
+    return lines
+
+
 def _rematches(played: Sequence[RawRound]) -> list[RawRound]:
     """Pair the players sitting out a round among themselves (no repeated game)."""
     met = {(min(a, b), max(a, b)) for rnd in played for a, b in rnd.games}
@@ -301,7 +323,7 @@ def flampark_schedule(
         kinds=tuple(rnd.kind for rnd in played),
         computed=order,
         variant=variant,
-        warnings=warnings,
+        warnings=(*warnings, *_sit_out_warnings(built)),
         teams=teams,
         groups=groups,
     )

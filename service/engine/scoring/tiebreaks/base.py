@@ -65,8 +65,9 @@ class TieBreakExplanation:
 
     code: str
     """The tie-break code as normalised by the registry."""
-    value: Fraction
-    """The value shown in the standings."""
+    value: Fraction | None
+    """The value shown in the standings; None where the tie-break is undefined (ARO
+    of a participant with no game over the board)."""
     contributions: tuple[Contribution, ...] = ()
     """The items that made the value, in round order."""
     note: str = ""
@@ -82,8 +83,8 @@ class TieBreakExplanation:
         }
 
 
-def _num(value: Fraction) -> dict[str, object]:
-    return {"exact": str(value), "float": float(value)}
+def _num(value: Fraction | None) -> dict[str, object] | None:
+    return None if value is None else {"exact": str(value), "float": float(value)}
 
 
 Raw = tuple[dict[int, int], int]
@@ -141,9 +142,20 @@ class TieBreak:
         """
         return self.raw(ctx)
 
+    def undefined(self, ctx: TieBreakContext) -> frozenset[int]:
+        """Participants for whom the tie-break has no value (default: none).
+
+        Their entry in `raw` is 0 (they sort below every defined value); the standings
+        show no value for them. ARO, C.07 art. 10.1, averages the opponents met over
+        the board: with none met it is undefined, not 0 (FIDE's checker gives none).
+        """
+        del ctx
+        return frozenset()
+
     def explain(self, ctx: TieBreakContext, number: int) -> TieBreakExplanation:
         """Value and contributing items for one participant (default: value only)."""
-        return TieBreakExplanation(self.code, self.values(ctx)[number])
+        value = None if number in self.undefined(ctx) else self.values(ctx)[number]
+        return TieBreakExplanation(self.code, value)
 
 
 @dataclass(frozen=True, slots=True)

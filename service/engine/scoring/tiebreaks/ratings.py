@@ -15,9 +15,13 @@ seed 001's JCA simple performance (PERF-JCA).
   opponents; every unplayed round (forfeit, bye, absence) adds the own rating again.
 
 Only games played over the board count (2026 art. 15.2: forfeits are not games for
-rating tie-breaks, even with pre-determined pairings). Art. 10's preamble: a rating
-tie-break cannot be used when unrated participants (rating 0) take part, unless the
-rating to give them was published; `/U<rating>` gives it (e.g. `ARO/U1000`). Without
+rating tie-breaks, even with pre-determined pairings). A participant with no game
+over the board has no ARO, TPR, PTP, APRO or APPO (an average of nothing): the
+value is undefined (`undefined`; null in the API), as FIDE's tie-break checker gives
+it, not 0, and sorts below every value. A cut that leaves no rating (ARO-C1 after one
+game) gives 0, as the FIDE 2023 exercises do. Art. 10's preamble: a rating tie-break
+cannot be used when unrated participants (rating 0) take part, unless the rating to
+give them was published; `/U<rating>` gives it (e.g. `ARO/U1000`). Without
 it, and with an unrated participant present, these tie-breaks are 0 for everybody
 (they then separate nobody), and the explanation says why.
 """
@@ -93,6 +97,19 @@ class _RatingTieBreak(TieBreak, ABC):
             return dict.fromkeys(ctx.players, 0), 1
         return {number: value or 0 for number, value in self.computed(ctx).items()}, 1
 
+    def undefined(self, ctx: TieBreakContext) -> frozenset[int]:
+        """Participants with no game over the board: no value (see the module). A cut
+        that leaves no rating (ARO-C1 after one game) gives 0, as FIDE's 2023
+        exercises show it."""
+        if not self.enabled(ctx):
+            return frozenset()
+        games = games_over_the_board(ctx)
+        return frozenset(n for n, (opponents, _) in games.items() if not opponents)
+
+    def shown(self, ctx: TieBreakContext, number: int, computed: int | None) -> Fraction | None:
+        """The value an explanation shows: None when undefined, else the value or 0."""
+        return None if number in self.undefined(ctx) else Fraction(computed or 0)
+
     def computed(self, ctx: TieBreakContext) -> dict[int, int | None]:
         """`compute` for every participant, cached per context under the code (APRO
         and APPO read the TPR and PTP of the same code without recomputing them)."""
@@ -135,7 +152,7 @@ class _RatingTieBreak(TieBreak, ABC):
             Contribution(rnd, opp, Fraction(rating), f"rating of {opp}, result {share / 2}")
             for rnd, opp, rating, share in self.games(ctx, number)
         )
-        value = Fraction(self.compute(ctx, number) or 0)
+        value = self.shown(ctx, number, self.compute(ctx, number))
         return TieBreakExplanation(self.code, value, items, self.__doc__ or "")
 
 
@@ -243,8 +260,8 @@ class AverageRating(_RatingTieBreak):
             Contribution(rnd, opp, Fraction(rating), f"rating of {opp}", i in kept_index)
             for i, (rnd, opp, rating, _) in enumerate(games)
         )
-        value = average_rating([item.value for item in kept]) or 0
-        return TieBreakExplanation(self.code, Fraction(value), contributions, "mean, halves up")
+        value = self.shown(ctx, number, average_rating([item.value for item in kept]))
+        return TieBreakExplanation(self.code, value, contributions, "mean, halves up")
 
 
 class PerformanceRating(_RatingTieBreak):
@@ -305,7 +322,7 @@ class _AverageOfOpponents(_RatingTieBreak):
             for rnd, opp, _, _ in self.games(ctx, number)
             if perf.get(opp) is not None
         )
-        value = Fraction(self.compute(ctx, number) or 0)
+        value = self.shown(ctx, number, self.compute(ctx, number))
         return TieBreakExplanation(self.code, value, items, "mean, halves up")
 
 
@@ -336,6 +353,11 @@ class OwnRating(_RatingTieBreak):
 
     def compute(self, ctx: TieBreakContext, number: int) -> int | None:
         return self.rating_of(ctx, number)
+
+    def undefined(self, ctx: TieBreakContext) -> frozenset[int]:
+        """Everybody has a rating (0 or the /U value for the unrated)."""
+        del ctx
+        return frozenset()
 
     def explain(self, ctx: TieBreakContext, number: int) -> TieBreakExplanation:
         value = self.values(ctx)[number]
