@@ -17,7 +17,7 @@ from service.api.contract import install_contract
 from service.api.errors import install_error_handlers
 from service.api.idempotency import IdempotencyMiddleware, run_purger
 from service.api.limits import BodyLimitMiddleware
-from service.api.observability import REQUEST_ID_HEADER, install_observability
+from service.api.observability import REQUEST_ID_HEADER, install_observability, metrics_of
 from service.api.ratelimit import RateLimitMiddleware, RateLimits, parse_limit
 from service.api.routes import (
     access,
@@ -101,6 +101,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         reader = create_reader(config)
         reader.start()
         hub = Hub(reader, config)
+        hub.observe_lag = metrics_of(app).bus_lag_seconds.observe
         bus = create_bus(config.database_url)
         bus.attach(hub.notify, hub.resync)
         await bus.start()

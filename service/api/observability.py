@@ -11,6 +11,8 @@ from __future__ import annotations
 import json
 import logging
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from asgi_correlation_id import CorrelationIdMiddleware, correlation_id
@@ -19,7 +21,13 @@ from prometheus_client import CollectorRegistry, Gauge, Histogram
 from prometheus_fastapi_instrumentator import Instrumentator
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-__all__ = ["REQUEST_ID_HEADER", "Metrics", "install_observability", "metrics_of"]
+__all__ = [
+    "REQUEST_ID_HEADER",
+    "Metrics",
+    "install_observability",
+    "metrics_of",
+    "observe_pairing",
+]
 
 REQUEST_ID_HEADER = "X-Request-ID"
 _access_log = logging.getLogger("arbiter.access")
@@ -33,7 +41,8 @@ class Metrics:
     live_subscribers: Gauge
     """Open live-channel sockets in this process."""
     bus_lag_seconds: Histogram
-    """From an event's commit to its fan-out by this process."""
+    """From the bus notification of an event to its frame queued for every spectator of
+    this process (reading the event and bringing the table forward included)."""
     pairing_seconds: Histogram
     """Time to pair one round (or a whole schedule), by pairing system."""
 
@@ -50,7 +59,7 @@ class Metrics:
             ),
             bus_lag_seconds=Histogram(
                 "arbiter_live_bus_lag_seconds",
-                "Delay from an event's commit to its fan-out",
+                "Delay from an event's notification to its fan-out",
                 registry=registry,
                 buckets=(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 15),
             ),
@@ -69,6 +78,15 @@ def metrics_of(app: FastAPI) -> Metrics:
     metrics = app.state.metrics
     assert isinstance(metrics, Metrics)
     return metrics
+
+
+@contextmanager
+def observe_pairing(app: FastAPI, system: str) -> Iterator[None]:
+    """Time one pairing (a round, or a whole schedule) into `arbiter_pairing_seconds`;
+    a pairing that fails is not counted."""
+    started = time.perf_counter()
+    yield
+    metrics_of(app).pairing_seconds.labels(system=system).observe(time.perf_counter() - started)
 
 
 class AccessLogMiddleware:

@@ -16,8 +16,11 @@ PAGE_POLICY = (
 )
 """Pages load only the service's own scripts and styles, and open only its own sockets."""
 
-DOCS_POLICY = PAGE_POLICY.replace("script-src 'self'", "script-src 'self' 'unsafe-inline'")
-"""Swagger UI and ReDoc start from an inline script FastAPI writes (assets stay local)."""
+DOCS_POLICY = PAGE_POLICY.replace(
+    "script-src 'self'", "script-src 'self' 'unsafe-inline'; worker-src 'self' blob:"
+)
+"""Swagger UI and ReDoc start from an inline script FastAPI writes, and ReDoc searches in a
+worker it builds from a blob (every asset stays local)."""
 
 _DOCS_PATHS = ("/docs", "/redoc")
 _ALWAYS = (

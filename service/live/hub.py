@@ -21,6 +21,7 @@ import contextlib
 import logging
 import time
 from collections import deque
+from collections.abc import Callable
 from typing import Protocol
 
 from service.config import Settings
@@ -180,11 +181,15 @@ class Channel:
         """How many times the reader was asked (for tests and figures)."""
         self._wake = asyncio.Event()
         self._idle_since = time.monotonic()
+        self._notified: float | None = None
+        """When the bus first said this channel moved since its last fan-out."""
         self.task = asyncio.get_running_loop().create_task(self._run())
 
     def poke(self, seq: int | None) -> None:
         """Something happened (`seq`), or maybe did (None: resynchronise)."""
         if seq is None or seq > self.seq:
+            if seq is not None and self._notified is None:
+                self._notified = time.monotonic()
             self._wake.set()
 
     def join(self, socket: Socket, since: int | None) -> Client:
@@ -227,6 +232,9 @@ class Channel:
             client.offer(update.frames)
             if position % FANOUT_SLICE == 0:
                 await asyncio.sleep(0)
+        notified, self._notified = self._notified, None
+        if notified is not None and self.hub.observe_lag is not None:
+            self.hub.observe_lag(time.monotonic() - notified)
 
     async def _refresh(self) -> Update:
         """Ask the reader, retrying with backoff; LiveUnavailable after the last try."""
@@ -277,6 +285,8 @@ class Hub:
     """The process's channels, fed by the bus."""
 
     def __init__(self, reader: Reader, settings: Settings, *, attempts: int = 5) -> None:
+        self.observe_lag: Callable[[float], None] | None = None
+        """Told each notification-to-fan-out delay (the app's metrics)."""
         self.reader = reader
         self.settings = settings
         self.attempts = attempts

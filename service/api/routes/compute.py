@@ -11,6 +11,7 @@ from pydantic import ValidationError
 
 from service.api.compute_input import EngineInput, from_json, from_trf
 from service.api.flampark_views import schedule_document
+from service.api.observability import observe_pairing
 from service.api.schemas.common import to_number
 from service.api.schemas.compute import (
     ComputePairing,
@@ -151,15 +152,17 @@ async def pairings(
     a trailing column of H/F/Z entries announces the round's byes) or as JSON."""
     data, _ = await _tournament_input(request)
     options: dict[str, Any] = {"rules": rules, "seed": seed}
-    pairing = pair_next(
-        system,
-        data.tournament,
-        byes=data.next_round_byes,
-        options=options,
-        accelerations=data.accelerations,
-        forbidden_pairs=data.forbidden_pairs,
-        explain=explain,
-    )
+    with observe_pairing(request.app, f"compute-{system}"):
+        pairing = await run_cpu(  # off the event loop (issue 12)
+            pair_next,
+            system,
+            data.tournament,
+            byes=data.next_round_byes,
+            options=options,
+            accelerations=data.accelerations,
+            forbidden_pairs=data.forbidden_pairs,
+            explain=explain,
+        )
     return ComputePairing(
         round=pairing.round,
         pairings=[

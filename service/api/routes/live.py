@@ -28,6 +28,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from sqlalchemy.exc import SQLAlchemyError
 
 from service.api.access import authorize_read
+from service.api.observability import metrics_of
 from service.api.state import AppState
 from service.db.bridge import BRIDGE_SYSTEMS
 from service.db.tables import TournamentRow
@@ -123,12 +124,15 @@ async def serve_live(
         await _refuse(websocket, GONE, 404, f"no tournament {tournament_id!r}", "tournament_id")
         return
     client = channel.join(websocket, since)
+    subscribers = metrics_of(websocket.app).live_subscribers
+    subscribers.inc()
     sender = asyncio.create_task(client.run())
     receiver = asyncio.create_task(_drain(websocket))
     try:
         await asyncio.wait({sender, receiver}, return_when=asyncio.FIRST_COMPLETED)
     finally:
         channel.leave(client)
+        subscribers.dec()
         for task in (sender, receiver):
             task.cancel()
         for task in (sender, receiver):

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Path, Query, status
+from fastapi import APIRouter, Path, Query, Request, status
 
 from service.api.deps import ActorDep, OrganizerDep, SessionDep, StateDep, TournamentDep
+from service.api.observability import observe_pairing
 from service.api.publish import commit_and_publish
 from service.api.schemas.rounds import (
     GamePublic,
@@ -31,6 +32,7 @@ TableNumber = Path(ge=1, le=100_000, description="Table (board) number, 1-based"
 
 @router.post("", status_code=status.HTTP_201_CREATED, response_model=PairedRound)
 async def pair_next_round(
+    request: Request,
     tournament: TournamentDep,
     _organizer: OrganizerDep,
     session: SessionDep,
@@ -41,7 +43,8 @@ async def pair_next_round(
     """Pair the next round of a Swiss tournament (FIDE Dutch or JCA) once every result
     of the current round is confirmed; 409 names the tables still open. Announced byes
     (half-point, zero-point for absence, full-point) are given in the body."""
-    pairing = await pair_round(session, tournament, body or PairRequest(), explain=explain)
+    with observe_pairing(request.app, tournament.system):
+        pairing = await pair_round(session, tournament, body or PairRequest(), explain=explain)
     await commit_and_publish(session, state, tournament)
     stored_games, stored_byes = await round_rows(session, tournament.id, pairing.round)
     public = round_public(pairing.round, stored_games, stored_byes)

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, status
+from fastapi import APIRouter, Request, status
 
 from service.api.deps import OrganizerDep, SessionDep, StateDep, TournamentDep
+from service.api.observability import observe_pairing
 from service.api.publish import commit_and_publish
 from service.api.schemas.tournaments import (
     TournamentCreate,
@@ -60,13 +61,18 @@ async def read(tournament: TournamentDep, session: SessionDep) -> dict[str, Any]
 
 @router.post("/{tournament_id}/start", response_model=TournamentStarted)
 async def start(
-    tournament: TournamentDep, _organizer: OrganizerDep, session: SessionDep, state: StateDep
+    request: Request,
+    tournament: TournamentDep,
+    _organizer: OrganizerDep,
+    session: SessionDep,
+    state: StateDep,
 ) -> dict[str, Any]:
     """Close the start list: number players by rating (descending, ties by name), issue
     their tokens (shown only this once) and, for round-robins and FLAMPARK, pair every
     round. FLAMPARK needs at least 2 x rounds players (422 naming both numbers) and
     warns below 3 x rounds."""
-    started = await start_workflow(session, tournament)
+    with observe_pairing(request.app, tournament.system):  # schedules paired in advance
+        started = await start_workflow(session, tournament)
     await commit_and_publish(session, state, tournament)
     tokens = [
         {"start_number": p.start_number, "name": p.name, "token": token}
