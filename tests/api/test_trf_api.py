@@ -6,9 +6,9 @@ import httpx
 
 from service.engine.scoring.standings import compute_standings
 from service.engine.trf import parse_trf, rounds_prefix, write_trf
-from tests.conftest import SHARED_DIR
+from tests.data import ORACLE_DUTCH
 
-ORACLE = SHARED_DIR / "oracle" / "dutch" / "v0004.trf"
+ORACLE = ORACLE_DUTCH / "v0004.trf"
 
 
 async def _import(client: httpx.AsyncClient, text: str) -> dict:
