@@ -21,6 +21,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
+from service.engine.errors import EngineError
 from service.engine.model import (
     Bye,
     ByeKind,
@@ -40,7 +41,7 @@ _CELL_WIDTH = 10
 _BYE_LETTERS = frozenset("UFHZ")
 
 
-class TrfError(ValueError):
+class TrfError(EngineError):
     """A TRF file that cannot be read; the message names the line and the field."""
 
 

@@ -18,8 +18,8 @@ from service.api.systems import initial_rounds
 from service.api.views import tournament_public
 from service.db.events import append_event
 from service.db.repository import close_start_list, create_tournament, store_round
+from service.engine.scoring.tiebreaks.errors import TieBreakError
 from service.engine.scoring.tiebreaks.registry import parse_tiebreak
-from service.errors import InvalidInput
 
 router = APIRouter(prefix="/v1/tournaments", tags=["tournaments"])
 
@@ -28,8 +28,9 @@ def _check_tiebreaks(codes: list[str] | None) -> None:
     for index, code in enumerate(codes or ()):
         try:
             parse_tiebreak(code)
-        except ValueError as exc:
-            raise InvalidInput(str(exc), field=f"tiebreaks.{index}") from None
+        except TieBreakError as exc:
+            exc.field = f"tiebreaks.{index}"
+            raise
 
 
 @router.post("", status_code=status.HTTP_201_CREATED, response_model=TournamentCreated)

@@ -8,13 +8,14 @@ from collections import Counter
 
 import pytest
 
+from service.engine.errors import EngineError
 from service.engine.model import ByeKind, Colour
 from service.engine.pairing.flampark import (
     KINDS,
     VARIANTS,
-    FlamparkError,
     FlamparkOptionError,
     FlamparkSchedule,
+    FlamparkScheduleError,
     TooFewPlayersError,
     basic_opponent,
     basic_round,
@@ -416,8 +417,10 @@ def test_group_variant(players: int, rounds: int) -> None:
 def test_too_few_players() -> None:
     with pytest.raises(TooFewPlayersError, match=r"9 rounds need at least 18 players, got 17"):
         flampark_schedule(17, 9)
-    assert issubclass(TooFewPlayersError, FlamparkError)
-    assert issubclass(FlamparkError, PairingError) and issubclass(FlamparkError, ValueError)
+    assert issubclass(TooFewPlayersError, FlamparkScheduleError)
+    assert issubclass(FlamparkScheduleError, PairingError) and issubclass(
+        FlamparkScheduleError, EngineError
+    )
 
 
 def test_fewer_than_three_times_rounds_warns() -> None:
@@ -458,7 +461,7 @@ def test_public_surface() -> None:
 
     assert KINDS == ("basic", "x2", "x4", "x8")
     assert VARIANTS == ("individual", "team", "group")
-    assert {"flampark_schedule", "FlamparkSchedule", "FlamparkError"} <= set(module.__all__)
+    assert {"flampark_schedule", "FlamparkSchedule", "FlamparkScheduleError"} <= set(module.__all__)
     assert all(hasattr(module, name) for name in module.__all__)
 
 

@@ -1,4 +1,4 @@
-"""Errors raised by standings and tie-breaks; all subclass ValueError.
+"""Errors raised by standings and tie-breaks (EngineError, service/engine/errors.py).
 
 * `TieBreakError` - the base: the input cannot be ranked as asked.
 * `UnknownTieBreakError` - a tie-break code (or modifier) that is not recognised.
@@ -7,10 +7,12 @@
 
 from __future__ import annotations
 
+from service.engine.errors import EngineError
+
 __all__ = ["TieBreakError", "UnknownTieBreakError", "UnsupportedEditionError"]
 
 
-class TieBreakError(ValueError):
+class TieBreakError(EngineError):
     """The tournament or the tie-break list cannot be evaluated."""
 
 
