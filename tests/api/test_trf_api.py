@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import httpx
 
 from service.engine.scoring.standings import compute_standings
@@ -11,12 +13,12 @@ from tests.data import ORACLE_DUTCH
 ORACLE = ORACLE_DUTCH / "v0004.trf"
 
 
-async def _import(client: httpx.AsyncClient, text: str) -> dict:
+async def _import(client: httpx.AsyncClient, text: str) -> dict[str, Any]:
     response = await client.post(
         "/v1/tournaments/import", content=text.encode(), headers={"content-type": "text/plain"}
     )
     assert response.status_code == 201, response.text
-    body: dict = response.json()
+    body: dict[str, Any] = response.json()
     return body
 
 

@@ -84,7 +84,7 @@ async def test_slow_client_gets_a_fresh_snapshot(database_url: str) -> None:
             url = f"ws://{address}/v1/tournaments/{event.id}/live"
             async with websockets.connect(url) as ws:
                 json.loads(await asyncio.wait_for(ws.recv(), 5))
-                state = server.config.app.state.arbiter  # type: ignore[attr-defined]
+                state = server.config.app.state.arbiter  # type: ignore[union-attr]
                 # overflow the client's queue directly: three notifications, room for one
                 for seq in (101, 102, 103):
                     for subscriptions in state.bus._subscribers.values():

@@ -125,7 +125,9 @@ def test_trim_method():
 
 def test_artificial_and_weighted_entries():
     weighted = WeightedScore.of(("0.6", 420), ("0.4", -50))  # mean 232
-    board = [170, 170, weighted, ArtificialScore.of(60, 40), ArtificialScore.of(40, 40)]
+    board: list[int | WeightedScore | ArtificialScore] = [
+        170, 170, weighted, ArtificialScore.of(60, 40), ArtificialScore.of(40, 40),
+    ]  # fmt: skip
     result = butler(board, "mean")
     assert result.datum is not None
     assert result.datum.mean == Fraction(170 + 170 + 232, 3)
@@ -150,7 +152,7 @@ def test_board_with_only_artificial_scores():
         (lambda: datum([1], "median"), "datum_method"),
         (lambda: datum([1], "pzbs", rounding="up"), "rounding"),
         (lambda: datum([1], "trim", trim=-1), "trim"),
-        (lambda: butler([1, "2"]), "scores"),
+        (lambda: butler([1, "2"]), "scores"),  # type: ignore[list-item]
     ],
 )
 def test_invalid_input_names_the_field(call, field):

@@ -207,7 +207,7 @@ def test_contract_round_trips_through_str():
         (lambda: score_contract("4S", "N", False, 14), "tricks"),
         (lambda: score_contract("4S", "N", False, -1), "tricks"),
         (lambda: score_contract("4S", "Q", False, 10), "declarer"),
-        (lambda: score_contract("4S", "N", "yes", 10), "vulnerable"),
+        (lambda: score_contract("4S", "N", "yes", 10), "vulnerable"),  # type: ignore[arg-type]
         (lambda: ns_score("4S", "N", "sometimes", 10), "vulnerability"),
         (lambda: Contract(8, Strain.SPADES), "level"),
         (lambda: board_conditions(0), "board"),

@@ -125,7 +125,7 @@ def test_fouled_board_groups():
 
 def test_artificial_score_on_a_board():
     """Reference 1.8: N = 6 with one 60/40 artificial score; real MPs 7,7,4,2,0 of 8."""
-    board = [500, 500, 420, 400, 100, ArtificialScore.of(60, 40)]
+    board: list[int | ArtificialScore] = [500, 500, 420, 400, 100, ArtificialScore.of(60, 40)]
     result = matchpoints(board)
     assert result.top == 10
     assert result.compared == 5
@@ -179,7 +179,7 @@ def test_single_table_is_average():
     ("call", "field"),
     [
         (lambda: matchpoints([1, 2, 3], tables=2), "tables"),
-        (lambda: matchpoints([1, 2, "3"]), "scores"),
+        (lambda: matchpoints([1, 2, "3"]), "scores"),  # type: ignore[list-item]
         (lambda: matchpoints([1, 2, 3], units="3-1-0"), None),
         (lambda: WeightedScore.of(("0.5", 420)), "weights"),
         (lambda: WeightedScore.of(("-0.5", 420), ("1.5", 0)), "weights"),

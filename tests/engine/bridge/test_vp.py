@@ -211,7 +211,7 @@ def test_custom_band_scale_for_the_old_25_point_structure():
         (lambda: vp(3, 0), "boards"),
         (lambda: vp(3, -8), "boards"),
         (lambda: vp(3, 8, "wbf-1990"), "scale"),
-        (lambda: vp(3.5, 8), "imps"),
+        (lambda: vp(3.5, 8), "imps"),  # type: ignore[arg-type]
         (lambda: vp(3, 40, "acbl-20"), "boards"),
         (lambda: vp(3, 12, "acbl-30"), "boards"),
         (lambda: acbl_scale(8, 25), "scale"),

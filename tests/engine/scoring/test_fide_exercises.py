@@ -205,7 +205,18 @@ MANY_UNPLAYED = event(
     total_rounds=7,
 )
 
-MANY_CODES = ("WIN", "WON", "BWG", "BPG", "PS", "PS-C1", "KS", "BH", "BH-C1", "BH-C2")
+MANY_CODES: tuple[str, ...] = (
+    "WIN",
+    "WON",
+    "BWG",
+    "BPG",
+    "PS",
+    "PS-C1",
+    "KS",
+    "BH",
+    "BH-C1",
+    "BH-C2",
+)
 MANY_CODES += ("BH-M1", "BH-M2", "AOB", "FB", "SB", "SB-C1", "SB-C2")
 
 # Start number, then one column per code above.
