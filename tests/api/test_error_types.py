@@ -93,6 +93,16 @@ async def test_engine_errors_over_http(client: httpx.AsyncClient) -> None:
     )
 
 
+async def test_an_announced_pairing_allocated_bye_is_refused(client: httpx.AsyncClient) -> None:
+    """The PAB is the pairing's to give: announcing one is bad input (422), not a bug."""
+    body = {
+        "players": [{"id": f"p{n}", "rating": 2000 - n} for n in range(5)],
+        "byes": [{"round": 1, "player": "p4", "type": "pairing-allocated"}],
+        "rounds": 3,
+    }
+    _problem(await client.post("/v1/compute/pairings", json=body), "pairing-impossible", "byes")
+
+
 async def test_wrong_method_has_its_type(client: httpx.AsyncClient) -> None:
     response = await client.delete("/v1/compute/bridge/score")
     assert response.status_code == 405
