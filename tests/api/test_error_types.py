@@ -73,6 +73,15 @@ async def test_engine_errors_over_http(client: httpx.AsyncClient) -> None:
     )
     _problem(
         await client.post(
+            "/v1/compute/standings?tiebreaks=BH,NOPE",
+            content=text,
+            headers={"content-type": "text/plain"},
+        ),
+        "unknown-tiebreak",
+        "tiebreaks",
+    )
+    _problem(
+        await client.post(
             "/v1/tournaments", json={"name": "X", "system": "round-robin", "tiebreaks": ["NOPE"]}
         ),
         "unknown-tiebreak",

@@ -22,7 +22,7 @@ class UnknownTieBreakError(TieBreakError):
     def __init__(self, code: str, reason: str = "") -> None:
         self.code = code
         detail = f": {reason}" if reason else ""
-        super().__init__(f"unknown tie-break code {code!r}{detail}")
+        super().__init__(f"unknown tie-break code {code!r}{detail}", field="tiebreaks")
 
 
 class UnsupportedEditionError(TieBreakError):
@@ -30,4 +30,6 @@ class UnsupportedEditionError(TieBreakError):
 
     def __init__(self, edition: str) -> None:
         self.edition = edition
-        super().__init__(f"unsupported tie-break edition {edition!r}; use '2026' or '2024'")
+        super().__init__(
+            f"unsupported tie-break edition {edition!r}; use '2026' or '2024'", field="edition"
+        )
