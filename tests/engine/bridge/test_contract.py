@@ -204,6 +204,7 @@ def test_contract_round_trips_through_str():
         (lambda: score_contract("4Z", "N", False, 10), "strain"),
         (lambda: score_contract("4SXXX", "N", False, 10), "contract"),
         (lambda: score_contract("spades", "N", False, 10), "contract"),
+        (lambda: score_contract("²S", "N", False, 10), "contract"),  # a digit to isdigit()
         (lambda: score_contract("4S", "N", False, 14), "tricks"),
         (lambda: score_contract("4S", "N", False, -1), "tricks"),
         (lambda: score_contract("4S", "Q", False, 10), "declarer"),
