@@ -49,7 +49,7 @@ test: dev browser
 lint: dev
 	$(BIN)/ruff check service tests bench
 	$(BIN)/ruff format --check service tests bench
-	$(BIN)/mypy service
+	$(BIN)/mypy service tests
 
 openapi: install
 	$(BIN)/arbiter openapi > openapi/openapi.json

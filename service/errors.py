@@ -16,9 +16,11 @@ Hierarchy, one stable `type` per kind:
   - `Unavailable` 503 `unavailable`: the database cannot be reached; sent with
     `Retry-After`, the request changed nothing
 
-Engine errors (`ValueError` subclasses such as `PairingError`, `TrfError`) map to
-`InvalidInput`; request validation errors to `invalid-input` with every field listed.
-Nothing a client sends may produce a 500.
+Engine errors (the `EngineError` tree of service/engine/errors.py) map to 422 problems
+with their own types (`invalid-trf`, `pairing-impossible`, `unknown-tiebreak`, ...: the
+table `ENGINE_PROBLEMS` in service/api/errors.py); request validation errors to
+`invalid-input` with every field listed. Nothing a client sends may produce a 500; any
+other exception is a bug and is a 500 `internal` with its traceback logged.
 """
 
 from __future__ import annotations

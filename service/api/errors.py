@@ -1,4 +1,10 @@
-"""Rendering of every error as problem+json (RFC 9457); the hierarchy is service.errors."""
+"""Rendering of every error as problem+json (RFC 9457).
+
+The service's own problems are service.errors; the engine's errors (one tree under
+`EngineError`, listed in service/engine/errors.py) map to problem types through
+`ENGINE_PROBLEMS`, all 422. Any other exception, a bare `ValueError` included, is a bug:
+a 500 `internal` problem with its traceback logged.
+"""
 
 from __future__ import annotations
 
@@ -13,14 +19,34 @@ from sqlalchemy.exc import DBAPIError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from service.engine.bridge.errors import BridgeInputError
+from service.engine.errors import EngineError
+from service.engine.pairing.flampark.errors import (
+    FlamparkOptionError,
+    FlamparkScheduleError,
+    TooFewPlayersError,
+)
+from service.engine.pairing.result import PairingError
+from service.engine.pairing.varma import VarmaError
+from service.engine.scoring.flampark import FlamparkError, ShorteningError
+from service.engine.scoring.progress_premium import PremiumError
+from service.engine.scoring.tiebreaks.errors import (
+    TieBreakError,
+    UnknownTieBreakError,
+    UnsupportedEditionError,
+)
+from service.engine.trf import TrfError
 from service.errors import InvalidInput, Problem, Unavailable
 
 __all__ = [
+    "ENGINE_PROBLEMS",
     "PROBLEM_MEDIA_TYPE",
+    "engine_problem",
     "install_error_handlers",
     "is_outage",
     "outage_problem",
     "problem_response",
+    "problem_type",
 ]
 
 PROBLEM_MEDIA_TYPE = "application/problem+json"
@@ -77,6 +103,45 @@ def problem_response(
     )
 
 
+ENGINE_PROBLEMS: dict[type[EngineError], tuple[str, str]] = {
+    EngineError: ("invalid-input", "Invalid input"),
+    TrfError: ("invalid-trf", "Invalid TRF file"),
+    PairingError: ("pairing-impossible", "No pairing possible"),
+    VarmaError: ("invalid-draw", "Varma draw impossible"),
+    FlamparkScheduleError: ("invalid-schedule", "FLAMPARK schedule impossible"),
+    FlamparkOptionError: ("invalid-schedule", "FLAMPARK schedule impossible"),
+    TooFewPlayersError: ("too-few-players", "Too few players"),
+    TieBreakError: ("invalid-tiebreak", "Invalid tie-break"),
+    UnknownTieBreakError: ("unknown-tiebreak", "Unknown tie-break"),
+    UnsupportedEditionError: ("unsupported-edition", "Unsupported tie-break edition"),
+    FlamparkError: ("invalid-flampark-score", "Invalid FLAMPARK scoring input"),
+    ShorteningError: ("invalid-shortening", "Invalid time shortening"),
+    PremiumError: ("invalid-premium", "Invalid progress premium"),
+    BridgeInputError: ("invalid-bridge-input", "Invalid bridge input"),
+}
+"""Engine error class -> (problem type, title); a class not listed takes its nearest
+listed base's row (`MatchingError` -> `pairing-impossible`). Every one is a 422."""
+
+_CONTRACT_PARTS = frozenset({"level", "strain", "doubling"})
+"""Bridge engine fields that are parts of the one `contract` field of a request."""
+
+
+def problem_type(cls: type[EngineError]) -> tuple[str, str]:
+    """(type, title) of an engine error class: its own row or its nearest listed base's."""
+    return next(ENGINE_PROBLEMS[k] for k in cls.__mro__ if k in ENGINE_PROBLEMS)
+
+
+def engine_problem(exc: EngineError) -> Problem:
+    """The problem for an engine error: its class's type, its message and field."""
+    slug, title = problem_type(type(exc))
+    field = exc.field
+    if isinstance(exc, BridgeInputError) and field in _CONTRACT_PARTS:
+        field = "contract"
+    problem = InvalidInput(str(exc), field=field)
+    problem.slug, problem.title = slug, title
+    return problem
+
+
 _UNION_TAG = re.compile(r"^(literal\[|function-|[A-Z])")
 """Location parts pydantic adds for the member of a union that failed, not a field."""
 _NAMED_MESSAGE = re.compile(r"^(?:Value error, )?([a-z_][a-z0-9_.\[\]]*): (.+)$")
@@ -128,8 +193,9 @@ def install_error_handlers(app: FastAPI) -> None:
         problem.title = str(exc.detail)
         return problem_response(problem, request.url.path)
 
-    async def on_value_error(request: Request, exc: Exception) -> JSONResponse:
-        return problem_response(InvalidInput(str(exc)), request.url.path)
+    async def on_engine_error(request: Request, exc: Exception) -> JSONResponse:
+        assert isinstance(exc, EngineError)
+        return problem_response(engine_problem(exc), request.url.path)
 
     async def on_database(request: Request, exc: Exception) -> JSONResponse:
         if not is_outage(exc):
@@ -149,7 +215,7 @@ def install_error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(Problem, on_problem)
     app.add_exception_handler(RequestValidationError, on_validation)
     app.add_exception_handler(StarletteHTTPException, on_http)
-    app.add_exception_handler(ValueError, on_value_error)
+    app.add_exception_handler(EngineError, on_engine_error)
     app.add_exception_handler(DBAPIError, on_database)
     app.add_exception_handler(PoolTimeout, on_database)
     app.add_exception_handler(OSError, on_database)

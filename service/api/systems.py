@@ -14,7 +14,7 @@ from service.db.tables import TournamentRow
 from service.engine.model import Bye, Round, Tournament
 from service.engine.pairing import dutch, jca
 from service.engine.pairing.flampark import (
-    FlamparkError,
+    FlamparkScheduleError,
     TooFewPlayersError,
     flampark_schedule,
 )
@@ -37,7 +37,8 @@ SWISS = {"swiss-dutch": "dutch", "swiss-jca": "jca"}
 
 
 def schedule_for(player_count: int, rounds: int, options: dict[str, Any]) -> Any:
-    """A FLAMPARK schedule from stored or requested options; engine errors -> 422."""
+    """A FLAMPARK schedule from stored or requested options; an engine error names the
+    request field it concerns (`players` or `flampark`)."""
     try:
         return flampark_schedule(
             player_count,
@@ -47,10 +48,9 @@ def schedule_for(player_count: int, rounds: int, options: dict[str, Any]) -> Any
             variant=options.get("variant", "individual"),
             rematch_byes=bool(options.get("rematch_byes", False)),
         )
-    except TooFewPlayersError as exc:
-        raise InvalidInput(str(exc), field="players") from None
-    except FlamparkError as exc:
-        raise InvalidInput(str(exc), field="flampark") from None
+    except FlamparkScheduleError as exc:
+        exc.field = "players" if isinstance(exc, TooFewPlayersError) else "flampark"
+        raise
 
 
 def initial_rounds(row: TournamentRow, player_count: int) -> tuple[tuple[Round, ...], list[str]]:

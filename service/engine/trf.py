@@ -32,6 +32,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
+from service.engine.errors import EngineError
 from service.engine.model import (
     Bye,
     ByeKind,
@@ -61,7 +62,7 @@ TEAM_RECORDS = frozenset({"013", "310", "320", "330", "801", "802"})
 """TRF-16 013 and TRF-26 310-330/801-802: team composition and team results."""
 
 
-class TrfError(ValueError):
+class TrfError(EngineError):
     """A TRF file that cannot be read; the message names the line and the field."""
 
 

@@ -4,6 +4,8 @@ revoked by the organizer (a lost tablet)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import httpx
 
 from tests.api.test_bridge_events import _one_board_session
@@ -16,10 +18,10 @@ def bearer(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 
 
-async def _private_event(client: httpx.AsyncClient) -> dict:
+async def _private_event(client: httpx.AsyncClient) -> dict[str, Any]:
     created = await client.post(EVENTS, json=_one_board_session(visibility="private"))
     assert created.status_code == 201, created.text
-    body: dict = created.json()
+    body: dict[str, Any] = created.json()
     assert body["visibility"] == "private" and body["viewer_token"]
     return body
 

@@ -5,16 +5,14 @@ bad input that stores nothing."""
 from __future__ import annotations
 
 import asyncio
-import re
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
-SHARED = Path(__file__).resolve().parents[2] / ".." / "shared"
-SPEC = SHARED / "SPEC.md"
+from tests.data import spec_bridge
+
 EVENTS = "/v1/bridge/events"
 
 # SPEC 7's worked board as contracts on board 2 (NS vulnerable), declared by North:
@@ -31,11 +29,8 @@ CONTRACT_FOR = {
 
 def _spec_board() -> tuple[list[int], list[int]]:
     """SPEC 7's worked matchpoint board: eight NS scores and their matchpoints."""
-    text = " ".join(SPEC.read_text(encoding="utf-8").split())
-    found = re.search(r"Worked \(text\): ([-\d, ]+) -> ([\d, ]+) \(", text)
-    assert found
-    scores = [int(n) for n in re.findall(r"-?\d+", found.group(1))]
-    return scores, [int(n) for n in re.findall(r"\d+", found.group(2))]
+    board = spec_bridge()["matchpoint_board"]
+    return list(board["scores"]), list(board["matchpoints"])
 
 
 @dataclass

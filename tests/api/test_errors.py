@@ -3,6 +3,8 @@ stored (issue: service foundation, "Bad input")."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import httpx
 import pytest
 
@@ -11,10 +13,10 @@ from tests.api.conftest import Event, create_round_robin
 PLAYERS = [("Ann", 2100), ("Bob", 2000), ("Cid", 1900)]
 
 
-def _problem(response: httpx.Response, status: int, field: str | None = None) -> dict:
+def _problem(response: httpx.Response, status: int, field: str | None = None) -> dict[str, Any]:
     assert response.status_code == status, response.text
     assert response.headers["content-type"].startswith("application/problem+json")
-    body = response.json()
+    body: dict[str, Any] = response.json()
     assert body["status"] == status
     assert body["type"].startswith("urn:arbiter:problem:")
     if field is not None:
@@ -22,7 +24,7 @@ def _problem(response: httpx.Response, status: int, field: str | None = None) ->
     return body
 
 
-async def _snapshot(client: httpx.AsyncClient, event: Event) -> tuple:
+async def _snapshot(client: httpx.AsyncClient, event: Event) -> tuple[Any, ...]:
     players = (await client.get(f"/v1/tournaments/{event.id}/players")).json()
     rounds = [
         (await client.get(f"/v1/tournaments/{event.id}/rounds/{n}")).json() for n in (1, 2, 3)
@@ -41,7 +43,9 @@ async def _snapshot(client: httpx.AsyncClient, event: Event) -> tuple:
         ({"name": "X", "system": "round-robin", "colour": "red"}, "colour"),
     ],
 )
-async def test_malformed_tournament(client: httpx.AsyncClient, body: dict, field: str) -> None:
+async def test_malformed_tournament(
+    client: httpx.AsyncClient, body: dict[str, Any], field: str
+) -> None:
     _problem(await client.post("/v1/tournaments", json=body), 422, field)
 
 

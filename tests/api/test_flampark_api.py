@@ -3,6 +3,8 @@ player cards, the printable page and the what-if schedule (issue: FLAMPARK pairi
 
 from __future__ import annotations
 
+from typing import Any
+
 import httpx
 import pytest
 
@@ -94,7 +96,7 @@ async def test_fewer_than_three_times_rounds_warns(client: httpx.AsyncClient) ->
     ],
 )
 async def test_bad_flampark_options(
-    client: httpx.AsyncClient, settings: dict, field_name: str
+    client: httpx.AsyncClient, settings: dict[str, Any], field_name: str
 ) -> None:
     body = {"name": "Bad", "system": "flampark", **settings}
     response = await client.post("/v1/tournaments", json=body)
@@ -147,7 +149,9 @@ async def test_what_if_schedule(client: httpx.AsyncClient) -> None:
         ({"player_count": 40, "rounds": 5, "kinds": ["x8"] * 5}, "flampark"),
     ],
 )
-async def test_what_if_errors(client: httpx.AsyncClient, body: dict, field_name: str) -> None:
+async def test_what_if_errors(
+    client: httpx.AsyncClient, body: dict[str, Any], field_name: str
+) -> None:
     response = await client.post("/v1/compute/flampark/schedule", json=body)
     assert response.status_code == 422, response.text
     assert response.json()["field"] == field_name

@@ -175,7 +175,7 @@ async def test_best_games_and_ranking_across_tournaments(client: httpx.AsyncClie
 
 
 async def test_identity_links_a_player_across_tournaments(client: httpx.AsyncClient) -> None:
-    events = []
+    events: list[Any] = []
     for _ in range(2):
         created = (
             await client.post(

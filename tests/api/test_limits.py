@@ -23,7 +23,7 @@ async def test_a_body_over_the_limit_is_413(client: httpx.AsyncClient) -> None:
 
 
 async def test_a_body_without_length_is_cut_at_the_limit(client: httpx.AsyncClient) -> None:
-    async def chunks():  # type: ignore[no-untyped-def]
+    async def chunks():
         for _ in range(30):
             yield b"x" * 100_000
 
@@ -37,7 +37,7 @@ async def test_no_token_no_body_read(client: httpx.AsyncClient) -> None:
     event = await create_round_robin(client, PLAYERS)
     read = 0
 
-    async def chunks():  # type: ignore[no-untyped-def]
+    async def chunks():
         nonlocal read
         for _ in range(5):
             read += 1

@@ -62,13 +62,14 @@ async def test_tournament_pages_list_each_once_newest_first(client: httpx.AsyncC
 
 
 async def test_bad_list_queries_name_the_field(client: httpx.AsyncClient) -> None:
-    for query, field in [
+    queries: list[tuple[dict[str, str | int], str]] = [
         ({"cursor": "not-a-cursor"}, "cursor"),
         ({"status": "paused"}, "status"),
         ({"system": "swiss-monrad"}, "system.0"),
         ({"limit": 0}, "limit"),
         ({"limit": 201}, "limit"),
-    ]:
+    ]
+    for query, field in queries:
         response = await client.get("/v1/tournaments", params=query)
         assert response.status_code == 422, query
         assert response.headers["content-type"] == "application/problem+json"

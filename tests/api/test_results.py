@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import httpx
 
 from tests.api.conftest import Event, create_round_robin
@@ -9,7 +11,7 @@ from tests.api.conftest import Event, create_round_robin
 PLAYERS = [("Ann", 2100), ("Bob", 2000), ("Cid", 1900), ("Dan", 1800)]
 
 
-async def _game(client: httpx.AsyncClient, event: Event, n: int, table: int) -> dict:
+async def _game(client: httpx.AsyncClient, event: Event, n: int, table: int) -> dict[str, Any]:
     games = (await client.get(f"/v1/tournaments/{event.id}/rounds/{n}")).json()["games"]
     return next(g for g in games if g["table"] == table)
 

@@ -13,7 +13,7 @@ from service.db.tables import EventRow
 from service.engine.pairing import dutch
 from service.engine.trf import parse_trf, rounds_prefix, write_trf
 from tests.api.conftest import Event, create_round_robin
-from tests.conftest import SHARED_DIR
+from tests.data import ORACLE_DUTCH
 
 FIELD = [(f"Player {n:02d}", 2500 - 25 * n) for n in range(1, 12)]  # eleven: a bye a round
 
@@ -132,7 +132,7 @@ async def test_explain_gives_notes(client: httpx.AsyncClient) -> None:
     assert response.json()["notes"]
 
 
-ORACLE = SHARED_DIR / "oracle" / "dutch" / "v0004.trf"
+ORACLE = ORACLE_DUTCH / "v0004.trf"
 
 
 async def test_compute_pairings_from_trf(client: httpx.AsyncClient) -> None:

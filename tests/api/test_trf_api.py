@@ -2,21 +2,23 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import httpx
 
 from service.engine.scoring.standings import compute_standings
 from service.engine.trf import parse_trf, rounds_prefix, write_trf
-from tests.conftest import SHARED_DIR
+from tests.data import ORACLE_DUTCH
 
-ORACLE = SHARED_DIR / "oracle" / "dutch" / "v0004.trf"
+ORACLE = ORACLE_DUTCH / "v0004.trf"
 
 
-async def _import(client: httpx.AsyncClient, text: str) -> dict:
+async def _import(client: httpx.AsyncClient, text: str) -> dict[str, Any]:
     response = await client.post(
         "/v1/tournaments/import", content=text.encode(), headers={"content-type": "text/plain"}
     )
     assert response.status_code == 201, response.text
-    body: dict = response.json()
+    body: dict[str, Any] = response.json()
     return body
 
 

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from service.cli import main
-from tests.conftest import SHARED_DIR
+from tests.data import ORACLE_DUTCH
 
-ORACLE = SHARED_DIR / "oracle" / "dutch"
+ORACLE = ORACLE_DUTCH
 
 
 def test_openapi_prints_the_contract(capsys: pytest.CaptureFixture[str]) -> None:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import re
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -11,14 +9,7 @@ from hypothesis import strategies as st
 from service.engine.model import Bye, ByeKind, Game, GameResult, Player, Round
 from service.engine.pairing.flampark import flampark_schedule
 from service.engine.stats import PairingQuality, counted_games, pairing_quality
-from tests.conftest import SHARED_DIR
-
-SEEDS = SHARED_DIR / "seeds"
-
-
-def _seed_text() -> str:
-    (path,) = SEEDS.glob("000_*.txt")
-    return path.read_text(encoding="utf-8")
+from tests.data import seed_000
 
 
 def _example() -> tuple[list[Player], list[Round]]:
@@ -105,12 +96,8 @@ def test_top_ten_are_the_ten_best_placed() -> None:
 
 def _fk6_list() -> list[Player]:
     """56 players with ratings spread evenly from the FK6 top rating to its bottom one."""
-    text = _seed_text()
-    top = re.search(r"Najwyższy ranking (\d+)", text)
-    bottom = re.search(r"Najniższy ranking (\d+)", text)
-    count = re.search(r"Liczba graczy (\d+)", text)
-    assert top and bottom and count
-    high, low, n = int(top.group(1)), int(bottom.group(1)), int(count.group(1))
+    fk6 = seed_000()["fk6"]
+    high, low, n = fk6["highest_rating"], fk6["lowest_rating"], fk6["listed_players"]
     assert (high, low, n) == (2443, 1008, 56)
     return [
         Player(i, rating=round(high - (high - low) * (i - 1) / (n - 1))) for i in range(1, n + 1)

@@ -9,9 +9,9 @@ import pytest
 
 from service.engine.model import ByeKind, Colour, GameResult
 from service.engine.trf import TrfError, parse_trf, rounds_prefix, write_trf
-from tests.conftest import SHARED_DIR
+from tests.data import ORACLE_DUTCH
 
-ORACLE_FILES = sorted((SHARED_DIR / "oracle" / "dutch").glob("*.trf"))
+ORACLE_FILES = sorted(ORACLE_DUTCH.glob("*.trf"))
 
 
 def test_oracle_files_are_present() -> None:
@@ -24,8 +24,8 @@ def test_round_trip_is_exact(path: Path) -> None:
     assert write_trf(parse_trf(text)) == text
 
 
-def test_reads_players_games_and_byes(shared_dir: Path) -> None:
-    doc = parse_trf((shared_dir / "oracle" / "dutch" / "v0004.trf").read_text())
+def test_reads_players_games_and_byes() -> None:
+    doc = parse_trf((ORACLE_DUTCH / "v0004.trf").read_text())
     t = doc.tournament
     assert len(t.players) == 13
     assert t.total_rounds == 6
@@ -43,8 +43,8 @@ def test_reads_players_games_and_byes(shared_dir: Path) -> None:
     assert t.scores()[3] == Fraction(9, 2)
 
 
-def test_prefix_keeps_announced_byes_of_next_round(shared_dir: Path) -> None:
-    doc = parse_trf((shared_dir / "oracle" / "dutch" / "v0004.trf").read_text())
+def test_prefix_keeps_announced_byes_of_next_round() -> None:
+    doc = parse_trf((ORACLE_DUTCH / "v0004.trf").read_text())
     before_round_3 = rounds_prefix(doc, 2)
     assert len(before_round_3.tournament.rounds) == 2
     assert [(b.player, b.kind) for b in before_round_3.next_round_byes] == [(1, ByeKind.HALF_POINT)]

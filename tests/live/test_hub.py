@@ -161,7 +161,7 @@ async def test_an_outage_closes_with_1011_and_the_seq_to_resume_from() -> None:
     async def broken(_tournament_id: str, _since: int | None) -> Update:
         raise OSError("database unreachable")
 
-    log.refresh = broken  # type: ignore[method-assign]
+    log.refresh = broken  # type: ignore[method-assign,assignment]
     hub.notify("t", 4)
     await _until(lambda: socket.closed is not None)
     assert socket.closed == (1011, "live feed unavailable; reconnect with ?since=3")

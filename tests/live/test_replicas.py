@@ -115,7 +115,7 @@ async def test_the_listener_reconnects_and_resyncs(shared_database_url: str) -> 
     writer, writer_task, a = await start_server(shared_database_url)
     follower, follower_task, b = await start_server(shared_database_url)
     try:
-        bus = follower.config.app.state.arbiter.bus  # type: ignore[attr-defined]
+        bus = follower.config.app.state.arbiter.bus  # type: ignore[union-attr]
         async with httpx.AsyncClient(base_url=f"http://{a}") as http:
             event = await create_round_robin(http, PLAYERS)
             board = Follower()

@@ -35,6 +35,7 @@ from service.db.bridge import get_bridge_event
 from service.db.credentials import issue_viewer_token, revoke_token, rotate_token
 from service.db.events import append_event, lock_tournament
 from service.db.tables import GameRow, TournamentRow, utcnow
+from service.engine.scoring.tiebreaks.errors import TieBreakError
 from service.engine.scoring.tiebreaks.registry import parse_tiebreak
 from service.errors import Forbidden, InvalidInput
 
@@ -63,8 +64,9 @@ async def _check_settings(
     for index, code in enumerate(body.tiebreaks or ()):
         try:
             parse_tiebreak(code)
-        except ValueError as exc:
-            raise InvalidInput(str(exc), field=f"tiebreaks.{index}") from None
+        except TieBreakError as exc:
+            exc.field = f"tiebreaks.{index}"
+            raise
     rounds = row.total_rounds
     if body.schedule is not None and rounds is not None and len(body.schedule) > rounds:
         raise InvalidInput(

@@ -2,7 +2,8 @@
 
 Nothing is stored. Each endpoint parses, calls one engine function, and renders the
 numbers (whole values as integers, others rounded half-up to 2 decimals). An engine
-`BridgeInputError` becomes a 422 naming the request field it concerns.
+`BridgeInputError` becomes a 422 `invalid-bridge-input` naming the request field it
+concerns (service/api/errors.py); the handlers do not catch it.
 """
 
 from __future__ import annotations
@@ -50,17 +51,9 @@ from service.engine.bridge import (
 from service.engine.bridge.contract import Seat
 from service.errors import InvalidInput
 
-__all__ = ["board_entries", "invalid", "router"]
+__all__ = ["board_entries", "router"]
 
 router = APIRouter(prefix="/v1/compute/bridge", tags=["compute-bridge"])
-
-_CONTRACT_FIELDS = frozenset({"contract", "level", "strain", "doubling"})
-
-
-def invalid(exc: BridgeInputError, field: str | None = None) -> InvalidInput:
-    """An engine error as a 422; the contract's parts all name the `contract` field."""
-    name = field or ("contract" if exc.field in _CONTRACT_FIELDS else exc.field)
-    return InvalidInput(str(exc), field=name)
 
 
 def board_entries(scores: Sequence[object], field: str = "scores") -> list[BoardEntry]:
@@ -70,7 +63,7 @@ def board_entries(scores: Sequence[object], field: str = "scores") -> list[Board
         try:
             entries.append(engine_entry(entry))  # type: ignore[arg-type]
         except BridgeInputError as exc:
-            raise invalid(exc, f"{field}.{index}") from None
+            raise BridgeInputError(f"{field}.{index}", exc.reason) from None
     return entries
 
 
@@ -85,10 +78,7 @@ async def score(body: ScoreRequest) -> ScoreResponse:
     Vulnerability comes from `vulnerable` (the declaring side's) or from `board` (the
     16-board cycle); a passed-out board (`"pass"`) scores 0.
     """
-    try:
-        contract = parse_contract(body.contract)
-    except BridgeInputError as exc:
-        raise invalid(exc) from None
+    contract = parse_contract(body.contract)
     if contract is None:
         return ScoreResponse(contract="pass", score=0, ns=0, vulnerable=None)
     if body.declarer is None:
@@ -102,10 +92,7 @@ async def score(body: ScoreRequest) -> ScoreResponse:
         vulnerable = board_conditions(body.board).vulnerability.of(seat.side)
     else:
         vulnerable = bool(body.vulnerable)
-    try:
-        points = score_contract(contract, seat, vulnerable, body.tricks)
-    except BridgeInputError as exc:
-        raise invalid(exc) from None
+    points = score_contract(contract, seat, vulnerable, body.tricks)
     ns = points if seat.side.value == "NS" else -points
     return ScoreResponse(contract=str(contract), score=points, ns=ns, vulnerable=vulnerable)
 
@@ -120,10 +107,7 @@ async def imps_for(body: ImpsRequest) -> ImpsResponse:
 async def victory_points(body: VpRequest) -> VpResponse:
     """Victory points for an IMP margin over `boards` boards (WBF 2013 continuous by
     default: 23 IMPs over 16 boards -> 15.56 : 4.44)."""
-    try:
-        result = vp(Fraction(str(body.imps)), body.boards, engine_scale(body.scale))
-    except BridgeInputError as exc:
-        raise invalid(exc) from None
+    result = vp(Fraction(str(body.imps)), body.boards, engine_scale(body.scale))
     return VpResponse(winner=number(result.winner), loser=number(result.loser))
 
 
@@ -132,10 +116,7 @@ async def matchpoints_for(body: MatchpointsRequest) -> MatchpointsResponse:
     """Matchpoints of one board (Law 78A): 2 per score beaten, 1 per tie; EW = top - NS.
     With `tables` above the number of real results, Neuberg factors them up."""
     entries = board_entries(body.scores)
-    try:
-        result = matchpoints(entries, tables=body.tables, units=body.units)
-    except BridgeInputError as exc:
-        raise invalid(exc) from None
+    result = matchpoints(entries, tables=body.tables, units=body.units)
     return MatchpointsResponse(
         top=number(result.top),
         tables=result.tables,
@@ -152,16 +133,13 @@ async def butler_for(body: ButlerRequest) -> ButlerResponse:
     """Butler IMPs of one board against its datum (seed 003's Polish rule by default:
     keep at most half the scores, round the mean down to 10)."""
     entries = board_entries(body.scores)
-    try:
-        result = butler(
-            entries,
-            body.datum_method,
-            trim=body.trim,
-            rounding=body.rounding,
-            imp_rounding=body.imp_rounding,
-        )
-    except BridgeInputError as exc:
-        raise invalid(exc) from None
+    result = butler(
+        entries,
+        body.datum_method,
+        trim=body.trim,
+        rounding=body.rounding,
+        imp_rounding=body.imp_rounding,
+    )
     board_datum = result.datum
     return ButlerResponse(
         datum=None if board_datum is None else number(board_datum.value),
@@ -177,15 +155,12 @@ async def cavendish_for(body: CavendishRequest) -> CavendishResponse:
     """Cross-IMPs of one board: every score against every other, divided by the number
     of tables by default (`divisor`), optionally capped per comparison."""
     entries = board_entries(body.scores)
-    try:
-        result = cavendish(
-            entries,
-            divisor=body.divisor,
-            comparison_cap=body.comparison_cap,
-            imp_rounding=body.imp_rounding,
-        )
-    except BridgeInputError as exc:
-        raise invalid(exc) from None
+    result = cavendish(
+        entries,
+        divisor=body.divisor,
+        comparison_cap=body.comparison_cap,
+        imp_rounding=body.imp_rounding,
+    )
     return CavendishResponse(
         comparisons=result.comparisons,
         ns_imps=_numbers(result.ns_imps),
@@ -199,10 +174,7 @@ async def patton_for(body: PattonRequest) -> PattonResponse:
     balance points by the share of points scored (seed 003)."""
     boards = [(pair[0], pair[1]) for pair in body.boards]
     balance = None if body.balance_total is None else Fraction(str(body.balance_total))
-    try:
-        result = patton(boards, tie_margin=body.tie_margin, balance_total=balance)
-    except BridgeInputError as exc:
-        raise invalid(exc) from None
+    result = patton(boards, tie_margin=body.tie_margin, balance_total=balance)
     return PattonResponse(
         boards=[list(b) for b in result.boards],
         board_points=list(result.board_points),
@@ -216,15 +188,12 @@ async def patton_for(body: PattonRequest) -> PattonResponse:
 async def team_match_for(body: MatchRequest) -> MatchResponse:
     """A team match: each board's net (open - closed) in IMPs, the margin in VP."""
     boards: list[tuple[int, int]] = [(pair[0], pair[1]) for pair in body.boards]
-    try:
-        result = team_match(
-            boards,
-            scale=engine_scale(body.scale),
-            boards_in_match=body.boards_in_match,
-            imp_rounding=body.imp_rounding,
-        )
-    except BridgeInputError as exc:
-        raise invalid(exc) from None
+    result = team_match(
+        boards,
+        scale=engine_scale(body.scale),
+        boards_in_match=body.boards_in_match,
+        imp_rounding=body.imp_rounding,
+    )
     return MatchResponse(
         board_imps=[_numbers(b) for b in result.board_imps],
         imps=_numbers(result.imps),

@@ -19,8 +19,8 @@ from service.api.views import tournament_public
 from service.app.start import start as start_workflow
 from service.db.credentials import issue_viewer_token
 from service.db.repository import create_tournament
+from service.engine.scoring.tiebreaks.errors import TieBreakError
 from service.engine.scoring.tiebreaks.registry import parse_tiebreak
-from service.errors import InvalidInput
 
 router = APIRouter(prefix="/v1/tournaments", tags=["tournaments"])
 
@@ -29,8 +29,9 @@ def _check_tiebreaks(codes: list[str] | None) -> None:
     for index, code in enumerate(codes or ()):
         try:
             parse_tiebreak(code)
-        except ValueError as exc:
-            raise InvalidInput(str(exc), field=f"tiebreaks.{index}") from None
+        except TieBreakError as exc:
+            exc.field = f"tiebreaks.{index}"
+            raise
 
 
 @router.post("", status_code=status.HTTP_201_CREATED, response_model=TournamentCreated)

@@ -208,10 +208,10 @@ def parse_contract(text: str | Contract | None) -> Contract | None:
     key = "".join(text.split()).upper()
     if key in _PASS_WORDS:
         return None
-    if not key or not key[0].isdigit():
+    if not key or key[0] not in "0123456789":
         raise BridgeInputError("contract", f"cannot read {text!r} (expected e.g. '4SX' or 'pass')")
     digits = 0
-    while digits < len(key) and key[digits].isdigit():
+    while digits < len(key) and key[digits] in "0123456789":
         digits += 1
     level = int(key[:digits])
     rest = key[digits:]

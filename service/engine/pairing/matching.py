@@ -32,6 +32,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from service.engine.pairing.result import PairingError
+
 __all__ = ["MatchingError", "WeightedMatcher"]
 
 _FREE = 0
@@ -40,7 +42,7 @@ _T = 2
 _MARK = 4
 
 
-class MatchingError(ValueError):
+class MatchingError(PairingError):
     """No matching leaves at most the dummy's partner unmatched (no perfect matching)."""
 
 

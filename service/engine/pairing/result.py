@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from service.engine.errors import EngineError
 from service.engine.model import Bye, Game
 
 __all__ = ["Pairing", "PairingError"]
 
 
-class PairingError(ValueError):
+class PairingError(EngineError):
     """The pairing cannot be made (too few players, no legal pairing exists, ...)."""
 
 

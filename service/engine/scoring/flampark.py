@@ -64,6 +64,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 from typing import NamedTuple, TypeAlias
 
+from service.engine.errors import EngineError
 from service.engine.model import Colour, GameResult, Outcome, Round, Tournament
 
 __all__ = [
@@ -115,13 +116,9 @@ _PERCENT = {
 _ZERO = Fraction(0)
 
 
-class FlamparkError(ValueError):
-    """Input that FLAMPARK scoring cannot use; ``field`` names the offending input."""
-
-    def __init__(self, message: str, *, field: str | None = None) -> None:
-        super().__init__(message)
-        self.field = field
-        """The input field at fault (``"base_minutes"``, ``"shortened[3,12]"``, ...)."""
+class FlamparkError(EngineError):
+    """Input that FLAMPARK scoring cannot use; ``field`` names the offending input
+    (``"base_minutes"``, ``"shortened[3,12]"``, ...)."""
 
 
 class ShorteningError(FlamparkError):

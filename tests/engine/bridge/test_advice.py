@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import re
-from pathlib import Path
-
 import pytest
 
 from service.engine.bridge import (
@@ -15,16 +12,12 @@ from service.engine.bridge import (
     club_scoring_advice,
     pzbs_kept_count,
 )
-
-SHARED = Path(__file__).resolve().parents[3] / ".." / "shared"
-SEED = next((SHARED / "seeds").glob("003_*.txt"))
+from tests.data import seed_003
 
 
 def _seed_table() -> list[tuple[int, str, str]]:
     """(tables, form, comment) rows of the seed's 'Małe turnieje klubowe' slide."""
-    text = SEED.read_text(encoding="utf-8")
-    rows = re.findall(r"^(\d)\+? (IMPy/Maksy|IMPy|Maksy)(.*)$", text, re.M)
-    return [(int(tables), form, comment.strip()) for tables, form, comment in rows]
+    return [(tables, form, comment) for tables, form, comment in seed_003()["club_advice"]]
 
 
 def test_seed_table_is_followed():

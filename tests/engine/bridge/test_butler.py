@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import re
 from fractions import Fraction
-from pathlib import Path
 
 import pytest
 from hypothesis import given
@@ -20,9 +18,9 @@ from service.engine.bridge import (
     imps,
     pzbs_kept_count,
 )
+from tests.data import seed_003
 
-SHARED = Path(__file__).resolve().parents[3] / ".." / "shared"
-SEED = next((SHARED / "seeds").glob("003_*.txt"))
+BUTLER = seed_003()["butler"]
 
 # Seed 003, "Protokół - obliczenia": NS scores in the order of the protocol and the
 # NS IMPs it prints.
@@ -31,10 +29,7 @@ SEED_PROTOCOL = [(620, 5), (690, 6), (660, 6), (-100, -11), (630, 5), (-100, -11
 
 
 def test_seed_worked_board():
-    text = SEED.read_text(encoding="utf-8")
-    total = int(re.search(r"Suma: (\d+)", text).group(1))
-    mean = int(re.search(r"rednia: (\d+)", text).group(1))
-    board_datum = int(re.search(r"rednia (\d+)", text).group(1))
+    total, mean, board_datum = BUTLER["kept_sum"], BUTLER["mean"], BUTLER["datum"]
     scores = [score for score, _ in SEED_PROTOCOL]
     result = butler(scores)
     assert result.datum is not None
@@ -49,10 +44,9 @@ def test_seed_worked_board():
 
 def test_seed_polish_rule_examples():
     """Seed 003: '5 — 1-3-1, 6 — 2-2-2, 7 — 2-3-2, 8 — 2-4-2', and 2 scores drop none."""
-    text = SEED.read_text(encoding="utf-8")
-    examples = re.findall(r"(\d+) — (\d+)-(\d+)-(\d+)", text)
+    examples = BUTLER["polish_rule_examples"]
     assert len(examples) == 4
-    for n, high, kept, low in (tuple(map(int, e)) for e in examples):
+    for n, high, kept, low in examples:
         assert high + kept + low == n
         assert pzbs_kept_count(n) == kept
         result = datum(list(range(0, 10 * n, 10)), "pzbs")
@@ -74,16 +68,15 @@ def test_seed_hamman_case():
     """Seed 003: correcting one's own score can move the datum and reorder others.
 
     The seed's arithmetic (140 - 80 = 60 -> 2 IMPs, 170 - 90 = 80 -> 2 IMPs, 130 + 80 =
-    210 -> 5 IMPs, 130 + 90 = 220 -> 6 IMPs) is parsed, then replayed on a 4-table board
+    210 -> 5 IMPs, 130 + 90 = 220 -> 6 IMPs) is checked, then replayed on a 4-table board
     whose Polish datum moves from 80 to 90 when +140 is corrected to +170.
     """
-    text = SEED.read_text(encoding="utf-8")
-    steps = re.findall(r"(\d+) IMP\S*\s*\((\d+)([-+])(\d+)=(\d+)\)", text)
+    steps = BUTLER["hamman_steps"]
     assert len(steps) == 4
     for won, a, op, b, difference in steps:
-        value = int(a) - int(b) if op == "-" else int(a) + int(b)
-        assert value == int(difference)
-        assert imps(value) == int(won)
+        value = a - b if op == "-" else a + b
+        assert value == difference
+        assert imps(value) == won
     before = butler([140, 20, -130, 400])
     after = butler([170, 20, -130, 400])
     assert before.datum is not None and after.datum is not None
@@ -132,7 +125,9 @@ def test_trim_method():
 
 def test_artificial_and_weighted_entries():
     weighted = WeightedScore.of(("0.6", 420), ("0.4", -50))  # mean 232
-    board = [170, 170, weighted, ArtificialScore.of(60, 40), ArtificialScore.of(40, 40)]
+    board: list[int | WeightedScore | ArtificialScore] = [
+        170, 170, weighted, ArtificialScore.of(60, 40), ArtificialScore.of(40, 40),
+    ]  # fmt: skip
     result = butler(board, "mean")
     assert result.datum is not None
     assert result.datum.mean == Fraction(170 + 170 + 232, 3)
@@ -157,7 +152,7 @@ def test_board_with_only_artificial_scores():
         (lambda: datum([1], "median"), "datum_method"),
         (lambda: datum([1], "pzbs", rounding="up"), "rounding"),
         (lambda: datum([1], "trim", trim=-1), "trim"),
-        (lambda: butler([1, "2"]), "scores"),
+        (lambda: butler([1, "2"]), "scores"),  # type: ignore[list-item]
     ],
 )
 def test_invalid_input_names_the_field(call, field):

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import re
 from fractions import Fraction
-from pathlib import Path
 
 import pytest
 from hypothesis import given
@@ -19,9 +17,7 @@ from service.engine.bridge import (
     cavendish,
     imps,
 )
-
-SHARED = Path(__file__).resolve().parents[3] / ".." / "shared"
-SEED = next((SHARED / "seeds").glob("003_*.txt"))
+from tests.data import seed_003
 
 
 def test_polish_averaged_cavendish_example():
@@ -48,12 +44,10 @@ def test_total_and_tables_divisors():
 
 def test_seed_averaged_reading():
     """Seed 003: '+9,2 IMP zamiast 128,8 (14 stołów)': the sum divided by the tables."""
-    text = SEED.read_text(encoding="utf-8")
-    match = re.search(r"\+(\d+),(\d) IMP zamiast (\d+),(\d) \((\d+) sto", text)
-    assert match is not None
-    average = Fraction(f"{match.group(1)}.{match.group(2)}")
-    total = Fraction(f"{match.group(3)}.{match.group(4)}")
-    tables = int(match.group(5))
+    example = seed_003()["cavendish_averaged"]
+    average = Fraction(example["average"])
+    total = Fraction(example["total"])
+    tables = example["tables"]
     assert total / tables == average
 
 

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import re
-from pathlib import Path
-
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -21,28 +18,15 @@ from service.engine.bridge import (
     parse_contract,
     score_contract,
 )
-
-SHARED = Path(__file__).resolve().parents[3] / ".." / "shared"
-REFERENCE = SHARED / "reference" / "bridge-scoring.md"
-
-_SUITS = {"♣": "C", "♦": "D", "♥": "H", "♠": "S"}
+from tests.data import bridge_reference
 
 
 def _reference_score_vectors() -> list[tuple[str, bool, int, int]]:
     """The Law 77 test vectors of the reference document (section 1.2)."""
-    text = REFERENCE.read_text(encoding="utf-8")
-    block = text.split("Test vectors (DERIVED from the table", 1)[1].split("\n\n", 1)[1]
-    block = block.split("\n\n", 1)[0]
-    vectors = []
-    for line in block.splitlines():
-        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
-        for group in (cells[0:4], cells[5:9]):
-            if len(group) < 4 or not group[0] or not group[0][0].isdigit():
-                continue
-            contract = "".join(_SUITS.get(ch, ch) for ch in group[0])
-            score = int(group[3].replace("−", "-"))
-            vectors.append((contract, group[1] == "V", int(group[2]), score))
-    return vectors
+    return [
+        (contract, vulnerable, tricks, score)
+        for contract, vulnerable, tricks, score in bridge_reference()["law77_vectors"]
+    ]
 
 
 REFERENCE_VECTORS = _reference_score_vectors()
@@ -220,10 +204,11 @@ def test_contract_round_trips_through_str():
         (lambda: score_contract("4Z", "N", False, 10), "strain"),
         (lambda: score_contract("4SXXX", "N", False, 10), "contract"),
         (lambda: score_contract("spades", "N", False, 10), "contract"),
+        (lambda: score_contract("²S", "N", False, 10), "contract"),  # a digit to isdigit()
         (lambda: score_contract("4S", "N", False, 14), "tricks"),
         (lambda: score_contract("4S", "N", False, -1), "tricks"),
         (lambda: score_contract("4S", "Q", False, 10), "declarer"),
-        (lambda: score_contract("4S", "N", "yes", 10), "vulnerable"),
+        (lambda: score_contract("4S", "N", "yes", 10), "vulnerable"),  # type: ignore[arg-type]
         (lambda: ns_score("4S", "N", "sometimes", 10), "vulnerability"),
         (lambda: Contract(8, Strain.SPADES), "level"),
         (lambda: board_conditions(0), "board"),
@@ -240,12 +225,8 @@ def test_invalid_input_names_the_field(call, field):
 
 def _reference_board_table() -> dict[int, tuple[str, str]]:
     """Board -> (dealer, vul) from the reference document's table 1.1."""
-    text = REFERENCE.read_text(encoding="utf-8")
-    block = text.split("### 1.1", 1)[1].split("Closed forms", 1)[0]
-    table: dict[int, tuple[str, str]] = {}
-    for match in re.finditer(r"\|\s*(\d+)\s*\|\s*:?([NESW])\s*:?\|\s*(None|NS|EW|All)\s*", block):
-        table[int(match.group(1))] = (match.group(2), match.group(3))
-    return table
+    table = bridge_reference()["board_conditions"]
+    return {int(board): (dealer, vul) for board, (dealer, vul) in table.items()}
 
 
 def test_board_conditions_unpack():

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import re
 from fractions import Fraction
-from pathlib import Path
 
 import pytest
 from hypothesis import given
@@ -17,28 +15,17 @@ from service.engine.bridge import (
     imps,
     round_imps_for_non_offenders,
 )
-
-SHARED = Path(__file__).resolve().parents[3] / ".." / "shared"
-REFERENCE = SHARED / "reference" / "bridge-scoring.md"
-SPEC = SHARED / "SPEC.md"
+from tests.data import bridge_reference, spec_bridge
 
 
 def _reference_bands() -> dict[int, tuple[int, int | None]]:
     """IMP -> (low, high) from the reference document's Law 78B table (1.3)."""
-    text = REFERENCE.read_text(encoding="utf-8")
-    block = text.split("### 1.3", 1)[1].split("Lower bounds list", 1)[0]
-    bands: dict[int, tuple[int, int | None]] = {}
-    for match in re.finditer(r"\|\s*(\d+)(?:–(\d+)|\+)\s*\|\s*(\d+)\s*(?=\|)", block):
-        high = int(match.group(2)) if match.group(2) else None
-        bands[int(match.group(3))] = (int(match.group(1)), high)
-    return bands
+    bands = bridge_reference()["imp_bands"]
+    return {int(imp): (low, high) for imp, (low, high) in bands.items()}
 
 
 def _reference_vectors() -> list[tuple[int, int]]:
-    text = REFERENCE.read_text(encoding="utf-8")
-    line = text.split("Test vectors (DERIVED, lower-bound policy):", 1)[1].split("\n", 1)[0]
-    pairs = re.findall(r"(−?\d+)→(−?\d+)", line)
-    return [(int(a.replace("−", "-")), int(b.replace("−", "-"))) for a, b in pairs]
+    return [(difference, imp) for difference, imp in bridge_reference()["imp_vectors"]]
 
 
 BANDS = _reference_bands()
@@ -84,12 +71,10 @@ def test_reference_vectors(difference, expected):
 
 def test_spec_examples():
     """SPEC 7 lists some bands from seed 003's table."""
-    text = SPEC.read_text(encoding="utf-8")
-    section = text.split("## 7.", 1)[1].split("- Victory points", 1)[0]
-    found = re.findall(r"(\d+)-(\d+) -> (\d+)", section)
+    found = spec_bridge()["imp_band_examples"]
     assert len(found) >= 8
     for low, high, imp in found:
-        assert imps(int(low)) == imps(int(high)) == int(imp)
+        assert imps(low) == imps(high) == imp
 
 
 def test_large_differences_do_not_lose_an_imp():

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from decimal import Decimal
 from fractions import Fraction
 
@@ -20,10 +19,7 @@ from service.engine.bridge import (
     round_half_up,
     session_percentage,
 )
-from tests.conftest import SHARED_DIR
-
-SHARED = SHARED_DIR
-SEED = next((SHARED / "seeds").glob("003_*.txt"))
+from tests.data import seed_003
 
 # SPEC 7 / seed 003: the worked board (the seed prints -200 without its sign).
 WORKED_BOARD = [690, 660, 630, 630, 620, -100, -100, -200]
@@ -31,9 +27,8 @@ WORKED_BOARD = [690, 660, 630, 630, 620, -100, -100, -200]
 
 def _seed_percentage_table() -> list[tuple[int, int, Decimal]]:
     """(count, MP, percent) rows of the seed's percentage slide, best score first."""
-    text = SEED.read_text(encoding="utf-8")
-    rows = re.findall(r"^-?\d+\s*\|?\s*(\d)\s+(\d+)\s+(\d+),(\d\d)%", text, re.M)
-    return [(int(c), int(mp), Decimal(f"{whole}.{frac}")) for c, mp, whole, frac in rows]
+    rows = seed_003()["matchpoints"]["percentage_rows"]
+    return [(count, mp, Decimal(percent)) for count, mp, percent in rows]
 
 
 def test_seed_worked_board():
@@ -52,10 +47,8 @@ def test_seed_worked_board():
 
 def test_seed_top_and_average():
     """Seed 003: '8 zapisów, maks: 14, średnia: 7'; EW = top - NS."""
-    text = SEED.read_text(encoding="utf-8")
-    match = re.search(r"(\d+) zapis\w*, maks: (\d+), \S+: (\d+)", text)
-    assert match is not None
-    tables, top, average = (int(g) for g in match.groups())
+    figures = seed_003()["matchpoints"]
+    tables, top, average = figures["tables"], figures["top"], figures["average"]
     result = matchpoints(WORKED_BOARD[:tables])
     assert result.top == top
     assert sum(result.ns) / tables == average
@@ -132,7 +125,7 @@ def test_fouled_board_groups():
 
 def test_artificial_score_on_a_board():
     """Reference 1.8: N = 6 with one 60/40 artificial score; real MPs 7,7,4,2,0 of 8."""
-    board = [500, 500, 420, 400, 100, ArtificialScore.of(60, 40)]
+    board: list[int | ArtificialScore] = [500, 500, 420, 400, 100, ArtificialScore.of(60, 40)]
     result = matchpoints(board)
     assert result.top == 10
     assert result.compared == 5
@@ -186,7 +179,7 @@ def test_single_table_is_average():
     ("call", "field"),
     [
         (lambda: matchpoints([1, 2, 3], tables=2), "tables"),
-        (lambda: matchpoints([1, 2, "3"]), "scores"),
+        (lambda: matchpoints([1, 2, "3"]), "scores"),  # type: ignore[list-item]
         (lambda: matchpoints([1, 2, 3], units="3-1-0"), None),
         (lambda: WeightedScore.of(("0.5", 420)), "weights"),
         (lambda: WeightedScore.of(("-0.5", 420), ("1.5", 0)), "weights"),

@@ -80,7 +80,7 @@ def test_balance_scales_with_the_boards():
 
 def test_invalid_boards():
     with pytest.raises(BridgeInputError) as info:
-        patton([(420, "x")])
+        patton([(420, "x")])  # type: ignore[list-item]
     assert info.value.field == "boards"
     with pytest.raises(BridgeInputError):
         balance_points(-1, 10, 8)

@@ -4,6 +4,7 @@ worked cases (seed 003's matchpoint board, the Polish round cap, adjusted scores
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import asdict
 from fractions import Fraction
 from typing import Any
@@ -67,7 +68,7 @@ def _teams() -> dict[str, Any]:
     }
 
 
-def _rows(layout: Layout, scores: list[int | ArtificialScore | None]) -> list[TableResult]:
+def _rows(layout: Layout, scores: Sequence[int | ArtificialScore | None]) -> list[TableResult]:
     """Results for the plays whose drawn score is not None (a partial session)."""
     return [
         TableResult(play.round, play.table, play.board, play.ns, play.ew, score)

@@ -134,4 +134,4 @@ def test_aggregate_margin():
     assert aggregate_margin(boards) == sum(o - c for o, c in boards)
     assert aggregate_margin([(420, 170), (-100, 50)]) == 100
     with pytest.raises(BridgeInputError):
-        aggregate_margin([(420, None)])
+        aggregate_margin([(420, None)])  # type: ignore[list-item]

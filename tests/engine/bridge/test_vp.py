@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import re
 from decimal import Decimal
 from fractions import Fraction
-from pathlib import Path
 
 import pytest
 from hypothesis import given
@@ -20,33 +18,27 @@ from service.engine.bridge import (
     wbf_continuous_table,
     wbf_discrete_scale,
 )
-
-SHARED = Path(__file__).resolve().parents[3] / ".." / "shared"
-REFERENCE = SHARED / "reference" / "bridge-scoring.md"
-SEED = next((SHARED / "seeds").glob("003_*.txt"))
+from tests.data import bridge_reference, seed_003
 
 
 def _reference_continuous() -> dict[int, dict[int, tuple[Decimal, bool]]]:
     """N -> margin -> (VP, raised by the concavity fix) from section 1.4."""
-    text = REFERENCE.read_text(encoding="utf-8")
-    tables: dict[int, dict[int, tuple[Decimal, bool]]] = {}
-    for match in re.finditer(r"N = (\d+) \(X = [^)]*\):\n```\n(.*?)```", text, re.S):
-        entries = re.findall(r"(\d+):(\d+\.\d\d)(\*?)", match.group(2))
-        tables[int(match.group(1))] = {int(i): (Decimal(v), s == "*") for i, v, s in entries}
-    return tables
+    return {
+        int(boards): {margin: (Decimal(value), raised) for margin, value, raised in rows}
+        for boards, rows in bridge_reference()["wbf_continuous"].items()
+    }
 
 
-def _band_rows(text: str) -> dict[int, list[tuple[int, int]]]:
-    """'8 bds: 0:10 1-3:11 ... 39+:20' -> {8: [(0, 10), (1, 11), ..., (39, 20)]}."""
-    rows: dict[int, list[tuple[int, int]]] = {}
-    for match in re.finditer(r"^\s*(\d+) bds: (.*)$", text, re.M):
-        bands = re.findall(r"(\d+)(?:-\d+|\+)?:(\d+)", match.group(2))
-        rows[int(match.group(1))] = [(int(low), int(v)) for low, v in bands]
-    return rows
+def _band_rows() -> dict[int, list[tuple[int, int]]]:
+    """Section 1.5, '8 bds: 0:10 1-3:11 ... 39+:20' -> {8: [(0, 10), (1, 11), ...]}."""
+    return {
+        int(boards): [(low, vp) for low, vp in rows]
+        for boards, rows in bridge_reference()["wbf_discrete"].items()
+    }
 
 
 CONTINUOUS = _reference_continuous()
-DISCRETE = _band_rows(REFERENCE.read_text(encoding="utf-8").split("### 1.5", 1)[1])
+DISCRETE = _band_rows()
 
 
 def test_reference_tables_were_read():
@@ -82,10 +74,8 @@ def test_seed_worked_values():
 def test_seed_vp_tables_parsed_from_the_ocr():
     """Every cleanly readable 'margin VP' pair in the seed's three tables is one of
     the 8-, 16- or 24-board values at that margin."""
-    text = SEED.read_text(encoding="utf-8")
-    block = text.split("8-board continuous scale", 1)[1].split("Kliknij", 1)[0]
     tables = [wbf_continuous_table(n) for n in (8, 16, 24)]
-    pairs = re.findall(r"(?<![\d.])([1-9]\d|\d) (\d{2}\.\d{2})(?![\d])", block)
+    pairs = seed_003()["vp_ocr_pairs"]
     assert len(pairs) >= 60
     misread = []
     for margin, value in pairs:
@@ -174,17 +164,11 @@ def test_discrete_20_boards_matches_the_club_page_quote():
         assert vp(margin, 20, "wbf-2013-discrete").winner == expected
 
 
-def _acbl_rows() -> tuple[dict[str, list[int]], list[tuple[str, str]]]:
-    text = REFERENCE.read_text(encoding="utf-8").split("### 1.6", 1)[1].split("### 1.7", 1)[0]
-    by_count: dict[str, list[int]] = {}
-    for match in re.finditer(r"^  - (\d+–\d+): (.*)$", text, re.M):
-        by_count[match.group(1)] = [
-            int(x) for x in re.findall(r"(\d+)(?:-\d+|\+)?:\d+", match.group(2))
-        ]
-    basic = re.findall(
-        r"(\d+(?:-\d+)?\+?):(\d+)-(\d+)", text.split("20-VP, 6–8 boards:", 1)[1].split("\n")[0]
-    )
-    return by_count, basic
+def _acbl_rows() -> tuple[dict[str, list[int]], list[tuple[str, int, int]]]:
+    """Section 1.6: band lower edges by board count, and the 6-8 board 20-VP rows."""
+    acbl = bridge_reference()["acbl"]
+    rows = [(margins, winner, loser) for margins, winner, loser in acbl["vp20_6_to_8_boards"]]
+    return dict(acbl["band_lows_by_boards"]), rows
 
 
 def test_acbl_20_scale_matches_reference():
@@ -192,9 +176,9 @@ def test_acbl_20_scale_matches_reference():
     for margins, winner, loser in basic:
         low = int(margins.split("-")[0].rstrip("+"))
         result = vp(low, 7, "acbl-20")
-        assert (result.winner, result.loser) == (int(winner), int(loser))
+        assert (result.winner, result.loser) == (winner, loser)
     for count, lows in by_count.items():
-        boards = int(count.split("–")[1])
+        boards = int(count.split("-")[1])
         assert [band[0] for band in acbl_scale(boards).bands] == lows
 
 
@@ -227,7 +211,7 @@ def test_custom_band_scale_for_the_old_25_point_structure():
         (lambda: vp(3, 0), "boards"),
         (lambda: vp(3, -8), "boards"),
         (lambda: vp(3, 8, "wbf-1990"), "scale"),
-        (lambda: vp(3.5, 8), "imps"),
+        (lambda: vp(3.5, 8), "imps"),  # type: ignore[arg-type]
         (lambda: vp(3, 40, "acbl-20"), "boards"),
         (lambda: vp(3, 12, "acbl-30"), "boards"),
         (lambda: acbl_scale(8, 25), "scale"),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -67,7 +68,7 @@ def _graphs(draw: st.DrawFn) -> tuple[int, list[list[int]], list[tuple[int, list
 
 @settings(max_examples=300, deadline=None)
 @given(_graphs())
-def test_optimum_after_every_update(case: tuple[int, list[list[int]], list]) -> None:
+def test_optimum_after_every_update(case: tuple[int, list[list[int]], list[Any]]) -> None:
     n, weights, updates = case
     matcher = WeightedMatcher(n)
     for i in range(n):

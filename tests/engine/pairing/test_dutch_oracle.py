@@ -1,8 +1,9 @@
 """Every round of the reference tournaments paired by a FIDE-endorsed Dutch engine.
 
-For each file of shared/oracle/dutch (see its README), the first k rounds plus the
-byes announced for round k+1 go in; round k+1 must come out exactly: the same pairs
-with the same colours and the same pairing-allocated bye, for every k.
+For each reference file up to 200 players (tests/data/oracle/dutch, see the README of
+shared/oracle/dutch), the first k rounds plus the byes announced for round k+1 go in;
+round k+1 must come out exactly: the same pairs with the same colours and the same
+pairing-allocated bye, for every k.
 """
 
 from __future__ import annotations
@@ -14,9 +15,8 @@ import pytest
 from service.engine.model import ByeKind
 from service.engine.pairing.dutch import pair_round
 from service.engine.trf import parse_trf, rounds_prefix
-from tests.conftest import SHARED_DIR
+from tests.data import ORACLE_DUTCH as ORACLE
 
-ORACLE = SHARED_DIR / "oracle" / "dutch"
 MAX_PLAYERS = 200
 
 

@@ -8,13 +8,14 @@ from collections import Counter
 
 import pytest
 
+from service.engine.errors import EngineError
 from service.engine.model import ByeKind, Colour
 from service.engine.pairing.flampark import (
     KINDS,
     VARIANTS,
-    FlamparkError,
     FlamparkOptionError,
     FlamparkSchedule,
+    FlamparkScheduleError,
     TooFewPlayersError,
     basic_opponent,
     basic_round,
@@ -24,24 +25,16 @@ from service.engine.pairing.flampark import (
     raw_opponent,
 )
 from service.engine.pairing.result import PairingError
-from tests.conftest import SHARED_DIR
+from tests.data import seed_000
 
-SEEDS = SHARED_DIR / "seeds"
 FK6_KINDS = ["basic"] * 5 + ["x2"] * 3 + ["x4", "x8"]
-
-
-def _seed_text() -> str:
-    (path,) = SEEDS.glob("000_*.txt")
-    return path.read_text(encoding="utf-8")
+# Seed 000's figures (tests/data/seeds/000-flampark.json).
+SEED = seed_000()
 
 
 def _chain_examples() -> list[tuple[int, int, int]]:
     """Every ``R<N>(<i>) = ... = <value>`` in the seed, as (N, i, value)."""
-    found = []
-    for match in re.finditer(r"R(\d+)\((\d+)\) = ([^,.]*)", _seed_text()):
-        value = int(match.group(3).rsplit("=", 1)[-1].strip())
-        found.append((int(match.group(1)), int(match.group(2)), value))
-    return found
+    return [(n, i, value) for n, i, value in SEED["pairing"]["chain_examples"]]
 
 
 def _games(schedule: FlamparkSchedule) -> list[tuple[int, int, int]]:
@@ -75,8 +68,8 @@ def test_seed_chain_values(player: int, round_index: int, value: int) -> None:
 
 
 def test_round_one_pairs_upper_neighbours() -> None:
-    line = next(line for line in _seed_text().splitlines() if "Nr 2 gra z nr 1" in line)
-    pairs = [(int(a), int(b)) for a, b in re.findall(r"(\d+) (?:gra )?z (?:nr )?(\d+)", line)]
+    # "Nr 2 gra z nr 1, nr 4 z nr 3, 6 z 5, 8 z 7 itd."
+    pairs = [(a, b) for a, b in SEED["pairing"]["round_one_pairs"]]
     assert pairs == [(2, 1), (4, 3), (6, 5), (8, 7)]
     assert basic_round(8, 1) == pairs
 
@@ -139,29 +132,19 @@ def test_chain_inputs_are_checked() -> None:
 
 
 def _figures() -> tuple[int, int, int]:
-    match = re.search(
-        r"9-cio rundowym turnieju.*?o (\d+)\..*?spada do (\d+)\..*?co najwyżej (\d+)\.",
-        _seed_text(),
-    )
-    assert match is not None
-    basic, two, four = (int(group) for group in match.groups())
-    return basic, two, four
+    """Largest start-number gaps in 9 rounds: basic, two x2 rounds, four narrowing."""
+    gaps = SEED["pairing"]["largest_gap_nine_rounds"]
+    return gaps["basic"], gaps["two_x2"], gaps["four_narrowing"]
 
 
 def _first_tournament_players() -> int:
-    match = re.search(r"\((\d+) graczy\)", _seed_text())
-    assert match is not None
-    return int(match.group(1))
+    return int(SEED["pairing"]["first_tournament_players"])
 
 
 def _fk6() -> tuple[int, int, int]:
     """(players, rounds, players sitting out the x8 round) from the FK6 report."""
-    text = _seed_text()
-    players = re.search(r"wystartowało (\d+) graczy", text)
-    rounds = re.search(r"rozegranie (\d+) rund", text)
-    paused = re.search(r"pauzowanie (\d+) zawodników", text)
-    assert players and rounds and paused
-    return int(players.group(1)), int(rounds.group(1)), int(paused.group(1))
+    fk6 = SEED["fk6"]
+    return fk6["players"], fk6["rounds"], fk6["x8_sitting_out"]
 
 
 def test_figures_parsed() -> None:
@@ -434,8 +417,10 @@ def test_group_variant(players: int, rounds: int) -> None:
 def test_too_few_players() -> None:
     with pytest.raises(TooFewPlayersError, match=r"9 rounds need at least 18 players, got 17"):
         flampark_schedule(17, 9)
-    assert issubclass(TooFewPlayersError, FlamparkError)
-    assert issubclass(FlamparkError, PairingError) and issubclass(FlamparkError, ValueError)
+    assert issubclass(TooFewPlayersError, FlamparkScheduleError)
+    assert issubclass(FlamparkScheduleError, PairingError) and issubclass(
+        FlamparkScheduleError, EngineError
+    )
 
 
 def test_fewer_than_three_times_rounds_warns() -> None:
@@ -476,7 +461,7 @@ def test_public_surface() -> None:
 
     assert KINDS == ("basic", "x2", "x4", "x8")
     assert VARIANTS == ("individual", "team", "group")
-    assert {"flampark_schedule", "FlamparkSchedule", "FlamparkError"} <= set(module.__all__)
+    assert {"flampark_schedule", "FlamparkSchedule", "FlamparkScheduleError"} <= set(module.__all__)
     assert all(hasattr(module, name) for name in module.__all__)
 
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import itertools
 import random
-import re
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 
@@ -25,39 +24,19 @@ from service.engine.model import (
 from service.engine.pairing import jca
 from service.engine.pairing.jca import pair_round
 from service.engine.pairing.result import Pairing, PairingError
-from tests.conftest import SHARED_DIR
-
-SHARED = SHARED_DIR
-SEED = next((SHARED / "seeds").glob("001_*.txt"))
+from tests.data import seed_001
 
 W, B = Colour.WHITE, Colour.BLACK
+
+# The parent/child pairing examples of seed 001 section 5, one list of pairs each.
+SEED_EXAMPLES: list[list[tuple[int, int]]] = [
+    [(a, b) for a, b in example] for example in seed_001()["pairing_examples"]
+]
 
 
 # --------------------------------------------------------------------------------------
 # Helpers
 # --------------------------------------------------------------------------------------
-
-
-def _parse_seed_examples() -> list[list[tuple[int, int]]]:
-    """The parent/child pairing examples of seed 001 section 5, columns side by side."""
-    text = SEED.read_text(encoding="utf-8")
-    section = text[text.index("5、順接式") : text.index("6、色決定")]
-    examples: list[list[tuple[int, int]]] = []
-    block: list[list[tuple[int, int]]] = []
-    for line in [*section.splitlines(), ""]:
-        pairs = [(int(a), int(b)) for a, b in re.findall(r"(\d+)―+(\d+)", line)]
-        if pairs:
-            block.append(pairs)
-            continue
-        if block:
-            columns = len(block[0])
-            assert all(len(row) == columns for row in block)
-            examples.extend([row[c] for row in block] for c in range(columns))
-            block = []
-    return examples
-
-
-SEED_EXAMPLES = _parse_seed_examples()
 
 
 def make(

@@ -1,8 +1,7 @@
-"""Berger round-robin: the seed 002 tables, parsed from the seed text, and properties."""
+"""Berger round-robin: the seed 002 tables (tests/data/seeds), and properties."""
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 
 import pytest
@@ -12,42 +11,13 @@ from hypothesis import strategies as st
 from service.engine.model import ByeKind, Round
 from service.engine.pairing.result import PairingError
 from service.engine.pairing.roundrobin import berger_table, round_robin_rounds
-from tests.conftest import SHARED_DIR
+from tests.data import seed_002
 
-SHARED = SHARED_DIR
-SEED = next((SHARED / "seeds").glob("002_*.txt"))
-
-_SECTION = re.compile(r"^(\d+) или (\d+) игрок")
-# The seed mostly writes U+2010 (hyphen) between numbers, sometimes an ASCII hyphen.
-_GAME = re.compile(r"(\d+)\s*[\u2010\u2011\u2012\u2013\u2014\-]\s*(\d+)")
-
-
-def _parse_seed_tables() -> dict[int, list[list[tuple[int, int]]]]:
-    """Seed 002 appendix 1: size -> rounds -> boards, read from rows = boards."""
-    rows_by_size: dict[int, list[list[tuple[int, int]]]] = {}
-    current: int | None = None
-    for line in SEED.read_text(encoding="utf-8").splitlines():
-        if line.startswith("Приложение 2"):
-            break
-        match = _SECTION.match(line)
-        if match:
-            current = int(match.group(2))
-            rows_by_size[current] = []
-            continue
-        if current is None:
-            continue
-        games = [(int(a), int(b)) for a, b in _GAME.findall(line)]
-        if games:
-            rows_by_size[current].append(games)
-    tables: dict[int, list[list[tuple[int, int]]]] = {}
-    for size, rows in rows_by_size.items():
-        rounds = len(rows[0])
-        assert all(len(row) == rounds for row in rows), size
-        tables[size] = [[row[r] for row in rows] for r in range(rounds)]
-    return tables
-
-
-SEED_TABLES = _parse_seed_tables()
+# Seed 002 appendix 1: size -> rounds -> boards (white, black).
+SEED_TABLES: dict[int, list[list[tuple[int, int]]]] = {
+    int(size): [[(white, black) for white, black in boards] for boards in rounds]
+    for size, rounds in seed_002()["berger_tables"].items()
+}
 
 
 def test_seed_has_every_table() -> None:

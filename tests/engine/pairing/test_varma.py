@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import re
 from collections import Counter
-from functools import cache
 
 import pytest
 from hypothesis import given, settings
@@ -21,40 +19,15 @@ from service.engine.pairing.varma import (
     varma_draw,
     varma_sets,
 )
-from tests.conftest import SHARED_DIR
-
-SHARED = SHARED_DIR
+from tests.data import seed_002
 
 
-@cache
 def seed_tables() -> dict[int, dict[str, tuple[int, ...]]]:
-    """The Varma sets as printed in seed 002, keyed by the even field size.
-
-    The tables sit in columns: a header line "9/10 игроков 11/12 игроков ..." names the
-    columns, then one line per set letter holds that set for every column; the first
-    line of prose after the tables ends them.
-    """
-    (path,) = (SHARED / "seeds").glob("002_*.txt")
-    text = path.read_text(encoding="utf-8")
-    start = text.index("Таблицы Варма")
-    tables: dict[int, dict[str, tuple[int, ...]]] = {}
-    columns: list[int] = []
-    for line in text[start:].splitlines():
-        headers = re.findall(r"(\d+)/(\d+) игрок", line)
-        if headers:
-            columns = [int(even) for _, even in headers]
-            for odd, even in headers:
-                assert int(odd) + 1 == int(even)
-            continue
-        sets = re.findall(r"\b([ABCD]): \(([\d, ]+)\)", line)
-        if not sets:
-            if columns and line.strip():
-                break  # the first line of prose after the tables ends them
-            continue
-        assert len(sets) == len(columns), line
-        for size, (letter, numbers) in zip(columns, sets, strict=True):
-            tables.setdefault(size, {})[letter] = tuple(int(x) for x in numbers.split(","))
-    return tables
+    """The Varma sets as printed in seed 002, keyed by the even field size."""
+    return {
+        int(size): {letter: tuple(numbers) for letter, numbers in sets.items()}
+        for size, sets in seed_002()["varma_sets"].items()
+    }
 
 
 def test_public_surface() -> None:

@@ -1,18 +1,12 @@
-"""Test data parsed from the seed texts (shared/seeds) at test time."""
+"""Seed 002's worked figures (tests/data/seeds/002-round-robin.json) as engine objects."""
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from fractions import Fraction
 
 from service.engine.model import Game, GameResult, Player, PointSystem, Round, Tournament
-from tests.conftest import SHARED_DIR
-
-SHARED = SHARED_DIR
-SEED_002 = next((SHARED / "seeds").glob("002_*.txt"))
-
-_RESULT = {"1": Fraction(1), "½": Fraction(1, 2), "0": Fraction(0)}
+from tests.data import seed_002
 
 
 @dataclass(frozen=True)
@@ -26,25 +20,20 @@ class Crosstable:
 
 
 def seed_002_crosstable() -> Crosstable:
-    """Parse the 7-player crosstable (rows omit the diagonal; last column is KB)."""
-    text = SEED_002.read_text(encoding="utf-8")
-    block = text.split("Участники 1 2 3 4 5 6 7", 1)[1].split("Обозначения", 1)[0]
-    rows = [line.split() for line in block.strip().splitlines() if re.match(r"^\d+ ", line)]
-    n = len(rows)
-    names: list[str] = []
+    """The 7-player crosstable: each row lists the scores against the others in
+    start-number order (the diagonal omitted), then the printed Berger coefficient."""
+    data = seed_002()["crosstable"]
+    n = len(data["names"])
     results: dict[tuple[int, int], Fraction] = {}
     berger: dict[int, Fraction] = {}
     points: dict[int, Fraction] = {}
-    for row in rows:
-        me = int(row[0])
-        names.append(row[1])
-        cells = row[2 : 2 + n - 1]
+    for me, (cells, coefficient) in enumerate(zip(data["results"], data["berger"], strict=True), 1):
         opponents = [j for j in range(1, n + 1) if j != me]
         for them, cell in zip(opponents, cells, strict=True):
-            results[(me, them)] = _RESULT[cell]
+            results[(me, them)] = Fraction(cell)
         points[me] = sum((results[(me, j)] for j in opponents), Fraction(0))
-        berger[me] = Fraction(row[-1].replace(",", "."))
-    return Crosstable(names, results, berger, points)
+        berger[me] = Fraction(coefficient)
+    return Crosstable(list(data["names"]), results, berger, points)
 
 
 def round_robin_tournament(
@@ -91,17 +80,12 @@ class FootballGroup:
 
 
 def seed_002_football() -> FootballGroup:
-    """Parse K = np.matrix([...]), the minor variable names and the `>>>` output line."""
-    text = SEED_002.read_text(encoding="utf-8")
-    body = text.split("K = np . matrix (", 1)[1].split(")", 1)[0]
-    numbers = [int(n.replace(" ", "")) for n in re.findall(r"-?\s*\d+", body)]
-    size = int(len(numbers) ** 0.5)
-    matrix = [numbers[i * size : (i + 1) * size] for i in range(size)]
-    teams = re.findall(r"^(\w+) = minor \(K , (\d) , \d \)", text, flags=re.M)
-    names = [name for name, _ in sorted(teams, key=lambda t: int(t[1]))]
-    output = text.split(">>>", 1)[1].splitlines()[0].split()
-    printed = [round(float(v)) for v in output]
-    return FootballGroup(names, matrix, printed[:size], printed[size:])
+    """K = np.matrix([...]), the teams in minor order and the printed `>>>` output."""
+    data = seed_002()["football_group"]
+    return FootballGroup(
+        list(data["teams"]), [list(row) for row in data["kirchhoff"]],
+        list(data["potentials"]), list(data["flows"]),
+    )  # fmt: skip
 
 
 def football_tournament(group: FootballGroup) -> Tournament:
@@ -121,12 +105,7 @@ def football_tournament(group: FootballGroup) -> Tournament:
 def seed_002_berger_breakdown() -> dict[int, list[Fraction]]:
     """The text's per-opponent Berger items for Sidorov (3) and Kuznetsov (4), in
     start-number order of the opponents: "2,5 (половина очков Иванова) + ..."."""
-    text = SEED_002.read_text(encoding="utf-8")
-    out: dict[int, list[Fraction]] = {}
-    for number, name in ((3, "Сидорова"), (4, "Кузнецова")):
-        line = next(
-            ln for ln in text.splitlines() if ln.startswith(f"Коэффициент Бергера участника {name}")
-        )
-        items = re.findall(r"(\d+(?:,\d+)?) \(", line)
-        out[number] = [Fraction(item.replace(",", ".")) for item in items]
-    return out
+    return {
+        int(number): [Fraction(item) for item in items]
+        for number, items in seed_002()["berger_breakdown"].items()
+    }

@@ -15,7 +15,7 @@ from tests.engine.scoring.test_own_results import SWISS
 F = Fraction
 
 
-def _values(tournament, code, **kwargs) -> dict[int, Fraction]:
+def _values(tournament, code, **kwargs) -> dict[int, Fraction | None]:
     standings = compute_standings(tournament, (code,), **kwargs)
     (key,) = standings.tiebreaks
     return {row.start_number: row.tiebreaks[key] for row in standings.rows}

@@ -79,12 +79,13 @@ PS = _table("11 13 11 11.5 5 6 6 8.5 2.5 4 5.5 7 7 6 7 10.5")
 PS_C1 = _table("10 12 10.5 10.5 5 6 5 8 2.5 4 5 7 6 5 7 10")
 
 
-def _hundredths(value: Fraction) -> Fraction:
+def _hundredths(value: Fraction | None) -> Fraction:
     """Rounded to hundredths, halves up, as the paper and FIDE's checker print AOB."""
+    assert value is not None
     return Fraction(math.floor(value * 100 + Fraction(1, 2)), 100)
 
 
-def _values(tournament, code, edition="2024") -> dict[int, Fraction]:
+def _values(tournament, code, edition="2024") -> dict[int, Fraction | None]:
     standings = compute_standings(tournament, (code,), edition=edition)
     (key,) = standings.tiebreaks
     return {row.start_number: row.tiebreaks[key] for row in standings.rows}
@@ -205,7 +206,18 @@ MANY_UNPLAYED = event(
     total_rounds=7,
 )
 
-MANY_CODES = ("WIN", "WON", "BWG", "BPG", "PS", "PS-C1", "KS", "BH", "BH-C1", "BH-C2")
+MANY_CODES: tuple[str, ...] = (
+    "WIN",
+    "WON",
+    "BWG",
+    "BPG",
+    "PS",
+    "PS-C1",
+    "KS",
+    "BH",
+    "BH-C1",
+    "BH-C2",
+)
 MANY_CODES += ("BH-M1", "BH-M2", "AOB", "FB", "SB", "SB-C1", "SB-C2")
 
 # Start number, then one column per code above.

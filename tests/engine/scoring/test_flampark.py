@@ -1,12 +1,10 @@
-"""FLAMPARK scoring (seed 000, SPEC 3): the text's worked numbers, parsed from the seed."""
+"""FLAMPARK scoring (seed 000, SPEC 3): the text's worked numbers (tests/data/seeds)."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from decimal import Decimal
 from fractions import Fraction
-from functools import cache
 
 import pytest
 from hypothesis import given, settings
@@ -42,28 +40,16 @@ from service.engine.scoring.flampark import (
     time_points,
     validate_shortening,
 )
-from tests.conftest import SHARED_DIR
+from tests.data import seed_000
 
-SHARED = SHARED_DIR
-
-
-@cache
-def seed_text() -> str:
-    """Seed 000 (FLAMPARK, Polish), read at test time."""
-    (path,) = (SHARED / "seeds").glob("000_*.txt")
-    return path.read_text(encoding="utf-8")
-
-
-def seed_match(pattern: str) -> re.Match[str]:
-    match = re.search(pattern, seed_text())
-    assert match is not None, f"seed 000 no longer contains {pattern!r}"
-    return match
+# Seed 000's scoring figures (tests/data/seeds/000-flampark.json).
+SCORING = seed_000()["scoring"]
 
 
 def fk6_format() -> tuple[int, int]:
     """(rounds, base minutes) of FK6: "rozegranie 10 rund tempem 15'+1''/ruch"."""
-    match = seed_match(r"rozegranie (\d+) rund tempem (\d+)'")
-    return int(match.group(1)), int(match.group(2))
+    fk6 = seed_000()["fk6"]
+    return fk6["rounds_at_that_pace"], fk6["base_minutes"]
 
 
 def make_tournament(
@@ -117,15 +103,7 @@ def test_public_surface() -> None:
 def test_strength_table_from_the_text() -> None:
     """ "siła gry graczy o rankingu 1000 wynosi 0, ... 1800 ... 100, 2200 to 150" and
     "od 0 (ranking rywala 1000) do 250 (rywal o rankingu 3000)"."""
-    match = seed_match(
-        r"rankingu (\d+) wynosi (\d+), średni ranking (\d+) odpowiada sile gry (\d+), "
-        r"(\d+) to (\d+)"
-    )
-    numbers = [int(x) for x in match.groups()]
-    pairs = list(zip(numbers[0::2], numbers[1::2], strict=True))
-    bounds = seed_match(r"od (\d+) \(ranking rywala (\d+)\) do (\d+) \(rywal o rankingu (\d+)\)")
-    pairs += [(int(bounds.group(2)), int(bounds.group(1)))]
-    pairs += [(int(bounds.group(4)), int(bounds.group(3)))]
+    pairs = SCORING["strength_by_rating"]
     assert len(pairs) == 5
     for rating, strength in pairs:
         assert opponent_strength(rating) == strength
@@ -135,8 +113,8 @@ def test_white_loss_to_a_1001_player_who_shortened_fully() -> None:
     """ "Porażka białymi z graczem o rankingu 1001, przy jego maksymalnym skróceniu czasu
     gry daje wynik: 0 - 5 - 25 + 0% = -30". Exactly Pc = 1/8, so -29.875; the text
     shows the rounded value."""
-    match = seed_match(r"Porażka białymi z graczem o rankingu (\d+),.*?= (-?\d+)\.")
-    rating, printed = int(match.group(1)), int(match.group(2))
+    example = SCORING["white_loss_full_shortening"]
+    rating, printed = example["opponent_rating"], example["printed_total"]
     _, base = fk6_format()
     value = game_value(
         Outcome.LOSS, Colour.WHITE, rating, base_minutes=base, opponent_shortening=base
@@ -148,8 +126,10 @@ def test_white_loss_to_a_1001_player_who_shortened_fully() -> None:
 
 def test_black_win_over_2800_with_full_shortening() -> None:
     """ "225(Rc=2800) +5 +25 +100% = 355"."""
-    match = seed_match(r"(\d+)\(Rc=(\d+)\) \+(\d+) \+(\d+) \+(\d+)% = (\d+)")
-    pc, rating, pb, pt, pct, total = (int(x) for x in match.groups())
+    example = SCORING["black_win_full_shortening"]
+    pc, rating, pb, pt, pct, total = (
+        example[key] for key in ("pc", "opponent_rating", "pb", "pt", "percent", "total")
+    )
     _, base = fk6_format()
     value = game_value(Outcome.WIN, Colour.BLACK, rating, base_minutes=base, own_shortening=base)
     assert [value.pc, value.pb, value.pt, value.ppct] == [pc, pb, pt, pct]
@@ -173,7 +153,7 @@ def test_colour_points() -> None:
 def test_full_shortening_equals_a_200_point_stronger_opponent() -> None:
     """ "Maksymalne skrócenie dodaje tyle do wyniku ile dałby wzrost rankingu rywala o
     200 punktów"."""
-    gain = int(seed_match(r"wzrost rankingu rywala o (\d+) punktów").group(1))
+    gain = SCORING["full_shortening_as_rating_gain"]
     _, base = fk6_format()
     assert time_points(base, base) == opponent_strength(1800 + gain) - opponent_strength(1800)
 
@@ -181,7 +161,7 @@ def test_full_shortening_equals_a_200_point_stronger_opponent() -> None:
 def test_forfeit_is_a_loss_to_an_opponent_400_weaker() -> None:
     """ "Zawodnik oddający walkowera otrzymuje w danej partii -0.5 punkta. Odpowiada to
     obniżeniu rankingu przeciwnika ... o 400 punktów ELO"."""
-    drop = int(seed_match(r"o (\d+) punktów ELO").group(1))
+    drop = SCORING["forfeit_as_rating_drop"]
     forfeit = game_value(Outcome.FORFEIT_LOSS, Colour.WHITE, 2000)
     loss = game_value(Outcome.LOSS, Colour.WHITE, 2000 - drop)
     assert forfeit.ppct == Fraction(-1, 2) * 100
@@ -268,8 +248,8 @@ def _ten_round_event(
 def test_fk6_one_minute_of_shortening() -> None:
     """ "0.17 dodatkowego punktu za każdą minutę skrócenia" and "1.33 punktu za każdą
     minutę skrócenia czasu" (FK6: 10 rounds of 15')."""
-    per_minute_pf = Decimal(seed_match(r"dawało (\d+\.\d+) dodatkowego punktu").group(1))
-    per_minute_ru = Decimal(seed_match(r"oraz (\d+\.\d+) punktu za każdą minutę").group(1))
+    per_minute_pf = Decimal(SCORING["fk6_one_minute_shortening"]["pf"])
+    per_minute_ru = Decimal(SCORING["fk6_one_minute_shortening"]["ru"])
     losses = [GameResult.BLACK_WINS] * 10
     plain = _ten_round_event(losses)[1]
     shortened = _ten_round_event(losses, {4: 1})[1]
@@ -283,8 +263,7 @@ def test_fk6_one_minute_of_shortening() -> None:
 
 def test_fk6_a_win_adds_80_and_a_draw_40() -> None:
     """ "dodawane było 80 punktów za każde zwycięstwo (40 pkt. za remis)"."""
-    match = seed_match(r"(\d+) punktów za każde zwycięstwo \((\d+) pkt\. za remis\)")
-    win, draw = int(match.group(1)), int(match.group(2))
+    win, draw = SCORING["fk6_ru_per_result"]["win"], SCORING["fk6_ru_per_result"]["draw"]
     base = [GameResult.BLACK_WINS] * 10
     with_win = [GameResult.WHITE_WINS, *base[1:]]
     with_draw = [GameResult.DRAW, *base[1:]]
@@ -294,7 +273,7 @@ def test_fk6_a_win_adds_80_and_a_draw_40() -> None:
 
 def test_a_draw_instead_of_a_win_costs_five_in_ten_rounds() -> None:
     """ "straty np.5 pocent (remis zamiast zwycięstwa w turnieju 10-cio rundowym)"."""
-    loss = int(seed_match(r"straty np\.(\d+) pocent").group(1))
+    loss = SCORING["draw_instead_of_win_percent"]
     wins = [GameResult.WHITE_WINS] * 10
     one_draw = [GameResult.DRAW, *wins[1:]]
     assert _ten_round_event(wins)[1].pf - _ten_round_event(one_draw)[1].pf == loss
@@ -303,8 +282,8 @@ def test_a_draw_instead_of_a_win_costs_five_in_ten_rounds() -> None:
 def test_one_win_of_ten_and_of_nine() -> None:
     """ "wygrana jednej z dziesięciu to 10% ale jednej z dziewięciu to 11.1%": the
     forfeit win shortens the tournament by one round for the winner."""
-    match = seed_match(r"jednej z dziesięciu to (\d+)% ale jednej z dziewięciu to ([\d.]+)%")
-    ten, nine = Decimal(match.group(1)), Decimal(match.group(2))
+    printed = SCORING["one_win_percent"]
+    ten, nine = Decimal(printed["of_ten"]), Decimal(printed["of_nine"])
     results = [GameResult.WHITE_WINS] + [GameResult.BLACK_WINS] * 9
     assert display(_ten_round_event(results)[1].ppct, 0) == ten
     results[-1] = GameResult.WHITE_WINS_FORFEIT  # player 1 wins round 10 by forfeit
@@ -315,8 +294,8 @@ def test_one_win_of_ten_and_of_nine() -> None:
 
 def test_nine_rounds_colour_imbalance() -> None:
     """ "Przy 9 rundach przewaga jednego koloru to +/- 0.6 punktu"."""
-    match = seed_match(r"Przy (\d+) rundach przewaga jednego koloru to \+/- ([\d.]+) punktu")
-    rounds, printed = int(match.group(1)), Decimal(match.group(2))
+    imbalance = SCORING["colour_imbalance"]
+    rounds, printed = imbalance["rounds"], Decimal(imbalance["points"])
     ratings = {n: 2000 - n for n in range(1, rounds + 2)}
     games = [
         (r, 1, r + 1, GameResult.DRAW) if r % 2 else (r, r + 1, 1, GameResult.DRAW)
@@ -329,8 +308,7 @@ def test_nine_rounds_colour_imbalance() -> None:
 
 def test_children_and_adults_rank_together() -> None:
     """FK2: "dzieci grały na dystansie 5 rund, podczas gdy pozostali grali 9 rund"."""
-    match = seed_match(r"dystansie (\d+) rund, podczas gdy pozostali grali (\d+) rund")
-    short, long = int(match.group(1)), int(match.group(2))
+    short, long = SCORING["fk2_rounds"]["children"], SCORING["fk2_rounds"]["adults"]
     # Player 1 (adult) and player 2 (child) face the same 1500 field; the child wins
     # every one of 5 games, the adult wins 8 of 9: the child ranks first.
     ratings = {1: 1600, 2: 1590} | {n: 1500 for n in range(3, 3 + long + short)}

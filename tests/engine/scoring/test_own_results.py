@@ -11,7 +11,7 @@ from service.engine.scoring.standings import compute_standings
 from tests.engine.scoring.builders import event
 
 
-def _values(tournament, code, **kwargs) -> dict[int, Fraction]:
+def _values(tournament, code, **kwargs) -> dict[int, Fraction | None]:
     standings = compute_standings(tournament, (code,), **kwargs)
     (key,) = standings.tiebreaks
     return {row.start_number: row.tiebreaks[key] for row in standings.rows}

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from decimal import Decimal
 from fractions import Fraction
 
@@ -26,14 +25,7 @@ from service.engine.scoring.progress_premium import (
     progress_premium,
     progress_premium_from_ru,
 )
-from tests.conftest import SHARED_DIR
-
-SHARED = SHARED_DIR
-
-
-def seed_text() -> str:
-    (path,) = (SHARED / "seeds").glob("000_*.txt")
-    return path.read_text(encoding="utf-8")
+from tests.data import seed_000
 
 
 def score_with_ru(player: int, ru: Fraction) -> FlamparkScore:
@@ -77,13 +69,9 @@ def test_fk6_grandmaster_against_the_last_player() -> None:
     dwukrotnie wyżej wyceniony niż wzrost o 280 punktów gracza ostatniego", with FK6's
     highest and lowest ratings (2443, 1008). At wB = 800 the ratio is 2.26, the text's
     "twice"; at wB = 1000 it would be 55, so FK6's wB sat at the bottom of the range."""
-    text = seed_text()
-    gains = re.search(r"(\d+)-cio punktowy przyrost.*?wzrost o (\d+) punktów", text)
-    top = re.search(r"Najwyższy ranking (\d+)", text)
-    bottom = re.search(r"Najniższy ranking (\d+)", text)
-    assert gains and top and bottom
-    top_gain, bottom_gain = int(gains.group(1)), int(gains.group(2))
-    top_rating, bottom_rating = int(top.group(1)), int(bottom.group(1))
+    gains, fk6 = seed_000()["progress_premium"], seed_000()["fk6"]
+    top_gain, bottom_gain = gains["top_gain"], gains["bottom_gain"]
+    top_rating, bottom_rating = fk6["highest_rating"], fk6["lowest_rating"]
     ratings = {1: top_rating, 56: bottom_rating}
     ru = {1: Fraction(top_rating + top_gain), 56: Fraction(bottom_rating + bottom_gain)}
     weights = premium_weights(ru, ratings, wb=800)

@@ -23,7 +23,7 @@ RATED = event(
 )
 
 
-def _values(tournament, code, **kwargs) -> dict[int, Fraction]:
+def _values(tournament, code, **kwargs) -> dict[int, Fraction | None]:
     standings = compute_standings(tournament, (code,), **kwargs)
     (key,) = standings.tiebreaks
     return {row.start_number: row.tiebreaks[key] for row in standings.rows}
@@ -89,6 +89,7 @@ def test_average_performance_of_opponents() -> None:
     # 1's opponents' TPRs: 1908, 2192, 1827 -> 1975.67 -> 1976.
     assert _values(RATED, "APRO")[1] == 1976
     ptp = _values(RATED, "PTP")
+    assert ptp[2] is not None and ptp[3] is not None and ptp[4] is not None
     assert _values(RATED, "APPO")[1] == (2 * (ptp[2] + ptp[3] + ptp[4]) + 3) // 6
 
 

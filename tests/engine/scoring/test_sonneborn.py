@@ -18,7 +18,7 @@ from tests.engine.scoring.seed_data import (
 JAPAN, SENEGAL = 2, 3
 
 
-def _football_values(code: str) -> dict[int, Fraction]:
+def _football_values(code: str) -> dict[int, Fraction | None]:
     standings = compute_standings(football_tournament(seed_002_football()), (code,))
     (key,) = standings.tiebreaks  # the normalised code ("BERGER" -> "SB")
     return {row.start_number: row.tiebreaks[key] for row in standings.rows}
@@ -85,7 +85,7 @@ def test_koya_limit_modifiers() -> None:
     tournament = _small_round_robin()
     # Scores: 1: 3, 2: 2, 3: 0.5, 4: 0.5; max 3, 50 % = 1.5.
 
-    def ks(code: str) -> dict[int, Fraction]:
+    def ks(code: str) -> dict[int, Fraction | None]:
         standings = compute_standings(tournament, (code,))
         (key,) = standings.tiebreaks
         return {r.start_number: r.tiebreaks[key] for r in standings.rows}

@@ -60,9 +60,11 @@ def pair_round(
     numbers = {p.start_number for p in tournament.players}
     for bye in announced:
         if bye.player not in numbers:
-            raise ValueError(f"bye for unknown player {bye.player}")
+            raise PairingError(f"bye for unknown player {bye.player}", field="byes")
         if bye.kind is ByeKind.PAIRING_ALLOCATED:
-            raise ValueError("the pairing-allocated bye is chosen by the pairing, not announced")
+            raise PairingError(
+                "the pairing-allocated bye is chosen by the pairing, not announced", field="byes"
+            )
     everyone, to_pair = build_players(
         tournament,
         absent={b.player for b in announced},

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from service.engine.pairing.flampark.chains import basic_opponent, basic_round, raw_opponent
 from service.engine.pairing.flampark.errors import (
-    FlamparkError,
     FlamparkOptionError,
+    FlamparkScheduleError,
     TooFewPlayersError,
 )
 from service.engine.pairing.flampark.kinds import KINDS, capacity, paired_count
@@ -32,9 +32,9 @@ __all__ = [
     "KINDS",
     "VARIANTS",
     "CardEntry",
-    "FlamparkError",
     "FlamparkOptionError",
     "FlamparkSchedule",
+    "FlamparkScheduleError",
     "TooFewPlayersError",
     "basic_opponent",
     "basic_round",

@@ -1,6 +1,7 @@
-"""Errors raised by the FLAMPARK schedule (all are ``ValueError`` via ``PairingError``).
+"""Errors raised by the FLAMPARK schedule (EngineError via PairingError).
 
-* ``FlamparkError``: base class; the API maps it to one problem type.
+* ``FlamparkScheduleError``: base class (the scoring's errors are
+  ``service.engine.scoring.flampark.FlamparkError``).
 * ``TooFewPlayersError``: fewer than 2 x rounds players (seed 000, "Zawodnicy").
 * ``FlamparkOptionError``: an option that cannot be honoured: unknown kind or variant,
   a round order that is not a permutation, a kind the variant does not allow, or more
@@ -11,16 +12,16 @@ from __future__ import annotations
 
 from service.engine.pairing.result import PairingError
 
-__all__ = ["FlamparkError", "FlamparkOptionError", "TooFewPlayersError"]
+__all__ = ["FlamparkOptionError", "FlamparkScheduleError", "TooFewPlayersError"]
 
 
-class FlamparkError(PairingError):
+class FlamparkScheduleError(PairingError):
     """A FLAMPARK schedule cannot be built."""
 
 
-class TooFewPlayersError(FlamparkError):
+class TooFewPlayersError(FlamparkScheduleError):
     """Fewer players than the system needs (seed 000: at least twice the rounds)."""
 
 
-class FlamparkOptionError(FlamparkError):
+class FlamparkOptionError(FlamparkScheduleError):
     """An option of the schedule is invalid or cannot be honoured."""

@@ -1,4 +1,4 @@
-"""Errors raised by standings and tie-breaks; all subclass ValueError.
+"""Errors raised by standings and tie-breaks (EngineError, service/engine/errors.py).
 
 * `TieBreakError` - the base: the input cannot be ranked as asked.
 * `UnknownTieBreakError` - a tie-break code (or modifier) that is not recognised.
@@ -7,10 +7,12 @@
 
 from __future__ import annotations
 
+from service.engine.errors import EngineError
+
 __all__ = ["TieBreakError", "UnknownTieBreakError", "UnsupportedEditionError"]
 
 
-class TieBreakError(ValueError):
+class TieBreakError(EngineError):
     """The tournament or the tie-break list cannot be evaluated."""
 
 
@@ -20,7 +22,7 @@ class UnknownTieBreakError(TieBreakError):
     def __init__(self, code: str, reason: str = "") -> None:
         self.code = code
         detail = f": {reason}" if reason else ""
-        super().__init__(f"unknown tie-break code {code!r}{detail}")
+        super().__init__(f"unknown tie-break code {code!r}{detail}", field="tiebreaks")
 
 
 class UnsupportedEditionError(TieBreakError):
@@ -28,4 +30,6 @@ class UnsupportedEditionError(TieBreakError):
 
     def __init__(self, edition: str) -> None:
         self.edition = edition
-        super().__init__(f"unsupported tie-break edition {edition!r}; use '2026' or '2024'")
+        super().__init__(
+            f"unsupported tie-break edition {edition!r}; use '2026' or '2024'", field="edition"
+        )
