@@ -176,6 +176,36 @@ def _flampark(args: argparse.Namespace) -> int:
 
 
 def _pair_function(args: argparse.Namespace, doc: Any) -> Any:
+    """The pairing function of `args.system`, importing only that system's engine.
+
+    The Dutch and JCA engines are called directly: going through `service.api.systems`
+    would load the database tables (SQLAlchemy, SQLModel, pydantic) that pairing a
+    TRF file never needs, which used to cost most of a small `arbiter pair` call.
+    """
+    explain = getattr(args, "explain", False)
+    if args.system == "dutch":
+        from service.engine.pairing.dutch import pair_round as dutch_round
+
+        def pair_dutch(tournament: Any, byes: Any) -> Any:
+            return dutch_round(
+                tournament,
+                rules=args.rules,
+                byes=tuple(byes),
+                accelerations=doc.accelerations if doc else None,
+                forbidden_pairs=doc.forbidden_pairs if doc else (),
+                explain=explain,
+            )
+
+        return pair_dutch
+    if args.system == "jca":
+        from service.engine.pairing.jca import pair_round as jca_round
+
+        def pair_jca(tournament: Any, byes: Any) -> Any:
+            return jca_round(
+                tournament, byes=tuple(byes), seed=getattr(args, "seed", None), explain=explain
+            )
+
+        return pair_jca
     from service.api.systems import pair_next
 
     options = {"rules": args.rules, "seed": getattr(args, "seed", None)}

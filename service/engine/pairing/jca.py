@@ -538,18 +538,34 @@ def _augment_bipartite(
     first_free: int,
     seen: set[int],
 ) -> bool:
-    """Kuhn's augmenting path from `parent`, moving only parents >= `first_free`."""
-    for child in options[parent]:
-        if child in seen:
-            continue
-        seen.add(child)
-        owner = of_child[child]
-        if owner == -1 or (
-            owner >= first_free
-            and _augment_bipartite(owner, options, of_parent, of_child, first_free, seen)
-        ):
-            of_parent[parent], of_child[child] = child, parent
-            return True
+    """Kuhn's augmenting path from `parent`, moving only parents >= `first_free`.
+
+    A depth-first search with an explicit stack (no recursion limit on long paths):
+    `stack` holds the parents on the path with their remaining options, `via` the
+    child each of them would take.
+    """
+    stack: list[tuple[int, Iterator[int]]] = [(parent, iter(options[parent]))]
+    via: list[int] = []
+    while stack:
+        rest = stack[-1][1]
+        for child in rest:
+            if child in seen:
+                continue
+            seen.add(child)
+            owner = of_child[child]
+            if owner == -1:
+                via.append(child)
+                for (p, _), c in zip(stack, via, strict=True):
+                    of_parent[p], of_child[c] = c, p
+                return True
+            if owner >= first_free:
+                via.append(child)
+                stack.append((owner, iter(options[owner])))
+                break
+        else:
+            stack.pop()
+            if via:
+                via.pop()
     return False
 
 

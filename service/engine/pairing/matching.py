@@ -483,21 +483,37 @@ class WeightedMatcher:
         self._bestedge[b] = best
 
     def _expand_blossom(self, b: int, endstage: bool) -> None:
+        """Dissolve blossom `b` into its children (at the end of a stage, also every
+        sub-blossom with a zero dual, through a work list rather than recursion)."""
         n = self._n
         parent = self._parent
         inblossom = self._inblossom
         label = self._label
         labelend = self._labelend
+        z = self._z
+        if endstage:
+            work = [b]
+            while work:
+                top = work.pop()
+                for c in self._childs[top]:
+                    parent[c] = -1
+                    if c < n:
+                        inblossom[c] = c
+                    elif z[c] == 0:
+                        work.append(c)
+                    else:
+                        for x in self._leaves(c):
+                            inblossom[x] = c
+                self._free_blossom(top)
+            return
         for c in self._childs[b]:
             parent[c] = -1
             if c < n:
                 inblossom[c] = c
-            elif endstage and self._z[c] == 0:
-                self._expand_blossom(c, endstage)
             else:
                 for x in self._leaves(c):
                     inblossom[x] = c
-        if not endstage and label[b] == _T:
+        if label[b] == _T:
             self._forest.discard(b)
             le_b = labelend[b]
             assert le_b is not None
@@ -553,36 +569,45 @@ class WeightedMatcher:
         self._free_blossom(b)
 
     def _augment_blossom(self, b: int, v: int) -> None:
-        """Make `v` the base of blossom `b`, flipping the matching inside."""
-        t = v
+        """Make `v` the base of blossom `b`, flipping the matching inside.
+
+        Iterative (a work list instead of recursion), so blossoms nested thousands
+        of levels deep need no interpreter recursion limit. The sub-blossoms that a
+        step rebases are disjoint and the new base of each is never matched inside
+        it, so the order in which the work list is done does not change the result.
+        """
         parent = self._parent
         n = self._n
-        while parent[t] != b:
-            t = parent[t]
-        if t >= n:
-            self._augment_blossom(t, v)
-        childs = self._childs[b]
-        cycle = self._cycle[b]
-        k = len(childs)
-        i = childs.index(t)
-        # Odd i: forward i -> ... -> k-1 -> 0, matching edges i+1, i+3, ..., k-1.
-        # Even i: backward i -> ... -> 0, matching edges i-2, i-4, ..., 0.
-        idxs = range(i + 1, k, 2) if i & 1 else range(i - 2, -1, -2)
         mate = self._mate
-        inblossom_child = self._child_of
-        for j in idxs:
-            x, u = cycle[j]
-            cx = inblossom_child(b, x)
-            cu = inblossom_child(b, u)
-            if cx >= n:
-                self._augment_blossom(cx, x)
-            if cu >= n:
-                self._augment_blossom(cu, u)
-            mate[x] = u
-            mate[u] = x
-        self._childs[b] = childs[i:] + childs[:i]
-        self._cycle[b] = cycle[i:] + cycle[:i]
-        self._base[b] = v
+        child_of = self._child_of
+        work = [(b, v)]
+        while work:
+            b, v = work.pop()
+            t = v
+            while parent[t] != b:
+                t = parent[t]
+            if t >= n:
+                work.append((t, v))
+            childs = self._childs[b]
+            cycle = self._cycle[b]
+            k = len(childs)
+            i = childs.index(t)
+            # Odd i: forward i -> ... -> k-1 -> 0, matching edges i+1, i+3, ..., k-1.
+            # Even i: backward i -> ... -> 0, matching edges i-2, i-4, ..., 0.
+            idxs = range(i + 1, k, 2) if i & 1 else range(i - 2, -1, -2)
+            for j in idxs:
+                x, u = cycle[j]
+                cx = child_of(b, x)
+                cu = child_of(b, u)
+                if cx >= n:
+                    work.append((cx, x))
+                if cu >= n:
+                    work.append((cu, u))
+                mate[x] = u
+                mate[u] = x
+            self._childs[b] = childs[i:] + childs[:i]
+            self._cycle[b] = cycle[i:] + cycle[:i]
+            self._base[b] = v
 
     def _child_of(self, b: int, v: int) -> int:
         t = v

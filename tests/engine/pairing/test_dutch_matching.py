@@ -133,3 +133,61 @@ def test_bulk_rows_and_fixed_pairs() -> None:
         matcher.fix_pair(1, 1, 3)
     with pytest.raises(ValueError):
         matcher.set_weights(1, [(1, 2)])
+
+
+class _DepthProbe(WeightedMatcher):
+    """Records how deeply blossoms nest (to show the case below really is deep)."""
+
+    deepest = 0
+
+    def _add_blossom(self, base: int, v: int, w: int) -> None:
+        super()._add_blossom(base, v, w)
+        top = self._inblossom[base]
+        depth, c = 0, base
+        while c != top:
+            c = self._parent[c]
+            depth += 1
+        self.deepest = max(self.deepest, depth)
+
+
+def _flower_chain(levels: int) -> tuple[int, list[tuple[int, int, int]], list[int]]:
+    """A graph whose search nests `levels` blossoms, and its unique perfect matching.
+
+    Level i is a triangle: a_i = b_i matched, both joined to the exit of level i - 1
+    (the root r for level 1), the exit of level i being a_i. A second exposed vertex e
+    holds a heavy edge to a pendant pair x = x' and a light edge to a_k. The tree of r
+    grows by one blossom per level (a_i only turns outer inside the blossom); after
+    the last level a dual change makes e - a_k tight, and the augmentation rebases
+    every nested blossom. The only perfect matching: e - a_k, b_k - a_(k-1), ...,
+    b_2 - a_1, b_1 - r, x - x'.
+    """
+    a = [2 * i for i in range(levels)]
+    b = [2 * i + 1 for i in range(levels)]
+    x, x2, e, r = 2 * levels, 2 * levels + 1, 2 * levels + 2, 2 * levels + 3
+    heavy, light = 10, 2
+    edges = [(a[i], b[i], heavy) for i in range(levels)] + [(x, x2, heavy)]
+    edges += [(r, a[0], heavy), (r, b[0], heavy)]
+    for i in range(1, levels):
+        edges += [(a[i - 1], a[i], heavy), (a[i - 1], b[i], heavy)]
+    edges += [(e, x, heavy), (e, a[-1], light)]
+    mates = list(range(2 * levels + 4))
+    pairs = [(e, a[-1]), (b[0], r), (x, x2)]
+    pairs += [(b[i], a[i - 1]) for i in range(1, levels)]
+    for p, q in pairs:
+        mates[p], mates[q] = q, p
+    return 2 * levels + 4, edges, mates
+
+
+@pytest.mark.slow
+def test_blossoms_nested_deeper_than_the_recursion_limit() -> None:
+    """Nesting depth is bounded by memory, not by the interpreter's recursion limit."""
+    import sys
+
+    levels = sys.getrecursionlimit() + 500
+    size, edges, expected = _flower_chain(levels)
+    matcher = _DepthProbe(size)
+    for v, u, w in edges:
+        matcher.set_weight(v, u, w)
+    matcher.solve()
+    assert matcher.deepest >= levels - 1
+    assert matcher.matching() == expected
