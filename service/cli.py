@@ -230,10 +230,12 @@ def _read_trf(path: str) -> Any:
     columns)."""
     from pathlib import Path
 
-    from service.api.compute_input import trf_document
-    from service.api.trf_import import decode_trf
+    from service.engine.trf import NO_PLAYERS, TrfError, decode_trf, parse_trf
 
-    return trf_document(decode_trf(Path(path).read_bytes()), field=path)
+    doc = parse_trf(decode_trf(Path(path).read_bytes()))
+    if not doc.tournament.players:
+        raise TrfError(NO_PLAYERS, field=path)
+    return doc
 
 
 def _pair(args: argparse.Namespace) -> int:
@@ -425,6 +427,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     the output stops silently."""
     parser = build_parser()
     args = parser.parse_args(argv)
+    from service.engine.errors import EngineError
     from service.errors import Problem
 
     try:
@@ -433,7 +436,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         _silence_stdout()
         return 0
-    except Problem as exc:
+    except (Problem, EngineError) as exc:
         where = f"{exc.field}: " if exc.field else ""
         print(f"arbiter: {where}{exc}", file=sys.stderr)
         return 2

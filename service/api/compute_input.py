@@ -8,14 +8,10 @@ from fractions import Fraction
 
 from service.api.schemas.compute import ComputeTournament
 from service.engine.model import Bye, ByeKind, Colour, Game, GameResult, Player, Round, Tournament
-from service.engine.trf import TrfDocument, parse_trf
+from service.engine.trf import NO_PLAYERS, TrfDocument, parse_trf
 from service.errors import InvalidInput
 
 __all__ = ["NO_PLAYERS", "EngineInput", "from_json", "from_trf", "trf_document"]
-
-NO_PLAYERS = "the TRF file has no 001 player records"
-"""The one message for a file that is not a TRF file (garbage, binary, empty): the
-compute endpoints and `arbiter pair | standings | check` say the same."""
 
 
 @dataclass(frozen=True, slots=True)

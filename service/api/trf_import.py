@@ -9,7 +9,7 @@ from fractions import Fraction
 from typing import Any, Literal
 
 from service.engine.model import Bye, ByeKind, Player, Round
-from service.engine.trf import TrfDocument, points_mismatches
+from service.engine.trf import TrfDocument, decode_trf, points_mismatches
 from service.errors import InvalidInput
 
 __all__ = [
@@ -34,19 +34,6 @@ MAX_RATING = 4000
 """As POST /players: rating 0..4000."""
 MAX_NAME = 200
 MAX_PLAYERS = 10_000
-
-
-def decode_trf(raw: bytes) -> str:
-    """UTF-8 (a BOM is dropped), else Windows-1252 / Latin-1 as older programs write."""
-    raw = raw.removeprefix(b"\xef\xbb\xbf")
-    try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError:
-        pass
-    try:
-        return raw.decode("cp1252")
-    except UnicodeDecodeError:
-        return raw.decode("latin-1")
 
 
 def _bad(doc: TrfDocument, number: int, detail: str) -> InvalidInput:

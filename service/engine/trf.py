@@ -46,9 +46,11 @@ from service.engine.model import (
 )
 
 __all__ = [
+    "NO_PLAYERS",
     "TEAM_RECORDS",
     "TrfDocument",
     "TrfError",
+    "decode_trf",
     "parse_trf",
     "points_mismatches",
     "rounds_prefix",
@@ -64,6 +66,25 @@ TEAM_RECORDS = frozenset({"013", "310", "320", "330", "801", "802"})
 
 class TrfError(EngineError):
     """A TRF file that cannot be read; the message names the line and the field."""
+
+
+NO_PLAYERS = "the TRF file has no 001 player records"
+"""The one message for a file that is not a TRF file (garbage, binary, empty): the
+compute endpoints and `arbiter pair | standings | check` say the same."""
+
+
+def decode_trf(raw: bytes) -> str:
+    """A file's text: UTF-8 (a byte-order mark dropped), else Windows-1252 / Latin-1 as
+    older federation programs write it."""
+    raw = raw.removeprefix(b"\xef\xbb\xbf")
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        pass
+    try:
+        return raw.decode("cp1252")
+    except UnicodeDecodeError:
+        return raw.decode("latin-1")
 
 
 @dataclass(frozen=True, slots=True)
