@@ -4,8 +4,8 @@ crowding out the rest:
 - creations (tournaments, bridge events, TRF imports) per client address;
 - writes per bearer token (a runaway app, a leaked token);
 - failed authentications (401/403) per client address: once they are used up, requests
-  that carry a token from that address are refused until the window moves on, which
-  makes guessing tokens pointless.
+  that carry a token (header or `?token=`) from that address are refused until the
+  window moves on, which makes guessing tokens pointless.
 
 A refusal is 429 problem+json (`rate-limited`) with `Retry-After` in seconds. Windows
 are kept in the process's memory: with N worker processes a client gets up to N times
@@ -98,10 +98,14 @@ class RateLimitMiddleware:
 
 
 def _bearer_digest(scope: Scope) -> str | None:
-    """A digest of the request's bearer token (the raw token is never kept)."""
+    """A digest of the token the request presents (the raw token is never kept): the
+    bearer token, else a `token=` query parameter (pages of private tournaments)."""
     for name, value in scope["headers"]:
         if name == b"authorization":
             return hashlib.sha256(value).hexdigest()
+    for pair in bytes(scope.get("query_string", b"")).split(b"&"):
+        if pair.startswith(b"token=") and len(pair) > len(b"token="):
+            return hashlib.sha256(pair).hexdigest()
     return None
 
 

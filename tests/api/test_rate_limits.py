@@ -110,3 +110,18 @@ async def test_limits_can_be_turned_off(database_url: str) -> None:
 def test_unreadable_limits_are_refused_at_start() -> None:
     with pytest.raises(ValidationError, match="rate_limit_writes"):
         Settings(rate_limit_writes="lots")
+
+
+async def test_guessed_page_tokens_count_as_failures(strict_app: FastAPI) -> None:
+    async with _client(strict_app, "10.0.0.7") as guesser, _client(strict_app, "10.0.0.8") as club:
+        created = await club.post(
+            "/v1/tournaments",
+            json={"name": "Closed", "system": "round-robin", "visibility": "private"},
+        )
+        body = created.json()
+        page = f"/v1/tournaments/{body['id']}/scoreboard"
+        for guess in range(3):
+            wrong = await guesser.get(page, params={"token": f"vwr_guess{guess}"})
+            assert wrong.status_code == 401
+        _assert_limited(await guesser.get(page, params={"token": body["viewer_token"]}))
+        assert (await club.get(page, params={"token": body["viewer_token"]})).status_code == 200
