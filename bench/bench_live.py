@@ -223,7 +223,11 @@ def _client_main(
 
 @contextlib.asynccontextmanager
 async def _server(database_url: str, port: int) -> AsyncIterator[int]:
-    env = {**os.environ, "ARBITER_DATABASE_URL": database_url}
+    env = {
+        **os.environ,
+        "ARBITER_DATABASE_URL": database_url,
+        "ARBITER_RATE_LIMITS_ENABLED": "false",  # the fan-out is measured, not the limits
+    }
     code = "import sys; from service.cli import main; sys.exit(main(sys.argv[1:]))"
     args = ["serve", "--port", str(port), "--log-level", "warning"]
     process = await asyncio.create_subprocess_exec(sys.executable, "-c", code, *args, env=env)
