@@ -15,4 +15,9 @@ settings.register_profile(
 )
 settings.load_profile("ci" if os.environ.get("CI") else "arbiter")
 
+# The live reader runs in a process of its own in production (service.live.reader); an
+# app started per test would spawn one each, so the suite runs it on a thread, and the
+# live tests with real servers (tests/live) run the process reader.
+os.environ.setdefault("ARBITER_LIVE_READER", "thread")
+
 REPO_ROOT = Path(__file__).resolve().parents[1]

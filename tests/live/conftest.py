@@ -37,6 +37,7 @@ async def start_server(
 ) -> tuple[uvicorn.Server, asyncio.Task[None], str]:
     """Start uvicorn in this event loop; returns (server, task, base URL)."""
     port = free_port()
+    settings.setdefault("live_reader", "process")  # as `arbiter serve` runs it
     app = create_app(Settings(database_url=database_url, **settings))  # type: ignore[arg-type]
     config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on")
     server = uvicorn.Server(config)
