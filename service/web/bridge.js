@@ -3,7 +3,7 @@
 // read once; every later result comes from the live feed.
 
 import { el, fixed } from "./dom.js";
-import { LiveTable } from "./feed.js";
+import { LiveBoard } from "./feed.js";
 
 const RESULT_EVENTS = new Set(
   ["bridge_result_entered", "bridge_result_corrected", "bridge_result_removed"]);
@@ -66,19 +66,11 @@ function rankingColumns(kind, scoring) {
   ]);
 }
 
-export class BridgeBoard {
+export class BridgeBoard extends LiveBoard {
   constructor(screen, base) {
-    this.screen = screen;
-    this.base = base;
-    this.info = null;
+    super(screen, base, { idKey: "number", key: "ranking", path: "ranking", moving: RESULT_EVENTS });
     this.entered = new Set();
     this.names = new Map();
-    this.table = new LiveTable("number");
-    this.highlight = new Set();
-    this.syncing = null;
-    this.pending = [];
-    this.tableStale = false;
-    this.timers = {};
   }
 
   async load() {
@@ -110,47 +102,11 @@ export class BridgeBoard {
     return this.syncing;
   }
 
-  later(name, action, delay) {
-    clearTimeout(this.timers[name]);
-    this.timers[name] = setTimeout(action, delay + Math.random() * 1000);
-  }
-
   snapshot(message) {
     if (message.ranking) this.table.replace(message.ranking);
     this.highlight = new Set();
     this.tableStale = false;
     this.sync();
-  }
-
-  event(message) {
-    if (message.ranking) {
-      if (this.table.apply(message.ranking, message.positions)) {
-        this.highlight = new Set(message.changed || []);
-        this.tableStale = false;
-        clearTimeout(this.timers.table);
-      } else {
-        this.tableStale = true;
-      }
-    } else if (RESULT_EVENTS.has(message.event)) {
-      this.tableStale = true;
-    }
-    if (this.syncing) this.pending.push(message);
-    else this.apply(message);
-  }
-
-  settled() {
-    if (this.tableStale) this.later("table", () => this.fetchTable(), 700);
-    this.render();
-  }
-
-  async fetchTable() {
-    try {
-      this.table.replace(await this.screen.api(`${this.base}/ranking`));
-      this.tableStale = false;
-      this.render();
-    } catch (error) {
-      this.screen.problem(error);
-    }
   }
 
   apply(message) {

@@ -4,7 +4,7 @@
 // round is complete; everything else comes from the live feed.
 
 import { el, fixed, points } from "./dom.js";
-import { LiveTable } from "./feed.js";
+import { LiveBoard } from "./feed.js";
 
 /** Events after which the standings may differ (the feed sends the table with the
  * newest of them; when it does not, the table is fetched). */
@@ -46,21 +46,13 @@ function standingsColumns(standings) {
       { label: code, cls: "num", value: r => fixed(r.tiebreaks?.[code], 2) })));
 }
 
-export class ChessBoard {
+export class ChessBoard extends LiveBoard {
   constructor(screen, base) {
-    this.screen = screen;
-    this.base = base;
-    this.info = null;
+    super(screen, base, { idKey: "start_number", key: "standings", path: "standings", moving: MOVING });
     this.players = [];
     this.byNumber = new Map();
     this.round = null;
-    this.table = new LiveTable("start_number");
-    this.highlight = new Set();
-    this.syncing = null;
-    this.pending = [];
     this.resyncWanted = false;
-    this.tableStale = false;
-    this.timers = {};
   }
 
   async load() {
@@ -106,51 +98,12 @@ export class ChessBoard {
     return this.syncing;
   }
 
-  later(name, action, delay) {
-    clearTimeout(this.timers[name]);
-    // spread the screens' requests when many follow one tournament
-    this.timers[name] = setTimeout(action, delay + Math.random() * 1000);
-  }
-
   snapshot(message) {
     if (message.standings) this.table.replace(message.standings);
     this.highlight = new Set();
     this.tableStale = false;
     if (this.info) this.info.status = message.status ?? this.info.status;
     this.sync();
-  }
-
-  event(message) {
-    if (message.standings) {
-      if (this.table.apply(message.standings, message.positions)) {
-        this.highlight = new Set(message.changed || []);
-        this.tableStale = false;
-        clearTimeout(this.timers.table);
-      } else {
-        this.tableStale = true;
-      }
-    } else if (MOVING.has(message.event)) {
-      this.tableStale = true;
-    }
-    if (this.syncing) this.pending.push(message);
-    else this.apply(message);
-  }
-
-  /** After each socket message: draw, and fetch the standings if the feed did not
-   * bring them (a delta that did not fit, or a server that sends none). */
-  settled() {
-    if (this.tableStale) this.later("table", () => this.fetchTable(), 700);
-    this.render();
-  }
-
-  async fetchTable() {
-    try {
-      this.table.replace(await this.screen.api(`${this.base}/standings`));
-      this.tableStale = false;
-      this.render();
-    } catch (error) {
-      this.screen.problem(error);
-    }
   }
 
   name(number) {

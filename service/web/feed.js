@@ -197,3 +197,64 @@ export class LiveFeed {
     }
   }
 }
+
+
+/** What both wall screens share: the live table, kept current from the feed's deltas
+ * and fetched over REST only when a table-moving event came without one (`key` names
+ * the table in messages, `path` its resource, `moving` the events that move it). */
+export class LiveBoard {
+  constructor(screen, base, { idKey, key, path, moving }) {
+    this.screen = screen;
+    this.base = base;
+    this.info = null;
+    this.table = new LiveTable(idKey);
+    this.tableKey = key;
+    this.tablePath = path;
+    this.moving = moving;
+    this.highlight = new Set();
+    this.syncing = null;
+    this.pending = [];
+    this.tableStale = false;
+    this.timers = {};
+  }
+
+  later(name, action, delay) {
+    clearTimeout(this.timers[name]);
+    // spread the screens' requests when many follow one tournament
+    this.timers[name] = setTimeout(action, delay + Math.random() * 1000);
+  }
+
+  event(message) {
+    const table = message[this.tableKey];
+    if (table) {
+      if (this.table.apply(table, message.positions)) {
+        this.highlight = new Set(message.changed || []);
+        this.tableStale = false;
+        clearTimeout(this.timers.table);
+      } else {
+        this.tableStale = true;
+      }
+    } else if (this.moving.has(message.event)) {
+      this.tableStale = true;
+    }
+    if (this.syncing) this.pending.push(message);
+    else this.apply(message);
+  }
+
+  /** After each socket message: draw, and fetch the table if the feed did not bring it
+   * (a delta that did not fit, or a server that sends none). */
+  settled() {
+    if (this.tableStale) this.later("table", () => this.fetchTable(), 700);
+    this.render();
+  }
+
+  async fetchTable() {
+    try {
+      this.table.replace(await this.screen.api(`${this.base}/${this.tablePath}`));
+      this.tableStale = false;
+      this.render();
+    } catch (error) {
+      this.screen.problem(error);
+    }
+  }
+}
