@@ -72,3 +72,16 @@ def test_de_only_separates_players_tied_so_far() -> None:
     alone = compute_standings(event(3, "1-2 1-0", total_rounds=4), ("DE",), explain=1)
     assert alone.explanation is not None
     assert "not tied" in alone.explanation.tiebreaks[0].note
+
+
+def test_a_long_chain_is_peeled_without_recursion_limits() -> None:
+    # Round 1: 1-2, 3-4, ...; round 2: 2-3, 4-5, ...; the lower number wins every game.
+    # Everyone but the last scores one point, and DE (art. 6.2, applied again to the
+    # remaining tied players) peels that group one participant at a time: deeper than
+    # Python's default recursion limit.
+    players = 1_501
+    first = ", ".join(f"{n}-{n + 1} 1-0" for n in range(1, players, 2))
+    second = ", ".join(f"{n}-{n + 1} 1-0" for n in range(2, players, 2))
+    tied = list(range(1, players))
+    order = _order(event(players, first, second), tied, round_robin=True)
+    assert order.subgroups == [[n] for n in tied]

@@ -34,6 +34,10 @@ from service.engine.scoring.tiebreaks.context import Kind, TieBreakContext
 
 __all__ = ["DirectEncounter"]
 
+Score = int | Fraction
+"""A mini-table score in context units: exact, and an int in the common case (every
+pair met once), which keeps the nested splits of large tied groups cheap."""
+
 
 class DirectEncounter(GroupTieBreak):
     """DE, C.07 art. 6; `count_forfeits` for the /P modifier."""
@@ -43,13 +47,14 @@ class DirectEncounter(GroupTieBreak):
         self.code = "DE/P" if count_forfeits else "DE"
 
     def order(self, ctx: TieBreakContext, group: Sequence[int]) -> GroupOrder:
-        scores, met = self._mini_table(ctx, group)
+        units, met = self._mini_table(ctx, group)
+        scores = {p: Fraction(units[p]) / ctx.unit for p in group}
         notes = {
             p: f"mini-table of {len(group)} tied: {scores[p]} from {met[p]} of "
             f"{len(group) - 1} opponents met"
             for p in group
         }
-        return GroupOrder(dict(scores), self._split(ctx, list(group), (scores, met)), notes)
+        return GroupOrder(scores, self._split(ctx, list(group), (units, met)), notes)
 
     def contributions(
         self, ctx: TieBreakContext, group: Sequence[int], number: int
@@ -68,26 +73,45 @@ class DirectEncounter(GroupTieBreak):
             return (Kind.PLAYED, Kind.FORFEIT_WIN, Kind.FORFEIT_LOSS)
         return (Kind.PLAYED,)
 
+    def _encounters(self, ctx: TieBreakContext) -> dict[int, tuple[tuple[int, int], ...]]:
+        """Per participant, (opponent, points) of the rounds DE counts, computed once per
+        context: the mini-tables of the nested groups (art. 6.2) then visit only real
+        encounters, not every scheduled round (a round-robin's pending games)."""
+        kinds = self._kinds(ctx)
+
+        def collect() -> dict[int, tuple[tuple[int, int], ...]]:
+            return {
+                number: tuple(
+                    (opponent, points)
+                    for kind, opponent, points in zip(
+                        data.kinds, data.opponents, data.points, strict=True
+                    )
+                    if kind in kinds
+                )
+                for number, data in ctx.players.items()
+            }
+
+        return ctx.cached(f"DE encounters {sorted(kinds)}", collect)
+
     def _mini_table(
         self, ctx: TieBreakContext, group: Sequence[int]
-    ) -> tuple[dict[int, Fraction], dict[int, int]]:
-        """Per member: mini-table score and number of distinct group members met."""
+    ) -> tuple[dict[int, Score], dict[int, int]]:
+        """Per member: mini-table score in context units (an int unless a pair met more
+        than once) and the number of distinct group members met."""
         members = set(group)
-        kinds = self._kinds(ctx)
-        scores: dict[int, Fraction] = {}
+        encounters = self._encounters(ctx)
+        scores: dict[int, Score] = {}
         met: dict[int, int] = {}
         for p in group:
             per_opponent: dict[int, list[int]] = {}
-            pd = ctx.players[p]
-            for kind, opponent, points in zip(pd.kinds, pd.opponents, pd.points, strict=True):
-                if opponent in members and kind in kinds:
+            for opponent, points in encounters[p]:
+                if opponent in members:
                     per_opponent.setdefault(opponent, []).append(points)
             if all(len(pts) == 1 for pts in per_opponent.values()):
-                scores[p] = Fraction(sum(pts[0] for pts in per_opponent.values()), ctx.unit)
+                scores[p] = sum(pts[0] for pts in per_opponent.values())
             else:
                 scores[p] = sum(
-                    (Fraction(sum(pts), len(pts) * ctx.unit) for pts in per_opponent.values()),
-                    Fraction(0),
+                    (Fraction(sum(pts), len(pts)) for pts in per_opponent.values()), Fraction(0)
                 )
             met[p] = len(per_opponent)
         return scores, met
@@ -96,38 +120,59 @@ class DirectEncounter(GroupTieBreak):
         self,
         ctx: TieBreakContext,
         group: list[int],
-        table: tuple[dict[int, Fraction], dict[int, int]] | None = None,
+        table: tuple[dict[int, Score], dict[int, int]] | None = None,
     ) -> list[list[int]]:
+        """The group's order as tied sub-groups, best first (art. 6.2 and 6.3).
+
+        A work list, not recursion: peeling a large tied group one participant at a
+        time (art. 6.2 applied again to the rest) nests as deep as the group is large.
+        """
+        result: list[list[int]] = []
+        work: list[tuple[bool, list[int], tuple[dict[int, Score], dict[int, int]] | None]]
+        work = [(True, group, table)]
+        while work:
+            again, members, known = work.pop()
+            if not again:
+                result.append(members)
+                continue
+            parts = self._split_once(ctx, members, known)
+            work.extend((split, part, None) for split, part in reversed(parts))
+        return result
+
+    def _split_once(
+        self,
+        ctx: TieBreakContext,
+        group: list[int],
+        table: tuple[dict[int, Score], dict[int, int]] | None,
+    ) -> list[tuple[bool, list[int]]]:
+        """One step: the group's parts in order, each marked whether DE applies to it
+        again (a smaller tied group) or it is final."""
         if len(group) < 2:
-            return [group]
+            return [(False, group)]
         scores, met = table if table is not None else self._mini_table(ctx, group)
         ordered = sorted(group, key=lambda p: (-scores[p], p))
         size = len(group)
         if ctx.round_robin or all(met[p] == size - 1 for p in group):
-            result: list[list[int]] = []
+            parts: list[tuple[bool, list[int]]] = []
             start = 0
             while start < size:
                 end = start
                 while end < size and scores[ordered[end]] == scores[ordered[start]]:
                     end += 1
                 tied = ordered[start:end]
-                result.extend(self._split(ctx, tied) if len(tied) < size else [tied])
+                parts.append((len(tied) < size, tied))
                 start = end
-            return result
+            return parts
         # Art. 6.3: rank from the top only those nobody can catch.
-        win = Fraction(ctx.win, ctx.unit)
-        reach = {p: scores[p] + (size - 1 - met[p]) * win for p in group}
-        result = []
+        reach = {p: scores[p] + (size - 1 - met[p]) * ctx.win for p in group}
+        parts = []
         remaining = ordered
         while len(remaining) > 1:
             top = remaining[0]
             if all(reach[q] < scores[top] for q in remaining[1:]):
-                result.append([top])
+                parts.append((False, [top]))
                 remaining = remaining[1:]
             else:
                 break
-        if 1 < len(remaining) < size:
-            result.extend(self._split(ctx, remaining))
-        else:
-            result.append(remaining)
-        return result
+        parts.append((1 < len(remaining) < size, remaining))
+        return parts
