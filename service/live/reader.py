@@ -21,8 +21,10 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
+import json
 import multiprocessing
 import threading
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
@@ -47,6 +49,7 @@ __all__ = [
     "Reader",
     "ReaderError",
     "TableKind",
+    "TableText",
     "Tables",
     "ThreadReader",
     "Update",
@@ -98,6 +101,23 @@ class _Known:
     document: dict[str, Any]
 
 
+@dataclass(frozen=True, slots=True)
+class TableText:
+    """A tournament's standings document, encoded once, as of event `seq`."""
+
+    seq: int
+    text: str
+
+
+_DOCUMENTS = 256
+"""Standings documents the reader keeps for `GET /standings` (most recently used)."""
+
+
+def _encode(document: dict[str, Any]) -> str:
+    """JSON exactly as the API's JSONResponse writes it."""
+    return json.dumps(document, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+
+
 class Tables:
     """The reader's work, on whichever loop it runs: its own engine, caches and the
     table each followed tournament's clients hold."""
@@ -106,6 +126,7 @@ class Tables:
         self._settings = settings
         self._state: AppState | None = None
         self._known: dict[str, _Known] = {}
+        self._documents: OrderedDict[str, TableText] = OrderedDict()
 
     async def open(self) -> None:
         """Create the reader's own engine (a small pool with no overflow)."""
@@ -128,6 +149,33 @@ class Tables:
     async def forget(self, tournament_id: str) -> None:
         """Drop what the reader keeps for a tournament nobody follows any more."""
         self._known.pop(tournament_id, None)
+
+    async def table(self, tournament_id: str, at_least: int) -> TableText | None:
+        """The standings document as of the tournament's latest event, and at least as
+        of `at_least` (the seq the asking request read, so a client sees its own write):
+        computed here, off the API's GIL, once per event however many ask (DESIGN:
+        Live standings). None when the tournament does not exist."""
+        kept = self._documents.get(tournament_id)
+        if kept is not None and kept.seq >= at_least:
+            self._documents.move_to_end(tournament_id)
+            return kept
+        state = self._state
+        assert state is not None, "reader not started"
+        async with state.sessions() as session:
+            row = await session.get(TournamentRow, tournament_id)
+            if row is None:
+                return None
+            known = self._known.get(tournament_id)
+            if known is not None and known.seq == row.last_seq and table_kind(row.system) is _CHESS:
+                document = known.document
+            else:
+                document = await standings_document(state, session, row)
+            kept = TableText(row.last_seq, _encode(document))
+        self._documents[tournament_id] = kept
+        self._documents.move_to_end(tournament_id)
+        while len(self._documents) > _DOCUMENTS:
+            self._documents.popitem(last=False)
+        return kept
 
     async def refresh(self, tournament_id: str, since: int | None) -> Update:
         """The frames of the events after `since` (all of the state when None)."""
@@ -201,6 +249,9 @@ class Reader(Protocol):
     async def forget(self, tournament_id: str) -> None:
         """Drop a tournament nobody follows any more."""
 
+    async def table(self, tournament_id: str, at_least: int) -> TableText | None:
+        """The standings document as of at least `at_least` (None: no tournament)."""
+
 
 class ThreadReader:
     """The reader on its own thread and event loop (shares the GIL with the API)."""
@@ -238,6 +289,10 @@ class ThreadReader:
         """Drop what the reader keeps for a tournament nobody follows any more."""
         await self._call(self._tables.forget(tournament_id))
 
+    async def table(self, tournament_id: str, at_least: int) -> TableText | None:
+        """The standings document as of at least `at_least` (None: no tournament)."""
+        return await self._call(self._tables.table(tournament_id, at_least))
+
 
 def _serve_requests(settings_json: str, connection: Connection) -> None:
     """The reader process: answer (id, op, tournament, since) requests until None."""
@@ -267,6 +322,9 @@ async def _answer(settings: Settings, connection: Connection) -> None:
                         update.frames,
                         update.snapshot,
                     )
+                elif op == "table":
+                    text = await tables.table(tournament_id, since or 0)
+                    answer = None if text is None else (text.seq, text.text)
                 else:
                     await tables.forget(tournament_id)
                     answer = None
@@ -352,6 +410,11 @@ class ProcessReader:
         """Drop what the reader keeps for a tournament nobody follows any more."""
         with contextlib.suppress(ReaderError):
             await self._call("forget", tournament_id, None)
+
+    async def table(self, tournament_id: str, at_least: int) -> TableText | None:
+        """The standings document as of at least `at_least` (None: no tournament)."""
+        answer = await self._call("table", tournament_id, at_least)
+        return None if answer is None else TableText(*answer)
 
     def stop(self) -> None:
         """Ask the process to finish, then make sure it did."""

@@ -4,16 +4,20 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Query
-from fastapi.responses import JSONResponse
+from fastapi import APIRouter, Header, Query
+from fastapi.responses import JSONResponse, Response
+from sqlmodel.ext.asyncio.session import AsyncSession
 
 from service.api.access import shows_personal_data
 from service.api.deps import ReaderDep, SessionDep, StateDep, TournamentDep
 from service.api.schemas.players import Sex
 from service.api.schemas.standings import StandingsPublic
+from service.api.state import AppState
 from service.api.views import StandingsFilter, standings_document, standings_public
 from service.db.repository import list_players
+from service.db.tables import TournamentRow
 from service.errors import Forbidden, NotFound
+from service.live.reader import ReaderError
 
 router = APIRouter(prefix="/v1/tournaments/{tournament_id}/standings", tags=["standings"])
 
@@ -39,7 +43,8 @@ async def read_standings(
         int | None,
         Query(ge=1, description="Start number: show how each tie-break value is made up."),
     ] = None,
-) -> StandingsPublic | JSONResponse:
+    if_none_match: Annotated[str | None, Header(include_in_schema=False)] = None,
+) -> StandingsPublic | Response:
     """Points and tie-breaks from confirmed results; ranks shared where every criterion
     ties. FLAMPARK tournaments are ordered by PF and carry PF, Pc, Pt, Pb, P%, Ru, games
     counted and PP. The filters make a classification (seed 000: by rating, sex, age,
@@ -64,9 +69,38 @@ async def read_standings(
     )
     if not filters.as_dict() and explain is None:
         # the table every scoreboard asks for: computed once per event, then served
-        return JSONResponse(await standings_document(state, session, tournament))
+        return await _whole_table(state, session, tournament, if_none_match)
     if explain is not None:
         numbers = {p.start_number for p in await list_players(session, tournament.id)}
         if explain not in numbers:
             raise NotFound(f"no player with start number {explain}", field="explain")
     return await standings_public(state, session, tournament, filters=filters, explain=explain)
+
+
+async def _whole_table(
+    state: AppState, session: AsyncSession, tournament: TournamentRow, if_none_match: str | None
+) -> Response:
+    """The unfiltered table, as of this request's view of the tournament or later.
+
+    The live reader computes it (its own process under `arbiter serve`), once per event
+    however many ask, so a large table never holds the GIL the result PUTs need. The
+    `ETag` is the event seq the table is as of; `If-None-Match` with it answers 304.
+    """
+    hub = state.hub
+    text = None
+    if hub is not None:
+        try:
+            text = await hub.reader.table(tournament.id, tournament.last_seq)
+        except ReaderError:
+            text = None  # the reader is restarting: compute here
+    response: Response
+    if text is None:
+        document = await standings_document(state, session, tournament)
+        seq, response = tournament.last_seq, JSONResponse(document)
+    else:
+        seq, response = text.seq, Response(text.text, media_type="application/json")
+    etag = f'"{seq}"'
+    if if_none_match is not None and etag in {t.strip() for t in if_none_match.split(",")}:
+        return Response(status_code=304, headers={"ETag": etag})
+    response.headers["ETag"] = etag
+    return response
