@@ -175,6 +175,11 @@ def _flampark(args: argparse.Namespace) -> int:
     return 0
 
 
+def _forbidden(doc: Any, tournament: Any) -> tuple[frozenset[int], ...]:
+    """The pairs that must not meet in the round being paired (XXP, TRF-26 260)."""
+    return doc.forbidden_for(len(tournament.rounds) + 1) if doc else ()
+
+
 def _pair_function(args: argparse.Namespace, doc: Any) -> Any:
     """The pairing function of `args.system`, importing only that system's engine.
 
@@ -191,8 +196,8 @@ def _pair_function(args: argparse.Namespace, doc: Any) -> Any:
                 tournament,
                 rules=args.rules,
                 byes=tuple(byes),
-                accelerations=doc.accelerations if doc else None,
-                forbidden_pairs=doc.forbidden_pairs if doc else (),
+                accelerations=doc.pairing_accelerations if doc else None,
+                forbidden_pairs=_forbidden(doc, tournament),
                 explain=explain,
             )
 
@@ -216,8 +221,8 @@ def _pair_function(args: argparse.Namespace, doc: Any) -> Any:
             tournament,
             byes=byes,
             options=options,
-            accelerations=doc.accelerations if doc else None,
-            forbidden_pairs=doc.forbidden_pairs if doc else (),
+            accelerations=doc.pairing_accelerations if doc else None,
+            forbidden_pairs=_forbidden(doc, tournament),
             explain=getattr(args, "explain", False),
         )
 

@@ -44,8 +44,8 @@ def from_trf(text: str) -> EngineInput:
         tournament=doc.tournament,
         ids={p.start_number: p.start_number for p in doc.tournament.players},
         next_round_byes=doc.next_round_byes,
-        accelerations=dict(doc.accelerations),
-        forbidden_pairs=doc.forbidden_pairs,
+        accelerations=doc.pairing_accelerations,
+        forbidden_pairs=doc.forbidden_for(len(doc.tournament.rounds) + 1),
         declared_system=doc.system,
     )
 

@@ -16,7 +16,9 @@ __all__ = [
     "PointsChoice",
     "decode_trf",
     "export_system",
+    "import_points",
     "import_system",
+    "pairing_records",
     "player_extra",
     "reconcile_points",
     "stored_trf",
@@ -122,6 +124,60 @@ def import_system(doc: TrfDocument) -> tuple[str, dict[str, Any], list[str]]:
     if system in ("swiss-dutch", "swiss-jca") and initial is not None:
         swiss["initial_colour"] = "white" if initial.value == "w" else "black"
     return system, swiss, warnings
+
+
+def import_points(doc: TrfDocument) -> tuple[dict[str, float] | None, list[str]]:
+    """Settings `points` from TRF-26 record 162 (None when the file keeps 1/½/0), and
+    warnings for what the tournament's point settings cannot hold (a half-point bye or
+    an absence worth other than a draw and 0). Points must be as the JSON API takes
+    them (0..100 in halves), else 422 naming the line."""
+    points = doc.tournament.points
+    line = doc.header_lines.get("162", 0)
+    bye = points.for_bye(ByeKind.PAIRING_ALLOCATED)
+    values = {"win": points.win, "draw": points.draw, "loss": points.loss, "bye": bye}
+    for name, value in values.items():
+        if not 0 <= value <= 100 or (value * 2).denominator != 1:
+            raise InvalidInput(
+                f"line {line}: record 162 gives {_show(value)} points for {name}; points "
+                "are 0..100 in steps of 0.5",
+                field="body",
+            )
+    warnings = []
+    if points.for_bye(ByeKind.HALF_POINT) != points.draw:
+        warnings.append(
+            f"line {line}: record 162 X (the half-point bye) is not applied: the tournament "
+            "counts a half-point bye as a draw"
+        )
+    if points.zero_bye != 0:
+        warnings.append(
+            f"line {line}: record 162 A (an absence) is not applied: the tournament counts "
+            "an absence as 0"
+        )
+    if "162" not in doc.header_lines:
+        return None, warnings
+    settings = {name: float(value) for name, value in values.items()}
+    if bye == points.win:
+        settings.pop("bye")
+    return settings, warnings
+
+
+def pairing_records(doc: TrfDocument) -> list[str]:
+    """Warnings for the records that steer the pairing of later rounds, which a
+    tournament's own pairing does not apply (the compute endpoint and `arbiter pair`
+    do): accelerations (XXA, TRF-26 250) and prohibited pairings (XXP, 260)."""
+    warnings = []
+    if doc.accelerations or doc.accelerations_250:
+        warnings.append(
+            "accelerations (XXA, record 250) are not applied to the rounds this tournament "
+            "pairs; pair with POST /v1/compute/pairings or `arbiter pair` to apply them"
+        )
+    if doc.forbidden_pairs or doc.prohibitions:
+        warnings.append(
+            "prohibited pairings (XXP, record 260) are not applied to the rounds this "
+            "tournament pairs; pair with POST /v1/compute/pairings or `arbiter pair` to "
+            "apply them"
+        )
+    return warnings
 
 
 def export_system(system: str, settings: dict[str, Any]) -> str:

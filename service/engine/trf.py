@@ -28,7 +28,7 @@ Readings taken:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
@@ -48,6 +48,7 @@ from service.engine.model import (
 __all__ = [
     "NO_PLAYERS",
     "TEAM_RECORDS",
+    "Prohibition",
     "TrfDocument",
     "TrfError",
     "decode_trf",
@@ -99,6 +100,11 @@ class TrfDocument:
     """XXA: virtual points per player and round (Baku acceleration)."""
     forbidden_pairs: tuple[frozenset[int], ...] = ()
     """XXP: pairs that must not meet."""
+    prohibitions: tuple[Prohibition, ...] = ()
+    """TRF-26 record 260: groups that must not meet within a range of rounds."""
+    accelerations_250: tuple[tuple[int, int, int, int, Fraction], ...] = ()
+    """TRF-26 record 250: (first round, last round, first player, last player, game
+    points) per record; the record itself is written back among the headers."""
     system: str | None = None
     """Record 092 / 192: the pairing system the file declares."""
     headers: tuple[tuple[str, str], ...] = ()
@@ -116,6 +122,32 @@ class TrfDocument:
     """Line number of each player's 001 record (for error messages)."""
     header_lines: Mapping[str, int] = field(default_factory=dict)
     """Line number of the first record of each header code."""
+
+    @property
+    def pairing_accelerations(self) -> dict[int, tuple[Fraction, ...]]:
+        """Virtual points per player and round for pairing: XXA's plus record 250's."""
+        return _with_250(self.accelerations, self.accelerations_250)
+
+    def forbidden_for(self, round_no: int) -> tuple[frozenset[int], ...]:
+        """The pairs that must not meet in round `round_no`: XXP's, and those of every
+        record 260 whose rounds include it (TRF-26)."""
+        ranged = (
+            frozenset((a, b))
+            for rule in self.prohibitions
+            if rule.first_round <= round_no <= rule.last_round
+            for i, a in enumerate(rule.players)
+            for b in rule.players[i + 1 :]
+        )
+        return tuple(dict.fromkeys((*self.forbidden_pairs, *ranged)))
+
+
+@dataclass(frozen=True, slots=True)
+class Prohibition:
+    """TRF-26 record 260: no two of `players` meet in rounds first..last."""
+
+    first_round: int
+    last_round: int
+    players: tuple[int, ...]
 
 
 def rounds_prefix(doc: TrfDocument, rounds: int) -> TrfDocument:
@@ -154,7 +186,10 @@ def parse_trf(text: str) -> TrfDocument:
     cells: dict[int, list[str]] = {}
     headers: list[tuple[str, str]] = []
     accelerations: dict[int, tuple[Fraction, ...]] = {}
+    accelerated_250: list[tuple[int, int, int, int, Fraction]] = []
     forbidden: list[frozenset[int]] = []
+    prohibitions: list[Prohibition] = []
+    points = PointSystem()
     birth_dates: dict[int, str] = {}
     ranks: dict[int, int] = {}
     system: str | None = None
@@ -216,6 +251,15 @@ def parse_trf(text: str) -> TrfDocument:
             elif "white1" in tokens:
                 initial_colour = Colour.WHITE
             headers.append((code, rest))
+        elif code == "162":
+            points = _parse_162(line, line_no)
+            headers.append((code, rest))
+        elif code == "250":
+            accelerated_250.append(_parse_250(line, line_no))
+            headers.append((code, rest))
+        elif code == "260":
+            prohibitions.append(_parse_260(line, line_no))
+            headers.append((code, rest))
         elif code == "XXA":
             number, values = _parse_acceleration(line, line_no)
             accelerations[number] = values
@@ -228,8 +272,8 @@ def parse_trf(text: str) -> TrfDocument:
             headers.append((code, rest))
 
     players.sort(key=lambda p: p.start_number)
-    rounds, next_byes = _build_rounds(cells, lines)
-    rounds, next_byes = _bye_column_counted(rounds, next_byes, file_points)
+    rounds, next_byes = _build_rounds(cells, lines, points)
+    rounds, next_byes = _bye_column_counted(rounds, next_byes, file_points, points)
     listed = {b.player for b in next_byes}
     extra = [b for b in announced_240 if b.round == len(rounds) + 1 and b.player not in listed]
     if extra:
@@ -238,7 +282,7 @@ def parse_trf(text: str) -> TrfDocument:
         players=tuple(players),
         rounds=rounds,
         total_rounds=total_rounds if total_rounds is not None else rounds_142,
-        points=PointSystem(),
+        points=points,
         name=next((r.strip() for c, r in headers if c == "012"), ""),
         initial_colour=initial_colour,
     )
@@ -246,7 +290,9 @@ def parse_trf(text: str) -> TrfDocument:
         tournament=tournament,
         next_round_byes=next_byes,
         accelerations=accelerations,
+        accelerations_250=tuple(accelerated_250),
         forbidden_pairs=tuple(forbidden),
+        prohibitions=tuple(prohibitions),
         system=system,
         headers=tuple(headers),
         birth_dates=birth_dates,
@@ -259,7 +305,10 @@ def parse_trf(text: str) -> TrfDocument:
 
 
 def _bye_column_counted(
-    rounds: tuple[Round, ...], byes: tuple[Bye, ...], file_points: Mapping[int, Fraction]
+    rounds: tuple[Round, ...],
+    byes: tuple[Bye, ...],
+    file_points: Mapping[int, Fraction],
+    points: PointSystem,
 ) -> tuple[tuple[Round, ...], tuple[Bye, ...]]:
     """A last column holding only byes is the next round's announced byes, unless the
     file's points column counts them (a finished file whose last round was all byes for
@@ -268,10 +317,10 @@ def _bye_column_counted(
         return rounds, byes
     without: dict[int, Fraction] = {}
     for rnd in rounds:
-        _add_scores(without, rnd)
+        _add_scores(without, rnd, points)
     played = Round(len(rounds) + 1, (), byes)
     with_column = dict(without)
-    _add_scores(with_column, played)
+    _add_scores(with_column, played, points)
 
     def distance(scores: Mapping[int, Fraction]) -> Fraction:
         return sum(
@@ -308,6 +357,105 @@ def _parse_240(line: str, line_no: int) -> list[Bye]:
         if line[i : i + 4].strip()
     ]
     return [Bye(round_no, n, ByeKind.from_trf(letter)) for n in numbers]
+
+
+_SCORING_LETTERS = {
+    "W": "win",
+    "D": "draw",
+    "L": "loss",
+    "A": "zero_bye",
+    "P": "pairing_bye",
+    "X": "half_bye",
+}
+"""TRF-26 record 162 letters and the point each sets. Reading: W/D/L are the games won,
+drawn and lost; A the absence (zero-point bye, default 0); P the pairing-allocated bye
+(default: a win); X the bye worth a draw by default, which Arbiter's model calls the
+requested half-point bye."""
+
+
+def _parse_162(line: str, line_no: int) -> PointSystem:
+    """TRF-26 record 162, the scoring system: a letter at column 6 and its points in
+    columns 7-10, repeated every 9 columns; letters not given keep their defaults."""
+    values: dict[str, Fraction] = {}
+    for position in range(5, len(line), 9):
+        letter = line[position].upper()
+        if letter == " ":
+            continue
+        if letter not in _SCORING_LETTERS:
+            raise TrfError(
+                f"line {line_no}, column {position + 1}: record 162 letter {letter!r} is not "
+                "one of W D L A P X"
+            )
+        text = line[position + 1 : position + 5].strip()
+        try:
+            value = Fraction(text)
+        except (ValueError, ZeroDivisionError):
+            raise TrfError(
+                f"line {line_no}, columns {position + 2}-{position + 5}: record 162 points "
+                f"{text!r} for {letter} are not a number"
+            ) from None
+        if not 0 <= value <= 100:
+            raise TrfError(
+                f"line {line_no}, columns {position + 2}-{position + 5}: record 162 points "
+                f"{text} for {letter} are outside 0..100"
+            )
+        values[_SCORING_LETTERS[letter]] = value
+    return PointSystem(**values)
+
+
+def _parse_250(line: str, line_no: int) -> tuple[int, int, int, int, Fraction]:
+    """TRF-26 record 250, an acceleration: game points (cols 10-13) added for rounds
+    first..last (cols 15-17, 19-21; last blank = first) to start numbers first..last
+    (cols 23-26, 28-31; last blank = first). Match points (cols 5-8) are for teams."""
+    text = line[9:13].strip()
+    try:
+        value = Fraction(text) if text else Fraction(0)
+    except (ValueError, ZeroDivisionError):
+        raise TrfError(
+            f"line {line_no}, columns 10-13: record 250 game points {text!r} are not a number"
+        ) from None
+    first_round = _int_field(line[14:17].strip(), line_no, "record 250 first round (cols 15-17)")
+    last_text = line[18:21].strip()
+    last_round = _int_field(last_text, line_no, "record 250 last round") if last_text else 0
+    first = _int_field(line[22:26].strip(), line_no, "record 250 first player (cols 23-26)")
+    last_text = line[27:31].strip()
+    last = _int_field(last_text, line_no, "record 250 last player") if last_text else 0
+    last_round = last_round or first_round
+    last = last or first
+    if not 1 <= first_round <= last_round or not 1 <= first <= last:
+        raise TrfError(f"line {line_no}: record 250 ranges are empty or reversed")
+    return first_round, last_round, first, last, value
+
+
+def _with_250(
+    accelerations: Mapping[int, tuple[Fraction, ...]],
+    records: Sequence[tuple[int, int, int, int, Fraction]],
+) -> dict[int, tuple[Fraction, ...]]:
+    """XXA's virtual points per player and round, plus those of every record 250."""
+    merged = {number: list(values) for number, values in accelerations.items()}
+    for first_round, last_round, first, last, value in records:
+        for number in range(first, last + 1):
+            values = merged.setdefault(number, [])
+            values.extend([Fraction(0)] * (last_round - len(values)))
+            for index in range(first_round - 1, last_round):
+                values[index] += value
+    return {number: tuple(values) for number, values in merged.items()}
+
+
+def _parse_260(line: str, line_no: int) -> Prohibition:
+    """TRF-26 record 260, prohibited pairings: rounds first..last (cols 5-7, 9-11; last
+    blank = first), then start numbers from column 13 every 5 columns."""
+    first = _int_field(line[4:7].strip(), line_no, "record 260 first round (cols 5-7)")
+    last_text = line[8:11].strip()
+    last = _int_field(last_text, line_no, "record 260 last round (cols 9-11)") if last_text else 0
+    players = tuple(
+        _int_field(line[i : i + 4].strip(), line_no, f"record 260 start number (col {i + 1})")
+        for i in range(12, len(line), 5)
+        if line[i : i + 4].strip()
+    )
+    if len(players) < 2:
+        raise TrfError(f"line {line_no}: record 260 names fewer than two players")
+    return Prohibition(first, last or first, players)
 
 
 def _int_field(text: str, line_no: int, what: str) -> int:
@@ -423,7 +571,7 @@ def _bye_letter(cell: _Cell) -> str:
 
 
 def _build_rounds(
-    cells: Mapping[int, list[str]], lines: Mapping[int, int]
+    cells: Mapping[int, list[str]], lines: Mapping[int, int], points: PointSystem
 ) -> tuple[tuple[Round, ...], tuple[Bye, ...]]:
     round_count = max((len(c) for c in cells.values()), default=0)
     built: list[tuple[list[Game], list[Bye], bool]] = []
@@ -477,7 +625,7 @@ def _build_rounds(
         round_games, byes, _ = built[index]
         ordered = _board_order(round_games, scores)
         rounds.append(Round(index + 1, tuple(ordered), tuple(sorted(byes, key=lambda b: b.player))))
-        _add_scores(scores, rounds[-1])
+        _add_scores(scores, rounds[-1], points)
     return tuple(rounds), pending
 
 
@@ -493,26 +641,16 @@ def _settle_wins(byes: list[Bye]) -> list[Bye]:
     ]
 
 
-_WIN = Fraction(1)
-_HALF = Fraction(1, 2)
-
-
-def _add_scores(scores: dict[int, Fraction], rnd: Round) -> None:
+def _add_scores(scores: dict[int, Fraction], rnd: Round, points: PointSystem) -> None:
+    """Add a round's points (the file's scoring system, record 162) to `scores`."""
     for game in rnd.games:
         if game.result is None:
             continue
-        white, black = {
-            GameResult.WHITE_WINS: (_WIN, Fraction(0)),
-            GameResult.WHITE_WINS_FORFEIT: (_WIN, Fraction(0)),
-            GameResult.DRAW: (_HALF, _HALF),
-            GameResult.BLACK_WINS: (Fraction(0), _WIN),
-            GameResult.BLACK_WINS_FORFEIT: (Fraction(0), _WIN),
-        }.get(game.result, (Fraction(0), Fraction(0)))
-        scores[game.white] = scores.get(game.white, Fraction(0)) + white
-        scores[game.black] = scores.get(game.black, Fraction(0)) + black
+        for number, colour in ((game.white, Colour.WHITE), (game.black, Colour.BLACK)):
+            earned = points.for_outcome(game.result.outcome(colour))
+            scores[number] = scores.get(number, Fraction(0)) + earned
     for bye in rnd.byes:
-        value = {ByeKind.HALF_POINT: _HALF, ByeKind.ZERO_POINT: Fraction(0)}.get(bye.kind, _WIN)
-        scores[bye.player] = scores.get(bye.player, Fraction(0)) + value
+        scores[bye.player] = scores.get(bye.player, Fraction(0)) + points.for_bye(bye.kind)
 
 
 def _board_order(games: list[Game], scores: Mapping[int, Fraction]) -> list[Game]:

@@ -194,3 +194,53 @@ async def test_092_says_the_tournaments_own_system(
         f"/v1/tournaments/{again.json()['id']}/trf", headers=_auth(again.json())
     )
     assert second.text == exported.text
+
+
+async def test_trf26_scoring_system_162_counts_in_the_standings(
+    client: httpx.AsyncClient,
+) -> None:
+    body = await _import(client, "trf26_scoring_162.trf")
+    assert body["warnings"] == []
+    standings = (await client.get(f"/v1/tournaments/{body['id']}/standings")).json()
+    assert [(r["start_number"], r["points"]) for r in standings["rows"]] == [
+        (1, 4),
+        (3, 3),
+        (2, 2),
+        (4, 1),
+    ]
+    exported = (await client.get(f"/v1/tournaments/{body['id']}/trf", headers=_auth(body))).text
+    assert "162  W 3.0    D 1.0    L 0.0" in exported.splitlines()
+
+
+async def test_trf26_162_points_outside_the_api_limits_are_refused(
+    client: httpx.AsyncClient, app: FastAPI
+) -> None:
+    text = (DATA / "trf26_scoring_162.trf").read_text().replace("W 3.0", "W 0.3")
+    before = await _count(app)
+    response = await _post(client, text.encode())
+    assert response.status_code == 422
+    assert "line 3: record 162 gives 0.3 points for win" in response.json()["detail"]
+    assert await _count(app) == before
+
+
+async def test_pairing_records_the_tournament_does_not_apply_are_named(
+    client: httpx.AsyncClient,
+) -> None:
+    for name, words in (
+        ("trf26_prohibited_260.trf", "prohibited pairings (XXP, record 260)"),
+        ("trf26_acceleration_250.trf", "accelerations (XXA, record 250)"),
+    ):
+        body = await _import(client, name)
+        assert any(words in warning for warning in body["warnings"]), body["warnings"]
+
+
+async def test_compute_pairings_apply_the_prohibited_pairings_260(
+    client: httpx.AsyncClient,
+) -> None:
+    raw = (DATA / "trf26_prohibited_260.trf").read_bytes()
+    response = await client.post(
+        "/v1/compute/pairings", content=raw, headers={"content-type": "text/plain"}
+    )
+    assert response.status_code == 200, response.text
+    pairs = {frozenset((p["white"], p["black"])) for p in response.json()["pairings"]}
+    assert frozenset({1, 2}) not in pairs and len(pairs) == 3

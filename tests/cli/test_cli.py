@@ -233,3 +233,44 @@ def test_a_reader_that_goes_away_is_no_error() -> None:
     err = producer.stderr.read()
     assert producer.wait(timeout=120) == 0
     assert err == b""
+
+
+TRF_DATA = Path(__file__).resolve().parents[1] / "data" / "trf"
+
+
+def _pairs(capsys: pytest.CaptureFixture[str], path: Path) -> set[frozenset[int]]:
+    assert main(["pair", str(path), "--format", "json"]) == 0
+    body = json.loads(capsys.readouterr().out)
+    return {frozenset((p["white"], p["black"])) for p in body["pairings"]}
+
+
+def _without(tmp_path: Path, name: str, code: str) -> Path:
+    """The same file without its `code` records."""
+    lines = (TRF_DATA / name).read_text().splitlines(keepends=True)
+    plain = tmp_path / f"without-{code}.trf"
+    plain.write_text("".join(line for line in lines if not line.startswith(code)))
+    return plain
+
+
+def test_pair_applies_trf26_accelerations_250(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Player 6 (0 points) plays in the 1-point group with one virtual point.
+    accelerated = _pairs(capsys, TRF_DATA / "trf26_acceleration_250.trf")
+    assert accelerated == {frozenset({1, 6}), frozenset({2, 3}), frozenset({4, 5})}
+    assert _pairs(capsys, _without(tmp_path, "trf26_acceleration_250.trf", "250")) != accelerated
+
+
+def test_pair_applies_trf26_prohibited_pairings_260(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert frozenset({1, 2}) in _pairs(
+        capsys, _without(tmp_path, "trf26_prohibited_260.trf", "260")
+    )
+    assert frozenset({1, 2}) not in _pairs(capsys, TRF_DATA / "trf26_prohibited_260.trf")
+
+
+def test_standings_count_the_trf26_scoring_system_162(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["standings", str(TRF_DATA / "trf26_scoring_162.trf"), "--format", "json"]) == 0
+    rows = json.loads(capsys.readouterr().out)["rows"]
+    assert {row["start_number"]: row["points"] for row in rows} == {1: 4, 3: 3, 2: 2, 4: 1}

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction
 from pathlib import Path
 
@@ -151,3 +152,38 @@ def test_trf26_records_142_152_192_and_240() -> None:
     ]
     text = write_trf(doc)
     assert write_trf(parse_trf(text)) == text
+
+
+def test_trf26_scoring_system_162_sets_the_points() -> None:
+    doc = _read("trf26_scoring_162.trf")
+    points = doc.tournament.points
+    assert (points.win, points.draw, points.loss) == (3, 1, 0)
+    # letters the record leaves out keep their defaults: the bye worth a win, ...
+    assert points.for_bye(ByeKind.PAIRING_ALLOCATED) == 3
+    assert points.for_bye(ByeKind.HALF_POINT) == 1
+    # ... and the points column (written in those points) agrees with the results
+    assert doc.tournament.scores() == {1: 4, 2: 2, 3: 3, 4: 1}
+    assert points_mismatches(doc) == {}
+
+
+def test_trf26_162_letters_and_points_are_checked() -> None:
+    text = (DATA / "trf26_scoring_162.trf").read_text()
+    with pytest.raises(TrfError, match="line 3, column 24: record 162 letter 'Q'"):
+        parse_trf(text.replace("L 0.0", "Q 0.0"))
+    with pytest.raises(TrfError, match=re.escape("line 3, columns 16-19: record 162 points 'x.0'")):
+        parse_trf(text.replace("D 1.0", "Dx.0 "))
+
+
+def test_trf26_acceleration_250_adds_game_points_for_its_rounds() -> None:
+    doc = _read("trf26_acceleration_250.trf")
+    # player 6 gets one virtual point in rounds 2 and 3 (cols 10-13, 15-17, 19-21, 23-26)
+    assert doc.pairing_accelerations == {6: (Fraction(0), Fraction(1), Fraction(1))}
+    assert doc.accelerations == {}  # no XXA line: none is written back
+    assert "250  0.0  1.0   2   3    6" in write_trf(doc)
+
+
+def test_trf26_prohibited_pairings_260_hold_in_their_rounds_only() -> None:
+    doc = _read("trf26_prohibited_260.trf")
+    assert doc.forbidden_for(2) == doc.forbidden_for(3) == (frozenset({1, 2}),)
+    assert doc.forbidden_for(1) == doc.forbidden_for(4) == ()
+    assert "260   2   3    1    2" in write_trf(doc)

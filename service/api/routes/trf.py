@@ -16,7 +16,9 @@ from service.api.trf_import import (
     PointsChoice,
     decode_trf,
     export_system,
+    import_points,
     import_system,
+    pairing_records,
     player_extra,
     reconcile_points,
     stored_trf,
@@ -155,11 +157,14 @@ async def import_trf(
     validate_limits(doc)
     doc, warnings = reconcile_points(doc, points)
     system, swiss, system_warnings = import_system(doc)
-    warnings = system_warnings + warnings
+    points_settings, points_warnings = import_points(doc)
+    warnings = system_warnings + warnings + points_warnings + pairing_records(doc)
     tournament = doc.tournament
     settings: dict[str, Any] = {"source": "trf", "trf": stored_trf(doc)}
     if swiss:
         settings["swiss"] = swiss
+    if points_settings is not None:
+        settings["points"] = points_settings
     row, token = await create_tournament(
         session,
         name=(tournament.name or "Imported tournament")[:200],
