@@ -21,15 +21,20 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from service.api.idempotency import SESSION_SCOPE_KEY, after_commit
 from service.api.state import AppState
+from service.db.events import CHANNEL, NOTIFIED
 from service.db.tables import TournamentRow
-from service.live.bus import CHANNEL, InProcessBus
+from service.live.bus import InProcessBus
 
 __all__ = ["commit_and_publish", "notify_in_transaction"]
 
 
 async def notify_in_transaction(session: AsyncSession, tournament_id: str) -> int:
     """Queue the NOTIFY for the tournament's newest event in this transaction (PostgreSQL
-    only); returns that sequence number."""
+    only); returns that sequence number. Nothing to do when `append_event` already
+    announced the newest one (it does on PostgreSQL)."""
+    known = session.info.get(NOTIFIED, {}).get(tournament_id)
+    if known is not None:
+        return int(known)
     result = await session.exec(  # type: ignore[call-overload]
         text("SELECT last_seq FROM tournaments WHERE id = :id"), params={"id": tournament_id}
     )

@@ -16,7 +16,7 @@ from sqlalchemy import text
 from sqlmodel import func, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from service.db.events import append_event, lock_tournament
+from service.db.events import append_event, lock_and_reload
 from service.db.repository import Actor, find_game, ratings_of
 from service.db.tables import ByeRow, GameRow, TournamentRow
 from service.engine.results import (
@@ -83,8 +83,7 @@ async def report_result(
     extra: dict[str, Any] | None = None,
 ) -> ReportOutcome:
     """The workflow: lock, state machine, store game + event, advance the round."""
-    await lock_tournament(session, tournament.id)
-    await session.refresh(tournament)
+    await lock_and_reload(session, tournament)
     if tournament.status == "registration":
         raise Conflict(
             "the tournament has not started: close the start list first "

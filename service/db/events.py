@@ -9,13 +9,23 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import text
+from sqlalchemy import event, text
+from sqlalchemy.orm import Session
+from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from service.db.tables import EventRow
+from service.db.tables import EventRow, TournamentRow
 
-__all__ = ["STANDINGS_EVENTS", "append_event", "events_since", "lock_tournament"]
+__all__ = [
+    "CHANNEL",
+    "NOTIFIED",
+    "STANDINGS_EVENTS",
+    "append_event",
+    "events_since",
+    "lock_and_reload",
+    "lock_tournament",
+]
 
 STANDINGS_EVENTS = frozenset(
     {
@@ -30,6 +40,20 @@ STANDINGS_EVENTS = frozenset(
 """Event types after which the standings may differ."""
 
 
+CHANNEL = "arbiter_events"
+"""The PostgreSQL channel that announces new events (payload `tournament id:seq`)."""
+
+NOTIFIED = "arbiter_notified"
+"""`session.info` key: tournament id -> the seq already announced in this transaction."""
+
+
+@event.listens_for(Session, "after_commit")
+@event.listens_for(Session, "after_soft_rollback")
+def _forget_notified(session: Session, *_: Any) -> None:
+    """What a transaction announced ends with it."""
+    session.info.pop(NOTIFIED, None)
+
+
 async def lock_tournament(session: AsyncSession, tournament_id: str) -> None:
     """Serialise writers of one tournament for the rest of the transaction.
 
@@ -42,15 +66,50 @@ async def lock_tournament(session: AsyncSession, tournament_id: str) -> None:
     )
 
 
+_LOCKED_COLUMNS = ("status", "current_round", "total_rounds", "last_seq")
+
+
+async def lock_and_reload(session: AsyncSession, tournament: TournamentRow) -> None:
+    """`lock_tournament`, and the round state as it stands once the lock is held
+    (status, current round, total rounds, last seq), in the same round trip."""
+    result = await session.exec(  # type: ignore[call-overload]
+        text(
+            "UPDATE tournaments SET last_seq = last_seq WHERE id = :id RETURNING "
+            + ", ".join(_LOCKED_COLUMNS)
+        ),
+        params={"id": tournament.id},
+    )
+    row = result.one()
+    for name, value in zip(_LOCKED_COLUMNS, row, strict=True):
+        set_committed_value(tournament, name, value)
+
+
 async def append_event(
     session: AsyncSession, tournament_id: str, event_type: str, payload: dict[str, Any]
 ) -> int:
-    """Add an event in the caller's transaction; returns its sequence number."""
-    result = await session.exec(  # type: ignore[call-overload]
-        text("UPDATE tournaments SET last_seq = last_seq + 1 WHERE id = :id RETURNING last_seq"),
-        params={"id": tournament_id},
-    )
-    seq = int(result.scalar_one())
+    """Add an event in the caller's transaction; returns its sequence number.
+
+    On PostgreSQL the same statement queues the NOTIFY for it (delivered at commit,
+    never for a rolled-back write): one round trip less while the tournament is locked.
+    """
+    if session.get_bind().dialect.name == "postgresql":
+        result = await session.exec(  # type: ignore[call-overload]
+            text(
+                "UPDATE tournaments SET last_seq = last_seq + 1 WHERE id = :id "
+                "RETURNING last_seq, pg_notify(:channel, id || ':' || last_seq)"
+            ),
+            params={"id": tournament_id, "channel": CHANNEL},
+        )
+        seq = int(result.first()[0])
+        session.info.setdefault(NOTIFIED, {})[tournament_id] = seq
+    else:
+        result = await session.exec(  # type: ignore[call-overload]
+            text(
+                "UPDATE tournaments SET last_seq = last_seq + 1 WHERE id = :id RETURNING last_seq"
+            ),
+            params={"id": tournament_id},
+        )
+        seq = int(result.scalar_one())
     session.add(EventRow(tournament_id=tournament_id, seq=seq, type=event_type, payload=payload))
     return seq
 

@@ -22,6 +22,8 @@ import logging
 from collections.abc import Callable
 from typing import Any, Protocol
 
+from service.db.events import CHANNEL
+
 __all__ = [
     "CHANNEL",
     "LISTENER_NAME",
@@ -34,7 +36,7 @@ __all__ = [
 ]
 
 _log = logging.getLogger("arbiter.live")
-CHANNEL = "arbiter_events"
+
 LISTENER_NAME = "arbiter-live-listener"
 """`application_name` of the LISTEN connections (visible in pg_stat_activity)."""
 
