@@ -69,9 +69,8 @@ def _effective(row: TournamentRow, key: str, model: type[BaseModel]) -> Any:
 def player_public(row: PlayerRow, *, personal: bool = True) -> PlayerPublic:
     """A player's fields; with `personal=False` (a reader who may not see personal data,
     service.api.access) the FIDE id, federation, sex, birth year and identity are null."""
-    assert row.id is not None
     return PlayerPublic(
-        id=row.id,
+        id=row.number,
         start_number=row.start_number,
         name=row.name,
         rating=row.rating or None,  # 0 is stored for an unrated player (TRF-16)

@@ -10,7 +10,12 @@ from typing import Any
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from service.db.events import append_event, lock_tournament
-from service.db.repository import SWISS_SYSTEMS, list_players, require_open
+from service.db.repository import (
+    SWISS_SYSTEMS,
+    list_players,
+    next_player_number,
+    require_open,
+)
 from service.db.tables import PlayerRow, TournamentRow
 from service.db.tokens import hash_token, new_token
 
@@ -30,18 +35,22 @@ async def register(
         require_open(tournament)
     fields = dict(fields)
     identity = fields.pop("identity", None)
+    registered = await list_players(session, tournament.id)
     player = PlayerRow(
-        tournament_id=tournament.id, extra={"identity": identity} if identity else {}, **fields
+        tournament_id=tournament.id,
+        number=await next_player_number(session, tournament.id),
+        extra={"identity": identity} if identity else {},
+        **fields,
     )
     token = None
     if late:
-        numbers = [p.start_number or 0 for p in await list_players(session, tournament.id)]
+        numbers = [p.start_number or 0 for p in registered]
         player.start_number = max(numbers, default=0) + 1
         token = new_token("ply")
         player.token_hash = hash_token(token)
         player.extra = {**player.extra, "late_entry_round": tournament.current_round + 1}
     session.add(player)
     await session.flush()
-    payload = {"id": player.id, "start_number": player.start_number, **fields}
+    payload = {"id": player.number, "start_number": player.start_number, **fields}
     await append_event(session, tournament.id, "player_added", payload)
     return player, token

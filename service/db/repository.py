@@ -19,7 +19,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from service.db.events import append_event, lock_tournament
 from service.db.loading import ByeRecord, GameRecord, engine_tournament
-from service.db.tables import ByeRow, GameRow, PlayerRow, TournamentRow
+from service.db.tables import ByeRow, EventRow, GameRow, PlayerRow, TournamentRow
 from service.db.tokens import hash_token, new_token
 from service.engine.model import Round, Tournament
 from service.errors import Conflict, InvalidInput, NotFound
@@ -113,12 +113,40 @@ SWISS_SYSTEMS = frozenset({"swiss-dutch", "swiss-jca"})
 """Systems paired round by round, which accept late entries and withdrawals."""
 
 
-async def get_player(session: AsyncSession, tournament_id: str, player_id: int) -> PlayerRow:
-    """A player of this tournament by row id, or NotFound."""
-    player = await session.get(PlayerRow, player_id)
-    if player is None or player.tournament_id != tournament_id:
-        raise NotFound(f"no player {player_id} in this tournament", field="player_id")
+async def get_player(session: AsyncSession, tournament_id: str, number: int) -> PlayerRow:
+    """A player of this tournament by player number, or NotFound."""
+    statement = select(PlayerRow).where(
+        PlayerRow.tournament_id == tournament_id, PlayerRow.number == number
+    )
+    player = (await session.exec(statement)).first()
+    if player is None:
+        raise NotFound(f"no player {number} in this tournament", field="number")
     return player
+
+
+async def start_number_of(session: AsyncSession, tournament_id: str, number: int) -> int:
+    """The start number of player `number` (404 when no such player, 409 while the
+    start list is open and start numbers are not given yet)."""
+    player = await get_player(session, tournament_id, number)
+    if player.start_number is None:
+        raise Conflict(
+            f"player {number} has no start number yet: they are given when the start list "
+            "closes (POST /start)",
+            field="number",
+        )
+    return player.start_number
+
+
+async def next_player_number(session: AsyncSession, tournament_id: str) -> int:
+    """The number the next registered player gets: one more than any given so far,
+    counting registrations that were removed (a number is never given twice) and the
+    players a TRF import numbered. Call with the tournament locked."""
+    highest = select(func.max(PlayerRow.number)).where(PlayerRow.tournament_id == tournament_id)
+    added = select(func.count()).where(
+        EventRow.tournament_id == tournament_id, EventRow.type == "player_added"
+    )
+    given = max(int((await session.exec(highest)).one() or 0), (await session.exec(added)).one())
+    return int(given) + 1
 
 
 async def delete_player(session: AsyncSession, tournament: TournamentRow, player_id: int) -> None:

@@ -62,10 +62,16 @@ class PlayerRow(SQLModel, table=True):
     """A registered player."""
 
     __tablename__ = "players"
-    __table_args__ = (UniqueConstraint("tournament_id", "start_number"),)
+    __table_args__ = (
+        UniqueConstraint("tournament_id", "start_number"),
+        UniqueConstraint("tournament_id", "number", name="uq_players_tournament_number"),
+    )
 
     id: int | None = Field(default=None, primary_key=True)
     tournament_id: str = Field(foreign_key="tournaments.id", index=True, max_length=32)
+    number: int
+    """The player's identifier in the tournament: 1, 2, 3 in registration order, never
+    reused, the same before and after the start (every /players/{number} path)."""
     start_number: int | None = None
     name: str = Field(max_length=200)
     rating: int = 0

@@ -75,7 +75,7 @@ async def test_bad_player_fields(client: httpx.AsyncClient) -> None:
     _problem(
         await client.patch(f"{url}/999999", json={"rating": 1}, headers=event.auth()),
         404,
-        "player_id",
+        "number",
     )
     assert len((await client.get(url)).json()) == 3
 

@@ -127,7 +127,7 @@ async def test_rounds_list_counts_results(client: httpx.AsyncClient) -> None:
 async def test_unknown_player_and_bridge_event_are_404(client: httpx.AsyncClient) -> None:
     event = await create_round_robin(client, PLAYERS)
     missing = await client.get(f"/v1/tournaments/{event.id}/players/9/games")
-    assert missing.status_code == 404 and missing.json()["field"] == "start_number"
+    assert missing.status_code == 404 and missing.json()["field"] == "number"
     bridge = await create_bridge_event(client, _one_board_session())
     assert (await client.get(f"/v1/tournaments/{bridge.id}/rounds")).status_code == 404
 

@@ -9,21 +9,22 @@ from service.api.cards import build_cards, cards_html
 from service.api.deps import PageTournamentDep, SessionDep, TournamentDep
 from service.api.schemas.cards import PlayerCard
 from service.app.offload import run_cpu
-from service.db.repository import list_players, round_rows
+from service.db.repository import list_players, round_rows, start_number_of
 from service.db.tables import ByeRow, GameRow, PlayerRow, TournamentRow
 from service.errors import NotFound
 
 router = APIRouter(prefix="/v1/tournaments/{tournament_id}", tags=["cards"])
 
 
-@router.get("/players/{start_number}/card", response_model=PlayerCard)
+@router.get("/players/{number}/card", response_model=PlayerCard)
 async def player_card(
     tournament: TournamentDep,
     session: SessionDep,
-    start_number: int = Path(ge=1, le=100_000, description="Start number"),
+    number: int = Path(ge=1, le=100_000, description="The player's number in the tournament"),
 ) -> PlayerCard:
     """A player's card: for every round paired so far, start time (from the tournament's
     schedule), table, colour and opponent (seed 000, "Karta gracza")."""
+    start_number = await start_number_of(session, tournament.id, number)
     players = await list_players(session, tournament.id)
     games, byes = await round_rows(session, tournament.id)
     cards = await run_cpu(build_cards, tournament, players, games, byes)

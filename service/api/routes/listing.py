@@ -32,6 +32,7 @@ from service.db.listing import (
     player_rounds,
     round_counts,
 )
+from service.db.repository import start_number_of
 from service.errors import InvalidInput, NotFound
 
 router = APIRouter()
@@ -146,21 +147,25 @@ async def list_rounds(tournament: TournamentDep, session: SessionDep) -> RoundLi
 
 
 @router.get(
-    "/v1/tournaments/{tournament_id}/players/{start_number}/games",
+    "/v1/tournaments/{tournament_id}/players/{number}/games",
     response_model=PlayerGames,
     tags=["players"],
 )
 async def player_games(
     tournament: TournamentDep,
     session: SessionDep,
-    start_number: Annotated[int, Path(ge=1, le=100_000, description="Start number")],
+    number: Annotated[
+        int, Path(ge=1, le=100_000, description="The player's number in the tournament")
+    ],
 ) -> PlayerGames:
     """One player's games (from their side of the board) and byes, by round."""
+    start_number = await start_number_of(session, tournament.id, number)
     player = await player_by_number(session, tournament.id, start_number)
     if player is None:
-        raise NotFound(f"no player has start number {start_number}", field="start_number")
+        raise NotFound(f"no player has start number {start_number}", field="number")
     games, byes = await player_rounds(session, tournament.id, start_number)
     return PlayerGames(
+        number=number,
         start_number=start_number,
         name=player.name,
         games=[

@@ -21,7 +21,11 @@ from service.db.repository import delete_player, list_players
 
 router = APIRouter(prefix="/v1/tournaments/{tournament_id}/players", tags=["players"])
 
-PlayerId = Path(ge=1, description="The player's id (as returned on registration)")
+PlayerNumber = Path(
+    ge=1,
+    description="The player's number in the tournament (`id`, given on registration: 1, 2, "
+    "3 in registration order; the same before and after the start)",
+)
 
 
 @router.post("", status_code=status.HTTP_201_CREATED, response_model=PlayerRegistered)
@@ -50,33 +54,33 @@ async def list_all(
     return [player_public(p, personal=personal) for p in await list_players(session, tournament.id)]
 
 
-@router.patch("/{player_id}", response_model=PlayerPublic)
+@router.patch("/{number}", response_model=PlayerPublic)
 async def change(
     body: PlayerUpdate,
     tournament: TournamentDep,
     _organizer: OrganizerDep,
     session: SessionDep,
     state: StateDep,
-    player_id: int = PlayerId,
+    number: int = PlayerNumber,
 ) -> PlayerPublic:
     """Change a player's details (organizer; start list open), or withdraw a player from a
     running tournament with `{"withdrawn": true}`: not paired again in a Swiss; in a
     schedule paired in advance every game with no result reported is forfeited."""
     fields = body.model_dump(exclude_unset=True)
-    player = await change_player(session, tournament, player_id, fields)
+    player = await change_player(session, tournament, number, fields)
     await commit_and_publish(session, state, tournament)
     return player_public(player)
 
 
-@router.delete("/{player_id}", status_code=status.HTTP_204_NO_CONTENT)
+@router.delete("/{number}", status_code=status.HTTP_204_NO_CONTENT)
 async def remove(
     tournament: TournamentDep,
     _organizer: OrganizerDep,
     session: SessionDep,
     state: StateDep,
-    player_id: int = PlayerId,
+    number: int = PlayerNumber,
 ) -> Response:
     """Remove a player (organizer; start list open)."""
-    await delete_player(session, tournament, player_id)
+    await delete_player(session, tournament, number)
     await commit_and_publish(session, state, tournament)
     return Response(status_code=status.HTTP_204_NO_CONTENT)

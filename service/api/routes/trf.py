@@ -179,6 +179,7 @@ async def import_trf(
         session.add(
             PlayerRow(
                 tournament_id=row.id,
+                number=player.start_number,  # the file's numbers: start list = entry order
                 start_number=player.start_number,
                 name=player.name,
                 rating=player.rating,

@@ -103,6 +103,7 @@ class PlayerBye(BaseModel):
 class PlayerGames(BaseModel):
     """Every game and bye of one player, by round."""
 
+    number: int = Field(description="The player's number in the tournament (`id`).")
     start_number: int
     name: str
     games: list[PlayerGame]

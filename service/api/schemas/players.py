@@ -86,7 +86,11 @@ class PlayerUpdate(ApiModel):
 class PlayerPublic(BaseModel):
     """A registered player."""
 
-    id: int
+    id: int = Field(
+        description="The player's number in the tournament: 1, 2, 3 in registration order, "
+        "never reused, the same before and after the start; every /players/{id} path takes "
+        "it. Rounds and standings name players by `start_number` (given at the start)."
+    )
     start_number: int | None
     name: str
     rating: int | None = Field(description="Rating at the start; null = unrated.")
