@@ -23,6 +23,7 @@ from service.app.offload import run_cpu
 from service.db.tables import PlayerRow, TournamentRow
 from service.engine.model import ByeKind, Colour, Outcome, Tournament
 from service.engine.pairing.flampark.kinds import group_bounds
+from service.engine.ranking import shared_places
 from service.engine.scoring.reading import DEFAULT_JCA, ROUND_ROBIN_SYSTEMS
 from service.engine.scoring.reading import default_tiebreaks as system_default
 from service.engine.scoring.standings import StandingRow, Standings, compute_standings
@@ -179,23 +180,18 @@ def points_only(tournament: Tournament) -> Standings:
         for bye in rnd.byes:
             totals[bye.player] += bye_units[bye.kind]
     ordered = sorted(totals, key=lambda n: (-totals[n], n))
-    rows: list[StandingRow] = []
-    for position, number in enumerate(ordered, start=1):
-        tied = rows and totals[rows[-1].start_number] == totals[number]
-        rank = rows[-1].rank if tied else position
-        rows.append(StandingRow(rank, number, Fraction(totals[number], unit), {}))
+    places = shared_places([totals[number] for number in ordered])
+    rows = [
+        StandingRow(rank, number, Fraction(totals[number], unit), {})
+        for rank, number in zip(places, ordered, strict=True)
+    ]
     return Standings(rows=tuple(rows), tiebreaks=())
 
 
 def _rerank(rows: list[Row]) -> list[Row]:
     """Ranks within a filtered table: rows that shared a rank still share one."""
-    ranked: list[Row] = []
-    previous: int | None = None
-    for position, line in enumerate(rows, start=1):
-        rank = ranked[-1]["rank"] if ranked and line["rank"] == previous else position
-        previous = line["rank"]
-        ranked.append({**line, "rank": rank})
-    return ranked
+    places = shared_places([line["rank"] for line in rows])
+    return [{**line, "rank": rank} for rank, line in zip(places, rows, strict=True)]
 
 
 def _games(line: Row, played: Counter[int]) -> int:
@@ -233,13 +229,10 @@ async def _by_pf(
     # PF values are fractions with small denominators, so their float images order them
     # exactly; ties are still decided on the exact values below
     keyed.sort(key=lambda item: (item[0] is None, -float(item[0] or 0), item[1]))
+    # players without a counted game never share a place: each gets a key of its own
+    places = shared_places([object() if pf is None else pf for pf, _, _ in keyed])
     ranked: list[Row] = []
-    previous: Fraction | None = None
-    rank = 0
-    for position, (pf, _, line) in enumerate(keyed, start=1):
-        if position == 1 or pf != previous or pf is None:
-            rank = position
-        previous = pf
+    for rank, (_, _, line) in zip(places, keyed, strict=True):
         line["rank"] = rank
         ranked.append(line)
     return ranked
@@ -276,7 +269,6 @@ def _variants(row: TournamentRow, ordered: list[Row], player_count: int) -> list
             }
         )
     teams.sort(key=lambda line: (-line["points"], line["team"]))
-    for position, line in enumerate(teams, start=1):
-        tie = position > 1 and line["points"] == teams[position - 2]["points"]
-        line["rank"] = teams[position - 2]["rank"] if tie else position
+    for rank, line in zip(shared_places([line["points"] for line in teams]), teams, strict=True):
+        line["rank"] = rank
     return teams

@@ -33,6 +33,7 @@ from service.engine.bridge.entries import ArtificialScore
 from service.engine.bridge.matchpoints import matchpoints, session_percentage
 from service.engine.bridge.movement import Layout
 from service.engine.bridge.teams import ImpAdjustment, TeamBoard, team_match
+from service.engine.ranking import shared_places
 
 __all__ = ["EventRanking", "MatchScore", "RankingLine", "TableResult", "event_ranking"]
 
@@ -105,11 +106,7 @@ def _places(keys: Mapping[int, tuple[Exact, ...]]) -> list[tuple[int, int]]:
     """(place, entrant) pairs, best (smallest key) first, equal keys by number; places
     are shared (1, 2, 2, 4) only on equal keys."""
     order = sorted(keys, key=lambda number: (keys[number], number))
-    places: list[tuple[int, int]] = []
-    for index, number in enumerate(order):
-        tied = index and keys[number] == keys[order[index - 1]]
-        places.append((places[-1][0] if tied else index + 1, number))
-    return places
+    return list(zip(shared_places([keys[number] for number in order]), order, strict=True))
 
 
 def _exact(value: Exact) -> Exact:

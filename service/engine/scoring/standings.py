@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from service.engine.model import Tournament
+from service.engine.ranking import shared_places
 from service.engine.scoring.reading import DEFAULT_ROUND_ROBIN, DEFAULT_SWISS
 from service.engine.scoring.tiebreaks.base import (
     Contribution,
@@ -155,11 +156,13 @@ def compute_standings(
         else:
             groups = _apply_group(ctx, tb, groups, values, explain, group_notes)
 
-    rows: list[StandingRow] = []
-    for group in groups:
-        rank = len(rows) + 1
-        for number in sorted(group):
-            rows.append(StandingRow(rank, number, points[number], values[number]))
+    # a group is tied on points and every tie-break: one place for all its members
+    order = [(index, number) for index, group in enumerate(groups) for number in sorted(group)]
+    places = shared_places([index for index, _ in order])
+    rows = [
+        StandingRow(rank, number, points[number], values[number])
+        for rank, (_, number) in zip(places, order, strict=True)
+    ]
 
     explanation = None
     if explain is not None:
