@@ -29,7 +29,7 @@ from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from service.db.bridge_tables import BridgeTableTokenRow
-from service.db.tables import PlayerRow, TournamentRow
+from service.db.tables import PlayerRow, TournamentKind, TournamentRow
 from service.db.tokens import hash_token, token_matches
 from service.engine.model import Tournament
 from service.errors import Forbidden, Gone, Unauthenticated
@@ -65,8 +65,8 @@ class Reader:
 
 
 def is_bridge(row: TournamentRow) -> bool:
-    """Bridge events are tournaments rows with a `bridge-` system."""
-    return row.system.startswith("bridge-")
+    """Bridge events are tournament rows of kind `bridge` (SPEC 7)."""
+    return row.kind == TournamentKind.BRIDGE
 
 
 def _expired(expires_at: datetime | None, now: datetime) -> bool:

@@ -14,7 +14,7 @@ from service.api.access import Reader, authorize_read, require_writer
 from service.api.idempotency import SESSION_SCOPE_KEY
 from service.api.state import AppState
 from service.db.repository import Actor, get_tournament
-from service.db.tables import TournamentRow
+from service.db.tables import TournamentKind, TournamentRow
 from service.errors import Forbidden, NotFound
 
 __all__ = [
@@ -69,7 +69,7 @@ Credentials = Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)]
 
 async def _access(session: AsyncSession, tournament_id: str, token: str | None) -> Access:
     row = await get_tournament(session, tournament_id)
-    if row.system.startswith("bridge-"):
+    if row.kind == TournamentKind.BRIDGE:
         raise NotFound(
             f"{tournament_id!r} is a bridge event: see /v1/bridge/events/{tournament_id}",
             field="tournament_id",

@@ -31,7 +31,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from service.db.bridge_tables import BridgeResultRow, BridgeTableTokenRow
 from service.db.events import append_event, lock_tournament
-from service.db.tables import EventRow, TournamentRow, utcnow
+from service.db.tables import EventRow, TournamentKind, TournamentRow, utcnow
 from service.db.tokens import hash_token, new_token, token_matches
 from service.engine.bridge import (
     ArtificialScore,
@@ -131,6 +131,7 @@ async def create_bridge_event(
         id=uuid.uuid4().hex,
         name=str(settings["name"]),
         system=BRIDGE_SYSTEMS[layout.kind],
+        kind=TournamentKind.BRIDGE,
         status="running",
         settings={key: value for key, value in settings.items() if key != "name"},
         total_rounds=layout.rounds,

@@ -12,7 +12,7 @@ from sqlalchemy import and_, func, or_
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from service.db.tables import ByeRow, GameRow, PlayerRow, TournamentRow
+from service.db.tables import ByeRow, GameRow, PlayerRow, TournamentKind, TournamentRow
 
 __all__ = [
     "PageKey",
@@ -22,8 +22,6 @@ __all__ = [
     "player_rounds",
     "round_counts",
 ]
-
-_BRIDGE_PREFIX = "bridge-"
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,9 +44,9 @@ async def page_events(
     """One page of public chess tournaments (or bridge events) with their player counts,
     and the key of the next page (None on the last); private and archived ones are not
     listed."""
-    kind = col(TournamentRow.system).startswith(_BRIDGE_PREFIX)
+    kind = TournamentKind.BRIDGE if bridge else TournamentKind.CHESS
     statement = select(TournamentRow).where(
-        kind if bridge else ~kind,
+        TournamentRow.kind == kind,
         TournamentRow.visibility == "public",  # issue 14: private and archived ones unlisted
         col(TournamentRow.archived_at).is_(None),
     )

@@ -9,6 +9,7 @@ transaction.
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from enum import StrEnum
 from typing import Any
 
 from sqlalchemy import JSON, Column, UniqueConstraint
@@ -33,6 +34,13 @@ def utcnow() -> datetime:
     return datetime.now(UTC)
 
 
+class TournamentKind(StrEnum):
+    """What an event is: a chess tournament or a bridge event (SPEC 7)."""
+
+    CHESS = "chess"
+    BRIDGE = "bridge"
+
+
 class TournamentRow(SQLModel, table=True):
     """A tournament and its settings."""
 
@@ -41,6 +49,8 @@ class TournamentRow(SQLModel, table=True):
     id: str = Field(primary_key=True, max_length=32)
     name: str = Field(max_length=200)
     system: str = Field(max_length=40)
+    kind: str = Field(default=TournamentKind.CHESS, max_length=10)
+    """`TournamentKind`: which routes, tables and live feed serve the event."""
     status: str = Field(default="registration", max_length=20)
     settings: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSONType))
     total_rounds: int | None = None

@@ -40,7 +40,7 @@ from service.config import Settings
 from service.db.bridge import RESULT_EVENTS
 from service.db.events import STANDINGS_EVENTS, events_since
 from service.db.session import create_engine, create_session_factory
-from service.db.tables import TournamentRow
+from service.db.tables import TournamentKind, TournamentRow
 from service.live.bus import InProcessBus
 from service.live.frames import Rows, event_message, snapshot_message, table_delta
 
@@ -75,9 +75,9 @@ _CHESS = TableKind("standings", STANDINGS_EVENTS, standings_document, "start_num
 _BRIDGE = TableKind("ranking", frozenset(RESULT_EVENTS), bridge_ranking_document, "number")
 
 
-def table_kind(system: str) -> TableKind:
-    """Bridge events have a ranking, every other tournament standings."""
-    return _BRIDGE if system.startswith("bridge-") else _CHESS
+def table_kind(kind: str) -> TableKind:
+    """Bridge events have a ranking, chess tournaments standings."""
+    return _BRIDGE if kind == TournamentKind.BRIDGE else _CHESS
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,7 +166,7 @@ class Tables:
             if row is None:
                 return None
             known = self._known.get(tournament_id)
-            if known is not None and known.seq == row.last_seq and table_kind(row.system) is _CHESS:
+            if known is not None and known.seq == row.last_seq and table_kind(row.kind) is _CHESS:
                 document = known.document
             else:
                 document = await standings_document(state, session, row)
@@ -188,7 +188,7 @@ class Tables:
             known = self._known.get(tournament_id)
             if since is not None and known is not None and row.last_seq <= since:
                 return Update(exists=True, system=row.system, seq=since)
-            kind = table_kind(row.system)
+            kind = table_kind(row.kind)
             if since is None or known is None or known.seq != since:
                 document = await kind.build(state, session, row)
                 _, _, _, rows = table_delta(None, document, kind.row_id)

@@ -24,6 +24,7 @@ from service.api.access import authorize_read
 from service.api.deps import Credentials, PageToken, SessionDep, TournamentId
 from service.api.security import PAGE_POLICY
 from service.db.repository import get_tournament
+from service.db.tables import TournamentKind
 from service.errors import NotFound
 
 __all__ = ["CONTENT_SECURITY_POLICY", "router"]
@@ -89,7 +90,7 @@ async def scoreboard(
     on to the live channel."""
     row = await get_tournament(session, tournament_id)
     await authorize_read(session, row, credentials.credentials if credentials else token)
-    if row.system.startswith("bridge-"):
+    if row.kind == TournamentKind.BRIDGE:
         query = f"?{request.url.query}" if request.url.query else ""
         target = f"../../bridge/events/{quote(row.id, safe='')}/scoreboard{query}"
         return RedirectResponse(target, status_code=307)
@@ -110,7 +111,7 @@ async def bridge_scoreboard(
     private event)."""
     row = await get_tournament(session, event_id)
     await authorize_read(session, row, credentials.credentials if credentials else token)
-    if not row.system.startswith("bridge-"):
+    if row.kind != TournamentKind.BRIDGE:
         raise NotFound(f"{event_id!r} is not a bridge event", field="event_id")
     return _page("../../../web")
 

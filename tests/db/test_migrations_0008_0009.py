@@ -1,5 +1,6 @@
-"""Migration 0008 numbers the players already stored: 1, 2, 3 in registration order
-within each tournament (issue: one way to name a player)."""
+"""Migrations 0008 and 0009 on stored rows: players numbered 1, 2, 3 in registration order
+within each tournament; bridge events given their own kind (issues: one way to name a
+player; bridge events get their own kind)."""
 
 from __future__ import annotations
 
@@ -48,3 +49,30 @@ def test_existing_players_are_numbered_per_tournament_in_registration_order(
         ("b", "B2", 2),
         ("a", "A3", 3),
     ]
+
+
+def test_bridge_events_get_their_kind(tmp_path: Path) -> None:
+    url = f"sqlite+aiosqlite:///{tmp_path / 'old.db'}"
+    upgrade(url, "0008")
+    engine = sa.create_engine(f"sqlite:///{tmp_path / 'old.db'}")
+    with engine.begin() as connection:
+        for event_id, system in (
+            ("c", "swiss-dutch"),
+            ("p", "bridge-pairs"),
+            ("t", "bridge-teams"),
+        ):
+            connection.execute(
+                sa.text(
+                    "INSERT INTO tournaments (id, name, system, status, settings, "
+                    "current_round, last_seq, created_at, visibility, organizer_token_hash) "
+                    "VALUES (:id, 'E', :system, 'running', '{}', 1, 0, '2026-01-01', "
+                    "'public', 'x')"
+                ),
+                {"id": event_id, "system": system},
+            )
+    upgrade(url)
+    with engine.connect() as connection:
+        kinds: dict[str, str] = dict(
+            connection.execute(sa.text("SELECT id, kind FROM tournaments")).all()
+        )
+    assert kinds == {"c": "chess", "p": "bridge", "t": "bridge"}
