@@ -142,7 +142,7 @@ def _read_ratings(path: str) -> list[int]:
 
 def _flampark(args: argparse.Namespace) -> int:
     from service.api.flampark_views import schedule_document
-    from service.api.systems import schedule_for
+    from service.app.systems import schedule_for
 
     kinds = [k.strip() for k in args.kinds.split(",")] if args.kinds else None
     order = [int(n) for n in args.round_order.split(",")] if args.round_order else None
@@ -183,7 +183,7 @@ def _forbidden(doc: Any, tournament: Any) -> tuple[frozenset[int], ...]:
 def _pair_function(args: argparse.Namespace, doc: Any) -> Any:
     """The pairing function of `args.system`, importing only that system's engine.
 
-    The Dutch and JCA engines are called directly: going through `service.api.systems`
+    The Dutch and JCA engines are called directly: going through `service.app.systems`
     would load the database tables (SQLAlchemy, SQLModel, pydantic) that pairing a
     TRF file never needs, which used to cost most of a small `arbiter pair` call.
     """
@@ -211,7 +211,7 @@ def _pair_function(args: argparse.Namespace, doc: Any) -> Any:
             )
 
         return pair_jca
-    from service.api.systems import pair_next
+    from service.app.systems import pair_next
 
     options = {"rules": args.rules, "seed": getattr(args, "seed", None)}
 

@@ -18,8 +18,8 @@ from service.api.flampark_scores import flampark_table
 from service.api.schemas.common import to_number
 from service.api.snapshots import engine_view, players_view
 from service.api.state import AppState
-from service.api.systems import ROUND_ROBINS
 from service.app.offload import run_cpu
+from service.app.systems import ROUND_ROBINS
 from service.db.tables import PlayerRow, TournamentRow
 from service.engine.model import ByeKind, Colour, Outcome, Tournament
 from service.engine.pairing.flampark.kinds import group_bounds

@@ -19,7 +19,7 @@ from service.api.standings_table import (
     tiebreak_order,
 )
 from service.api.state import AppState
-from service.api.systems import SWISS
+from service.app.systems import SWISS
 from service.db.repository import count_players
 from service.db.tables import ByeRow, GameRow, PlayerRow, TournamentRow
 

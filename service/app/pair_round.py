@@ -6,11 +6,12 @@ player gets a zero-point bye. The pairing runs off the event loop (`offload`).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from service.api.schemas.rounds import PairRequest
-from service.api.systems import SWISS, pair_next
 from service.app.offload import run_cpu
+from service.app.systems import SWISS, pair_next
 from service.db.events import append_event, lock_tournament
 from service.db.repository import list_players, load_engine_tournament, round_rows, store_round
 from service.db.tables import TournamentRow
@@ -22,10 +23,14 @@ __all__ = ["pair_round"]
 
 
 async def pair_round(
-    session: AsyncSession, tournament: TournamentRow, request: PairRequest, *, explain: bool
+    session: AsyncSession,
+    tournament: TournamentRow,
+    requested: Sequence[tuple[int, str]],
+    *,
+    explain: bool,
 ) -> Pairing:
     """The workflow: lock, check the round is complete, pair (engine), store the round
-    and its event."""
+    and its event. `requested`: the byes the organizer knows of, (start number, type)."""
     await lock_tournament(session, tournament.id)
     await session.refresh(tournament)
     system = SWISS.get(tournament.system)
@@ -53,10 +58,10 @@ async def pair_round(
         raise Conflict(f"all {tournament.total_rounds} rounds are paired", field="round")
     numbers = {p.start_number for p in engine.players}
     byes = []
-    for index, bye in enumerate(request.byes):
-        if bye.player not in numbers:
-            raise InvalidInput(f"no player {bye.player}", field=f"byes.{index}.player")
-        byes.append(Bye(current + 1, bye.player, ByeKind(bye.type)))
+    for index, (requester, kind) in enumerate(requested):
+        if requester not in numbers:
+            raise InvalidInput(f"no player {requester}", field=f"byes.{index}.player")
+        byes.append(Bye(current + 1, requester, ByeKind(kind)))
     if len({b.player for b in byes}) != len(byes):
         raise InvalidInput("a player is listed twice", field="byes")
     announced = {b.player for b in byes}

@@ -9,8 +9,8 @@ from dataclasses import dataclass
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from service.api.systems import initial_rounds
 from service.app.offload import run_cpu
+from service.app.systems import initial_rounds
 from service.db.events import append_event
 from service.db.repository import close_start_list, store_rounds
 from service.db.tables import PlayerRow, TournamentRow

@@ -25,8 +25,8 @@ from service.api.schemas.compute import (
     VarmaResponse,
 )
 from service.api.schemas.flampark import ScheduleRequest, ScheduleResponse
-from service.api.systems import pair_next, schedule_for
 from service.app.offload import run_cpu
+from service.app.systems import pair_next, schedule_for
 from service.engine.model import Player
 from service.engine.pairing.varma import varma_draw, varma_sets
 from service.engine.scoring.reading import reading_for

@@ -44,7 +44,8 @@ async def pair_next_round(
     of the current round is confirmed; 409 names the tables still open. Announced byes
     (half-point, zero-point for absence, full-point) are given in the body."""
     with observe_pairing(request.app, tournament.system):
-        pairing = await pair_round(session, tournament, body or PairRequest(), explain=explain)
+        announced = [(bye.player, bye.type) for bye in (body or PairRequest()).byes]
+        pairing = await pair_round(session, tournament, announced, explain=explain)
     await commit_and_publish(session, state, tournament)
     stored_games, stored_byes = await round_rows(session, tournament.id, pairing.round)
     public = round_public(pairing.round, stored_games, stored_byes)

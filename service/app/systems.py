@@ -1,4 +1,6 @@
-"""What each pairing system does when the start list closes (DESIGN: handlers stay thin).
+"""What each pairing system does when the start list closes, and the next-round pairing
+by system name (DESIGN: handlers stay thin; the application layer, used by the start and
+pair-a-round workflows, the routes and the CLI).
 
 Round-robins and FLAMPARK pair every round in advance; Swiss systems pair round by
 round later (`POST /rounds`).
