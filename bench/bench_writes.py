@@ -12,6 +12,7 @@ A real server process (one uvicorn worker) on a fresh database:
 
 Run: .venv/bin/python bench/bench_writes.py [--players 400] [--clients 50] [--seconds 15]
      [--server postgresql+asyncpg://postgres@127.0.0.1:5432/postgres]
+     .venv/bin/python bench/bench_writes.py --swiss 2000 --clients 200   (exactly once)
 Bounded: about 2 x S seconds plus set-up (registration and start).
 """
 
@@ -214,6 +215,100 @@ async def bench(players: int, clients: int, seconds: float, server: str) -> None
         await admin.close()
 
 
+def _start_list(players: int, rounds: int) -> str:
+    """A TRF start list (no round played) of `players` rated players."""
+    lines = ["012 Bench Swiss", f"XXR {rounds}", "092 FIDE_DUTCH_2025"]
+    for n in range(1, players + 1):
+        name = f"Player {n:05d}"
+        lines.append(f"001 {n:4d} m    {name:<33}{2800 - n % 1800:4d}".ljust(80) + " 0.0")
+    return "\n".join(lines) + "\n"
+
+
+async def swiss_round(players: int, clients: int, server: str) -> None:
+    """Issue 12: C clients report every result of one round of a P-player Swiss, each
+    request sent twice with the same Idempotency-Key (a retry over a flaky network);
+    every acknowledged result must be stored exactly once and every replay must answer
+    the first response."""
+    name = f"arbiter_bench_{uuid.uuid4().hex[:8]}"
+    admin = await asyncpg.connect(server.replace("postgresql+asyncpg://", "postgresql://", 1))
+    await admin.execute(f'CREATE DATABASE "{name}"')
+    url = f"{server.rpartition('/')[0]}/{name}"
+    process = None
+    try:
+        from service.db.migrate import upgrade
+
+        await asyncio.to_thread(upgrade, url)
+        process, base = await _launch("service.api.app:create_app", {"ARBITER_DATABASE_URL": url})
+        async with httpx.AsyncClient(base_url=base, timeout=600) as http:
+            created = await http.post(
+                "/v1/tournaments/import",
+                content=_start_list(players, 9).encode(),
+                headers={"content-type": "text/plain"},
+            )
+            assert created.status_code == 201, created.text
+            body = created.json()
+            tid, auth = body["id"], {"Authorization": f"Bearer {body['organizer_token']}"}
+            t0 = time.perf_counter()
+            paired = await http.post(f"/v1/tournaments/{tid}/rounds", json={}, headers=auth)
+            assert paired.status_code == 201, paired.text
+            pairing_seconds = time.perf_counter() - t0
+        tables = len(paired.json()["games"])
+        print(f"{players}-player Swiss: round 1 paired through the API in {pairing_seconds:.1f} s")
+
+        jobs = iter(range(1, tables + 1))
+        latencies: list[float] = []
+        statuses: list[int] = []
+        replays_differ = 0
+        acked = 0
+        limits = httpx.Limits(max_connections=clients)
+        async with httpx.AsyncClient(base_url=base, timeout=120, limits=limits) as http:
+
+            async def client() -> None:
+                nonlocal replays_differ, acked
+                for table in jobs:
+                    url_ = f"/v1/tournaments/{tid}/rounds/1/games/{table}/result"
+                    headers = {**auth, "Idempotency-Key": str(uuid.uuid4())}
+                    t0 = time.perf_counter()
+                    first = await http.put(url_, json={"result": "1-0"}, headers=headers)
+                    latencies.append(time.perf_counter() - t0)
+                    statuses.append(first.status_code)
+                    again = await http.put(url_, json={"result": "1-0"}, headers=headers)
+                    statuses.append(again.status_code)
+                    acked += first.status_code == 200
+                    if (again.status_code, again.content) != (first.status_code, first.content):
+                        replays_differ += 1
+
+            t0 = time.perf_counter()
+            await asyncio.gather(*(client() for _ in range(clients)))
+            elapsed = time.perf_counter() - t0
+        db = await asyncpg.connect(url.replace("postgresql+asyncpg://", "postgresql://", 1))
+        stored = await db.fetchval(
+            "SELECT count(*) FROM events WHERE tournament_id = $1 AND type = 'result_confirmed'",
+            tid,
+        )
+        confirmed = await db.fetchval(
+            "SELECT count(*) FROM games WHERE tournament_id = $1 AND status = 'confirmed'", tid
+        )
+        await db.close()
+        errors = sum(s >= 500 for s in statuses)
+        print(
+            f"{clients} clients, {tables} results each sent twice with one key: "
+            f"{acked / elapsed:.0f} results/s, p50 {_pct(latencies, 0.5):.0f} ms, "
+            f"p99 {_pct(latencies, 0.99):.0f} ms, 5xx {errors} of {len(statuses)}, "
+            f"replays differing {replays_differ}"
+        )
+        print(
+            f"acknowledged {acked}, result events {stored}, games confirmed {confirmed}: "
+            + ("exactly once" if acked == stored == confirmed == tables else "MISMATCH")
+        )
+    finally:
+        if process is not None and process.poll() is None:
+            process.terminate()
+            process.wait(10)
+        await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        await admin.close()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=400)
@@ -225,7 +320,17 @@ def main() -> None:
             "ARBITER_TEST_DATABASE_URL", "postgresql+asyncpg://postgres@127.0.0.1:5432/postgres"
         ),
     )
+    parser.add_argument(
+        "--swiss",
+        type=int,
+        metavar="P",
+        help="instead: one round of a P-player Swiss reported by --clients clients, each "
+        "result sent twice with one Idempotency-Key (issue 12: 2000 players, 200 clients)",
+    )
     args = parser.parse_args()
+    if args.swiss:
+        asyncio.run(swiss_round(args.swiss, args.clients, args.server))
+        return
     asyncio.run(bench(args.players, args.clients, args.seconds, args.server))
 
 
