@@ -57,12 +57,12 @@ async def bridge_ranking_document(
 ) -> dict[str, Any]:
     """The ranking as JSON, cached per (event, last event) like the chess standings."""
     key = (f"bridge:{row.id}", row.last_seq)
-    cached = state.standings_cache.get(key)
+    cached = state.views.standings.get(key)
     if cached is None:
         results = await table_results(session, row.id)
         document = ranking_document(event_ranking(layout_of(row), results))
         cached = BridgeRanking.model_validate(document).model_dump(mode="json")
-        if len(state.standings_cache) > 256:
-            state.standings_cache.clear()
-        state.standings_cache[key] = cached
+        if len(state.views.standings) > 256:
+            state.views.standings.clear()
+        state.views.standings[key] = cached
     return cached

@@ -60,11 +60,11 @@ async def flampark_table(
 ) -> FlamparkTable:
     """Scores and premiums after the tournament's latest event."""
     key = (row.id, row.last_seq)
-    cache: dict[tuple[str, int], FlamparkTable] = state.caches.setdefault("flampark", {})
+    cache = state.views.flampark
     cached = cache.get(key)
     if cached is not None:
         return cached
-    locks: dict[str, asyncio.Lock] = state.caches.setdefault("flampark_locks", {})
+    locks = state.views.flampark_locks
     async with locks.setdefault(row.id, asyncio.Lock()):
         players = await players_view(state, session, row)
         accumulator = await _accumulator(state, session, row)
@@ -93,7 +93,7 @@ async def _accumulator(
 
     Brought forward result by result when only results happened since the cached sums
     (each result touches its two players, O(1)); rebuilt from the games otherwise."""
-    cache: dict[str, tuple[int, FlamparkAccumulator]] = state.caches.setdefault("flampark_sums", {})
+    cache = state.views.flampark_sums
     cached = cache.get(row.id)
     if cached is not None and cached[0] == row.last_seq:
         return cached[1]

@@ -27,13 +27,6 @@ __all__ = ["RESULT_EVENTS", "confirmed_result", "engine_view", "players_view", "
 _LIMIT = 64
 
 
-def _cache(state: AppState, name: str) -> dict[tuple[str, int], Any]:
-    cache: dict[tuple[str, int], Any] = state.caches.setdefault(name, {})
-    if len(cache) > _LIMIT:
-        cache.clear()
-    return cache
-
-
 RESULT_EVENTS = frozenset(
     {"result_reported", "result_confirmed", "result_disputed", "result_corrected"}
 )
@@ -78,7 +71,7 @@ def _with_results(tournament: Tournament, events: list[EventRow]) -> Tournament 
 
 async def engine_view(state: AppState, session: AsyncSession, row: TournamentRow) -> Tournament:
     """The engine's view of a tournament's confirmed results after its latest event."""
-    cache: dict[str, tuple[int, Tournament]] = state.caches.setdefault("engine", {})
+    cache = state.views.engine
     cached = cache.get(row.id)
     if cached is not None and cached[0] == row.last_seq:
         return cached[1]
@@ -99,7 +92,9 @@ async def players_view(
     state: AppState, session: AsyncSession, row: TournamentRow
 ) -> dict[int, PlayerRow]:
     """Numbered players by start number after the tournament's latest event."""
-    cache = _cache(state, "players")
+    cache = state.views.players
+    if len(cache) > _LIMIT:
+        cache.clear()
     key = (row.id, row.last_seq)
     if key not in cache:
         players = await list_players(session, row.id)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -12,9 +13,45 @@ from service.db.session import SessionFactory
 from service.live.bus import InProcessBus, PostgresBus
 
 if TYPE_CHECKING:
+    from service.api.flampark_scores import FlamparkTable
+    from service.db.tables import PlayerRow
+    from service.engine.model import Tournament
+    from service.engine.scoring.flampark import FlamparkAccumulator
     from service.live.hub import Hub
 
-__all__ = ["AppState"]
+__all__ = ["AppState", "ViewCache"]
+
+
+@dataclass
+class ViewCache:
+    """What one replica computes from the event log, each entry valid for one
+    (tournament, seq): a tournament changes only through events (DESIGN: live standings).
+    """
+
+    standings: dict[tuple[str, int], dict[str, Any]] = field(default_factory=dict)
+    """Standings documents (chess) and rankings (bridge) by (tournament, seq)."""
+    engine: dict[str, tuple[int, Tournament]] = field(default_factory=dict)
+    """The engine view of each tournament and the seq it is as of (brought forward)."""
+    players: dict[tuple[str, int], dict[int, PlayerRow]] = field(default_factory=dict)
+    """Numbered players by start number, by (tournament, seq)."""
+    flampark: dict[tuple[str, int], FlamparkTable] = field(default_factory=dict)
+    """FLAMPARK score tables by (tournament, seq)."""
+    flampark_locks: dict[str, asyncio.Lock] = field(default_factory=dict)
+    """One computation of a tournament's FLAMPARK table at a time."""
+    flampark_sums: dict[str, tuple[int, FlamparkAccumulator]] = field(default_factory=dict)
+    """The incremental FLAMPARK accumulator of each tournament and its seq."""
+
+    def clear(self) -> None:
+        """Forget every view (each is rebuilt from the log on next use)."""
+        for cache in (
+            self.standings,
+            self.engine,
+            self.players,
+            self.flampark,
+            self.flampark_locks,
+            self.flampark_sums,
+        ):
+            cache.clear()
 
 
 @dataclass
@@ -26,9 +63,7 @@ class AppState:
     engine: AsyncEngine
     sessions: SessionFactory
     bus: InProcessBus | PostgresBus
-    standings_cache: dict[tuple[str, int], dict[str, Any]] = field(default_factory=dict)
-    """Standings documents by (tournament, seq): computed once per event per replica."""
-    caches: dict[str, Any] = field(default_factory=dict)
-    """Other per-replica caches keyed by (tournament, seq), by name."""
+    views: ViewCache = field(default_factory=ViewCache)
+    """This replica's views of the event log (standings, engine view, FLAMPARK, ...)."""
     hub: Hub | None = None
     """The live hub (None in the live reader's own state)."""

@@ -124,10 +124,10 @@ async def standings_document(
 ) -> dict[str, Any]:
     """Standings as JSON, cached per (tournament, last event) for the live feed."""
     key = (row.id, row.last_seq)
-    cached = state.standings_cache.get(key)
+    cached = state.views.standings.get(key)
     if cached is None:
         cached = await standings_table(state, session, row)
-        if len(state.standings_cache) > 256:
-            state.standings_cache.clear()
-        state.standings_cache[key] = cached
+        if len(state.views.standings) > 256:
+            state.views.standings.clear()
+        state.views.standings[key] = cached
     return cached

@@ -285,8 +285,7 @@ async def test_incremental_standings_equal_a_full_recomputation(
     for game in round_one[2:]:
         await report(client, event, 1, game["table"], "1-0")
     live = (await client.get(url)).json()
-    state.caches.clear()
-    state.standings_cache.clear()
+    state.views.clear()
     fresh = (await client.get(url)).json()
     assert live == fresh
     assert round(sum(r["flampark"]["PP"] for r in fresh["rows"]), 2) == 500
