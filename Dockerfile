@@ -9,6 +9,7 @@ ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PIP_NO_CACHE_DIR=1 \
 WORKDIR /app
 COPY pyproject.toml README.md ./
 COPY service ./service
+COPY migrations ./migrations
 RUN pip install . && useradd --create-home --uid 10001 arbiter \
     && mkdir /data && chown arbiter /data
 

@@ -1,7 +1,9 @@
-"""Apply and check the alembic migrations shipped inside the package."""
+"""Apply and check the Alembic migrations (`migrations/`, shipped in the package as
+`service.migrations`)."""
 
 from __future__ import annotations
 
+from importlib import resources
 from pathlib import Path
 
 from alembic import command
@@ -9,13 +11,21 @@ from alembic.config import Config
 
 __all__ = ["alembic_config", "check", "upgrade"]
 
-_MIGRATIONS = Path(__file__).resolve().parents[1] / "migrations"
+
+def _migrations() -> Path:
+    """The Alembic folder: the package `service.migrations` as installed (pyproject maps
+    it to the top-level `migrations/`), else `migrations/` beside the package in a
+    source checkout that is imported without being installed."""
+    try:
+        return Path(str(resources.files("service.migrations")))
+    except ModuleNotFoundError:
+        return Path(__file__).resolve().parents[2] / "migrations"
 
 
 def alembic_config(database_url: str) -> Config:
     """An alembic Config for `database_url`, without an alembic.ini on disk."""
     config = Config()
-    config.set_main_option("script_location", str(_MIGRATIONS))
+    config.set_main_option("script_location", str(_migrations()))
     config.set_main_option("sqlalchemy.url", database_url.replace("%", "%%"))
     return config
 
