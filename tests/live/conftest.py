@@ -67,7 +67,9 @@ async def server(database_url: str) -> AsyncIterator[str]:
 
 @pytest.fixture
 async def http(server: str) -> AsyncIterator[httpx.AsyncClient]:
-    async with httpx.AsyncClient(base_url=f"http://{server}") as client:
+    # a guard, not a measurement: a loaded 2-core CI machine can stall a request for
+    # longer than httpx's default 5 s
+    async with httpx.AsyncClient(base_url=f"http://{server}", timeout=30) as client:
         yield client
 
 
