@@ -666,14 +666,19 @@ class WeightedMatcher:
             if label[inblossom[v]] == _FREE:
                 self._assign_label(v, _S, None)
         root = self._root
+        # Roots of the trees an augmentation went through in this stage: their labels
+        # no longer describe alternating paths, so no edge into them is used again.
+        dead: set[int] = set()
         while True:
             augmented = False
             queue = self._queue
             deferred: list[tuple[int, int]] = []
             while True:
-                while queue and not augmented:
+                while queue:
                     v = queue.pop()
                     bv = inblossom[v]
+                    if dead and root[bv] in dead:
+                        continue
                     yv = y[v]
                     for w, wt in adj[v].items():
                         bw = inblossom[w]
@@ -681,11 +686,18 @@ class WeightedMatcher:
                             continue
                         kslack = yv + y[w] - wt
                         lbw = label[bw]
+                        if augmented:
+                            # After an augmentation only tight edges between live
+                            # trees are followed; the duals stay as they are.
+                            if kslack > 0 or (lbw != _FREE and root[bw] in dead):
+                                continue
                         if kslack <= 0:
                             if lbw == _FREE:
                                 self._assign_label(w, _T, (v, w))
                             elif lbw == _S:
                                 if root[bw] != root[bv]:
+                                    dead.add(root[bv])
+                                    dead.add(root[bw])
                                     self._augment_matching(v, w)
                                     augmented = True
                                     break
@@ -712,15 +724,18 @@ class WeightedMatcher:
                                 a, b = be
                                 if kslack < y[a] + y[b] - adj[a][b]:
                                     bestedge[w] = (v, w)
-                if augmented or not deferred:
+                if not deferred:
                     break
                 v, w = deferred.pop()
                 bv, bw = inblossom[v], inblossom[w]
+                if dead and (root[bv] in dead or root[bw] in dead):
+                    continue
                 if bv != bw and label[bv] == _S and label[bw] == _S:
                     base = self._scan_blossom(v, w)
                     if base >= 0:
                         self._add_blossom(base, v, w)
                     else:
+                        dead.add(root[bv])
                         self._augment_matching(v, w)
                         augmented = True
             if augmented:
