@@ -22,6 +22,12 @@ questions:
 - Within a stage, an edge that would form a blossom inside one alternating tree is
   held back until the queue is empty, because an augmenting path to another tree
   often turns up first; this keeps blossom creation (the costly step) rare.
+- A stage does not end at its first augmentation: the two trees the path went through
+  are retired, and the other trees keep growing and augmenting along tight edges (no
+  dual change) until nothing more is found. The labels of the untouched trees stay
+  valid alternating paths, so every augmentation is one the classic stage would make
+  next; only the number of stages falls (a re-solve that leaves most vertices exposed
+  took one stage, a full scan of the forest, per augmentation).
 
 Integer arithmetic only: weights are doubled internally, and every exposed vertex is
 given an even dual at the start of a solve, so that all labelled vertices share a
@@ -641,7 +647,8 @@ class WeightedMatcher:
                 s, j = u, w2
 
     def _stage(self, exposed: list[int]) -> None:
-        """One primal-dual stage: grow alternating trees until one augmentation."""
+        """One primal-dual stage: grow alternating trees until an augmentation, then
+        augment along tight edges between the trees not yet used in this stage."""
         n = self._n
         total = 2 * n
         label = self._label
@@ -686,11 +693,10 @@ class WeightedMatcher:
                             continue
                         kslack = yv + y[w] - wt
                         lbw = label[bw]
-                        if augmented:
-                            # After an augmentation only tight edges between live
-                            # trees are followed; the duals stay as they are.
-                            if kslack > 0 or (lbw != _FREE and root[bw] in dead):
-                                continue
+                        # After an augmentation only tight edges between live trees
+                        # are followed; the duals stay as they are.
+                        if augmented and (kslack > 0 or (lbw != _FREE and root[bw] in dead)):
+                            continue
                         if kslack <= 0:
                             if lbw == _FREE:
                                 self._assign_label(w, _T, (v, w))
