@@ -24,10 +24,11 @@ questions:
   often turns up first; this keeps blossom creation (the costly step) rare.
 - A stage does not end at its first augmentation: the two trees the path went through
   are retired, and the other trees keep growing and augmenting along tight edges (no
-  dual change) until nothing more is found. The labels of the untouched trees stay
-  valid alternating paths, so every augmentation is one the classic stage would make
-  next; only the number of stages falls (a re-solve that leaves most vertices exposed
-  took one stage, a full scan of the forest, per augmentation).
+  dual change) until nothing more is found. The labels of the untouched trees still
+  describe alternating paths of tight edges, so each further path is a valid tight
+  augmentation and the duals stay a certificate of optimality; only the number of
+  stages falls (a re-solve that leaves most vertices exposed took one stage, a full
+  scan of the forest, per augmentation).
 
 Integer arithmetic only: weights are doubled internally, and every exposed vertex is
 given an even dual at the start of a solve, so that all labelled vertices share a
