@@ -248,7 +248,10 @@ class WeightedMatcher:
             if m < 0 or inblossom[v] != v or m not in adj[v]:
                 continue
             yv = adj[v][m] - y[m]
-            if all(w - y[u] <= yv for u, w in adj[v].items()):
+            for u, w in adj[v].items():
+                if w - y[u] > yv:
+                    break
+            else:
                 y[v] = yv
                 kept.append(v)
         kept_set = set(kept)
