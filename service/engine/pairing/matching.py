@@ -22,6 +22,13 @@ questions:
 - Within a stage, an edge that would form a blossom inside one alternating tree is
   held back until the queue is empty, because an augmenting path to another tree
   often turns up first; this keeps blossom creation (the costly step) rare.
+- A stage does not end at its first augmentation: the two trees the path went through
+  are retired, and the other trees keep growing and augmenting along tight edges (no
+  dual change) until nothing more is found. The labels of the untouched trees still
+  describe alternating paths of tight edges, so each further path is a valid tight
+  augmentation and the duals stay a certificate of optimality; only the number of
+  stages falls (a re-solve that leaves most vertices exposed took one stage, a full
+  scan of the forest, per augmentation).
 
 Integer arithmetic only: weights are doubled internally, and every exposed vertex is
 given an even dual at the start of a solve, so that all labelled vertices share a
@@ -241,7 +248,10 @@ class WeightedMatcher:
             if m < 0 or inblossom[v] != v or m not in adj[v]:
                 continue
             yv = adj[v][m] - y[m]
-            if all(w - y[u] <= yv for u, w in adj[v].items()):
+            for u, w in adj[v].items():
+                if w - y[u] > yv:
+                    break
+            else:
                 y[v] = yv
                 kept.append(v)
         kept_set = set(kept)
@@ -641,7 +651,8 @@ class WeightedMatcher:
                 s, j = u, w2
 
     def _stage(self, exposed: list[int]) -> None:
-        """One primal-dual stage: grow alternating trees until one augmentation."""
+        """One primal-dual stage: grow alternating trees until an augmentation, then
+        augment along tight edges between the trees not yet used in this stage."""
         n = self._n
         total = 2 * n
         label = self._label
@@ -666,14 +677,19 @@ class WeightedMatcher:
             if label[inblossom[v]] == _FREE:
                 self._assign_label(v, _S, None)
         root = self._root
+        # Roots of the trees an augmentation went through in this stage: their labels
+        # no longer describe alternating paths, so no edge into them is used again.
+        dead: set[int] = set()
         while True:
             augmented = False
             queue = self._queue
             deferred: list[tuple[int, int]] = []
             while True:
-                while queue and not augmented:
+                while queue:
                     v = queue.pop()
                     bv = inblossom[v]
+                    if dead and root[bv] in dead:
+                        continue
                     yv = y[v]
                     for w, wt in adj[v].items():
                         bw = inblossom[w]
@@ -681,11 +697,17 @@ class WeightedMatcher:
                             continue
                         kslack = yv + y[w] - wt
                         lbw = label[bw]
+                        # After an augmentation only tight edges between live trees
+                        # are followed; the duals stay as they are.
+                        if augmented and (kslack > 0 or (lbw != _FREE and root[bw] in dead)):
+                            continue
                         if kslack <= 0:
                             if lbw == _FREE:
                                 self._assign_label(w, _T, (v, w))
                             elif lbw == _S:
                                 if root[bw] != root[bv]:
+                                    dead.add(root[bv])
+                                    dead.add(root[bw])
                                     self._augment_matching(v, w)
                                     augmented = True
                                     break
@@ -712,15 +734,18 @@ class WeightedMatcher:
                                 a, b = be
                                 if kslack < y[a] + y[b] - adj[a][b]:
                                     bestedge[w] = (v, w)
-                if augmented or not deferred:
+                if not deferred:
                     break
                 v, w = deferred.pop()
                 bv, bw = inblossom[v], inblossom[w]
+                if dead and (root[bv] in dead or root[bw] in dead):
+                    continue
                 if bv != bw and label[bv] == _S and label[bw] == _S:
                     base = self._scan_blossom(v, w)
                     if base >= 0:
                         self._add_blossom(base, v, w)
                     else:
+                        dead.add(root[bv])
                         self._augment_matching(v, w)
                         augmented = True
             if augmented:

@@ -40,3 +40,17 @@ def test_a_generated_round_pairs_within_a_fixed_stack_depth() -> None:
     assert paired == list(range(1, 201))
     met = {frozenset((g.white, g.black)) for r in tournament.rounds for g in r.games}
     assert not met & {frozenset((g.white, g.black)) for g in pairing.games}
+
+
+@pytest.mark.slow
+def test_a_2000_player_round_pairs_with_default_interpreter_settings() -> None:
+    """Issue 15: a 2,000-player field pairs with the default recursion limit (before
+    the matcher was made iterative it stopped with RecursionError at this size)."""
+    players = 2000
+    field = generate_tournament(players, 1, seed=2000, pair=lambda t, byes: pair_round(t))
+    tournament = replace(field, total_rounds=9)
+    pairing = pair_round(tournament)
+    paired = sorted(p for g in pairing.games for p in (g.white, g.black))
+    assert paired == list(range(1, players + 1))
+    met = {frozenset((g.white, g.black)) for r in tournament.rounds for g in r.games}
+    assert not met & {frozenset((g.white, g.black)) for g in pairing.games}
