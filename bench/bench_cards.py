@@ -75,6 +75,8 @@ async def main(players: int, url: str) -> None:
                 assert done.status_code == 200, done.text[:300]
                 elapsed = time.perf_counter() - started
                 print(f"{players} players registered, started in {elapsed:.1f} s")
+                took, stall = await _stall_while(lambda: http.get("/healthz"))
+                print(f"GET /healthz (reference): {took:6.3f} s, longest loop stall {stall:.3f} s")
                 took, stall = await _stall_while(lambda: http.get(f"/v1/tournaments/{tid}/cards"))
                 print(f"GET /cards (first page):   {took:6.3f} s, longest loop stall {stall:.3f} s")
                 url_next: str | None = f"/v1/tournaments/{tid}/cards"
