@@ -1,14 +1,20 @@
-"""Player cards as JSON and as a printable HTML page (one card per A6 block)."""
+"""Player cards as JSON and as a printable HTML page (one card per A6 block).
+
+Cards are built for the players asked for only (one player, or one page of the printable
+cards), from plain rows (`service.db.cards`), off the event loop (`app.offload`).
+"""
 
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Collection
 from datetime import datetime
 from html import escape
 from typing import Any
 
 from service.api.schemas.cards import CardLine, CardOpponent, PlayerCard
-from service.db.tables import ByeRow, GameRow, PlayerRow, TournamentRow
+from service.db.cards import CardBye, CardGame, CardPlayer
+from service.db.tables import TournamentRow
 
 __all__ = ["build_cards", "cards_html"]
 
@@ -20,13 +26,17 @@ def _start_times(row: TournamentRow) -> list[datetime | None]:
 
 def build_cards(
     row: TournamentRow,
-    players: list[PlayerRow],
-    games: list[GameRow],
-    byes: list[ByeRow],
+    players: list[CardPlayer],
+    games: list[CardGame],
+    byes: list[CardBye],
+    rounds: list[int],
+    numbers: Collection[int],
 ) -> dict[int, PlayerCard]:
-    """Every numbered player's card, keyed by start number."""
-    by_number = {p.start_number: p for p in players if p.start_number is not None}
-    rounds = sorted({g.round for g in games} | {b.round for b in byes})
+    """The cards of the players numbered `numbers`, keyed by start number: one line per
+    round in `rounds` (`games` and `byes` must hold at least those players' rows;
+    `players` names the opponents)."""
+    by_number = {p.start_number: p for p in players}
+    wanted = set(numbers)
     times = _start_times(row)
     lines: dict[int, dict[int, CardLine]] = defaultdict(dict)
     for game in games:
@@ -35,6 +45,8 @@ def build_cards(
             (game.white, game.black, "white"),
             (game.black, game.white, "black"),
         ):
+            if me not in wanted:
+                continue
             other = by_number[them]
             lines[me][game.round] = CardLine(
                 round=game.round,
@@ -46,12 +58,15 @@ def build_cards(
                 ),
             )
     for bye in byes:
+        if bye.player not in wanted:
+            continue
         start = times[bye.round - 1] if bye.round <= len(times) else None
         lines[bye.player][bye.round] = CardLine(
             round=bye.round, start_time=start, table=None, colour=None, opponent=None, bye=bye.kind
         )
     cards: dict[int, PlayerCard] = {}
-    for number, player in sorted(by_number.items()):
+    for number in sorted(wanted & by_number.keys()):
+        player = by_number[number]
         own = lines.get(number, {})
         cards[number] = PlayerCard(
             start_number=number,
@@ -78,11 +93,16 @@ table { width: 100%; border-collapse: collapse; }
 th, td { border-bottom: 0.2mm solid #ccc; padding: 0.6mm 1mm; text-align: left; }
 td.n { text-align: right; }
 .black { font-weight: bold; }
+.more { padding: 4mm; }
+@media print { .more { display: none; } }
 """
 
 
-def cards_html(row: TournamentRow, cards: dict[int, PlayerCard]) -> str:
-    """A printable page: four A6 cards per A4 sheet, cut along the dashed lines."""
+def cards_html(
+    row: TournamentRow, cards: dict[int, PlayerCard], next_page: str | None = None
+) -> str:
+    """A printable page: four A6 cards per A4 sheet, cut along the dashed lines; a link
+    to the next page of cards (not printed) when there is one."""
     blocks = []
     for card in cards.values():
         body = []
@@ -109,10 +129,15 @@ def cards_html(row: TournamentRow, cards: dict[int, PlayerCard]) -> str:
             + "".join(body)
             + "</tbody></table></section>"
         )
+    more = (
+        ""
+        if next_page is None
+        else f'<nav class=more><a rel=next href="{escape(next_page)}">next cards</a></nav>'
+    )
     return (
         "<!doctype html><html lang=en><head><meta charset=utf-8>"
         f"<title>Player cards: {escape(row.name)}</title><style>{_STYLE}</style></head>"
-        f"<body><div class=sheet>{''.join(blocks)}</div></body></html>"
+        f"<body><div class=sheet>{''.join(blocks)}</div>{more}</body></html>"
     )
 
 

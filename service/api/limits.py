@@ -3,9 +3,10 @@
 A pure ASGI middleware, outermost of the app's own middleware:
 
 - a write to a tournament's or bridge event's resources (`/v1/tournaments/{id}/...`,
-  `/v1/bridge/events/{id}/...`) without `Authorization` is refused with 401 before its
-  body is read, so an anonymous client cannot make the service read or parse a large
-  body (the token itself is checked by the route, against the database);
+  `/v1/bridge/events/{id}/...`) without a bearer token, or with one that is not a
+  token of that tournament (checked against its stored hashes by `token_gate`), is
+  refused with 401 before its body is read, so a stranger cannot make the service read
+  or parse a large body (the route still authorizes the request in full);
 - a `Content-Length` above the limit is 413 at once; a body sent without a length is
   read only up to the limit (413 past it), then handed on whole;
 - a text body (TRF, PBN) with a NUL character is 422 (PostgreSQL cannot store NUL).
@@ -16,18 +17,15 @@ Limits: `max_upload_bytes` for text bodies (TRF, PBN) and the stateless
 
 from __future__ import annotations
 
-import re
-
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from service.api.idempotency import send_problem
-from service.errors import InvalidInput, TooLarge, Unauthenticated
+from service.api.token_gate import TokenGate, bearer_token, owner_of
+from service.errors import InvalidInput, TooLarge, Unauthenticated, Unavailable
 
 __all__ = ["BodyLimitMiddleware"]
 
 _BODY_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
-_OWNED = re.compile(r"^/v1/(tournaments|bridge/events)/[^/]+/.+")
-"""Resources of one tournament or event: every write there needs a token."""
 
 
 class BodyLimitMiddleware:
@@ -35,6 +33,7 @@ class BodyLimitMiddleware:
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
+        self.gate = TokenGate()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or scope["method"] not in _BODY_METHODS:
@@ -42,13 +41,24 @@ class BodyLimitMiddleware:
             return
         headers = dict(scope["headers"])
         path = scope["path"]
-        if _OWNED.match(path) and not headers.get(b"authorization", b"").strip():
-            await send_problem(
-                send,
-                Unauthenticated("send 'Authorization: Bearer <token>'", field="Authorization"),
-            )
-            return
-        settings = scope["app"].state.arbiter.settings
+        state = scope["app"].state.arbiter
+        owner = owner_of(path)
+        if owner is not None:
+            token = bearer_token(headers.get(b"authorization", b""))
+            if token is None:
+                await send_problem(
+                    send,
+                    Unauthenticated("send 'Authorization: Bearer <token>'", field="Authorization"),
+                )
+                return
+            refused = await self.gate.refusal(state, owner, token)
+            if refused is not None:
+                retry = isinstance(refused, Unavailable)
+                await send_problem(
+                    send, refused, retry_after=state.settings.retry_after_seconds if retry else None
+                )
+                return
+        settings = state.settings
         content_type = headers.get(b"content-type", b"").decode("latin-1").lower()
         upload = content_type.startswith("text/") or path.startswith("/v1/compute/")
         limit = int(settings.max_upload_bytes if upload else settings.max_body_bytes)

@@ -12,10 +12,11 @@ idempotency middleware so the stored response commits with the write).
 - `pair_round`: the next Swiss round (the pairing runs off the event loop)
 - `report_result`: a result report through the engine's state machine (`engine.results`)
 - `withdraw`: a player's details, or a withdrawal with its forfeits
+- `bridge_entry`: a bridge result entered, corrected or removed, or a PBN file of them
 - `offload`: the thread pool for CPU-heavy work
 
-Not yet moved here: bridge entry (still in `db/bridge.py`), tournament creation, player
-removal and TRF import (thin, in their routers and `db/repository.py`).
+Not yet moved here: tournament (and bridge event) creation, player removal and TRF
+import (thin, in their routers and `db/repository.py`).
 
 Routers parse, call one workflow, render; `db/` stores rows and knows no rules.
 """

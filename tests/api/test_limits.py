@@ -53,6 +53,38 @@ async def test_no_token_no_body_read(client: httpx.AsyncClient) -> None:
     assert read <= 1  # the body was not read
 
 
+@pytest.mark.parametrize("token", ["org_not-a-token", "other tournament's", "Basic b3JnOng="])
+async def test_a_wrong_token_no_body_read(client: httpx.AsyncClient, token: str) -> None:
+    event = await create_round_robin(client, PLAYERS)
+    other = await create_round_robin(client, PLAYERS, start=False)
+    header = {
+        "org_not-a-token": "Bearer org_not-a-token",
+        "other tournament's": f"Bearer {other.organizer}",
+    }.get(token, token)
+    read = 0
+
+    async def chunks():
+        nonlocal read
+        for _ in range(5):
+            read += 1
+            yield b"x" * 1000
+
+    response = await client.put(
+        f"/v1/tournaments/{event.id}/rounds/1/games/1/result",
+        content=chunks(),
+        headers={"content-type": "application/json", "authorization": header},
+    )
+    assert response.status_code == 401, response.text
+    assert response.json()["field"] == "Authorization"
+    assert read <= 1  # the body was not read
+    ok = await client.put(
+        f"/v1/tournaments/{event.id}/rounds/1/games/1/result",
+        json={"result": "1-0"},
+        headers=event.auth(),
+    )
+    assert ok.status_code == 200, ok.text  # the right token still writes
+
+
 @pytest.mark.parametrize("name", ["Ann\x00", "A\x07nn", "Bo\x1bb", "Cid\x7f"])
 async def test_control_characters_in_names_are_422(client: httpx.AsyncClient, name: str) -> None:
     created = await client.post("/v1/tournaments", json={"name": name, "system": "round-robin"})

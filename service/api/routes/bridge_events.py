@@ -40,27 +40,32 @@ from service.api.schemas.bridge import (
     BridgeResultSubmit,
     BridgeResultWithHistory,
 )
-from service.db.bridge import (
+from service.app.bridge_entry import (
     BridgeActor,
     ResultInput,
-    SubmitOutcome,
+    stored_result,
+)
+from service.app.bridge_entry import (
+    enter_result as enter_result_workflow,
+)
+from service.app.bridge_entry import (
+    import_pbn as import_pbn_workflow,
+)
+from service.app.bridge_entry import (
+    remove_result as remove_result_workflow,
+)
+from service.db.bridge import (
     count_results,
     create_bridge_event,
-    find_play,
     get_bridge_event,
-    get_result,
     layout_of,
     list_results,
-    remove_bridge_result,
     result_document,
     result_history,
-    submit_bridge_result,
 )
 from service.db.credentials import issue_viewer_token
 from service.db.tables import TournamentRow
-from service.engine.bridge import BridgeInputError, PbnResult, board_conditions, read_pbn
-from service.engine.bridge.movement import Layout
-from service.errors import Forbidden, InvalidInput, Problem
+from service.errors import Forbidden, InvalidInput
 
 __all__ = ["router"]
 
@@ -210,7 +215,7 @@ async def enter_result(
     artificial score `{"adjusted": {"ns_percent": 60, "ew_percent": 40}}`. The NS score
     follows from the board's vulnerability (Law 77). A correction keeps the previous
     value in the event log; repeating the stored result changes nothing."""
-    outcome = await submit_bridge_result(session, event, table, board, _input(body), actor)
+    outcome = await enter_result_workflow(session, event, table, board, _input(body), actor)
     if outcome.seq is not None:
         await commit_and_publish(session, state, event)
     return result_document(outcome.result)
@@ -227,7 +232,7 @@ async def remove_result(
 ) -> None:
     """Remove a result entered by mistake (organizer only, e.g. a table that keyed in a
     board it did not play). The event log keeps the removed value."""
-    await remove_bridge_result(session, event, table, board, actor)
+    await remove_result_workflow(session, event, table, board, actor)
     await commit_and_publish(session, state, event)
 
 
@@ -236,7 +241,7 @@ async def read_result(
     event: EventDep, session: SessionDep, table: TableNo, board: BoardNo
 ) -> dict[str, Any]:
     """One result with every change it went through (oldest first)."""
-    stored = await get_result(session, event, table, board)
+    stored = await stored_result(session, event, table, board)
     history = await result_history(session, event.id, table, board)
     return {**result_document(stored), "history": history}
 
@@ -268,66 +273,14 @@ async def import_pbn(
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
         text = raw.decode("latin-1")
-    try:
-        games = read_pbn(text)
-    except BridgeInputError as exc:
-        raise InvalidInput(str(exc), field="body") from None
-    if not games:
-        raise InvalidInput("the file holds no game with a [Contract]", field="body")
-    layout = layout_of(event)
-    changed = 0
-    for index, game in enumerate(games):
-        try:
-            outcome = await _import_game(session, event, layout, game, actor)
-        except Problem as exc:
-            raise type(exc)(
-                f"game {index + 1} (board {game.board}): {exc.detail}",
-                field=f"games.{index}.{_PBN_TAGS.get(exc.field or '', exc.field)}",
-            ) from None
-        changed += outcome.seq is not None
-    if changed:
+    outcome = await import_pbn_workflow(session, event, text, actor)
+    if outcome.changed:
         await commit_and_publish(session, state, event)
-    return {"games": len(games), "changed": changed, "unchanged": len(games) - changed}
-
-
-async def _import_game(
-    session: AsyncSession, event: TournamentRow, layout: Layout, game: PbnResult, actor: BridgeActor
-) -> SubmitOutcome:
-    """Enter one PBN game where [Table] (and [Round], if given) place it."""
-    table_text = game.tags.get("Table", "").strip()
-    if not table_text.isdigit() or not 1 <= int(table_text) <= 10_000:
-        raise InvalidInput(f"[Table] must be a table number, got {table_text!r}", field="table")
-    table = int(table_text)
-    play = find_play(layout, table, game.board)
-    round_text = game.tags.get("Round", "").strip()
-    if round_text not in ("", "?", "-") and round_text != str(play.round):
-        raise InvalidInput(
-            f"table {table} plays board {game.board} in round {play.round}, not {round_text!r}",
-            field="Round",
-        )
-    if game.vulnerability is not board_conditions(game.board).vulnerability:
-        raise InvalidInput(
-            f"[Vulnerable] {game.vulnerability} differs from board {game.board}'s "
-            f"{board_conditions(game.board).vulnerability}",
-            field="Vulnerable",
-        )
-    if game.contract is None:
-        entry = ResultInput("pass")
-    else:
-        declarer = None if game.declarer is None else game.declarer.value
-        entry = ResultInput(str(game.contract), declarer, game.tricks)
-    return await submit_bridge_result(session, event, table, game.board, entry, actor)
-
-
-_PBN_TAGS = {
-    "board": "Board",
-    "table": "Table",
-    "Round": "Round",
-    "Vulnerable": "Vulnerable",
-    "contract": "Contract",
-    "declarer": "Declarer",
-    "tricks": "Result",
-}
+    return {
+        "games": outcome.games,
+        "changed": outcome.changed,
+        "unchanged": outcome.games - outcome.changed,
+    }
 
 
 # --- live --------------------------------------------------------------------------

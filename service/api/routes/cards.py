@@ -1,19 +1,36 @@
-"""Player cards: JSON per player, and a printable page with every card."""
+"""Player cards: JSON per player, and printable pages of cards.
+
+A card lists every round, so the cards of a tournament grow with players × rounds (a
+400-player round-robin: 400 cards of 399 lines). The printable cards therefore come in
+pages (`?first=` start number, `?count=` cards) of at most `MAX_CARD_LINES` lines,
+with a `Link: <...>; rel="next"` header and a link to the next page; only the page's
+players' games are read, and the cards are built and rendered off the event loop
+(issue 12, finding 7).
+"""
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Path
+from typing import Annotated
+
+from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import HTMLResponse
 
 from service.api.cards import build_cards, cards_html
 from service.api.deps import PageTournamentDep, SessionDep, TournamentDep
 from service.api.schemas.cards import PlayerCard
 from service.app.offload import run_cpu
-from service.db.repository import list_players, round_rows, start_number_of
-from service.db.tables import ByeRow, GameRow, PlayerRow, TournamentRow
-from service.errors import NotFound
+from service.db.cards import card_rows, numbered_players, paired_rounds
+from service.db.repository import start_number_of
+from service.errors import InvalidInput, NotFound
+
+__all__ = ["MAX_CARDS_PAGE", "MAX_CARD_LINES", "router"]
 
 router = APIRouter(prefix="/v1/tournaments/{tournament_id}", tags=["cards"])
+
+MAX_CARDS_PAGE = 100
+"""Most cards on one printable page (25 A4 sheets)."""
+MAX_CARD_LINES = 20_000
+"""Most card lines (cards × rounds) on one printable page."""
 
 
 @router.get("/players/{number}/card", response_model=PlayerCard)
@@ -25,11 +42,12 @@ async def player_card(
     """A player's card: for every round paired so far, start time (from the tournament's
     schedule), table, colour and opponent (seed 000, "Karta gracza")."""
     start_number = await start_number_of(session, tournament.id, number)
-    players = await list_players(session, tournament.id)
-    games, byes = await round_rows(session, tournament.id)
-    cards = await run_cpu(build_cards, tournament, players, games, byes)
-    if start_number not in cards:
+    players = await numbered_players(session, tournament.id)
+    if start_number not in {p.start_number for p in players}:
         raise NotFound(f"no player with start number {start_number}", field="start_number")
+    rounds = await paired_rounds(session, tournament.id)
+    games, byes = await card_rows(session, tournament.id, start_number, start_number)
+    cards = await run_cpu(build_cards, tournament, players, games, byes, rounds, [start_number])
     return cards[start_number]
 
 
@@ -38,16 +56,46 @@ async def player_card(
     response_class=HTMLResponse,
     responses={200: {"content": {"text/html": {}}, "description": "Printable cards"}},
 )
-async def all_cards(tournament: PageTournamentDep, session: SessionDep) -> HTMLResponse:
-    """Every player's card on a printable page, one per A6 block (four to an A4 sheet);
-    a private tournament's page takes its token as `?token=`."""
-    players = await list_players(session, tournament.id)
-    games, byes = await round_rows(session, tournament.id)
-    page = await run_cpu(_page, tournament, players, games, byes)  # off the event loop
-    return HTMLResponse(page)
-
-
-def _page(
-    tournament: TournamentRow, players: list[PlayerRow], games: list[GameRow], byes: list[ByeRow]
-) -> str:
-    return cards_html(tournament, build_cards(tournament, players, games, byes))
+async def all_cards(
+    request: Request,
+    tournament: PageTournamentDep,
+    session: SessionDep,
+    first: Annotated[
+        int, Query(ge=1, le=100_000, description="Start number of the page's first card")
+    ] = 1,
+    count: Annotated[
+        int | None,
+        Query(
+            ge=1,
+            le=MAX_CARDS_PAGE,
+            description="Cards on the page (default: as many as fit "
+            f"{MAX_CARD_LINES} lines, at most {MAX_CARDS_PAGE})",
+        ),
+    ] = None,
+) -> HTMLResponse:
+    """The players' cards on printable pages, one per A6 block (four to an A4 sheet),
+    from start number `first` on; a page holds at most 100 cards and 20,000 lines
+    (cards × rounds), and links to the next one (`Link: rel="next"`). A private
+    tournament's page takes its token as `?token=`."""
+    rounds = await paired_rounds(session, tournament.id)
+    fits = max(1, MAX_CARD_LINES // max(1, len(rounds)))
+    if count is not None and count > fits:
+        raise InvalidInput(
+            f"{count} cards of {len(rounds)} rounds exceed {MAX_CARD_LINES} lines: "
+            f"ask for at most {fits} cards a page",
+            field="count",
+            limit=fits,
+        )
+    size = min(MAX_CARDS_PAGE, fits) if count is None else count
+    players = await numbered_players(session, tournament.id)
+    following = [p.start_number for p in players if p.start_number >= first]
+    page = following[:size]
+    games, byes = await card_rows(session, tournament.id, page[0], page[-1]) if page else ([], [])
+    next_page = None
+    if len(following) > size:
+        query = request.url.include_query_params(first=following[size]).query
+        next_page = f"{request.url.path}?{query}"
+    cards = await run_cpu(build_cards, tournament, players, games, byes, rounds, page)
+    html = await run_cpu(cards_html, tournament, cards, next_page)
+    headers = {"Link": f'<{next_page}>; rel="next"'} if next_page else None
+    return HTMLResponse(html, headers=headers)
