@@ -259,9 +259,21 @@ async def swiss_round(players: int, clients: int, server: str) -> None:
         latencies: list[float] = []
         statuses: list[int] = []
         replays_differ = 0
+        resent = 0
         acked = 0
         limits = httpx.Limits(max_connections=clients)
         async with httpx.AsyncClient(base_url=base, timeout=120, limits=limits) as http:
+
+            async def put(url_: str, headers: dict[str, str]) -> httpx.Response:
+                """A mobile app's PUT: a dropped connection is retried with the same key
+                (a keep-alive connection the server closed as it was reused, say)."""
+                nonlocal resent
+                for _ in range(5):
+                    try:
+                        return await http.put(url_, json={"result": "1-0"}, headers=headers)
+                    except httpx.TransportError:
+                        resent += 1
+                return await http.put(url_, json={"result": "1-0"}, headers=headers)
 
             async def client() -> None:
                 nonlocal replays_differ, acked
@@ -269,10 +281,10 @@ async def swiss_round(players: int, clients: int, server: str) -> None:
                     url_ = f"/v1/tournaments/{tid}/rounds/1/games/{table}/result"
                     headers = {**auth, "Idempotency-Key": str(uuid.uuid4())}
                     t0 = time.perf_counter()
-                    first = await http.put(url_, json={"result": "1-0"}, headers=headers)
+                    first = await put(url_, headers)
                     latencies.append(time.perf_counter() - t0)
                     statuses.append(first.status_code)
-                    again = await http.put(url_, json={"result": "1-0"}, headers=headers)
+                    again = await put(url_, headers)
                     statuses.append(again.status_code)
                     acked += first.status_code == 200
                     if (again.status_code, again.content) != (first.status_code, first.content):
@@ -295,7 +307,7 @@ async def swiss_round(players: int, clients: int, server: str) -> None:
             f"{clients} clients, {tables} results each sent twice with one key: "
             f"{acked / elapsed:.0f} results/s, p50 {_pct(latencies, 0.5):.0f} ms, "
             f"p99 {_pct(latencies, 0.99):.0f} ms, 5xx {errors} of {len(statuses)}, "
-            f"replays differing {replays_differ}"
+            f"replays differing {replays_differ}, resent after a dropped connection {resent}"
         )
         print(
             f"acknowledged {acked}, result events {stored}, games confirmed {confirmed}: "
