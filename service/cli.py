@@ -181,50 +181,23 @@ def _forbidden(doc: Any, tournament: Any) -> tuple[frozenset[int], ...]:
 
 
 def _pair_function(args: argparse.Namespace, doc: Any) -> Any:
-    """The pairing function of `args.system`, importing only that system's engine.
+    """The next-round pairing of `args.system` from the registry (engine/systems.py),
+    which imports only that system's engine: no database tables or pydantic, which a
+    TRF file never needs and which used to cost most of a small `arbiter pair` call."""
+    from service.engine.systems import PairingRequest, by_pairing_name
 
-    The Dutch and JCA engines are called directly: going through `service.app.systems`
-    would load the database tables (SQLAlchemy, SQLModel, pydantic) that pairing a
-    TRF file never needs, which used to cost most of a small `arbiter pair` call.
-    """
-    explain = getattr(args, "explain", False)
-    if args.system == "dutch":
-        from service.engine.pairing.dutch import pair_round as dutch_round
-
-        def pair_dutch(tournament: Any, byes: Any) -> Any:
-            return dutch_round(
-                tournament,
-                rules=args.rules,
-                byes=tuple(byes),
-                accelerations=doc.pairing_accelerations if doc else None,
-                forbidden_pairs=_forbidden(doc, tournament),
-                explain=explain,
-            )
-
-        return pair_dutch
-    if args.system == "jca":
-        from service.engine.pairing.jca import pair_round as jca_round
-
-        def pair_jca(tournament: Any, byes: Any) -> Any:
-            return jca_round(
-                tournament, byes=tuple(byes), seed=getattr(args, "seed", None), explain=explain
-            )
-
-        return pair_jca
-    from service.app.systems import pair_next
-
+    spec = by_pairing_name(args.system)
     options = {"rules": args.rules, "seed": getattr(args, "seed", None)}
 
     def pair(tournament: Any, byes: Any) -> Any:
-        return pair_next(
-            args.system,
-            tournament,
-            byes=byes,
+        request = PairingRequest(
+            byes=tuple(byes),
             options=options,
             accelerations=doc.pairing_accelerations if doc else None,
             forbidden_pairs=_forbidden(doc, tournament),
             explain=getattr(args, "explain", False),
         )
+        return spec.pair_next(tournament, request)
 
     return pair
 
@@ -299,6 +272,7 @@ def _check(args: argparse.Namespace) -> int:
 def _generate(args: argparse.Namespace) -> int:
     from service.engine.model import Colour
     from service.engine.pairing.checker import generate_tournament
+    from service.engine.systems import by_pairing_name
     from service.engine.trf import TrfDocument, write_trf
     from service.errors import InvalidInput
 
@@ -320,7 +294,7 @@ def _generate(args: argparse.Namespace) -> int:
     tournament = generate_tournament(
         args.players, args.rounds, seed=args.seed, pair=pair_with_colour
     )
-    system = "FIDE_DUTCH_2025" if args.system == "dutch" else args.system.upper()
+    system = by_pairing_name(args.system).trf_code
     headers = (
         ("012", tournament.name),
         ("092", system),
@@ -339,7 +313,15 @@ def _generate(args: argparse.Namespace) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     """The command-line interface."""
-    from service.engine.scoring.reading import TOURNAMENT_SYSTEMS
+    from service.engine.systems import SYSTEMS, SystemName
+
+    tournament_systems = tuple(SystemName)
+    round_by_round = tuple(
+        spec.pairing_name
+        for spec in SYSTEMS.values()
+        if spec.pairing_name and not spec.paired_in_advance
+    )
+    paired_next = tuple(spec.pairing_name for spec in SYSTEMS.values() if spec.pairing_name)
 
     parser = argparse.ArgumentParser(prog="arbiter", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
@@ -372,7 +354,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     standings.add_argument(
         "--system",
-        choices=TOURNAMENT_SYSTEMS,
+        choices=tournament_systems,
         default=None,
         help="the tournament system: decides how C.07 counts unplayed rounds "
         "(default: the file's 092 record, else inferred from the games)",
@@ -395,7 +377,7 @@ def build_parser() -> argparse.ArgumentParser:
     flampark.set_defaults(run=_flampark)
 
     def pairing_options(command: argparse.ArgumentParser) -> None:
-        command.add_argument("--system", choices=("dutch", "jca", "flampark"), default="dutch")
+        command.add_argument("--system", choices=paired_next, default="dutch")
         command.add_argument("--rules", choices=("dutch-2026", "dutch-2017"), default="dutch-2026")
         command.add_argument("--seed", type=int, default=None, help="JCA colour lots")
 
@@ -417,7 +399,7 @@ def build_parser() -> argparse.ArgumentParser:
     generate.add_argument("--seed", type=int, required=True)
     generate.add_argument("--first-colour", choices=("white", "black"), default="white")
     generate.add_argument("--output", "-o", help="file to write (default: standard output)")
-    generate.add_argument("--system", choices=("dutch", "jca"), default="dutch")
+    generate.add_argument("--system", choices=round_by_round, default="dutch")
     generate.add_argument("--rules", choices=("dutch-2026", "dutch-2017"), default="dutch-2026")
     generate.set_defaults(run=_generate)
     return parser

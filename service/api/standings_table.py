@@ -19,7 +19,6 @@ from service.api.schemas.common import to_number
 from service.api.snapshots import engine_view, players_view
 from service.api.state import AppState
 from service.app.offload import run_cpu
-from service.app.systems import ROUND_ROBINS
 from service.db.tables import PlayerRow, TournamentRow
 from service.engine.model import ByeKind, Colour, Outcome, Tournament
 from service.engine.pairing.flampark.kinds import group_bounds
@@ -103,7 +102,7 @@ async def standings_table(
     order = tiebreaks or tiebreak_order(row)
     tournament = await engine_view(state, session, row)
     players = await players_view(state, session, row)
-    if row.system in ROUND_ROBINS:
+    if row.system in ROUND_ROBIN_SYSTEMS:
         withdrawn = (n for n, player in players.items() if player.extra.get("withdrawn"))
         tournament = without_players(tournament, annulled_withdrawals(tournament, withdrawn))
     round_robin = row.system in ROUND_ROBIN_SYSTEMS  # the stored system decides (C.07)

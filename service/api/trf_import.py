@@ -9,6 +9,7 @@ from fractions import Fraction
 from typing import Any, Literal
 
 from service.engine.model import Bye, ByeKind, Player, Round
+from service.engine.systems import SYSTEMS, SystemName, spec_of, system_from_trf
 from service.engine.trf import TrfDocument, decode_trf, points_mismatches
 from service.errors import InvalidInput
 
@@ -84,46 +85,40 @@ def validate_limits(doc: TrfDocument) -> None:
         )
 
 
-_SWISS_WORDS = ("SWISS", "DUTCH", "SCHWEIZER")
-_ROUND_ROBIN_WORDS = ("ROUND", "BERGER", "RUNDEN", "ROBIN")
-
-
 def import_system(doc: TrfDocument) -> tuple[str, dict[str, Any], list[str]]:
     """The Arbiter system, its Swiss settings and warnings for records 092/192.
 
-    Recognised: FIDE_DUTCH_2025/FIDE_DUTCH_2017 and "Swiss" wordings -> swiss-dutch (2017
-    rules for the 2017 code), JCA -> swiss-jca, round robin / Berger wordings (DOUBLE
-    -> double-round-robin). FLAMPARK and team systems are refused; another Swiss
-    (Burstein, Dubov, Lim) is imported as Dutch with a warning."""
+    The registry reads the record (engine/systems.py: FIDE_DUTCH_2025/2017 and "Swiss"
+    wordings -> swiss-dutch, 2017 rules for the 2017 code; JCA -> swiss-jca; round
+    robin / Berger wordings -> round-robin, double-round-robin when it says double).
+    Team systems and FLAMPARK are refused (a FLAMPARK schedule is not rebuilt from a
+    file); another Swiss (Burstein, Dubov, Lim) or an unknown text is imported as a
+    Dutch Swiss with a warning."""
     declared = (doc.system or "").upper()
-    swiss: dict[str, Any] = {}
-    warnings: list[str] = []
-    if declared.startswith("FIDE_TEAM") or "TEAM" in declared:
+    if "TEAM" in declared:
         raise InvalidInput(f"092/192 {doc.system!r}: team events are not supported", field="body")
-    if "FLAMPARK" in declared:
+    spec = system_from_trf(declared)
+    if spec is not None and spec.name == SystemName.FLAMPARK:
         raise InvalidInput(
             "092/192 FLAMPARK: a FLAMPARK schedule cannot be rebuilt from TRF; create it "
             "with POST /v1/tournaments",
             field="body",
         )
-    if any(word in declared for word in _ROUND_ROBIN_WORDS):
-        system = "double-round-robin" if "DOUBLE" in declared else "round-robin"
-    elif "JCA" in declared:
-        system = "swiss-jca"
-    else:
-        system = "swiss-dutch"
-        if "2017" in declared:
-            swiss["rules"] = "dutch-2017"
-        known = not declared or any(word in declared for word in _SWISS_WORDS)
-        if not known:
+    warnings: list[str] = []
+    if spec is None:
+        spec = SYSTEMS[SystemName.SWISS_DUTCH]
+        if declared:
             warnings.append(
                 f"092/192 {doc.system!r} is not a system Arbiter pairs; imported as a Dutch "
                 "Swiss (C.04.3)"
             )
+    swiss: dict[str, Any] = {}
+    if spec.name == SystemName.SWISS_DUTCH and "2017" in declared:
+        swiss["rules"] = "dutch-2017"
     initial = doc.tournament.initial_colour
-    if system in ("swiss-dutch", "swiss-jca") and initial is not None:
+    if spec.initial_colour_lot and initial is not None:
         swiss["initial_colour"] = "white" if initial.value == "w" else "black"
-    return system, swiss, warnings
+    return spec.name.value, swiss, warnings
 
 
 def import_points(doc: TrfDocument) -> tuple[dict[str, float] | None, list[str]]:
@@ -181,16 +176,16 @@ def pairing_records(doc: TrfDocument) -> list[str]:
 
 
 def export_system(system: str, settings: dict[str, Any]) -> str:
-    """Record 092 for a tournament's own system (TRF-26 192 codes where FIDE has one)."""
-    if system == "swiss-dutch":
+    """Record 092 for a tournament's own system: the registry's code (TRF-26 192 codes
+    where FIDE has one), FIDE_DUTCH_2017 for a Dutch Swiss paired by the 2017 rules."""
+    spec = spec_of(system)
+    if spec is None:
+        return system.upper()
+    if spec.name == SystemName.SWISS_DUTCH:
         rules = (settings.get("swiss") or {}).get("rules")
-        return "FIDE_DUTCH_2017" if rules == "dutch-2017" else "FIDE_DUTCH_2025"
-    return {
-        "round-robin": "FIDE_ROUNDROBIN",
-        "double-round-robin": "FIDE_DOUBLE_ROUNDROBIN",
-        "swiss-jca": "JCA_SWISS",
-        "flampark": "FLAMPARK",
-    }.get(system, system.upper())
+        if rules == "dutch-2017":
+            return "FIDE_DUTCH_2017"
+    return spec.trf_code
 
 
 def reconcile_points(doc: TrfDocument, choice: PointsChoice) -> tuple[TrfDocument, list[str]]:

@@ -19,9 +19,9 @@ from service.api.standings_table import (
     tiebreak_order,
 )
 from service.api.state import AppState
-from service.app.systems import SWISS
 from service.db.repository import count_players
 from service.db.tables import ByeRow, GameRow, PlayerRow, TournamentRow
+from service.engine.systems import spec_of
 
 __all__ = [
     "StandingsFilter",
@@ -62,7 +62,8 @@ def _effective(row: TournamentRow, key: str, model: type[BaseModel]) -> Any:
     stored = row.settings.get(key)
     if stored is not None:
         return stored
-    applies = row.system == "flampark" if key == "flampark" else row.system in SWISS
+    spec = spec_of(row.system)
+    applies = spec is not None and spec.options_key == key
     return model().model_dump(mode="json") if applies else None
 
 

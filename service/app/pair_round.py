@@ -11,12 +11,13 @@ from collections.abc import Sequence
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from service.app.offload import run_cpu
-from service.app.systems import SWISS, pair_next
+from service.app.systems import options_of, pair_next
 from service.db.events import append_event, lock_tournament
 from service.db.repository import list_players, load_engine_tournament, round_rows, store_round
 from service.db.tables import TournamentRow
 from service.engine.model import Bye, ByeKind, Round
 from service.engine.pairing.result import Pairing
+from service.engine.systems import spec_of
 from service.errors import Conflict, InvalidInput
 
 __all__ = ["pair_round"]
@@ -33,8 +34,8 @@ async def pair_round(
     and its event. `requested`: the byes the organizer knows of, (start number, type)."""
     await lock_tournament(session, tournament.id)
     await session.refresh(tournament)
-    system = SWISS.get(tournament.system)
-    if system is None:
+    spec = spec_of(tournament.system)
+    if spec is None or spec.paired_in_advance or spec.pairing_name is None:
         raise Conflict(
             f"a {tournament.system} tournament is paired in full when the list closes",
             field="system",
@@ -76,10 +77,10 @@ async def pair_round(
             byes.append(Bye(current + 1, number, ByeKind.ZERO_POINT))
     pairing = await run_cpu(  # off the event loop (issue 12)
         pair_next,
-        system,
+        spec.pairing_name,
         engine,
         byes=byes,
-        options=tournament.settings.get("swiss") or {},
+        options=options_of(tournament),
         explain=explain,
     )
     paired = Round(pairing.round, pairing.games, pairing.byes)

@@ -10,14 +10,10 @@ from typing import Any
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from service.db.events import append_event, lock_tournament
-from service.db.repository import (
-    SWISS_SYSTEMS,
-    list_players,
-    next_player_number,
-    require_open,
-)
+from service.db.repository import list_players, next_player_number, require_open
 from service.db.tables import PlayerRow, TournamentRow
 from service.db.tokens import hash_token, new_token
+from service.engine.systems import spec_of
 
 __all__ = ["register"]
 
@@ -30,7 +26,8 @@ async def register(
     the rounds already paired, and receives a player token at once)."""
     await lock_tournament(session, tournament.id)
     await session.refresh(tournament)
-    late = tournament.status == "running" and tournament.system in SWISS_SYSTEMS
+    spec = spec_of(tournament.system)
+    late = tournament.status == "running" and spec is not None and spec.late_entries
     if not late:
         require_open(tournament)
     fields = dict(fields)

@@ -17,8 +17,9 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from service.app.report_result import report_result
 from service.db.events import append_event, lock_tournament
-from service.db.repository import SWISS_SYSTEMS, Actor, get_player, require_open
+from service.db.repository import Actor, get_player, require_open
 from service.db.tables import GameRow, PlayerRow, TournamentRow
+from service.engine.systems import spec_of
 
 __all__ = ["change_player"]
 
@@ -34,7 +35,9 @@ async def change_player(
     if not withdrawal:
         require_open(tournament)
     player = await get_player(session, tournament.id, player_id)
-    if withdrawal and fields["withdrawn"] and tournament.system not in SWISS_SYSTEMS:
+    spec = spec_of(tournament.system)
+    paired_in_advance = spec is not None and spec.paired_in_advance
+    if withdrawal and fields["withdrawn"] and paired_in_advance:
         await _forfeit_open_games(session, tournament, player)
     for name, value in fields.items():
         if name == "withdrawn":

@@ -20,6 +20,7 @@ from service.engine.model import (
     Round,
     Tournament,
 )
+from service.engine.systems import spec_of
 
 __all__ = [
     "ByeRecord",
@@ -125,7 +126,8 @@ def initial_colour(row: TournamentRow) -> Colour | None:
     chosen = swiss.get("initial_colour")
     if chosen is not None:
         return Colour.WHITE if chosen == "white" else Colour.BLACK
-    if row.system not in ("swiss-dutch", "swiss-jca"):
+    spec = spec_of(row.system)
+    if spec is None or not spec.initial_colour_lot:
         return None
     seed = swiss.get("seed")
     lot = random.Random(seed if seed is not None else row.id)

@@ -109,10 +109,6 @@ def require_open(tournament: TournamentRow) -> None:
         )
 
 
-SWISS_SYSTEMS = frozenset({"swiss-dutch", "swiss-jca"})
-"""Systems paired round by round, which accept late entries and withdrawals."""
-
-
 async def get_player(session: AsyncSession, tournament_id: str, number: int) -> PlayerRow:
     """A player of this tournament by player number, or NotFound."""
     statement = select(PlayerRow).where(

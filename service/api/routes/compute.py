@@ -32,6 +32,7 @@ from service.engine.pairing.varma import varma_draw, varma_sets
 from service.engine.scoring.reading import reading_for
 from service.engine.scoring.standings import compute_standings
 from service.engine.stats import pairing_quality
+from service.engine.systems import PairingName
 from service.errors import InvalidInput
 
 router = APIRouter(prefix="/v1/compute", tags=["compute"])
@@ -142,7 +143,7 @@ async def standings(
 @router.post("/pairings", response_model=ComputePairing, openapi_extra=TOURNAMENT_BODY)
 async def pairings(
     request: Request,
-    system: Annotated[Literal["dutch", "jca", "flampark"], Query()] = "dutch",
+    system: Annotated[PairingName, Query()] = PairingName.DUTCH,
     rules: Annotated[Literal["dutch-2026", "dutch-2017"], Query()] = "dutch-2026",
     explain: Annotated[bool, Query(description="Say why each bracket was paired so")] = False,
     seed: Annotated[int | None, Query(description="JCA: seed of the colour lots")] = None,

@@ -7,6 +7,7 @@ from typing import Annotated, Literal, Self
 from pydantic import BaseModel, BeforeValidator, Field, model_validator
 
 from service.api.schemas.common import ApiModel, PointsSettings
+from service.engine.systems import SystemName
 
 __all__ = [
     "ComputeBye",
@@ -24,10 +25,8 @@ __all__ = [
 
 PlayerId = int | str
 
-TournamentSystem = Literal[
-    "swiss-dutch", "swiss-jca", "round-robin", "double-round-robin", "flampark"
-]
-"""The tournament systems' names (as `POST /v1/tournaments` takes them)."""
+TournamentSystem = SystemName
+"""The tournament systems' names (as `POST /v1/tournaments` takes them; engine/systems.py)."""
 
 
 class ComputePlayer(ApiModel):

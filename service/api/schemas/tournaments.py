@@ -9,9 +9,9 @@ from typing import Literal, Self
 from pydantic import BaseModel, Field, model_validator
 
 from service.api.schemas.common import ApiModel, PointsSettings
+from service.engine.systems import SYSTEMS, SystemName
 
 __all__ = [
-    "SWISS_SYSTEMS",
     "FlamparkSettings",
     "PlayerToken",
     "ProgressPremium",
@@ -33,8 +33,8 @@ PUBLISH_PERSONAL_DATA = Field(
     "everyone (otherwise only to the organizer).",
 )
 
-System = Literal["round-robin", "double-round-robin", "flampark", "swiss-dutch", "swiss-jca"]
-SWISS_SYSTEMS = ("swiss-dutch", "swiss-jca")
+System = SystemName
+"""The tournament systems of the registry (engine/systems.py)."""
 RoundKind = Literal["basic", "x2", "x4", "x8"]
 
 
@@ -123,9 +123,15 @@ class TournamentCreate(ApiModel):
     @model_validator(mode="after")
     def _check_system_options(self) -> Self:
         rounds = self.rounds
-        if self.system == "flampark":
-            if rounds is None:
-                raise ValueError("rounds: a FLAMPARK tournament needs its number of rounds")
+        spec = SYSTEMS[self.system]
+        if spec.needs_round_count and rounds is None:
+            raise ValueError(f"rounds: a {spec.title} tournament needs its number of rounds")
+        for key, options in (("flampark", self.flampark), ("swiss", self.swiss)):
+            if options is not None and spec.options_key != key:
+                owners = [n.value for n, s in SYSTEMS.items() if s.options_key == key]
+                raise ValueError(f"{key}: options only for system {' or '.join(owners)}")
+        if self.system == SystemName.FLAMPARK:
+            assert rounds is not None  # needs_round_count
             options = self.flampark or FlamparkSettings()
             if options.kinds is not None and len(options.kinds) != rounds:
                 raise ValueError(
@@ -136,13 +142,6 @@ class TournamentCreate(ApiModel):
                 raise ValueError(
                     f"flampark.round_order: must be the numbers 1..{rounds} in some order"
                 )
-        elif self.flampark is not None:
-            raise ValueError("flampark: options only for system 'flampark'")
-        if self.system in SWISS_SYSTEMS:
-            if rounds is None:
-                raise ValueError("rounds: a Swiss tournament needs its number of rounds")
-        elif self.swiss is not None:
-            raise ValueError("swiss: options only for the Swiss systems")
         if self.schedule is not None and rounds is not None and len(self.schedule) > rounds:
             raise ValueError(f"schedule: {len(self.schedule)} start times for {rounds} rounds")
         return self

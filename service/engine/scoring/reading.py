@@ -11,8 +11,8 @@ has the shape of a round-robin, so the reading must come from what the caller sa
 2. else the system a TRF file declares in record 092 (or 192), source "trf-092";
 3. else the shape of the event (`context.is_round_robin`), source "inferred".
 
-`DEFAULT_TIEBREAKS` is the one place that says which tie-breaks a system uses when
-the organizer names none (C.07 art. 4.1 leaves the list to the organizer).
+Which tie-breaks a system uses when the organizer names none (C.07 art. 4.1 leaves the
+list to the organizer) is declared by the system's registry entry (engine/systems.py).
 """
 
 from __future__ import annotations
@@ -22,6 +22,8 @@ from typing import Literal
 
 from service.engine.model import Tournament
 from service.engine.scoring.tiebreaks.context import is_round_robin
+from service.engine.systems import SYSTEMS, SystemName, declares_other_swiss
+from service.engine.systems import system_from_trf as registered_system
 
 __all__ = [
     "DEFAULT_JCA",
@@ -36,33 +38,26 @@ __all__ = [
     "system_from_trf",
 ]
 
-TOURNAMENT_SYSTEMS = ("swiss-dutch", "swiss-jca", "round-robin", "double-round-robin", "flampark")
-"""The tournament systems' names, as the API's tournaments use them."""
+TOURNAMENT_SYSTEMS: tuple[str, ...] = tuple(SystemName)
+"""The tournament systems' names, as the API's tournaments use them (engine/systems.py)."""
 
-ROUND_ROBIN_SYSTEMS = frozenset({"round-robin", "double-round-robin"})
+ROUND_ROBIN_SYSTEMS = frozenset(name for name, spec in SYSTEMS.items() if spec.round_robin_reading)
 """Systems with pre-determined pairings in the sense of C.07 (2026) art. 15.2."""
 
 Source = Literal["request", "trf-092", "inferred"]
 
-DEFAULT_ROUND_ROBIN: tuple[str, ...] = ("SB", "DE", "WIN", "KS")
-"""Default order for round-robins. C.07 art. 4.1 leaves the list to the organiser;
-this is the project's choice (seed 002's Berger coefficient first)."""
+DEFAULT_ROUND_ROBIN: tuple[str, ...] = SYSTEMS[SystemName.ROUND_ROBIN].default_tiebreaks
+"""Default order for round-robins (seed 002's Berger coefficient first)."""
 
-DEFAULT_SWISS: tuple[str, ...] = ("BH-C1", "BH", "SB", "DE", "WIN")
-"""Default order for Swiss events: the list most federations publish (Buchholz cut 1,
-Buchholz, Sonneborn-Berger, direct encounter, wins); organisers publish their own
-under C.07 art. 4.1."""
+DEFAULT_SWISS: tuple[str, ...] = SYSTEMS[SystemName.SWISS_DUTCH].default_tiebreaks
+"""Default order for Swiss events, and for an event whose system nobody names."""
 
-DEFAULT_JCA: tuple[str, ...] = ("PERF-JCA", "BH", "BH-M1", "DE")
+DEFAULT_JCA: tuple[str, ...] = SYSTEMS[SystemName.SWISS_JCA].default_tiebreaks
 """Seed 001: the simple performance method first, then Solkoff, median Solkoff, direct
 encounter (the text lists the others as alternatives to announce before round 1)."""
 
 DEFAULT_TIEBREAKS: dict[str, tuple[str, ...]] = {
-    "swiss-dutch": DEFAULT_SWISS,
-    "swiss-jca": DEFAULT_JCA,
-    "round-robin": DEFAULT_ROUND_ROBIN,
-    "double-round-robin": DEFAULT_ROUND_ROBIN,
-    "flampark": (),  # seed 000 ranks by PF alone; an organizer may still add tie-breaks
+    name: spec.default_tiebreaks for name, spec in SYSTEMS.items()
 }
 """The tie-break order each tournament system uses unless the organizer sets one."""
 
@@ -102,27 +97,15 @@ def default_tiebreaks(system: str) -> tuple[str, ...]:
 def system_from_trf(declared: str | None) -> str | None:
     """The tournament system a TRF 092/192 record names, None when it names none.
 
-    TRF-26 record 192 codes (FIDE_DUTCH_2025, FIDE_BURSTEIN, FIDE_DUBOV,
-    FIDE_ROUNDROBIN, ...) and the free text of TRF-16 record 092 ("Swiss system",
-    "Round robin", "Berger"): a round-robin or Berger name gives "round-robin"
-    ("double-round-robin" when it says double), a Dutch or other Swiss name
-    "swiss-dutch" (the Swiss systems share one reading), JCA "swiss-jca", FLAMPARK
-    "flampark"; anything else is no statement.
+    The registry's reading (engine/systems.py: FIDE_DUTCH_2025, FIDE_ROUNDROBIN,
+    "Swiss system", "Round robin", "Berger", JCA, FLAMPARK, ...); another Swiss system
+    (Burstein, Dubov, Monrad, Lim) reads as "swiss-dutch", since C.07 counts every
+    Swiss the same way.
     """
-    text = (declared or "").upper().replace("_", " ").replace("-", " ")
-    squeezed = text.replace(" ", "")
-    if not squeezed:
-        return None
-    if "ROUNDROBIN" in squeezed or "BERGER" in squeezed or "SCHEVENING" in squeezed:
-        return "double-round-robin" if "DOUBLE" in squeezed else "round-robin"
-    if "FLAMPARK" in squeezed:
-        return "flampark"
-    if "JCA" in squeezed:
-        return "swiss-jca"
-    swiss_words = ("SWISS", "DUTCH", "BURSTEIN", "DUBOV", "MONRAD")
-    if any(word in squeezed for word in swiss_words):
-        return "swiss-dutch"
-    return None
+    spec = registered_system(declared)
+    if spec is not None:
+        return spec.name
+    return SystemName.SWISS_DUTCH if declares_other_swiss(declared) else None
 
 
 def reading_for(
