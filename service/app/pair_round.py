@@ -6,7 +6,7 @@ player gets a zero-point bye. The pairing runs off the event loop (`offload`).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -29,6 +29,7 @@ async def pair_round(
     requested: Sequence[tuple[int, str]],
     *,
     explain: bool,
+    progress: Callable[[int, int], None] | None = None,
 ) -> Pairing:
     """The workflow: lock, check the round is complete, pair (engine), store the round
     and its event. `requested`: the byes the organizer knows of, (start number, type)."""
@@ -82,6 +83,7 @@ async def pair_round(
         byes=byes,
         options=options_of(tournament),
         explain=explain,
+        progress=progress,
     )
     paired = Round(pairing.round, pairing.games, pairing.byes)
     await store_round(session, tournament, paired)

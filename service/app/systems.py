@@ -8,7 +8,7 @@ Swiss systems pair round by round later (`POST /rounds`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -55,6 +55,7 @@ def pair_next(
     accelerations: Mapping[int, Sequence[Fraction]] | None = None,
     forbidden_pairs: Iterable[frozenset[int]] = (),
     explain: bool = False,
+    progress: Callable[[int, int], None] | None = None,
 ) -> Pairing:
     """Pair round `len(tournament.rounds) + 1` by the system whose pairing is called
     `system` ("dutch", "jca", "flampark": `TournamentSystem.pairing_name`)."""
@@ -64,5 +65,6 @@ def pair_next(
         accelerations=accelerations,
         forbidden_pairs=tuple(forbidden_pairs),
         explain=explain,
+        progress=progress,
     )
     return by_pairing_name(system).pair_next(tournament, request)

@@ -73,6 +73,8 @@ class PairingRequest:
     """Pairs that must not meet (TRF XXP / 260; Dutch only)."""
     explain: bool = False
     """Ask for explanation notes."""
+    progress: Callable[[int, int], None] | None = None
+    """Told (players reached, players to pair) as a long pairing goes on (Dutch)."""
 
 
 PairNext = Callable[[Tournament, PairingRequest], Pairing]
@@ -132,6 +134,7 @@ def _pair_dutch(tournament: Tournament, request: PairingRequest) -> Pairing:
         accelerations=request.accelerations,
         forbidden_pairs=request.forbidden_pairs,
         explain=request.explain,
+        progress=request.progress,
     )
 
 

@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+import asyncio
+import json
+from collections.abc import AsyncIterator, Sequence
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Query, Request, status
+from fastapi.responses import StreamingResponse
+from sqlmodel.ext.asyncio.session import AsyncSession
 
 from service.api.deps import ActorDep, OrganizerDep, SessionDep, StateDep, TournamentDep
+from service.api.errors import engine_problem, is_outage, outage_problem
 from service.api.observability import observe_pairing
 from service.api.publish import commit_and_publish
 from service.api.schemas.rounds import (
@@ -16,13 +22,17 @@ from service.api.schemas.rounds import (
     ResultSubmit,
     RoundPublic,
 )
+from service.api.state import AppState
 from service.api.views import round_public
 from service.app import report_result as reporting
 from service.app.pair_round import pair_round
 from service.db.repository import (
     round_rows,
 )
-from service.errors import NotFound
+from service.db.tables import TournamentRow
+from service.engine.errors import EngineError
+from service.engine.pairing.result import Pairing
+from service.errors import InvalidInput, NotFound, Problem
 
 router = APIRouter(prefix="/v1/tournaments/{tournament_id}/rounds", tags=["rounds"])
 
@@ -30,7 +40,31 @@ RoundNumber = Path(ge=1, le=1000, description="Round number, 1-based")
 TableNumber = Path(ge=1, le=100_000, description="Table (board) number, 1-based")
 
 
-@router.post("", status_code=status.HTTP_201_CREATED, response_model=PairedRound)
+PROGRESS_MEDIA_TYPE = "application/x-ndjson"
+"""Ask `POST /rounds` for this (Accept) to follow a long pairing as it goes."""
+
+PAIR_RESPONSES: dict[int | str, dict[str, Any]] = {
+    200: {
+        "content": {
+            PROGRESS_MEDIA_TYPE: {
+                "schema": {"type": "string"},
+                "example": '{"event": "progress", "reached": 0, "players": 500}\n'
+                '{"event": "progress", "reached": 500, "players": 500}\n'
+                '{"event": "round", "round": {"round": 5, "games": [], "byes": []}}\n',
+            }
+        },
+        "description": "With `Accept: application/x-ndjson`: one JSON line per step "
+        "(`progress`, then `round` or `error`); the last line says how it ended.",
+    }
+}
+
+
+@router.post(
+    "",
+    status_code=status.HTTP_201_CREATED,
+    response_model=PairedRound,
+    responses=PAIR_RESPONSES,
+)
 async def pair_next_round(
     request: Request,
     tournament: TournamentDep,
@@ -39,19 +73,125 @@ async def pair_next_round(
     state: StateDep,
     body: PairRequest | None = None,
     explain: Annotated[bool, Query(description="Say why each bracket was paired so")] = False,
-) -> PairedRound:
+) -> PairedRound | StreamingResponse:
     """Pair the next round of a Swiss tournament (FIDE Dutch or JCA) once every result
     of the current round is confirmed; 409 names the tables still open. Announced byes
-    (half-point, zero-point for absence, full-point) are given in the body."""
+    (half-point, zero-point for absence, full-point) are given in the body.
+
+    A large open takes seconds to pair: with `Accept: application/x-ndjson` the answer
+    is a 200 stream of JSON lines, `{"event": "progress", "reached": k, "players": n}` as
+    the brackets go down the field (k of the n players to pair reached), then
+    `{"event": "round", "round": {...}}` (the same document as the 201) or
+    `{"event": "error", "problem": {...}}` (nothing stored). Checks that fail before the
+    engine starts (an open table, a finished tournament) are ordinary problem
+    responses. Not with `Idempotency-Key` (422): a stream cannot be replayed."""
+    announced = [(bye.player, bye.type) for bye in (body or PairRequest()).byes]
+    if PROGRESS_MEDIA_TYPE in request.headers.get("accept", ""):
+        if request.headers.get("idempotency-key"):
+            raise InvalidInput(
+                "a pairing streamed as progress cannot be replayed; send it without "
+                "Idempotency-Key or without Accept: application/x-ndjson",
+                field="Idempotency-Key",
+            )
+        return await _pair_with_progress(request, tournament, session, state, announced, explain)
     with observe_pairing(request.app, tournament.system):
-        announced = [(bye.player, bye.type) for bye in (body or PairRequest()).byes]
         pairing = await pair_round(session, tournament, announced, explain=explain)
+    return await _store(session, state, tournament, pairing)
+
+
+async def _store(
+    session: AsyncSession, state: AppState, tournament: TournamentRow, pairing: Pairing
+) -> PairedRound:
+    """Commit the paired round (and tell the live channel); the document to answer."""
     await commit_and_publish(session, state, tournament)
     stored_games, stored_byes = await round_rows(session, tournament.id, pairing.round)
     public = round_public(pairing.round, stored_games, stored_byes)
     return PairedRound(
         **public.model_dump(), notes=list(pairing.notes), warnings=list(pairing.warnings)
     )
+
+
+async def _pair_with_progress(
+    request: Request,
+    tournament: TournamentRow,
+    session: AsyncSession,
+    state: AppState,
+    announced: Sequence[tuple[int, str]],
+    explain: bool,
+) -> StreamingResponse:
+    """Start the pairing; once the engine has begun (the workflow's checks passed),
+    answer with a stream that follows it. A check that fails first is raised as usual."""
+    loop = asyncio.get_running_loop()
+    steps: asyncio.Queue[tuple[int, int]] = asyncio.Queue()
+
+    def progress(reached: int, players: int) -> None:  # called in the CPU pool's thread
+        loop.call_soon_threadsafe(steps.put_nowait, (reached, players))
+
+    async def work() -> PairedRound:
+        with observe_pairing(request.app, tournament.system):
+            pairing = await pair_round(
+                session, tournament, announced, explain=explain, progress=progress
+            )
+        return await _store(session, state, tournament, pairing)
+
+    job = asyncio.create_task(work())
+    first = asyncio.create_task(steps.get())
+    await asyncio.wait({job, first}, return_when=asyncio.FIRST_COMPLETED)
+    if not first.done():
+        first.cancel()
+        job.result()  # a check failed (raised as its problem) or a system without steps
+    head = [first.result()] if first.done() and not first.cancelled() else []
+    return StreamingResponse(
+        _progress_lines(session, job, steps, head, request.url.path),
+        status_code=status.HTTP_200_OK,  # the last line says how it ended
+        media_type=PROGRESS_MEDIA_TYPE,
+    )
+
+
+async def _progress_lines(
+    session: AsyncSession,
+    job: asyncio.Task[PairedRound],
+    steps: asyncio.Queue[tuple[int, int]],
+    head: list[tuple[int, int]],
+    instance: str,
+) -> AsyncIterator[bytes]:
+    """The stream: progress lines (the newest step when several are waiting), then the
+    round or the problem that stopped it (the write rolled back)."""
+
+    def line(document: dict[str, Any]) -> bytes:
+        return json.dumps(document, separators=(",", ":")).encode() + b"\n"
+
+    for reached, players in head:
+        yield line({"event": "progress", "reached": reached, "players": players})
+    while not job.done():
+        getter = asyncio.create_task(steps.get())
+        await asyncio.wait({job, getter}, return_when=asyncio.FIRST_COMPLETED)
+        if not getter.done():
+            getter.cancel()
+            break
+        reached, players = getter.result()
+        while not steps.empty():
+            reached, players = steps.get_nowait()
+        yield line({"event": "progress", "reached": reached, "players": players})
+    try:
+        paired = await job
+    except Exception as exc:  # the stream has begun: the problem goes in it
+        await session.rollback()
+        problem = _as_problem(exc)
+        yield line({"event": "error", "problem": problem.body(instance)})
+        return
+    yield line({"event": "round", "round": paired.model_dump(mode="json")})
+
+
+def _as_problem(exc: Exception) -> Problem:
+    """The problem document for what stopped a streamed pairing."""
+    if isinstance(exc, Problem):
+        return exc
+    if isinstance(exc, EngineError):
+        return engine_problem(exc)
+    if is_outage(exc):
+        return outage_problem()
+    raise exc
 
 
 @router.get("/{round_number}", response_model=RoundPublic)

@@ -15,7 +15,7 @@ in who may receive the pairing-allocated bye and has no PAB criteria C5/C9.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from fractions import Fraction
 
 from service.engine.model import Bye, ByeKind, Colour, Game, Tournament
@@ -41,6 +41,7 @@ def pair_round(
     accelerations: Mapping[int, Sequence[Fraction]] | None = None,
     forbidden_pairs: Iterable[frozenset[int]] = (),
     explain: bool = False,
+    progress: Callable[[int, int], None] | None = None,
 ) -> Pairing:
     """Pair round `len(tournament.rounds) + 1` by the FIDE Dutch system.
 
@@ -49,7 +50,8 @@ def pair_round(
     treated as absent from it (late entries). `accelerations` maps a start number to
     virtual points per round (index 0 = round 1), `forbidden_pairs` lists pairs that
     must not meet. The result lists games in board order with colours, then the
-    pairing-allocated bye (if the field is odd) and the announced byes.
+    pairing-allocated bye (if the field is odd) and the announced byes. `progress`
+    (players reached, players to pair) is told as the brackets go down the field.
     """
     if rules not in RULES:
         raise ValueError(f"unknown rules {rules!r}; expected one of {', '.join(RULES)}")
@@ -95,7 +97,9 @@ def pair_round(
         threshold=threshold,
     )
     logs: list[BracketLog] | None = [] if explain else None
-    pairs, pab = pair_players(order, ctx, logs=logs, pab_criteria=rules != "dutch-2017")
+    pairs, pab = pair_players(
+        order, ctx, logs=logs, pab_criteria=rules != "dutch-2017", progress=progress
+    )
     initial = _initial_colour(tournament, everyone)
     games: list[tuple[SwissPlayer, SwissPlayer]] = []
     for a, b in pairs:

@@ -33,7 +33,7 @@ the bracket being paired.
 from __future__ import annotations
 
 import copy
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -82,17 +82,20 @@ def pair_players(
     *,
     logs: list[BracketLog] | None = None,
     pab_criteria: bool = True,
+    progress: Progress | None = None,
 ) -> tuple[list[tuple[SwissPlayer, SwissPlayer]], SwissPlayer | None]:
     """Pair `players` (sorted in art. 1.2 order); returns the pairs and the PAB player.
 
     `pab_criteria` turns on the 2026 criteria C5 (lowest score for the PAB) and C9
     (fewest unplayed games); without them (2017 rules) any eligible player may end up
-    with the PAB, as the brackets' own pairing leaves it.
+    with the PAB, as the brackets' own pairing leaves it. `progress(reached, total)` is
+    told, before the first bracket and after each one, how many players of the sorted
+    order the brackets have reached.
     """
     if not players:
         return [], None
     pairer = _RoundPairer(players, ctx, logs, pab_criteria)
-    pairer.run()
+    pairer.run(progress or _silent)
     result: list[tuple[SwissPlayer, SwissPlayer]] = []
     bye: SwissPlayer | None = None
     for v, p in enumerate(pairer.order):
@@ -120,6 +123,14 @@ def _copy_item(item: object) -> object:
     if isinstance(item, (list, dict, set)):
         return item.copy()
     return item
+
+
+Progress = Callable[[int, int], None]
+"""Told (players reached, players to pair) as the brackets go down the field."""
+
+
+def _silent(_reached: int, _total: int) -> None:
+    return None
 
 
 class _RoundPairer:
@@ -201,9 +212,10 @@ class _RoundPairer:
 
     # ---------------------------------------------------------------- the round
 
-    def run(self) -> None:
+    def run(self, progress: Progress) -> None:
         self._prepare_bye()
         n = self.n
+        progress(0, n)
         score = self.score
         nxt = 0
         while nxt < n and score[nxt] >= score[0]:
@@ -220,6 +232,7 @@ class _RoundPairer:
             if self.pab_criteria or nxt >= n or not self._pair_2017_trial(group_first, log):
                 self._pair_bracket()
                 self._carry_down(group_first, log)
+            progress(nxt, n)
 
     def _pair_bracket(self, trial: bool = False) -> None:
         """Pair the current bracket (art. 3) on the weights of the whole remaining field
