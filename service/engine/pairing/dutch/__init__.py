@@ -95,6 +95,7 @@ def pair_round(
         played_rounds=played_rounds,
         final_round=final_round,
         threshold=threshold,
+        rules_2017=rules == "dutch-2017",
     )
     logs: list[BracketLog] | None = [] if explain else None
     pairs, pab = pair_players(

@@ -221,7 +221,12 @@ class _RoundPairer:
         while nxt < n and score[nxt] >= score[0]:
             self.idx.append(nxt)
             nxt += 1
+        collapsed = False
         while len(self.idx) > 1 or nxt < n:
+            if collapsed:  # 2017 A.9: every player below the PPB is in the last bracket
+                self.idx.extend(range(nxt, n))
+                nxt = n
+                self.ctx.psd_mode = True
             self.bracket_size = len(self.idx)
             self.next_begin_v = self.group_begin_v + (self.bracket_size - self.mdp_count)
             group_first = nxt
@@ -229,15 +234,21 @@ class _RoundPairer:
                 self.idx.append(nxt)
                 nxt += 1
             log = self._start_log()
-            if self.pab_criteria or nxt >= n or not self._pair_2017_trial(group_first, log):
+            if self.pab_criteria or nxt >= n:
                 self._pair_bracket()
                 self._carry_down(group_first, log)
+            elif not self._pair_2017_trial(group_first, log):
+                # the PPB: paired so that the round completes, with no look-ahead
+                # (C.7), since every player below it is in the last bracket
+                self._pair_bracket(look_ahead=False)
+                self._carry_down(group_first, log)
+                collapsed = True
             progress(nxt, n)
 
-    def _pair_bracket(self, trial: bool = False) -> None:
+    def _pair_bracket(self, trial: bool = False, look_ahead: bool = True) -> None:
         """Pair the current bracket (art. 3) on the weights of the whole remaining field
         (`trial`: the 2017 trial weights, see `_pair_2017_trial`)."""
-        self._set_base_weights()
+        self._set_base_weights(look_ahead)
         if trial:
             self._trial_mdp_weights()
         self._solve()
@@ -394,8 +405,9 @@ class _RoundPairer:
         self.logs.append(log)
         return log
 
-    def _set_base_weights(self) -> None:
-        """Weights for pairs inside the bracket and with the next score group."""
+    def _set_base_weights(self, look_ahead: bool = True) -> None:
+        """Weights for pairs inside the bracket and with the next score group (C8
+        look-ahead; none for the 2017 PPB, whose next bracket is the last one)."""
         idx = self.idx
         size = len(idx)
         order = self.order
@@ -405,7 +417,8 @@ class _RoundPairer:
         for larger in range(self.mdp_count, size):
             lower = order[idx[larger]]
             in_cur = larger < self.bracket_size
-            row = [weight(order[idx[s]], lower, in_cur, not in_cur) for s in range(larger)]
+            in_next = look_ahead and not in_cur
+            row = [weight(order[idx[s]], lower, in_cur, in_next) for s in range(larger)]
             self.base[larger] = row
             matcher.set_weights(idx[larger], zip(idx[:larger], row, strict=True))
 

@@ -91,6 +91,7 @@ class WeightContext:
         played_rounds: int,
         final_round: bool,
         threshold: Fraction,
+        rules_2017: bool = False,
     ) -> None:
         self.players = players
         self.final_round = final_round
@@ -112,10 +113,19 @@ class WeightContext:
             total += sizes[s].bit_length()
         self.scores_bits = total
         self.group_bits = max(sizes.values(), default=0).bit_length()
+        scale = 1
+        for p in players:
+            d = p.acc_score().denominator
+            scale = scale * d // math.gcd(scale, d)
+        self.psd_shift, psd_bits = _psd_layout(players, scale) if rules_2017 else ({}, 0)
+        self.psd_mode = False
+        """2017 collapsed last bracket: the scores field holds the PSD (A.8)."""
+        self.min_score = min((int(p.acc_score() * scale) for p in players), default=0)
+        self.scale = scale
         gb, sb = self.group_bits, self.scores_bits
         widths: list[tuple[str, int]] = [
             ("in_cur", gb),
-            ("score_cur", sb),
+            ("score_cur", max(sb, psd_bits)),
             ("in_next", gb),
             ("score_next", sb),
             ("bye_games", 2 * gb),
@@ -142,10 +152,6 @@ class WeightContext:
         self.off = offsets
         self.max_weight = (4 << pos) - 1
         self.info: dict[int, _Info] = {}
-        scale = 1
-        for p in players:
-            d = p.acc_score().denominator
-            scale = scale * d // math.gcd(scale, d)
         for p in players:
             f1, f2 = floats[p.number]
             acc = p.acc_score()
@@ -199,7 +205,9 @@ class WeightContext:
             return 0
         off = self.off
         w = (3 - hi.bye_candidate - lo.bye_candidate) << self.total_bits
-        if in_current:
+        if in_current and self.psd_mode:
+            w += (1 << off["in_cur"]) + self._psd_gain(hi.s, lo.s)
+        elif in_current:
             w += (1 << off["in_cur"]) + (1 << (off["score_cur"] + hi.shift))
         elif in_next:
             w += (1 << off["in_next"]) + (1 << (off["score_next"] + hi.shift))
@@ -235,6 +243,33 @@ class WeightContext:
             if not (lo.up2 and hi.s > lo.s):
                 w += 1 << (off["sup2"] + hi.shift)
         return w
+
+    def _psd_gain(self, high: int, low: int) -> int:
+        """2017 A.8 / C.6 in the collapsed last bracket, whose residents' scores
+        differ: pairing two players removes their downfloater differences (score
+        minus the bracket's lowest, plus one point) from the PSD and adds their own
+        score difference; a larger difference weighs more than all smaller ones."""
+        base = self.off["score_cur"]
+        shift = self.psd_shift
+        lowest, one = self.min_score, self.scale
+        return (
+            (1 << (base + shift[high - lowest + one]))
+            + (1 << (base + shift[low - lowest + one]))
+            - (1 << (base + shift[high - low]))
+        )
+
+
+def _psd_layout(players: Sequence[SwissPlayer], scale: int) -> tuple[dict[int, int], int]:
+    """Sub-fields of the PSD (2017 A.8), smallest difference first: one per value a
+    pair's score difference or a downfloater's difference can take (scores scaled by
+    `scale`), each wide enough to count every player."""
+    scores = sorted({int(p.acc_score() * scale) for p in players})
+    lowest = scores[0] if scores else 0
+    values = {a - b for a in scores for b in scores if a >= b}
+    values |= {a - lowest + scale for a in scores}
+    width = len(players).bit_length()
+    shifts = {value: i * width for i, value in enumerate(sorted(values))}
+    return shifts, len(shifts) * width
 
 
 def _colour_fields(p: _Info, o: _Info, off: Mapping[str, int]) -> int:
