@@ -248,7 +248,7 @@ class _RoundPairer:
     def _pair_bracket(self, trial: bool = False, look_ahead: bool = True) -> None:
         """Pair the current bracket (art. 3) on the weights of the whole remaining field
         (`trial`: the 2017 trial weights, see `_pair_2017_trial`)."""
-        self._set_base_weights(look_ahead)
+        self._set_base_weights(look_ahead, bye_blind=trial)
         if trial:
             self._trial_mdp_weights()
         self._solve()
@@ -316,21 +316,16 @@ class _RoundPairer:
     def _trial_weights(self) -> None:
         """Every unpaired player below the next score group may meet any other player
         still unpaired, with the same weight whether or not they could really meet
-        (the compatibility-and-bye field alone, as `WeightContext.weight` sets it), so
-        that the bracket's optimum is not bound by completing the round."""
+        and whoever may get the PAB (the compatibility field alone), so that the
+        bracket's optimum is not bound by completing the round: the 2017 text looks
+        at the bracket and the next one only (C.7)."""
         in_window = set(self.idx)
         bits = self.ctx.total_bits
-        info = self.ctx.info
-        order = self.order
         open_v = [v for v in range(self.n) if v not in self.pairs]
-        eligible = {v: info[order[v].number].bye_candidate for v in open_v}
         for v in open_v:
             if v in in_window:
                 continue
-            ev = eligible[v]
-            self.matcher.set_weights(
-                v, ((u, (3 - ev - eligible[u]) << bits) for u in open_v if u != v)
-            )
+            self.matcher.set_weights(v, ((u, 1 << bits) for u in open_v if u != v))
 
     def _prepare_bye(self) -> None:
         """Completion check; PAB assignee's score and the C9 ranks (odd fields)."""
@@ -405,20 +400,26 @@ class _RoundPairer:
         self.logs.append(log)
         return log
 
-    def _set_base_weights(self, look_ahead: bool = True) -> None:
+    def _set_base_weights(self, look_ahead: bool = True, bye_blind: bool = False) -> None:
         """Weights for pairs inside the bracket and with the next score group (C8
-        look-ahead; none for the 2017 PPB, whose next bracket is the last one)."""
+        look-ahead; none for the 2017 PPB, whose next bracket is the last one).
+        `bye_blind` (the 2017 trial): who may get the PAB does not weigh, as a bracket
+        is paired before anyone knows whether it is the PPB (2017 C.4 binds the PPB)."""
         idx = self.idx
         size = len(idx)
         order = self.order
         weight = self.ctx.weight
         matcher = self.matcher
         self.base = [[] for _ in range(size)]
+        bits = self.ctx.total_bits
+        low, flat = (1 << bits) - 1, 1 << bits
         for larger in range(self.mdp_count, size):
             lower = order[idx[larger]]
             in_cur = larger < self.bracket_size
             in_next = look_ahead and not in_cur
             row = [weight(order[idx[s]], lower, in_cur, in_next) for s in range(larger)]
+            if bye_blind:
+                row = [(w & low) | flat if w else 0 for w in row]
             self.base[larger] = row
             matcher.set_weights(idx[larger], zip(idx[:larger], row, strict=True))
 
