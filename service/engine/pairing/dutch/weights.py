@@ -138,10 +138,11 @@ class WeightContext:
             widths += [("down1", gb), ("up1", gb)]
         if played_rounds >= 2:
             widths += [("down2", gb), ("up2", gb)]
+        fb = max(sb, psd_bits)
         if played_rounds >= 1:
-            widths += [("sdown1", sb), ("sup1", sb)]
+            widths += [("sdown1", fb), ("sup1", fb)]
         if played_rounds >= 2:
-            widths += [("sdown2", sb), ("sup2", sb)]
+            widths += [("sdown2", fb), ("sup2", fb)]
         widths += [("spare1", gb), ("spare2", gb), ("spare3", gb), ("spare4", 1)]
         offsets: dict[str, int] = {}
         pos = 0
@@ -222,6 +223,8 @@ class WeightContext:
             return w
         w += _colour_fields(lo, hi, off)
         rounds = self.played_rounds
+        if self.psd_mode:
+            return w + self._psd_floats(hi, lo)
         if rounds >= 1:
             w += (lo.down1 + (hi.s <= lo.s and hi.down1)) << off["down1"]
             w += (not (hi.s > lo.s and lo.up1)) << off["up1"]
@@ -244,6 +247,45 @@ class WeightContext:
                 w += 1 << (off["sup2"] + hi.shift)
         return w
 
+    def _psd_floats(self, hi: _Info, lo: _Info) -> int:
+        """C.14-C.19 (2017) in the collapsed last bracket: repeated floats, and the
+        score differences of repeated floats measured as in the PSD (a downfloater by
+        its score above the bracket's lowest plus one point, less what its opponent
+        takes back; an upfloater by its score difference), since the residents'
+        scores differ there."""
+        off = self.off
+        w = 0
+        back = (
+            (1, hi.down1, hi.up1, lo.down1, lo.up1),
+            (2, hi.down2, hi.up2, lo.down2, lo.up2),
+        )
+        for k, hi_down, _hi_up, lo_down, lo_up in back[: self.played_rounds]:
+            floats_up = hi.s > lo.s
+            w += (lo_down + (not floats_up and hi_down)) << off[f"down{k}"]
+            w += (not (floats_up and lo_up)) << off[f"up{k}"]
+            w += self._psd_term(f"sdown{k}", lo.s, lo_down, hi.s, hi_down)
+            w += self._psd_bit(f"sup{k}", None)
+            if floats_up and lo_up:
+                w -= self._psd_bit(f"sup{k}", hi.s - lo.s)
+        return w
+
+    def _psd_term(self, field: str, low: int, low_down: bool, high: int, high_down: bool) -> int:
+        """Downfloat differences a pair takes out of a float-score field."""
+        one = self.scale
+        lowest = self.min_score
+        w = 0
+        if low_down:
+            w += self._psd_bit(field, low - lowest + one)
+        if high_down:
+            w += self._psd_bit(field, high - lowest + one)
+            if high > low:
+                w -= self._psd_bit(field, high - low)
+        return w
+
+    def _psd_bit(self, field: str, key: int | None) -> int:
+        """The unit of `key`'s sub-field inside `field` (None: the constant on top)."""
+        return 1 << (self.off[field] + self.psd_shift[key])
+
     def _psd_gain(self, high: int, low: int) -> int:
         """2017 A.8 / C.6 in the collapsed last bracket, whose residents' scores
         differ: pairing two players removes their downfloater differences (score
@@ -259,17 +301,21 @@ class WeightContext:
         )
 
 
-def _psd_layout(players: Sequence[SwissPlayer], scale: int) -> tuple[dict[int, int], int]:
+def _psd_layout(
+    players: Sequence[SwissPlayer], scale: int
+) -> tuple[dict[int | None, int], int]:
     """Sub-fields of the PSD (2017 A.8), smallest difference first: one per value a
     pair's score difference or a downfloater's difference can take (scores scaled by
-    `scale`), each wide enough to count every player."""
+    `scale`), each wide enough to count every player, and on top one (key None) for a
+    constant that keeps a field's weight positive where a difference is subtracted."""
     scores = sorted({int(p.acc_score() * scale) for p in players})
     lowest = scores[0] if scores else 0
     values = {a - b for a in scores for b in scores if a >= b}
     values |= {a - lowest + scale for a in scores}
     width = len(players).bit_length()
-    shifts = {value: i * width for i, value in enumerate(sorted(values))}
-    return shifts, len(shifts) * width
+    shifts: dict[int | None, int] = {v: i * width for i, v in enumerate(sorted(values))}
+    shifts[None] = len(values) * width
+    return shifts, (len(values) + 1) * width
 
 
 def _colour_fields(p: _Info, o: _Info, off: Mapping[str, int]) -> int:
