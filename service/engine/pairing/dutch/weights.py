@@ -301,9 +301,7 @@ class WeightContext:
         )
 
 
-def _psd_layout(
-    players: Sequence[SwissPlayer], scale: int
-) -> tuple[dict[int | None, int], int]:
+def _psd_layout(players: Sequence[SwissPlayer], scale: int) -> tuple[dict[int | None, int], int]:
     """Sub-fields of the PSD (2017 A.8), smallest difference first: one per value a
     pair's score difference or a downfloater's difference can take (scores scaled by
     `scale`), each wide enough to count every player, and on top one (key None) for a
