@@ -18,7 +18,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from service.api.snapshots import confirmed_result, engine_view, players_view, result_events
 from service.api.state import AppState
 from service.db.repository import confirmed_shortenings
-from service.db.tables import PlayerRow, TournamentRow
+from service.db.tables import PlayerRow, TournamentRow, TournamentStatus
 from service.engine.scoring.flampark import FlamparkAccumulator, FlamparkScore
 from service.engine.scoring.progress_premium import progress_premium_from_ru
 
@@ -129,7 +129,7 @@ async def flampark_tournaments(session: AsyncSession) -> list[TournamentRow]:
     stay out of the cross-tournament lists, issue 14)."""
     statement = select(TournamentRow).where(
         TournamentRow.system == "flampark",
-        col(TournamentRow.status) != "registration",
+        col(TournamentRow.status) != TournamentStatus.REGISTRATION,
         TournamentRow.visibility == "public",
         col(TournamentRow.archived_at).is_(None),
     )

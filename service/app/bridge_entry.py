@@ -34,7 +34,7 @@ from service.db.bridge import (
 )
 from service.db.bridge_tables import BridgeResultRow
 from service.db.events import append_event, lock_tournament
-from service.db.tables import TournamentRow, utcnow
+from service.db.tables import TournamentRow, TournamentStatus, utcnow
 from service.engine.bridge import (
     BridgeInputError,
     PbnResult,
@@ -367,7 +367,10 @@ async def _advance(session: AsyncSession, row: TournamentRow, layout: Layout) ->
     entered = await entered_places(session, row.id)
     missing = [play.round for key, play in layout.plays.items() if key not in entered]
     if missing:
-        row.current_round, row.status = min(missing), "running"
+        row.current_round, row.status = min(missing), TournamentStatus.RUNNING
     else:
-        row.current_round, row.status = max(p.round for p in layout.plays.values()), "finished"
+        row.current_round, row.status = (
+            max(p.round for p in layout.plays.values()),
+            TournamentStatus.FINISHED,
+        )
     session.add(row)

@@ -14,9 +14,10 @@ from service.app.offload import run_cpu
 from service.app.systems import options_of, pair_next
 from service.db.events import append_event, lock_tournament
 from service.db.repository import list_players, load_engine_tournament, round_rows, store_round
-from service.db.tables import TournamentRow
+from service.db.tables import TournamentRow, TournamentStatus
 from service.engine.model import Bye, ByeKind, Round
 from service.engine.pairing.result import Pairing
+from service.engine.results import GameStatus
 from service.engine.systems import spec_of
 from service.errors import Conflict, InvalidInput
 
@@ -41,12 +42,12 @@ async def pair_round(
             f"a {tournament.system} tournament is paired in full when the list closes",
             field="system",
         )
-    if tournament.status != "running":
+    if tournament.status != TournamentStatus.RUNNING:
         raise Conflict(_not_running(tournament), field="status")
     games, _ = await round_rows(session, tournament.id)
     current = max((g.round for g in games), default=0)
     open_tables = sorted(
-        g.table_no for g in games if g.round == current and g.status != "confirmed"
+        g.table_no for g in games if g.round == current and g.status != GameStatus.CONFIRMED
     )
     if open_tables:
         raise Conflict(
@@ -104,7 +105,7 @@ async def pair_round(
 
 def _not_running(tournament: TournamentRow) -> str:
     """Why a round cannot be paired now, and what to do about it."""
-    if tournament.status == "registration":
+    if tournament.status == TournamentStatus.REGISTRATION:
         return (
             "the tournament has not started: close the start list first "
             f"(POST /v1/tournaments/{tournament.id}/start), then pair round 1"

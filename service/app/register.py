@@ -11,7 +11,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from service.db.events import append_event, lock_tournament
 from service.db.repository import list_players, next_player_number, require_open
-from service.db.tables import PlayerRow, TournamentRow
+from service.db.tables import PlayerRow, TournamentRow, TournamentStatus
 from service.db.tokens import hash_token, new_token
 from service.engine.systems import spec_of
 
@@ -27,7 +27,7 @@ async def register(
     await lock_tournament(session, tournament.id)
     await session.refresh(tournament)
     spec = spec_of(tournament.system)
-    late = tournament.status == "running" and spec is not None and spec.late_entries
+    late = tournament.status == TournamentStatus.RUNNING and spec is not None and spec.late_entries
     if not late:
         require_open(tournament)
     fields = dict(fields)

@@ -18,9 +18,10 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from service.db.events import append_event, lock_and_reload
 from service.db.repository import Actor, find_game, ratings_of
-from service.db.tables import ByeRow, GameRow, TournamentRow
+from service.db.tables import ByeRow, GameRow, TournamentRow, TournamentStatus
 from service.engine.results import (
     GameState,
+    GameStatus,
     NotOwnGame,
     Reporter,
     ResultLocked,
@@ -84,7 +85,7 @@ async def report_result(
 ) -> ReportOutcome:
     """The workflow: lock, state machine, store game + event, advance the round."""
     await lock_and_reload(session, tournament)
-    if tournament.status == "registration":
+    if tournament.status == TournamentStatus.REGISTRATION:
         raise Conflict(
             "the tournament has not started: close the start list first "
             f"(POST /v1/tournaments/{tournament.id}/start); results come after the pairing",
@@ -126,7 +127,7 @@ async def report_result(
         **({"extra": extra} if extra else {}),
     }
     seq = await append_event(session, tournament.id, transition.event, payload)
-    if game.status == "confirmed" and game.round == tournament.current_round:
+    if game.status == GameStatus.CONFIRMED and game.round == tournament.current_round:
         await _advance(session, tournament)
     return ReportOutcome(game, seq)
 
@@ -170,7 +171,7 @@ async def _advance(session: AsyncSession, tournament: TournamentRow) -> None:
     owned = GameRow.tournament_id == tournament.id
     first_open = (
         await session.exec(
-            select(func.min(GameRow.round)).where(owned, GameRow.status != "confirmed")
+            select(func.min(GameRow.round)).where(owned, GameRow.status != GameStatus.CONFIRMED)
         )
     ).one()
     paired = (await session.exec(select(func.max(GameRow.round)).where(owned))).one() or 0
@@ -179,5 +180,5 @@ async def _advance(session: AsyncSession, tournament: TournamentRow) -> None:
     else:
         tournament.current_round = paired
         if tournament.total_rounds is not None and paired >= tournament.total_rounds:
-            tournament.status = "finished"
+            tournament.status = TournamentStatus.FINISHED
     session.add(tournament)

@@ -18,7 +18,8 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from service.app.report_result import report_result
 from service.db.events import append_event, lock_tournament
 from service.db.repository import Actor, get_player, require_open
-from service.db.tables import GameRow, PlayerRow, TournamentRow
+from service.db.tables import GameRow, PlayerRow, TournamentRow, TournamentStatus
+from service.engine.results import GameStatus
 from service.engine.systems import spec_of
 
 __all__ = ["change_player"]
@@ -31,7 +32,7 @@ async def change_player(
     only `withdrawn` may change."""
     await lock_tournament(session, tournament.id)
     await session.refresh(tournament)
-    withdrawal = tournament.status == "running" and set(fields) == {"withdrawn"}
+    withdrawal = tournament.status == TournamentStatus.RUNNING and set(fields) == {"withdrawn"}
     if not withdrawal:
         require_open(tournament)
     player = await get_player(session, tournament.id, player_id)
@@ -61,7 +62,7 @@ async def _forfeit_open_games(
         select(GameRow)
         .where(
             GameRow.tournament_id == tournament.id,
-            GameRow.status == "pending",
+            GameRow.status == GameStatus.PENDING,
             or_(GameRow.white == number, GameRow.black == number),
         )
         .order_by(col(GameRow.round), col(GameRow.table_no))

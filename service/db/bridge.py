@@ -24,7 +24,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from service.db.bridge_tables import BridgeResultRow, BridgeTableTokenRow
 from service.db.events import append_event
-from service.db.tables import EventRow, TournamentKind, TournamentRow
+from service.db.tables import EventRow, TournamentKind, TournamentRow, TournamentStatus
 from service.db.tokens import hash_token, new_token
 from service.engine.bridge import (
     ArtificialScore,
@@ -104,7 +104,7 @@ async def create_bridge_event(
         name=str(settings["name"]),
         system=BRIDGE_SYSTEMS[layout.kind],
         kind=TournamentKind.BRIDGE,
-        status="running",
+        status=TournamentStatus.RUNNING,
         settings={key: value for key, value in settings.items() if key != "name"},
         total_rounds=layout.rounds,
         current_round=min(play.round for play in layout.plays.values()),

@@ -15,7 +15,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from service.db.bridge_tables import BridgeTableTokenRow
 from service.db.events import append_event, lock_tournament
-from service.db.tables import PlayerRow, TournamentRow
+from service.db.tables import PlayerRow, TournamentRow, TournamentStatus
 from service.db.tokens import hash_token, new_token
 from service.errors import Conflict, NotFound
 
@@ -34,7 +34,7 @@ async def _player(session: AsyncSession, row: TournamentRow, start_number: int) 
         )
     ).first()
     if found is None:
-        if row.status == "registration":
+        if row.status == TournamentStatus.REGISTRATION:
             raise Conflict(
                 "players get their tokens when the start list closes", field="start_number"
             )

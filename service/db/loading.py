@@ -20,6 +20,7 @@ from service.engine.model import (
     Round,
     Tournament,
 )
+from service.engine.results import GameStatus
 from service.engine.systems import spec_of
 
 __all__ = [
@@ -88,7 +89,9 @@ def engine_tournament(
     """The engine's view; with `confirmed_only`, unconfirmed results count as unknown."""
     games_by_round: dict[int, list[Game]] = defaultdict(list)
     for game in sorted(games, key=lambda g: (g.round, g.table_no)):
-        known = game.result is not None and (game.status == "confirmed" or not confirmed_only)
+        known = game.result is not None and (
+            game.status == GameStatus.CONFIRMED or not confirmed_only
+        )
         games_by_round[game.round].append(
             Game(
                 round=game.round,

@@ -19,9 +19,10 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from service.db.events import append_event, lock_tournament
 from service.db.loading import ByeRecord, GameRecord, engine_tournament
-from service.db.tables import ByeRow, EventRow, GameRow, PlayerRow, TournamentRow
+from service.db.tables import ByeRow, EventRow, GameRow, PlayerRow, TournamentRow, TournamentStatus
 from service.db.tokens import hash_token, new_token
 from service.engine.model import Round, Tournament
+from service.engine.results import GameStatus
 from service.errors import Conflict, InvalidInput, NotFound
 
 __all__ = [
@@ -100,7 +101,7 @@ async def count_players(session: AsyncSession, tournament_id: str) -> int:
 
 
 def require_open(tournament: TournamentRow) -> None:
-    if tournament.status != "registration":
+    if tournament.status != TournamentStatus.REGISTRATION:
         raise Conflict(
             "the start list is closed (the tournament has started): only a withdrawal "
             '(PATCH with {"withdrawn": true}) or, in a Swiss tournament, a late entry '
@@ -175,7 +176,7 @@ async def close_start_list(
         player.token_hash = hash_token(token)
         session.add(player)
         issued.append((player, token))
-    tournament.status = "running"
+    tournament.status = TournamentStatus.RUNNING
     session.add(tournament)
     await session.flush()
     return issued
@@ -202,7 +203,7 @@ async def store_rounds(
             "white": game.white,
             "black": game.black,
             "result": None if game.result is None else game.result.value,
-            "status": "pending" if game.result is None else "confirmed",
+            "status": GameStatus.PENDING if game.result is None else GameStatus.CONFIRMED,
             "reports": {},
             "extra": {},
             "shortened_minutes": None,
@@ -279,7 +280,7 @@ async def confirmed_shortenings(
     """(round, white, minutes) of confirmed games with a FLAMPARK time shortening."""
     statement = select(GameRow.round, GameRow.white, GameRow.shortened_minutes).where(
         GameRow.tournament_id == tournament_id,
-        GameRow.status == "confirmed",
+        GameRow.status == GameStatus.CONFIRMED,
         col(GameRow.shortened_minutes).is_not(None),
     )
     return [(r, w, m) for r, w, m in (await session.exec(statement)).all() if m]

@@ -16,13 +16,17 @@ from sqlalchemy import JSON, Column, UniqueConstraint
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlmodel import Field, SQLModel
 
+from service.engine.results import GameStatus
+
 __all__ = [
     "ByeRow",
     "EventRow",
     "GameRow",
     "IdempotencyRow",
     "PlayerRow",
+    "TournamentKind",
     "TournamentRow",
+    "TournamentStatus",
     "utcnow",
 ]
 
@@ -41,6 +45,14 @@ class TournamentKind(StrEnum):
     BRIDGE = "bridge"
 
 
+class TournamentStatus(StrEnum):
+    """Where a tournament stands: its start list open, its rounds being played, done."""
+
+    REGISTRATION = "registration"
+    RUNNING = "running"
+    FINISHED = "finished"
+
+
 class TournamentRow(SQLModel, table=True):
     """A tournament and its settings."""
 
@@ -51,7 +63,7 @@ class TournamentRow(SQLModel, table=True):
     system: str = Field(max_length=40)
     kind: str = Field(default=TournamentKind.CHESS, max_length=10)
     """`TournamentKind`: which routes, tables and live feed serve the event."""
-    status: str = Field(default="registration", max_length=20)
+    status: str = Field(default=TournamentStatus.REGISTRATION, max_length=20)
     settings: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSONType))
     total_rounds: int | None = None
     current_round: int = 0
@@ -107,7 +119,7 @@ class GameRow(SQLModel, table=True):
     white: int
     black: int
     result: str | None = Field(default=None, max_length=10)
-    status: str = Field(default="pending", max_length=12)
+    status: str = Field(default=GameStatus.PENDING, max_length=12)
     reports: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSONType))
     extra: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSONType))
     shortened_minutes: float | None = None

@@ -18,12 +18,14 @@ Pure and synchronous: no storage, no clock; the caller persists the new state an
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
 __all__ = [
     "GameState",
+    "GameStatus",
     "NotOwnGame",
     "Reporter",
     "ResultLocked",
@@ -31,7 +33,18 @@ __all__ = [
     "apply_report",
 ]
 
-Status = Literal["pending", "provisional", "confirmed", "disputed"]
+
+class GameStatus(enum.StrEnum):
+    """Where a game's result stands."""
+
+    PENDING = "pending"
+    """Nothing reported."""
+    PROVISIONAL = "provisional"
+    """One player reported; the opponent has not answered."""
+    CONFIRMED = "confirmed"
+    """Both players agreed, or the arbiter decided."""
+    DISPUTED = "disputed"
+    """The players disagree; no result until the arbiter decides."""
 
 
 class NotOwnGame(ValueError):
@@ -65,7 +78,7 @@ class GameState:
 
     white: int
     black: int
-    status: Status = "pending"
+    status: GameStatus = GameStatus.PENDING
     result: str | None = None
     reports: Mapping[str, str] = field(default_factory=dict)
 
@@ -86,13 +99,13 @@ def apply_report(
     an identical result an event."""
     reports = dict(game.reports)
     if actor.kind == "organizer":
-        if game.status == "confirmed" and game.result == result and not details_changed:
+        if game.status == GameStatus.CONFIRMED and game.result == result and not details_changed:
             return Transition(game, None)
-        event = "result_corrected" if game.status == "confirmed" else "result_confirmed"
+        event = "result_corrected" if game.status == GameStatus.CONFIRMED else "result_confirmed"
         reports["arbiter"] = result
-        return Transition(_with(game, "confirmed", result, reports), event)
+        return Transition(_with(game, GameStatus.CONFIRMED, result, reports), event)
     side = _side(game, actor.start_number)
-    if game.status == "confirmed":
+    if game.status == GameStatus.CONFIRMED:
         if game.result == result:
             return Transition(game, None)
         raise ResultLocked(f"the result is already confirmed as {game.result}; ask the arbiter")
@@ -101,10 +114,10 @@ def apply_report(
     reports[side] = result
     other = reports.get("black" if side == "white" else "white")
     if other is None:
-        return Transition(_with(game, "provisional", result, reports), "result_reported")
+        return Transition(_with(game, GameStatus.PROVISIONAL, result, reports), "result_reported")
     if other == result:
-        return Transition(_with(game, "confirmed", result, reports), "result_confirmed")
-    return Transition(_with(game, "disputed", None, reports), "result_disputed")
+        return Transition(_with(game, GameStatus.CONFIRMED, result, reports), "result_confirmed")
+    return Transition(_with(game, GameStatus.DISPUTED, None, reports), "result_disputed")
 
 
 def _side(game: GameState, start_number: int | None) -> str:
@@ -116,6 +129,6 @@ def _side(game: GameState, start_number: int | None) -> str:
 
 
 def _with(
-    game: GameState, status: Status, result: str | None, reports: dict[str, str]
+    game: GameState, status: GameStatus, result: str | None, reports: dict[str, str]
 ) -> GameState:
     return GameState(game.white, game.black, status, result, reports)

@@ -20,7 +20,6 @@ from service.api.schemas.listing import (
     PlayerGames,
     RoundList,
     RoundSummary,
-    Status,
     TournamentPage,
     TournamentSummary,
 )
@@ -33,6 +32,7 @@ from service.db.listing import (
     round_counts,
 )
 from service.db.repository import start_number_of
+from service.db.tables import TournamentStatus
 from service.errors import InvalidInput, NotFound
 
 router = APIRouter()
@@ -66,7 +66,9 @@ def _decode_cursor(cursor: str | None) -> PageKey | None:
 @router.get("/v1/tournaments", response_model=TournamentPage, tags=["tournaments"])
 async def list_tournaments(
     session: SessionDep,
-    status: Annotated[Status | None, Query(description="Only tournaments in this state")] = None,
+    status: Annotated[
+        TournamentStatus | None, Query(description="Only tournaments in this state")
+    ] = None,
     system: Annotated[
         list[System] | None, Query(description="Only these pairing systems (repeatable)")
     ] = None,

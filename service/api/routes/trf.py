@@ -32,7 +32,7 @@ from service.db.repository import (
     load_engine_tournament,
     store_round,
 )
-from service.db.tables import PlayerRow, TournamentRow
+from service.db.tables import PlayerRow, TournamentRow, TournamentStatus
 from service.db.tokens import hash_token, new_token
 from service.engine.model import Bye, ByeKind
 from service.engine.trf import TrfDocument, TrfError, parse_trf, write_trf
@@ -200,9 +200,9 @@ async def import_trf(
     complete = all(g.result is not None for r in tournament.rounds for g in r.games)
     row.current_round = paired
     row.status = (
-        "finished"
+        TournamentStatus.FINISHED
         if complete and row.total_rounds is not None and paired >= row.total_rounds
-        else "running"
+        else TournamentStatus.RUNNING
     )
     session.add(row)
     await append_event(

@@ -8,6 +8,8 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from service.db.tables import TournamentStatus
+
 __all__ = [
     "BridgeEventPage",
     "BridgeEventSummary",
@@ -19,8 +21,6 @@ __all__ = [
     "TournamentSummary",
 ]
 
-Status = Literal["registration", "running", "finished"]
-
 
 class TournamentSummary(BaseModel):
     """One tournament in a list (the whole document is `GET /v1/tournaments/{id}`)."""
@@ -28,7 +28,7 @@ class TournamentSummary(BaseModel):
     id: str
     name: str
     system: str
-    status: Status
+    status: TournamentStatus
     rounds: int | None
     current_round: int
     players: int

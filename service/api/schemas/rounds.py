@@ -7,10 +7,12 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from service.api.schemas.common import ApiModel
+from service.engine.results import GameStatus as EngineGameStatus
 
 __all__ = ["ByePublic", "GamePublic", "GameStatus", "ResultSubmit", "RoundPublic"]
 
-GameStatus = Literal["pending", "provisional", "confirmed", "disputed"]
+GameStatus = EngineGameStatus
+"""The result state machine's states (engine/results.py)."""
 ResultText = Literal["1-0", "1/2-1/2", "0-1", "+-", "-+", "--"]
 
 

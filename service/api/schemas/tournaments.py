@@ -9,6 +9,7 @@ from typing import Literal, Self
 from pydantic import BaseModel, Field, model_validator
 
 from service.api.schemas.common import ApiModel, PointsSettings
+from service.db.tables import TournamentStatus
 from service.engine.systems import SYSTEMS, SystemName
 
 __all__ = [
@@ -153,7 +154,7 @@ class TournamentPublic(BaseModel):
     id: str
     name: str
     system: str
-    status: Literal["registration", "running", "finished"]
+    status: TournamentStatus
     rounds: int | None
     current_round: int
     points: PointsSettings
