@@ -8,7 +8,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from service.api.schemas.bridge import BridgeRanking, number
 from service.api.state import AppState
-from service.db.bridge import layout_of, table_results
+from service.db.bridge import table_results
 from service.db.tables import TournamentRow
 from service.engine.bridge.ranking import EventRanking, RankingLine, event_ranking
 
@@ -60,7 +60,7 @@ async def bridge_ranking_document(
     cached = state.views.standings.get(key)
     if cached is None:
         results = await table_results(session, row.id)
-        document = ranking_document(event_ranking(layout_of(row), results))
+        document = ranking_document(event_ranking(state.views.layout(row), results))
         cached = BridgeRanking.model_validate(document).model_dump(mode="json")
         if len(state.views.standings) > 256:
             state.views.standings.clear()

@@ -9,17 +9,21 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from service.config import Settings
+from service.db.bridge import validate_layout
 from service.db.session import SessionFactory
 from service.live.bus import InProcessBus, PostgresBus
 
 if TYPE_CHECKING:
     from service.api.flampark_scores import FlamparkTable
-    from service.db.tables import PlayerRow
+    from service.db.tables import PlayerRow, TournamentRow
+    from service.engine.bridge.movement import Layout
     from service.engine.model import Tournament
     from service.engine.scoring.flampark import FlamparkAccumulator
     from service.live.hub import Hub
 
 __all__ = ["AppState", "ViewCache"]
+
+_LAYOUTS_KEPT = 256
 
 
 @dataclass
@@ -40,6 +44,17 @@ class ViewCache:
     """One computation of a tournament's FLAMPARK table at a time."""
     flampark_sums: dict[str, tuple[int, FlamparkAccumulator]] = field(default_factory=dict)
     """The incremental FLAMPARK accumulator of each tournament and its seq."""
+    layouts: dict[str, Layout] = field(default_factory=dict)
+    """Bridge events' layouts by event id (settings never change after creation)."""
+
+    def layout(self, row: TournamentRow) -> Layout:
+        """The layout of a stored bridge event, built once per replica."""
+        layout = self.layouts.get(row.id)
+        if layout is None:
+            if len(self.layouts) >= _LAYOUTS_KEPT:
+                self.layouts.clear()
+            layout = self.layouts[row.id] = validate_layout(row.settings)
+        return layout
 
     def clear(self) -> None:
         """Forget every view (each is rebuilt from the log on next use)."""
@@ -50,6 +65,7 @@ class ViewCache:
             self.flampark,
             self.flampark_locks,
             self.flampark_sums,
+            self.layouts,
         ):
             cache.clear()
 

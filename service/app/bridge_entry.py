@@ -30,7 +30,6 @@ from service.db.bridge import (
     RESULT_KEYS,
     entered_places,
     find_result,
-    layout_of,
 )
 from service.db.bridge_tables import BridgeResultRow
 from service.db.events import append_event, lock_tournament
@@ -114,10 +113,10 @@ def find_play(layout: Layout, table: int, board: int) -> Play:
 
 
 async def stored_result(
-    session: AsyncSession, row: TournamentRow, table: int, board: int
+    session: AsyncSession, row: TournamentRow, layout: Layout, table: int, board: int
 ) -> BridgeResultRow:
     """One stored result, or NotFound (422/404 for a place the movement lacks)."""
-    play = find_play(layout_of(row), table, board)
+    play = find_play(layout, table, board)
     stored = await find_result(session, row.id, play.round, table, board)
     if stored is None:
         raise NotFound(f"no result yet for board {board} at table {table}", field="board")
@@ -184,6 +183,7 @@ def _require_organizer(actor: BridgeActor, what: str) -> None:
 async def enter_result(
     session: AsyncSession,
     row: TournamentRow,
+    layout: Layout,
     table: int,
     board: int,
     entry: ResultInput,
@@ -193,7 +193,6 @@ async def enter_result(
     _authorize_entry(actor, table, entry)
     await lock_tournament(session, row.id)
     await session.refresh(row)
-    layout = layout_of(row)
     outcome = await _enter(session, row, layout, table, board, entry, actor)
     if outcome.seq is not None:
         await _advance(session, row, layout)
@@ -259,15 +258,19 @@ async def _enter(
 
 
 async def remove_result(
-    session: AsyncSession, row: TournamentRow, table: int, board: int, actor: BridgeActor
+    session: AsyncSession,
+    row: TournamentRow,
+    layout: Layout,
+    table: int,
+    board: int,
+    actor: BridgeActor,
 ) -> int:
     """Remove a result entered by mistake (the organizer's call); the event keeps it as
     the previous value. Returns the event's sequence number."""
     _require_organizer(actor, "remove a result")
     await lock_tournament(session, row.id)
     await session.refresh(row)
-    layout = layout_of(row)
-    stored = await stored_result(session, row, table, board)
+    stored = await stored_result(session, row, layout, table, board)
     previous = {
         **{key: getattr(stored, key) for key in RESULT_KEYS},
         "entered_by": stored.entered_by,
@@ -292,7 +295,7 @@ async def remove_result(
 
 
 async def import_pbn(
-    session: AsyncSession, row: TournamentRow, text: str, actor: BridgeActor
+    session: AsyncSession, row: TournamentRow, layout: Layout, text: str, actor: BridgeActor
 ) -> ImportOutcome:
     """Enter every game of a PBN file (organizer only), all or nothing: a bad game
     raises a problem naming it (`games.<i>.<PBN tag>`, 0-based among the games with a
@@ -306,7 +309,6 @@ async def import_pbn(
         raise InvalidInput("the file holds no game with a [Contract]", field="body")
     await lock_tournament(session, row.id)
     await session.refresh(row)
-    layout = layout_of(row)
     changed = 0
     for index, game in enumerate(games):
         try:

@@ -43,7 +43,6 @@ __all__ = [
     "entered_places",
     "find_result",
     "get_bridge_event",
-    "layout_of",
     "list_results",
     "result_document",
     "result_history",
@@ -68,25 +67,6 @@ def validate_layout(settings: Mapping[str, Any]) -> Layout:
         return layout_from_settings(settings)
     except BridgeInputError as exc:
         raise InvalidInput(exc.reason, field=exc.field) from None
-
-
-_LAYOUTS: dict[str, Layout] = {}
-_LAYOUT_CACHE_SIZE = 256
-
-
-def layout_of(row: TournamentRow) -> Layout:
-    """The layout of a stored event (its settings were validated when it was created).
-
-    An event's settings never change after creation, so layouts are kept per event id
-    (a few hundred at most) instead of being rebuilt on every request.
-    """
-    layout = _LAYOUTS.get(row.id)
-    if layout is None:
-        layout = validate_layout(row.settings)
-        if len(_LAYOUTS) >= _LAYOUT_CACHE_SIZE:
-            _LAYOUTS.clear()
-        _LAYOUTS[row.id] = layout
-    return layout
 
 
 # --- events and tokens ----------------------------------------------------------------

@@ -40,6 +40,7 @@ from service.api.schemas.bridge import (
     BridgeResultSubmit,
     BridgeResultWithHistory,
 )
+from service.api.state import AppState
 from service.app.bridge_entry import (
     BridgeActor,
     ResultInput,
@@ -58,7 +59,6 @@ from service.db.bridge import (
     count_results,
     create_bridge_event,
     get_bridge_event,
-    layout_of,
     list_results,
     result_document,
     result_history,
@@ -124,8 +124,10 @@ async def _organizer(actor: ActorDep) -> BridgeActor:
 OrganizerDep = Annotated[BridgeActor, Depends(_organizer)]
 
 
-async def _event_public(session: AsyncSession, row: TournamentRow) -> dict[str, Any]:
-    layout = layout_of(row)
+async def _event_public(
+    session: AsyncSession, state: AppState, row: TournamentRow
+) -> dict[str, Any]:
+    layout = state.views.layout(row)
     settings = row.settings
     document: dict[str, Any] = {
         "id": row.id,
@@ -162,14 +164,15 @@ async def create(body: BridgeEventCreate, session: SessionDep, state: StateDep) 
     settings = body.model_dump(
         mode="json", by_alias=True, exclude_none=True, exclude=unused | {"visibility"}
     )
-    row, _layout, token, tables = await create_bridge_event(session, settings)
+    row, layout, token, tables = await create_bridge_event(session, settings)
+    state.views.layouts[row.id] = layout
     viewer = None
     if body.visibility == "private":
         row.visibility, viewer = "private", issue_viewer_token(row)
         session.add(row)
     await commit_and_publish(session, state, row)
     return {
-        **await _event_public(session, row),
+        **await _event_public(session, state, row),
         "organizer_token": token,
         "table_tokens": [{"table": table, "token": secret} for table, secret in tables],
         "viewer_token": viewer,
@@ -177,9 +180,9 @@ async def create(body: BridgeEventCreate, session: SessionDep, state: StateDep) 
 
 
 @router.get("/{event_id}", response_model=BridgeEventPublic)
-async def read(event: EventDep, session: SessionDep) -> dict[str, Any]:
+async def read(event: EventDep, session: SessionDep, state: StateDep) -> dict[str, Any]:
     """An event's settings and state."""
-    return await _event_public(session, event)
+    return await _event_public(session, state, event)
 
 
 @router.get("/{event_id}/results", response_model=list[BridgeResultPublic])
@@ -215,7 +218,8 @@ async def enter_result(
     artificial score `{"adjusted": {"ns_percent": 60, "ew_percent": 40}}`. The NS score
     follows from the board's vulnerability (Law 77). A correction keeps the previous
     value in the event log; repeating the stored result changes nothing."""
-    outcome = await enter_result_workflow(session, event, table, board, _input(body), actor)
+    layout = state.views.layout(event)
+    outcome = await enter_result_workflow(session, event, layout, table, board, _input(body), actor)
     if outcome.seq is not None:
         await commit_and_publish(session, state, event)
     return result_document(outcome.result)
@@ -232,16 +236,16 @@ async def remove_result(
 ) -> None:
     """Remove a result entered by mistake (organizer only, e.g. a table that keyed in a
     board it did not play). The event log keeps the removed value."""
-    await remove_result_workflow(session, event, table, board, actor)
+    await remove_result_workflow(session, event, state.views.layout(event), table, board, actor)
     await commit_and_publish(session, state, event)
 
 
 @router.get("/{event_id}/tables/{table}/boards/{board}", response_model=BridgeResultWithHistory)
 async def read_result(
-    event: EventDep, session: SessionDep, table: TableNo, board: BoardNo
+    event: EventDep, session: SessionDep, state: StateDep, table: TableNo, board: BoardNo
 ) -> dict[str, Any]:
     """One result with every change it went through (oldest first)."""
-    stored = await stored_result(session, event, table, board)
+    stored = await stored_result(session, event, state.views.layout(event), table, board)
     history = await result_history(session, event.id, table, board)
     return {**result_document(stored), "history": history}
 
@@ -273,7 +277,7 @@ async def import_pbn(
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
         text = raw.decode("latin-1")
-    outcome = await import_pbn_workflow(session, event, text, actor)
+    outcome = await import_pbn_workflow(session, event, state.views.layout(event), text, actor)
     if outcome.changed:
         await commit_and_publish(session, state, event)
     return {
