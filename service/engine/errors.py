@@ -11,7 +11,7 @@ The family, most general first (module, problem type):
     EngineError                         engine/errors.py                  invalid-input
     ├── TrfError                        engine/trf.py                     invalid-trf
     ├── PairingError                    engine/pairing/result.py          pairing-impossible
-    │   ├── MatchingError               engine/pairing/matching.py        pairing-impossible
+    │   ├── MatchingError               engine/pairing/matching/          pairing-impossible
     │   ├── VarmaError                  engine/pairing/varma.py           invalid-draw
     │   └── FlamparkScheduleError       engine/pairing/flampark/errors.py invalid-schedule
     │       ├── TooFewPlayersError                                        too-few-players

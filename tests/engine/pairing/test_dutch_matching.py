@@ -1,4 +1,4 @@
-"""The dynamic maximum-weight matcher against exhaustive search (pairing/matching.py)."""
+"""The dynamic maximum-weight matcher against exhaustive search (pairing/matching/weighted.py)."""
 
 from __future__ import annotations
 

@@ -21,8 +21,8 @@ from service.engine.model import (
     Round,
     Tournament,
 )
-from service.engine.pairing import jca
-from service.engine.pairing.jca import pair_round
+from service.engine.pairing import jca, matching
+from service.engine.pairing.jca import colours, groups, halves, pair_round
 from service.engine.pairing.result import Pairing, PairingError
 from tests.data import seed_001
 
@@ -120,7 +120,7 @@ def test_lexicographic_exchange_at_the_bottom() -> None:
 
 def test_exchange_order_reading() -> None:
     """5.3 reading: one exchange before two; nearer ranks first; then the lower parent."""
-    splits = list(jca._splits([1, 2, 3, 4, 5, 6, 7, 8]))
+    splits = list(halves._splits([1, 2, 3, 4, 5, 6, 7, 8]))
     assert splits[:5] == [
         ([1, 2, 3, 4], [5, 6, 7, 8]),  # natural halves
         ([1, 2, 3, 5], [4, 6, 7, 8]),  # lowest parent <-> highest child (the seed's)
@@ -171,7 +171,7 @@ def test_odd_group_middle_needed_inside() -> None:
     def compatible(a: int, b: int) -> bool:
         return a != b and not (5 in (a, b) and {a, b} - {5} <= {1, 2, 4})
 
-    assert jca._pair_group([1, 2, 3, 4, 5], [6], compatible) == ([(1, 4), (3, 5)], [2])
+    assert groups._pair_group([1, 2, 3, 4, 5], [6], compatible) == ([(1, 4), (3, 5)], [2])
 
 
 def test_group_with_nothing_to_float_below() -> None:
@@ -180,7 +180,7 @@ def test_group_with_nothing_to_float_below() -> None:
     def compatible(a: int, b: int) -> bool:
         return {a, b} not in ({3, 4}, {1, 2}) and a != b
 
-    assert jca._pair_group([1, 2, 3], [4], compatible) == ([(1, 3)], [2])
+    assert groups._pair_group([1, 2, 3], [4], compatible) == ([(1, 3)], [2])
 
 
 def test_middle_group_keeps_floaters_apart() -> None:
@@ -190,13 +190,13 @@ def test_middle_group_keeps_floaters_apart() -> None:
         return a != b and {a, b} != {1, 3}
 
     notes: list[str] = []
-    assert jca._pair_middle([1, 2, 3, 4], {1}, {4}, compatible, notes) == [(1, 2), (3, 4)]
+    assert groups._pair_middle([1, 2, 3, 4], {1}, {4}, compatible, notes) == [(1, 2), (3, 4)]
     assert notes == []
 
     def forced(a: int, b: int) -> bool:
         return {a, b} in ({1, 4}, {2, 3})
 
-    assert jca._pair_middle([1, 2, 3, 4], {1}, {4}, forced, notes) == [(1, 4), (2, 3)]
+    assert groups._pair_middle([1, 2, 3, 4], {1}, {4}, forced, notes) == [(1, 4), (2, 3)]
     assert notes == ["a floater from above meets a floater from below: no other way"]
 
 
@@ -230,23 +230,23 @@ def test_group_floats_the_fewest_and_stays_pairable() -> None:
     for _ in range(150):
         group, rest, ok = _random_setting(rng)
         fewest = _fewest_floaters(group, rest, ok)
-        done, floaters = jca._pair_group(group, rest, _edges(ok))
+        done, floaters = groups._pair_group(group, rest, _edges(ok))
         assert len(floaters) == fewest
         assert all(frozenset(pair) in ok for pair in done)
         assert sorted([p for pair in done for p in pair] + floaters) == group
         assert _brute_perfect([*floaters, *rest], ok)
-        fallback = jca._fallback_floaters(group, rest, _edges(ok))
-        assert jca._floaters_work(group, fallback, rest, _edges(ok))
+        fallback = groups._fallback_floaters(group, rest, _edges(ok))
+        assert groups._floaters_work(group, fallback, rest, _edges(ok))
         assert len(fallback) == fewest
 
 
 def test_fallback_used_when_candidates_run_out(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(jca, "_MAX_FLOATER_SETS", 0)
+    monkeypatch.setattr(groups, "_MAX_FLOATER_SETS", 0)
 
     def compatible(a: int, b: int) -> bool:
         return a != b and not (5 in (a, b) and {a, b} - {5} <= {1, 2, 4})
 
-    done, floaters = jca._pair_group([1, 2, 3, 4, 5], [6], compatible)
+    done, floaters = groups._pair_group([1, 2, 3, 4, 5], [6], compatible)
     assert len(floaters) == 1
     assert all(compatible(a, b) for a, b in done)
     assert compatible(floaters[0], 6)
@@ -255,18 +255,18 @@ def test_fallback_used_when_candidates_run_out(monkeypatch: pytest.MonkeyPatch) 
 def test_pairing_ignoring_halves(monkeypatch: pytest.MonkeyPatch) -> None:
     """5.4 reading: past the exchange limit the top player takes the partner nearest
     half the group below, as long as the rest can still be paired."""
-    monkeypatch.setattr(jca, "_MAX_SPLITS", 0)
+    monkeypatch.setattr(halves, "_MAX_SPLITS", 0)
 
     def anyone(a: int, b: int) -> bool:
         return a != b
 
-    assert jca._pair_inside([1, 2, 3, 4, 5, 6], anyone) == [(1, 4), (2, 5), (3, 6)]
+    assert halves.pair_inside([1, 2, 3, 4, 5, 6], anyone) == [(1, 4), (2, 5), (3, 6)]
 
     def not_1_4(a: int, b: int) -> bool:
         return a != b and {a, b} != {1, 4}
 
     # Partners for 1 by distance from the ideal (4): 3, then 5.
-    assert jca._pair_inside([1, 2, 3, 4, 5, 6], not_1_4) == [(1, 3), (2, 5), (4, 6)]
+    assert halves.pair_inside([1, 2, 3, 4, 5, 6], not_1_4) == [(1, 3), (2, 5), (4, 6)]
 
 
 def test_bye_goes_to_lowest_ranked_player() -> None:
@@ -352,8 +352,8 @@ def test_reverse_from_middle_pairs_bottom_up() -> None:
 
 def test_middle_index_reading() -> None:
     score = {1: Fraction(2), 2: Fraction(3, 2), 3: Fraction(1), 4: Fraction(0)}
-    assert jca._middle_index([[1], [2], [3], [4]], score) == 2
-    assert jca._middle_index([[1], [4]], score) == 0
+    assert groups._middle_index([[1], [2], [3], [4]], score) == 2
+    assert groups._middle_index([[1], [4]], score) == 0
 
 
 # --------------------------------------------------------------------------------------
@@ -387,8 +387,8 @@ def test_round_one_default_is_white_for_board_one() -> None:
     assert _colour_pattern(pair_round(make(EIGHT))) == [W, B, W, B]
 
 
-def _record(text: str) -> jca._ColourRecord:
-    return jca._ColourRecord(tuple(W if c == "W" else B for c in text))
+def _record(text: str) -> colours._ColourRecord:
+    return colours._ColourRecord(tuple(W if c == "W" else B for c in text))
 
 
 @pytest.mark.parametrize(
@@ -408,11 +408,11 @@ def _record(text: str) -> jca._ColourRecord:
     ],
 )
 def test_colour_rules(higher: str, lower: str, expected: Colour, reason: str) -> None:
-    assert jca._colour_for_higher(_record(higher), _record(lower), W, 1) == (expected, reason)
+    assert colours._colour_for_higher(_record(higher), _record(lower), W, 1) == (expected, reason)
 
 
 def test_colour_lot_even_board_reversed() -> None:
-    assert jca._colour_for_higher(_record("WB"), _record("WB"), W, 2)[0] is B
+    assert colours._colour_for_higher(_record("WB"), _record("WB"), W, 2)[0] is B
 
 
 def test_colours_in_round_two() -> None:
@@ -568,7 +568,7 @@ def test_blossom_matches_brute_force(size: int, data: st.DataObject) -> None:
     edges = data.draw(st.sets(st.sampled_from(candidates))) if candidates else set()
     ok = {frozenset(e) for e in edges}
     expected = _brute_perfect(players, ok) if size % 2 == 0 else False
-    assert jca._perfectly_matchable(players, lambda a, b: frozenset((a, b)) in ok) is expected
+    assert matching.perfectly_matchable(players, lambda a, b: frozenset((a, b)) in ok) is expected
 
 
 def test_blossom_on_random_graphs() -> None:
@@ -579,12 +579,12 @@ def test_blossom_on_random_graphs() -> None:
         density = rng.uniform(0.15, 0.5)
         players = list(range(size))
         ok = {frozenset(e) for e in itertools.combinations(players, 2) if rng.random() < density}
-        found = jca._perfectly_matchable(players, _edges(ok))
+        found = matching.perfectly_matchable(players, _edges(ok))
         assert found is _brute_perfect(players, ok)
-        mate = jca._maximum_matching(players, _edges(ok))
+        mate = matching.maximum_matching(players, _edges(ok))
         assert all(m == -1 or mate[m] == i for i, m in enumerate(mate))
         assert all(m == -1 or frozenset((i, m)) in ok for i, m in enumerate(mate))
-        assert jca._maximum_matching_size(players, _edges(ok)) == _brute_size(players, ok)
+        assert matching.maximum_matching_size(players, _edges(ok)) == _brute_size(players, ok)
 
 
 @settings(max_examples=200, deadline=None)
@@ -602,7 +602,7 @@ def test_first_assignment_is_lexicographic(size: int, data: st.DataObject) -> No
         if all(ok(p, c) for p, c in zip(parents, perm, strict=True)):
             expected = list(perm)
             break
-    assert jca._first_assignment(parents, children, ok) == expected
+    assert halves._first_assignment(parents, children, ok) == expected
 
 
 # --------------------------------------------------------------------------------------
