@@ -152,7 +152,7 @@ class IdempotencyMiddleware:
         ttl = timedelta(hours=state.settings.idempotency_ttl_hours)
         try:
             await self._handle(scope, send, state.sessions, parts, request_hash, body, ttl)
-        except DBAPIError as exc:
+        except (DBAPIError, OSError) as exc:  # a refused connection is a bare OSError
             if not is_outage(exc):
                 raise
             _log.warning("database unreachable: %s", exc)
