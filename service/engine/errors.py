@@ -19,7 +19,7 @@ The family, most general first (module, problem type):
     ├── TieBreakError                   engine/scoring/tiebreaks/errors.py invalid-tiebreak
     │   ├── UnknownTieBreakError                                          unknown-tiebreak
     │   └── UnsupportedEditionError                                       unsupported-edition
-    ├── FlamparkError                   engine/scoring/flampark.py        invalid-flampark-score
+    ├── FlamparkError                   engine/scoring/flampark/rules.py  invalid-flampark-score
     │   ├── ShorteningError                                               invalid-shortening
     │   └── PremiumError                engine/scoring/progress_premium.py invalid-premium
     └── BridgeInputError                engine/bridge/errors.py           invalid-bridge-input
