@@ -31,6 +31,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from service.db.bridge_tables import BridgeTableTokenRow
 from service.db.tables import PlayerRow, TournamentKind, TournamentRow
 from service.db.tokens import hash_token, token_matches
+from service.db.tournament_config import config_of
 from service.engine.model import Tournament
 from service.errors import Forbidden, Gone, Unauthenticated
 
@@ -182,7 +183,7 @@ def require_writer(row: TournamentRow, reader: Reader | None) -> Reader:
 
 def shows_personal_data(row: TournamentRow, reader: Reader | None) -> bool:
     """Personal data is the organizer's to see, and everyone's once published."""
-    return bool(row.settings.get("publish_personal_data")) or (
+    return config_of(row).publish_personal_data or (
         reader is not None and reader.role == "organizer"
     )
 

@@ -10,17 +10,17 @@ from collections import defaultdict
 from collections.abc import Collection
 from datetime import datetime
 from html import escape
-from typing import Any
 
 from service.api.schemas.cards import CardLine, CardOpponent, PlayerCard
 from service.db.cards import CardBye, CardGame, CardPlayer
 from service.db.tables import TournamentRow
+from service.db.tournament_config import config_of
 
 __all__ = ["build_cards", "cards_html"]
 
 
 def _start_times(row: TournamentRow) -> list[datetime | None]:
-    raw: list[Any] = row.settings.get("schedule") or []
+    raw = config_of(row).schedule or ()
     return [datetime.fromisoformat(value) if value else None for value in raw]
 
 

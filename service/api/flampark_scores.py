@@ -19,6 +19,7 @@ from service.api.snapshots import confirmed_result, engine_view, players_view, r
 from service.api.state import AppState
 from service.db.repository import confirmed_shortenings
 from service.db.tables import PlayerRow, TournamentRow, TournamentStatus
+from service.db.tournament_config import config_of
 from service.engine.scoring.flampark import FlamparkAccumulator, FlamparkScore
 from service.engine.scoring.progress_premium import progress_premium_from_ru
 
@@ -43,8 +44,8 @@ class FlamparkTable:
 def base_minutes(row: TournamentRow) -> int:
     """The base thinking time (1 when the tournament has no time control: nobody can
     shorten then, so the value never matters)."""
-    control = row.settings.get("time_control") or {}
-    return int(control.get("base_minutes") or 1)
+    control = config_of(row).time_control
+    return control.base_minutes if control is not None else 1
 
 
 async def shortenings(session: AsyncSession, row: TournamentRow) -> dict[tuple[int, int], Fraction]:
@@ -69,15 +70,16 @@ async def flampark_table(
         players = await players_view(state, session, row)
         accumulator = await _accumulator(state, session, row)
         scores = accumulator.scores()
-        premium: dict[str, Any] = (row.settings.get("flampark") or {}).get("progress_premium") or {}
+        options = config_of(row).flampark
+        premium = options.progress_premium if options is not None else None
         premiums: dict[int, Decimal] = {}
-        if premium:
+        if premium is not None:
             ratings = {number: p.rating for number, p in players.items()}
             premiums = progress_premium_from_ru(
                 accumulator.ru_map(),
                 ratings,
-                pool=Decimal(str(premium["pool"])),
-                wb=int(premium["wb"]),
+                pool=premium.pool,
+                wb=premium.wb,
             )
         table = FlamparkTable(row, players, scores, premiums)
         if len(cache) > 512:

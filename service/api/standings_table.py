@@ -20,6 +20,7 @@ from service.api.snapshots import engine_view, players_view
 from service.api.state import AppState
 from service.app.offload import run_cpu
 from service.db.tables import PlayerRow, TournamentRow
+from service.db.tournament_config import config_of
 from service.engine.model import ByeKind, Colour, Outcome, Tournament
 from service.engine.pairing.flampark.kinds import group_bounds
 from service.engine.ranking import shared_places
@@ -51,7 +52,7 @@ def default_tiebreaks(system: str) -> list[str]:
 
 def tiebreak_order(row: TournamentRow) -> list[str]:
     """The tournament's tie-break order."""
-    configured = row.settings.get("tiebreaks")
+    configured = config_of(row).tiebreaks
     return list(configured) if configured is not None else default_tiebreaks(row.system)
 
 
@@ -240,8 +241,8 @@ async def _by_pf(
 def _variants(row: TournamentRow, ordered: list[Row], player_count: int) -> list[Row] | None:
     """FLAMPARK variants (seed 000): each player's team or group, and the team
     classification (every game of the team variant is a cross-team game)."""
-    options = row.settings.get("flampark") or {}
-    variant = options.get("variant", "individual")
+    options = config_of(row).flampark
+    variant = options.variant if options is not None else "individual"
     if variant == "group" and row.total_rounds:
         bounds = group_bounds(player_count, row.total_rounds)
         for line in ordered:

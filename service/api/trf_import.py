@@ -8,6 +8,7 @@ from dataclasses import replace
 from fractions import Fraction
 from typing import Any, Literal
 
+from service.db.tournament_config import SwissOptions
 from service.engine.model import Bye, ByeKind, Player, Round
 from service.engine.systems import SYSTEMS, SystemName, spec_of, system_from_trf
 from service.engine.trf import TrfDocument, decode_trf, points_mismatches
@@ -175,15 +176,14 @@ def pairing_records(doc: TrfDocument) -> list[str]:
     return warnings
 
 
-def export_system(system: str, settings: dict[str, Any]) -> str:
+def export_system(system: str, swiss: SwissOptions | None) -> str:
     """Record 092 for a tournament's own system: the registry's code (TRF-26 192 codes
     where FIDE has one), FIDE_DUTCH_2017 for a Dutch Swiss paired by the 2017 rules."""
     spec = spec_of(system)
     if spec is None:
         return system.upper()
     if spec.name == SystemName.SWISS_DUTCH:
-        rules = (settings.get("swiss") or {}).get("rules")
-        if rules == "dutch-2017":
+        if swiss is not None and swiss.rules == "dutch-2017":
             return "FIDE_DUTCH_2017"
     return spec.trf_code
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from typing import Any
 
 from pydantic import BaseModel
@@ -21,6 +22,7 @@ from service.api.standings_table import (
 from service.api.state import AppState
 from service.db.repository import count_players
 from service.db.tables import ByeRow, GameRow, PlayerRow, TournamentRow
+from service.db.tournament_config import config_of
 from service.engine.systems import spec_of
 
 __all__ = [
@@ -36,6 +38,7 @@ __all__ = [
 
 async def tournament_public(session: AsyncSession, row: TournamentRow) -> dict[str, Any]:
     """The public fields of a tournament."""
+    config = config_of(row)
     return TournamentPublic(
         id=row.id,
         name=row.name,
@@ -43,16 +46,16 @@ async def tournament_public(session: AsyncSession, row: TournamentRow) -> dict[s
         status=row.status,
         rounds=row.total_rounds,
         current_round=row.current_round,
-        points=PointsSettings.model_validate(row.settings.get("points", {})),
+        points=PointsSettings.model_validate(config.points_given),
         tiebreaks=tiebreak_order(row),
         players=await count_players(session, row.id),
         created_at=row.created_at,
-        schedule=row.settings.get("schedule"),
-        time_control=row.settings.get("time_control"),
+        schedule=list(config.schedule) if config.schedule is not None else None,
+        time_control=asdict(config.time_control) if config.time_control else None,
         flampark=_effective(row, "flampark", FlamparkSettings),
         swiss=_effective(row, "swiss", SwissSettings),
         visibility=row.visibility,
-        publish_personal_data=bool(row.settings.get("publish_personal_data", False)),
+        publish_personal_data=config.publish_personal_data,
     ).model_dump(mode="json")
 
 

@@ -15,6 +15,7 @@ from service.app.systems import options_of, pair_next
 from service.db.events import append_event, lock_tournament
 from service.db.repository import list_players, load_engine_tournament, round_rows, store_round
 from service.db.tables import TournamentRow, TournamentStatus
+from service.db.tournament_config import config_of
 from service.engine.model import Bye, ByeKind, Round
 from service.engine.pairing.result import Pairing
 from service.engine.results import GameStatus
@@ -68,11 +69,11 @@ async def pair_round(
     if len({b.player for b in byes}) != len(byes):
         raise InvalidInput("a player is listed twice", field="byes")
     announced = {b.player for b in byes}
-    for kept in (tournament.settings.get("trf") or {}).get("next_round_byes", []):
+    for kept in config_of(tournament).kept_byes:
         # Byes an imported TRF file announced for this round (api/routes/trf.py).
-        if kept["round"] == current + 1 and kept["player"] not in announced:
-            byes.append(Bye(current + 1, kept["player"], ByeKind(kept["type"])))
-            announced.add(kept["player"])
+        if kept.round == current + 1 and kept.player not in announced:
+            byes.append(Bye(current + 1, kept.player, kept.kind))
+            announced.add(kept.player)
     for player in await list_players(session, tournament.id):
         number = player.start_number
         if player.extra.get("withdrawn") and number is not None and number not in announced:

@@ -19,6 +19,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from service.db.events import append_event, lock_and_reload
 from service.db.repository import Actor, find_game, ratings_of
 from service.db.tables import ByeRow, GameRow, TournamentRow, TournamentStatus
+from service.db.tournament_config import config_of
 from service.engine.results import (
     GameState,
     GameStatus,
@@ -53,12 +54,12 @@ async def check_shortening(
     if minutes is None:
         return None
     field = "time_shortened_minutes"
-    control = tournament.settings.get("time_control")
-    if tournament.system != "flampark" or not control:
+    control = config_of(tournament).time_control
+    if tournament.system != "flampark" or control is None:
         raise InvalidInput(
             "time shortening needs a FLAMPARK tournament with a time_control", field=field
         )
-    base = int(control["base_minutes"])
+    base = control.base_minutes
     if minutes > base:
         raise InvalidInput(f"{minutes:g} minutes exceed the base time of {base}", field=field)
     game = await find_game(session, tournament.id, round_number, table)

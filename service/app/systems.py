@@ -13,6 +13,7 @@ from fractions import Fraction
 from typing import Any
 
 from service.db.tables import TournamentRow
+from service.db.tournament_config import config_of
 from service.engine.model import Bye, Round, Tournament
 from service.engine.pairing.result import Pairing
 from service.engine.systems import (
@@ -31,9 +32,7 @@ schedule_for = flampark_from_options
 def options_of(row: TournamentRow) -> dict[str, Any]:
     """The stored options of a tournament's system (`settings[options_key]`)."""
     spec = spec_of(row.system)
-    if spec is None or spec.options_key is None:
-        return {}
-    return dict(row.settings.get(spec.options_key) or {})
+    return config_of(row).options_for(spec.options_key if spec is not None else None)
 
 
 def initial_rounds(row: TournamentRow, player_count: int) -> tuple[tuple[Round, ...], list[str]]:

@@ -5,10 +5,10 @@ from __future__ import annotations
 import random
 from collections import defaultdict
 from collections.abc import Sequence
-from fractions import Fraction
 from typing import NamedTuple
 
 from service.db.tables import ByeRow, GameRow, PlayerRow, TournamentRow
+from service.db.tournament_config import config_of
 from service.engine.model import (
     Bye,
     ByeKind,
@@ -54,14 +54,7 @@ class ByeRecord(NamedTuple):
 
 def point_system(row: TournamentRow) -> PointSystem:
     """The tournament's points per outcome (settings.points: win, draw, loss, bye)."""
-    points = row.settings.get("points") or {}
-    bye = points.get("bye")
-    return PointSystem(
-        win=Fraction(str(points.get("win", 1))),
-        draw=Fraction(str(points.get("draw", 0.5))),
-        loss=Fraction(str(points.get("loss", 0))),
-        pairing_bye=None if bye is None else Fraction(str(bye)),
-    )
+    return config_of(row).points
 
 
 def engine_player(row: PlayerRow) -> Player:
@@ -125,13 +118,12 @@ def engine_tournament(
 def initial_colour(row: TournamentRow) -> Colour | None:
     """Round 1 colour of the top player: set by the organizer, or drawn by a lot seeded
     with `swiss.seed` (else the tournament id), so it never changes once drawn."""
-    swiss = row.settings.get("swiss") or {}
-    chosen = swiss.get("initial_colour")
-    if chosen is not None:
-        return Colour.WHITE if chosen == "white" else Colour.BLACK
+    swiss = config_of(row).swiss
+    if swiss is not None and swiss.initial_colour is not None:
+        return swiss.initial_colour
     spec = spec_of(row.system)
     if spec is None or not spec.initial_colour_lot:
         return None
-    seed = swiss.get("seed")
+    seed = swiss.seed if swiss is not None else None
     lot = random.Random(seed if seed is not None else row.id)
     return lot.choice((Colour.WHITE, Colour.BLACK))

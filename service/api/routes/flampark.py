@@ -22,6 +22,7 @@ from service.api.schemas.flampark_lists import (
     TournamentRef,
 )
 from service.db.tables import PlayerRow
+from service.db.tournament_config import config_of
 from service.engine.model import Outcome
 from service.engine.scoring.flampark import best_games
 
@@ -106,7 +107,7 @@ def _collect(records: dict[str, _Record], table: FlamparkTable) -> None:
             record.fide_id = player.fide_id
             record.latest = table.tournament.created_at
             record.entry = f"entry:{player.tournament_id}:{player.start_number}"
-        if not table.tournament.settings.get("publish_personal_data"):
+        if not config_of(table.tournament).publish_personal_data:
             record.private = True
         record.tournaments.add(table.tournament.id)
         for game in score.games:

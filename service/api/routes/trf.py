@@ -34,7 +34,8 @@ from service.db.repository import (
 )
 from service.db.tables import PlayerRow, TournamentRow, TournamentStatus
 from service.db.tokens import hash_token, new_token
-from service.engine.model import Bye, ByeKind
+from service.db.tournament_config import TournamentConfig, config_of
+from service.engine.model import Bye
 from service.engine.trf import TrfDocument, TrfError, parse_trf, write_trf
 from service.errors import InvalidInput
 
@@ -83,8 +84,8 @@ async def export_trf(
         engine_view = without_personal_data(engine_view)
     standings = await standings_public(state, session, tournament)
     ranks = {row.start_number: row.rank for row in standings.rows}
-    kept = tournament.settings.get("trf") or {}
-    headers = _export_headers(tournament.name, tournament.system, tournament.settings, kept)
+    config = config_of(tournament)
+    headers = _export_headers(tournament.name, tournament.system, config)
     if tournament.total_rounds is not None and not any(c in ("XXR", "142") for c, _ in headers):
         headers.append(("XXR", str(tournament.total_rounds)))
     extras = {
@@ -97,7 +98,7 @@ async def export_trf(
     doc = TrfDocument(
         tournament=replace(engine_view, players=players),
         headers=tuple(headers),
-        next_round_byes=_pending_byes(tournament, kept),
+        next_round_byes=_pending_byes(tournament, config),
         birth_dates={
             n: e["birth_date"]
             for n, e in extras.items()
@@ -108,24 +109,21 @@ async def export_trf(
     return PlainTextResponse(write_trf(doc, ranks=ranks), media_type="text/plain")
 
 
-def _export_headers(
-    name: str, system: str, settings: dict[str, Any], kept: dict[str, Any]
-) -> list[tuple[str, str]]:
-    stored = [(str(code), str(rest)) for code, rest in kept.get("headers", [])]
-    headers = [(code, name if code == "012" else rest) for code, rest in stored]
+def _export_headers(name: str, system: str, config: TournamentConfig) -> list[tuple[str, str]]:
+    headers = [(code, name if code == "012" else rest) for code, rest in config.kept_headers]
     if not any(code == "012" for code, _ in headers):
         headers.insert(0, ("012", name))
     if not any(code in ("092", "192") for code, _ in headers):
-        headers.insert(1, ("092", export_system(system, settings)))
+        headers.insert(1, ("092", export_system(system, config.swiss)))
     return headers
 
 
-def _pending_byes(tournament: TournamentRow, kept: dict[str, Any]) -> tuple[Bye, ...]:
+def _pending_byes(tournament: TournamentRow, config: TournamentConfig) -> tuple[Bye, ...]:
     """Byes the imported file announced for the round after the current one."""
     return tuple(
-        Bye(int(b["round"]), int(b["player"]), ByeKind(b["type"]))
-        for b in kept.get("next_round_byes", [])
-        if int(b["round"]) == tournament.current_round + 1
+        Bye(kept.round, kept.player, kept.kind)
+        for kept in config.kept_byes
+        if kept.round == tournament.current_round + 1
     )
 
 
