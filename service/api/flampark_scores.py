@@ -15,7 +15,13 @@ from typing import Any
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from service.api.snapshots import confirmed_result, engine_view, players_view, result_events
+from service.api.snapshots import (
+    confirmed_result,
+    engine_view,
+    players_view,
+    result_event_of,
+    result_events,
+)
 from service.api.state import AppState
 from service.db.repository import confirmed_shortenings
 from service.db.tables import PlayerRow, TournamentRow, TournamentStatus
@@ -103,14 +109,14 @@ async def _accumulator(
         events = await result_events(session, row, cached[0])
         if events is not None and all(_has_minutes(e.payload) for e in events):
             accumulator = cached[1]
-            for event in events:
-                payload = event.payload
-                result = confirmed_result(payload)
-                minutes = _minutes(payload) if result is not None else None
+            for stored in events:
+                event = result_event_of(stored)
+                result = confirmed_result(event)
+                minutes = event.time_shortened_minutes if result is not None else None
                 accumulator.record(
-                    payload["round"],
-                    payload["white"],
-                    payload["black"],
+                    event.round,
+                    event.white,
+                    event.black,
                     result,
                     shortened=Fraction(str(minutes)) if minutes else 0,
                 )
@@ -145,7 +151,3 @@ before it was aligned with the request."""
 
 def _has_minutes(payload: dict[str, Any]) -> bool:
     return any(key in payload for key in _MINUTES_KEYS)
-
-
-def _minutes(payload: dict[str, Any]) -> Any:
-    return next(payload[key] for key in _MINUTES_KEYS if key in payload)

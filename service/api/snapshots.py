@@ -12,25 +12,31 @@ per event) instead of reading the whole tournament again.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from service.api.state import AppState
+from service.db.event_types import GAME_RESULT_EVENTS, GameResultEvent, decode
 from service.db.events import events_since
 from service.db.repository import list_players, load_engine_tournament
 from service.db.tables import EventRow, PlayerRow, TournamentRow
 from service.engine.model import GameResult, Tournament
+from service.engine.results import GameStatus
 
-__all__ = ["RESULT_EVENTS", "confirmed_result", "engine_view", "players_view", "result_events"]
+__all__ = [
+    "RESULT_EVENTS",
+    "confirmed_result",
+    "engine_view",
+    "players_view",
+    "result_event_of",
+    "result_events",
+]
 
 _LIMIT = 64
 
 
-RESULT_EVENTS = frozenset(
-    {"result_reported", "result_confirmed", "result_disputed", "result_corrected"}
-)
-"""Events that change one game's result and nothing else."""
+RESULT_EVENTS = GAME_RESULT_EVENTS
+"""Events that change one game's result and nothing else (db/event_types.py)."""
 
 
 async def result_events(
@@ -44,27 +50,35 @@ async def result_events(
     return events
 
 
-def confirmed_result(payload: dict[str, Any]) -> GameResult | None:
+def confirmed_result(event: GameResultEvent) -> GameResult | None:
     """The result an event leaves counted: only a confirmed one."""
-    result = payload.get("result")
-    return GameResult(result) if result and payload.get("status") == "confirmed" else None
+    if event.result is None or event.status != GameStatus.CONFIRMED:
+        return None
+    return GameResult(event.result)
+
+
+def result_event_of(row: EventRow) -> GameResultEvent:
+    """A stored result event, typed (`result_events` only returns those)."""
+    event = decode(row.type, row.payload)
+    assert isinstance(event, GameResultEvent)
+    return event
 
 
 def _with_results(tournament: Tournament, events: list[EventRow]) -> Tournament | None:
     rounds = list(tournament.rounds)
     index = {rnd.number: i for i, rnd in enumerate(rounds)}
-    for event in events:
-        payload = event.payload
-        position = index.get(payload["round"])
+    for stored in events:
+        event = result_event_of(stored)
+        position = index.get(event.round)
         if position is None:
             return None
         rnd = rounds[position]
         games = list(rnd.games)
-        pair = (payload["white"], payload["black"])
+        pair = (event.white, event.black)
         found = next((i for i, g in enumerate(games) if (g.white, g.black) == pair), None)
         if found is None:
             return None
-        games[found] = replace(games[found], result=confirmed_result(payload))
+        games[found] = replace(games[found], result=confirmed_result(event))
         rounds[position] = replace(rnd, games=tuple(games))
     return replace(tournament, rounds=tuple(rounds))
 

@@ -182,9 +182,9 @@ def export_system(system: str, swiss: SwissOptions | None) -> str:
     spec = spec_of(system)
     if spec is None:
         return system.upper()
-    if spec.name == SystemName.SWISS_DUTCH:
-        if swiss is not None and swiss.rules == "dutch-2017":
-            return "FIDE_DUTCH_2017"
+    dutch_2017 = swiss is not None and swiss.rules == "dutch-2017"
+    if spec.name == SystemName.SWISS_DUTCH and dutch_2017:
+        return "FIDE_DUTCH_2017"
     return spec.trf_code
 
 

@@ -32,6 +32,12 @@ from service.db.bridge import (
     find_result,
 )
 from service.db.bridge_tables import BridgeResultRow
+from service.db.event_types import (
+    BridgeResultCorrected,
+    BridgeResultEntered,
+    BridgeResultEvent,
+    BridgeResultRemoved,
+)
 from service.db.events import append_event, lock_tournament
 from service.db.tables import TournamentRow, TournamentStatus, utcnow
 from service.engine.bridge import (
@@ -224,7 +230,7 @@ async def _enter(
             entered_by=actor.label,
             **fields,
         )
-        event = "bridge_result_entered"
+        event: type[BridgeResultEvent] = BridgeResultEntered
     else:
         current = {key: getattr(stored, key) for key in RESULT_KEYS}
         if current == fields:
@@ -239,21 +245,21 @@ async def _enter(
         stored.entered_by = actor.label
         stored.version += 1
         stored.updated_at = utcnow()
-        event = "bridge_result_corrected"
+        event = BridgeResultCorrected
     session.add(stored)
     await session.flush()
-    payload = {
-        "round": play.round,
-        "table": table,
-        "board": board,
-        "ns": play.ns,
-        "ew": play.ew,
-        "result": {key: fields[key] for key in RESULT_KEYS},
-        "by": actor.label,
-        "version": stored.version,
-        "previous": previous,
-    }
-    seq = await append_event(session, row.id, event, payload)
+    entered = event(
+        round=play.round,
+        table=table,
+        board=board,
+        ns=play.ns,
+        ew=play.ew,
+        result={key: fields[key] for key in RESULT_KEYS},
+        by=actor.label,
+        version=stored.version,
+        previous=previous,
+    )
+    seq = await append_event(session, row.id, entered)
     return EntryOutcome(stored, seq)
 
 
@@ -276,20 +282,20 @@ async def remove_result(
         "entered_by": stored.entered_by,
         "version": stored.version,
     }
-    payload = {
-        "round": stored.round,
-        "table": table,
-        "board": board,
-        "ns": stored.ns,
-        "ew": stored.ew,
-        "result": None,
-        "by": actor.label,
-        "version": stored.version + 1,
-        "previous": previous,
-    }
+    removed = BridgeResultRemoved(
+        round=stored.round,
+        table=table,
+        board=board,
+        ns=stored.ns,
+        ew=stored.ew,
+        result=None,
+        by=actor.label,
+        version=stored.version + 1,
+        previous=previous,
+    )
     await session.delete(stored)
     await session.flush()
-    seq = await append_event(session, row.id, "bridge_result_removed", payload)
+    seq = await append_event(session, row.id, removed)
     await _advance(session, row, layout)
     return seq
 

@@ -12,6 +12,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from service.app.offload import run_cpu
 from service.app.systems import options_of, pair_next
+from service.db.event_types import RoundPaired
 from service.db.events import append_event, lock_tournament
 from service.db.repository import list_players, load_engine_tournament, round_rows, store_round
 from service.db.tables import TournamentRow, TournamentStatus
@@ -91,16 +92,12 @@ async def pair_round(
     await store_round(session, tournament, paired)
     tournament.current_round = pairing.round
     session.add(tournament)
-    await append_event(
-        session,
-        tournament.id,
-        "round_paired",
-        {
-            "round": pairing.round,
-            "games": [[g.table, g.white, g.black] for g in pairing.games],
-            "byes": [[b.player, b.kind.value] for b in pairing.byes],
-        },
+    paired_event = RoundPaired(
+        pairing.round,
+        games=[[g.table, g.white, g.black] for g in pairing.games],
+        byes=[[b.player, b.kind.value] for b in pairing.byes],
     )
+    await append_event(session, tournament.id, paired_event)
     return pairing
 
 

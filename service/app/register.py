@@ -9,6 +9,7 @@ from typing import Any
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from service.db.event_types import PlayerAdded
 from service.db.events import append_event, lock_tournament
 from service.db.repository import list_players, next_player_number, require_open
 from service.db.tables import PlayerRow, TournamentRow, TournamentStatus
@@ -48,6 +49,7 @@ async def register(
         player.extra = {**player.extra, "late_entry_round": tournament.current_round + 1}
     session.add(player)
     await session.flush()
-    payload = {"id": player.number, "start_number": player.start_number, **fields}
-    await append_event(session, tournament.id, "player_added", payload)
+    await append_event(
+        session, tournament.id, PlayerAdded(player.number, player.start_number, fields)
+    )
     return player, token

@@ -16,6 +16,7 @@ from sqlalchemy import text
 from sqlmodel import func, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from service.db.event_types import result_event
 from service.db.events import append_event, lock_and_reload
 from service.db.repository import Actor, find_game, ratings_of
 from service.db.tables import ByeRow, GameRow, TournamentRow, TournamentStatus
@@ -115,19 +116,20 @@ async def report_result(
         if minutes is not None:
             game.shortened_minutes = float(minutes)
     session.add(game)
-    payload = {
-        "round": game.round,
-        "table": game.table_no,
-        "white": game.white,
-        "black": game.black,
-        "result": game.result,
-        "status": game.status,
-        "by": Reporter(actor.kind, actor.start_number).label,
-        "previous": {**previous, "extra": previous_extra},
-        "time_shortened_minutes": game.shortened_minutes,  # the request's name
-        **({"extra": extra} if extra else {}),
-    }
-    seq = await append_event(session, tournament.id, transition.event, payload)
+    event = result_event(
+        transition.event,
+        round=game.round,
+        table=game.table_no,
+        white=game.white,
+        black=game.black,
+        result=game.result,
+        status=game.status,
+        by=Reporter(actor.kind, actor.start_number).label,
+        previous={**previous, "extra": previous_extra},
+        time_shortened_minutes=game.shortened_minutes,  # the request's name
+        extra=extra or None,
+    )
+    seq = await append_event(session, tournament.id, event)
     if game.status == GameStatus.CONFIRMED and game.round == tournament.current_round:
         await _advance(session, tournament)
     return ReportOutcome(game, seq)

@@ -11,6 +11,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from service.app.offload import run_cpu
 from service.app.systems import initial_rounds
+from service.db.event_types import TournamentStarted
 from service.db.events import append_event
 from service.db.repository import close_start_list, store_rounds
 from service.db.tables import PlayerRow, TournamentRow
@@ -36,10 +37,5 @@ async def start(session: AsyncSession, tournament: TournamentRow) -> Started:
         tournament.total_rounds = len(rounds)
         tournament.current_round = 1
         session.add(tournament)
-    await append_event(
-        session,
-        tournament.id,
-        "tournament_started",
-        {"players": count, "rounds": tournament.total_rounds},
-    )
+    await append_event(session, tournament.id, TournamentStarted(count, tournament.total_rounds))
     return Started(issued, warnings)

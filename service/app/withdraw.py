@@ -16,6 +16,7 @@ from sqlmodel import col, or_, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from service.app.report_result import report_result
+from service.db.event_types import PlayerUpdated
 from service.db.events import append_event, lock_tournament
 from service.db.repository import Actor, get_player, require_open
 from service.db.tables import GameRow, PlayerRow, TournamentRow, TournamentStatus
@@ -48,7 +49,7 @@ async def change_player(
         else:
             setattr(player, name, value)
     session.add(player)
-    await append_event(session, tournament.id, "player_updated", {"id": player_id, **fields})
+    await append_event(session, tournament.id, PlayerUpdated(player_id, fields))
     return player
 
 

@@ -23,6 +23,12 @@ from sqlmodel import col, func, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from service.db.bridge_tables import BridgeResultRow, BridgeTableTokenRow
+from service.db.event_types import (
+    BRIDGE_RESULT_EVENTS,
+    BridgeEventCreated,
+    BridgeResultEvent,
+    decode,
+)
 from service.db.events import append_event
 from service.db.tables import EventRow, TournamentKind, TournamentRow, TournamentStatus
 from service.db.tokens import hash_token, new_token
@@ -53,8 +59,8 @@ __all__ = [
 BRIDGE_SYSTEMS = {"pairs": "bridge-pairs", "teams": "bridge-teams"}
 """Tournament `system` per bridge event kind."""
 
-RESULT_EVENTS = ("bridge_result_entered", "bridge_result_corrected", "bridge_result_removed")
-"""Event types that change a result (and so the ranking)."""
+RESULT_EVENTS = BRIDGE_RESULT_EVENTS
+"""Event types that change a result (and so the ranking; db/event_types.py)."""
 
 
 # --- layout ---------------------------------------------------------------------------
@@ -102,17 +108,8 @@ async def create_bridge_event(
         )
         tables.append((table, table_token))
     await session.flush()
-    await append_event(
-        session,
-        row.id,
-        "bridge_event_created",
-        {
-            "name": row.name,
-            "system": row.system,
-            "tables": len(tables),
-            "boards": len(layout.boards),
-        },
-    )
+    created = BridgeEventCreated(row.name, row.system, len(tables), len(layout.boards))
+    await append_event(session, row.id, created)
     return row, layout, token, tables
 
 
@@ -194,16 +191,17 @@ async def result_history(
         .order_by(col(EventRow.seq))
     )
     history = []
-    for event in (await session.exec(statement)).all():
-        payload = event.payload
-        if payload.get("table") == table and payload.get("board") == board:
+    for stored in (await session.exec(statement)).all():
+        event = decode(stored.type, stored.payload)
+        assert isinstance(event, BridgeResultEvent)
+        if event.table == table and event.board == board:
             history.append(
                 {
-                    "seq": event.seq,
-                    "event": event.type,
-                    "by": payload.get("by", ""),
-                    "result": payload.get("result"),
-                    "previous": payload.get("previous"),
+                    "seq": stored.seq,
+                    "event": stored.type,
+                    "by": event.by,
+                    "result": event.result,
+                    "previous": event.previous,
                 }
             )
     return history

@@ -14,6 +14,7 @@ from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from service.db.bridge_tables import BridgeTableTokenRow
+from service.db.event_types import TokenRevoked, TokenRotated
 from service.db.events import append_event, lock_tournament
 from service.db.tables import PlayerRow, TournamentRow, TournamentStatus
 from service.db.tokens import hash_token, new_token
@@ -93,8 +94,8 @@ async def rotate_token(
         table = await _table(session, row, number)
         table.token_hash, table.expires_at = digest, expires_at
         session.add(table)
-    payload = {**_whose(role, number), "expires_at": expires_at and expires_at.isoformat()}
-    await append_event(session, row.id, "token_rotated", payload)
+    expiry = expires_at.isoformat() if expires_at is not None else None
+    await append_event(session, row.id, TokenRotated(_whose(role, number), expiry))
     return token
 
 
@@ -120,7 +121,7 @@ async def revoke_token(
         session.add(table)
     else:  # pragma: no cover - the request schema refuses it
         raise ValueError(f"cannot revoke the {role} token")
-    await append_event(session, row.id, "token_revoked", _whose(role, number))
+    await append_event(session, row.id, TokenRevoked(_whose(role, number)))
 
 
 def issue_viewer_token(row: TournamentRow) -> str:

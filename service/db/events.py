@@ -15,6 +15,7 @@ from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from service.db.event_types import Event, encode
 from service.db.tables import EventRow, TournamentRow
 
 __all__ = [
@@ -84,9 +85,7 @@ async def lock_and_reload(session: AsyncSession, tournament: TournamentRow) -> N
         set_committed_value(tournament, name, value)
 
 
-async def append_event(
-    session: AsyncSession, tournament_id: str, event_type: str, payload: dict[str, Any]
-) -> int:
+async def append_event(session: AsyncSession, tournament_id: str, event: Event) -> int:
     """Add an event in the caller's transaction; returns its sequence number.
 
     On PostgreSQL the same statement queues the NOTIFY for it (delivered at commit,
@@ -110,6 +109,7 @@ async def append_event(
             params={"id": tournament_id},
         )
         seq = int(result.scalar_one())
+    event_type, payload = encode(event)
     session.add(EventRow(tournament_id=tournament_id, seq=seq, type=event_type, payload=payload))
     return seq
 

@@ -17,6 +17,7 @@ from sqlalchemy import select as sa_select
 from sqlmodel import col, func, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from service.db.event_types import PlayerRemoved, TournamentCreated
 from service.db.events import append_event, lock_tournament
 from service.db.loading import ByeRecord, GameRecord, engine_tournament
 from service.db.tables import ByeRow, EventRow, GameRow, PlayerRow, TournamentRow, TournamentStatus
@@ -72,7 +73,7 @@ async def create_tournament(
     )
     session.add(row)
     await session.flush()
-    await append_event(session, row.id, "tournament_created", {"name": name, "system": system})
+    await append_event(session, row.id, TournamentCreated(name, system))
     return row, token
 
 
@@ -153,7 +154,7 @@ async def delete_player(session: AsyncSession, tournament: TournamentRow, player
     require_open(tournament)
     player = await get_player(session, tournament.id, player_id)
     await session.delete(player)
-    await append_event(session, tournament.id, "player_removed", {"id": player_id})
+    await append_event(session, tournament.id, PlayerRemoved(player_id))
 
 
 async def close_start_list(

@@ -13,6 +13,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from service.app.register import register as add_player
 from service.app.report_result import report_result as submit_result
+from service.db.event_types import PlayerRemoved, TournamentArchived, decode
 from service.db.events import append_event, events_since, lock_tournament
 from service.db.repository import (
     Actor,
@@ -71,17 +72,19 @@ async def test_sequence_numbers_are_gapless_per_tournament(sessions: SessionFact
     first = await _tournament(sessions, [])
     second = await _tournament(sessions, [])
     async with sessions() as session:
-        seqs = [await append_event(session, first, "note", {"n": n}) for n in range(3)]
-        other = await append_event(session, second, "note", {})
+        seqs = [await append_event(session, first, PlayerRemoved(n)) for n in range(3)]
+        other = await append_event(session, second, TournamentArchived())
         await session.commit()
     assert seqs == [2, 3, 4]  # 1 is tournament_created
     assert other == 2
     async with sessions() as session:
         events = await events_since(session, first, 0)
         assert [(e.seq, e.type) for e in events] == [
-            (1, "tournament_created"), (2, "note"), (3, "note"), (4, "note"),
+            (1, "tournament_created"), (2, "player_removed"), (3, "player_removed"),
+            (4, "player_removed"),
         ]  # fmt: skip
-        assert [e.payload for e in events[1:]] == [{"n": 0}, {"n": 1}, {"n": 2}]
+        assert [e.payload for e in events[1:]] == [{"id": 0}, {"id": 1}, {"id": 2}]
+        assert decode(events[2].type, events[2].payload) == PlayerRemoved(1)
         assert [e.seq for e in await events_since(session, first, 2)] == [3, 4]
         assert [e.seq for e in await events_since(session, first, 1, limit=2)] == [2, 3]
         assert await events_since(session, first, 4) == []
@@ -92,13 +95,16 @@ async def test_sequence_numbers_are_gapless_per_tournament(sessions: SessionFact
 async def test_a_rolled_back_write_leaves_no_event_and_no_gap(sessions: SessionFactory) -> None:
     tid = await _tournament(sessions, [])
     async with sessions() as session:
-        assert await append_event(session, tid, "lost", {}) == 2
+        assert await append_event(session, tid, PlayerRemoved(1)) == 2
         await session.rollback()
     async with sessions() as session:
-        assert await append_event(session, tid, "kept", {}) == 2
+        assert await append_event(session, tid, TournamentArchived()) == 2
         await session.commit()
     async with sessions() as session:
-        assert await _events(session, tid) == [(1, "tournament_created"), (2, "kept")]
+        assert await _events(session, tid) == [
+            (1, "tournament_created"),
+            (2, "tournament_archived"),
+        ]
 
 
 async def test_concurrent_writers_take_distinct_numbers(sessions: SessionFactory) -> None:
@@ -109,7 +115,7 @@ async def test_concurrent_writers_take_distinct_numbers(sessions: SessionFactory
     async def writer(n: int) -> int:
         async with sessions() as session:
             await lock_tournament(session, tid)
-            seq = await append_event(session, tid, "note", {"writer": n})
+            seq = await append_event(session, tid, PlayerRemoved(n))
             await session.commit()
             return seq
 
@@ -117,7 +123,7 @@ async def test_concurrent_writers_take_distinct_numbers(sessions: SessionFactory
     assert sorted(seqs) == list(range(2, 12))
     async with sessions() as session:
         events = await events_since(session, tid, 1)
-    assert sorted(e.payload["writer"] for e in events) == list(range(10))
+    assert sorted(e.payload["id"] for e in events) == list(range(10))
 
 
 # ------------------------------------------------------------------ the repository

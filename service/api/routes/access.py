@@ -33,6 +33,7 @@ from service.api.schemas.access import (
 from service.api.views import tournament_public
 from service.db.bridge import get_bridge_event
 from service.db.credentials import issue_viewer_token, revoke_token, rotate_token
+from service.db.event_types import SettingsChanged, TournamentArchived
 from service.db.events import append_event, lock_tournament
 from service.db.tables import GameRow, TournamentRow, utcnow
 from service.engine.scoring.tiebreaks.errors import TieBreakError
@@ -149,9 +150,7 @@ async def change_settings(
                 settings[name] = value
         tournament.settings = settings
         session.add(tournament)
-        await append_event(
-            session, tournament.id, "settings_changed", {"before": before, "after": after}
-        )
+        await append_event(session, tournament.id, SettingsChanged(before, after))
         await commit_and_publish(session, state, tournament)
     return {**await tournament_public(session, tournament), "viewer_token": viewer}
 
@@ -172,7 +171,7 @@ async def archive(
     await session.refresh(tournament)
     tournament.archived_at = utcnow()
     session.add(tournament)
-    await append_event(session, tournament.id, "tournament_archived", {})
+    await append_event(session, tournament.id, TournamentArchived())
     await commit_and_publish(session, state, tournament)
     return Response(status_code=status.HTTP_204_NO_CONTENT)
 

@@ -25,6 +25,7 @@ from service.api.trf_import import (
     validate_limits,
 )
 from service.api.views import standings_public, tournament_public
+from service.db.event_types import Imported
 from service.db.events import append_event
 from service.db.repository import (
     create_tournament,
@@ -203,9 +204,7 @@ async def import_trf(
         else TournamentStatus.RUNNING
     )
     session.add(row)
-    await append_event(
-        session, row.id, "imported", {"players": len(tournament.players), "rounds": paired}
-    )
+    await append_event(session, row.id, Imported(len(tournament.players), paired))
     await commit_and_publish(session, state, row)
     return {
         **await tournament_public(session, row),
