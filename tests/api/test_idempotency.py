@@ -168,7 +168,9 @@ async def test_expired_records_are_purged(client: httpx.AsyncClient) -> None:
         )
         session.add(IdempotencyRow(key=new, request_hash="x", state="done"))
         await session.commit()
-    assert await purge_expired(sessions, timedelta(hours=24)) >= 1
+    # the app's own purger may have run meanwhile (it starts with the app), so the count
+    # may be 0 here; what matters is that the old record is gone and the new one kept
+    await purge_expired(sessions, timedelta(hours=24))
     keys = {r.key for r in await _records(client)}
     assert new in keys
     assert old not in keys

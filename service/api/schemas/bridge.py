@@ -22,6 +22,11 @@ from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
 from service.api.schemas.common import ApiModel
 from service.engine.bridge import ArtificialScore, BoardEntry, WeightedScore, round_half_up
+from service.engine.bridge.butler import DatumMethod, DatumRounding
+from service.engine.bridge.cavendish import CavendishDivisor
+from service.engine.bridge.contract import Seat as EngineSeat
+from service.engine.bridge.imps import ImpRounding
+from service.engine.bridge.matchpoints import MatchpointUnits
 from service.engine.bridge.vp import BandScale
 
 __all__ = [
@@ -61,9 +66,9 @@ __all__ = [
     "number",
 ]
 
-Seat = Literal["N", "E", "S", "W"]
+Seat = EngineSeat
 Number = float | int
-ImpRoundingName = Literal["nearest", "lower-bound"]
+ImpRoundingName = ImpRounding
 ScaleName = Literal["wbf-2013", "wbf-2013-discrete", "acbl-20", "acbl-30"]
 
 
@@ -210,7 +215,7 @@ class ImpsRequest(ApiModel):
 
     difference: StrictInt = Field(ge=-100_000, le=100_000, examples=[270])
     rounding: ImpRoundingName = Field(
-        default="nearest",
+        default=ImpRounding.NEAREST,
         description="For differences that are not multiples of 10: nearest 10 (15 -> 1 IMP) "
         "or the Law's lower bounds (15 -> 0).",
     )
@@ -250,7 +255,7 @@ class MatchpointsRequest(ApiModel):
         le=10_000,
         description="Results the board should have (Neuberg when more than the real ones).",
     )
-    units: Literal["2-1-0", "1-0.5-0"] = "2-1-0"
+    units: MatchpointUnits = MatchpointUnits.TWO_ONE_ZERO
 
 
 class MatchpointsResponse(BaseModel):
@@ -269,10 +274,10 @@ class ButlerRequest(ApiModel):
     """One board's NS entries, IMPed against a datum."""
 
     scores: Scores = Field(examples=[[690, 660, 630, 630, 620, -100, -100, -200]])
-    datum_method: Literal["pzbs", "trim", "mean"] = "pzbs"
+    datum_method: DatumMethod = DatumMethod.PZBS
     trim: int = Field(default=1, ge=0, le=1_000, description="Per end, for `trim`.")
-    rounding: Literal["down", "toward-zero", "nearest", "nearest-even", "none"] = "down"
-    imp_rounding: ImpRoundingName = "nearest"
+    rounding: DatumRounding = DatumRounding.DOWN
+    imp_rounding: ImpRoundingName = ImpRounding.NEAREST
 
 
 class ButlerResponse(BaseModel):
@@ -289,11 +294,11 @@ class CavendishRequest(ApiModel):
     """One board's NS entries, each IMPed against every other."""
 
     scores: Scores = Field(examples=[[730, -170, 100, -420, -400]])
-    divisor: Literal["tables", "comparisons", "total"] = "tables"
+    divisor: CavendishDivisor = CavendishDivisor.TABLES
     comparison_cap: int | None = Field(
         default=None, ge=0, le=24, description="Cap per comparison (17 in the WBF variant)."
     )
-    imp_rounding: ImpRoundingName = "nearest"
+    imp_rounding: ImpRoundingName = ImpRounding.NEAREST
 
 
 class CavendishResponse(BaseModel):
@@ -338,7 +343,7 @@ class MatchRequest(ApiModel):
     boards_in_match: int | None = Field(
         default=None, ge=1, le=1_000, description="VP table size (default: boards given)."
     )
-    imp_rounding: ImpRoundingName = "nearest"
+    imp_rounding: ImpRoundingName = ImpRounding.NEAREST
 
 
 class MatchResponse(BaseModel):
@@ -397,9 +402,9 @@ class TeamsRound(ApiModel):
 class ButlerOptions(ApiModel):
     """How a Butler session computes each board's datum."""
 
-    datum_method: Literal["pzbs", "trim", "mean"] = "pzbs"
+    datum_method: DatumMethod = DatumMethod.PZBS
     trim: int = Field(default=1, ge=0, le=100)
-    rounding: Literal["down", "toward-zero", "nearest", "nearest-even", "none"] = "down"
+    rounding: DatumRounding = DatumRounding.DOWN
     round_cap: bool = Field(
         default=False,
         description="Polish rule (seed 003): a pair wins at most 10 + k IMPs in a round of "
@@ -410,7 +415,7 @@ class ButlerOptions(ApiModel):
 class CavendishOptions(ApiModel):
     """How a Cavendish session divides and caps the cross-IMPs."""
 
-    divisor: Literal["tables", "comparisons", "total"] = "tables"
+    divisor: CavendishDivisor = CavendishDivisor.TABLES
     comparison_cap: int | None = Field(default=None, ge=0, le=24)
     round_cap: bool = Field(
         default=False,

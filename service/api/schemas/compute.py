@@ -7,6 +7,7 @@ from typing import Annotated, Literal, Self
 from pydantic import BaseModel, BeforeValidator, Field, model_validator
 
 from service.api.schemas.common import ApiModel, PointsSettings
+from service.engine.model import ByeKind, GameResult
 from service.engine.systems import SystemName
 
 __all__ = [
@@ -45,7 +46,7 @@ class ComputeGame(ApiModel):
     round: int = Field(ge=1, le=1000)
     white: PlayerId
     black: PlayerId
-    result: Literal["1-0", "1/2-1/2", "0-1", "+-", "-+", "--"] | None = None
+    result: GameResult | None = None
 
 
 class ComputeBye(ApiModel):
@@ -53,7 +54,7 @@ class ComputeBye(ApiModel):
 
     round: int = Field(ge=1, le=1000)
     player: PlayerId
-    type: Literal["pairing-allocated", "half-point", "zero-point", "full-point"]
+    type: ByeKind
 
 
 class ComputeTournament(ApiModel):
