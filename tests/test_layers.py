@@ -1,5 +1,6 @@
-"""Dependencies point one way (README, Architecture): the application layer, the
-database layer and the engine never import the API layer."""
+"""Dependencies point one way (README, Architecture: api -> app -> live/db -> engine):
+the application layer, the live layer, the database layer and the engine never import
+the API layer, and the database layer and the engine never import the live layer."""
 
 from __future__ import annotations
 
@@ -22,11 +23,22 @@ def _imports(path: Path) -> set[str]:
     return found
 
 
-@pytest.mark.parametrize("layer", ["app", "db", "engine"])
+@pytest.mark.parametrize("layer", ["app", "live", "db", "engine"])
 def test_a_layer_below_the_api_does_not_import_it(layer: str) -> None:
     offenders = {
         str(path.relative_to(SERVICE)): sorted(
             m for m in _imports(path) if m.startswith("service.api")
+        )
+        for path in sorted((SERVICE / layer).rglob("*.py"))
+    }
+    assert {name: mods for name, mods in offenders.items() if mods} == {}
+
+
+@pytest.mark.parametrize("layer", ["db", "engine"])
+def test_the_layers_under_live_do_not_import_it(layer: str) -> None:
+    offenders = {
+        str(path.relative_to(SERVICE)): sorted(
+            m for m in _imports(path) if m.startswith("service.live")
         )
         for path in sorted((SERVICE / layer).rglob("*.py"))
     }

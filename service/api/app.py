@@ -17,6 +17,7 @@ from service.api.contract import install_contract
 from service.api.errors import install_error_handlers
 from service.api.idempotency import IdempotencyMiddleware, run_purger
 from service.api.limits import BodyLimitMiddleware
+from service.api.live_tables import create_tables
 from service.api.observability import REQUEST_ID_HEADER, install_observability, metrics_of
 from service.api.ratelimit import RateLimitMiddleware, RateLimits, parse_limit
 from service.api.routes import (
@@ -98,7 +99,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         engine = create_engine(config.database_url, echo=config.sql_echo)
-        reader = create_reader(config)
+        reader = create_reader(config, create_tables)
         reader.start()
         hub = Hub(reader, config)
         hub.observe_lag = metrics_of(app).bus_lag_seconds.observe

@@ -21,63 +21,28 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
-import json
 import multiprocessing
 import threading
-from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from typing import Any, Protocol, TypeVar
 
-from sqlmodel.ext.asyncio.session import AsyncSession
-
-from service.api.access import event_view
-from service.api.bridge_views import bridge_ranking_document
-from service.api.state import AppState
-from service.api.views import standings_document
 from service.config import Settings
-from service.db.bridge import RESULT_EVENTS
-from service.db.events import STANDINGS_EVENTS, events_since
-from service.db.session import create_engine, create_session_factory
-from service.db.tables import TournamentKind, TournamentRow
-from service.live.bus import InProcessBus
-from service.live.frames import Rows, event_message, snapshot_message, table_delta
 
 __all__ = [
     "ProcessReader",
     "Reader",
     "ReaderError",
-    "TableKind",
+    "TableFactory",
+    "TableSource",
     "TableText",
-    "Tables",
     "ThreadReader",
     "Update",
     "create_reader",
-    "table_kind",
 ]
 
 T = TypeVar("T")
-
-
-@dataclass(frozen=True, slots=True)
-class TableKind:
-    """What a feed's table is: its key in messages, the events that move it, how to
-    build it, and which field identifies a row."""
-
-    key: str
-    moving: frozenset[str]
-    build: Callable[[AppState, AsyncSession, TournamentRow], Awaitable[dict[str, Any]]]
-    row_id: str
-
-
-_CHESS = TableKind("standings", STANDINGS_EVENTS, standings_document, "start_number")
-_BRIDGE = TableKind("ranking", frozenset(RESULT_EVENTS), bridge_ranking_document, "number")
-
-
-def table_kind(kind: str) -> TableKind:
-    """Bridge events have a ranking, chess tournaments standings."""
-    return _BRIDGE if kind == TournamentKind.BRIDGE else _CHESS
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,15 +57,6 @@ class Update:
     """The encoded snapshot at `seq`, when it changed."""
 
 
-@dataclass(slots=True)
-class _Known:
-    """The reader's memory of one tournament: the table clients hold at `seq`."""
-
-    seq: int
-    rows: Rows
-    document: dict[str, Any]
-
-
 @dataclass(frozen=True, slots=True)
 class TableText:
     """A tournament's standings document, encoded once, as of event `seq`."""
@@ -109,129 +65,30 @@ class TableText:
     text: str
 
 
-_DOCUMENTS = 256
-"""Standings documents the reader keeps for `GET /standings` (most recently used)."""
-
-
-def _encode(document: dict[str, Any]) -> str:
-    """JSON exactly as the API's JSONResponse writes it."""
-    return json.dumps(document, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
-
-
-class Tables:
-    """The reader's work, on whichever loop it runs: its own engine, caches and the
-    table each followed tournament's clients hold."""
-
-    def __init__(self, settings: Settings) -> None:
-        self._settings = settings
-        self._state: AppState | None = None
-        self._known: dict[str, _Known] = {}
-        self._documents: OrderedDict[str, TableText] = OrderedDict()
+class TableSource(Protocol):
+    """The reader's work on its loop (service/api/live_tables.py builds the tables the
+    feed sends, from the API's documents): the live layer only moves it to a thread or
+    a process and carries its answers."""
 
     async def open(self) -> None:
-        """Create the reader's own engine (a small pool with no overflow)."""
-        settings = self._settings
-        engine = create_engine(
-            settings.database_url, echo=settings.sql_echo, pool_size=settings.reader_pool_size
-        )
-        self._state = AppState(
-            settings=settings,
-            engine=engine,
-            sessions=create_session_factory(engine),
-            bus=InProcessBus(),
-        )
+        """Open its own database engine."""
 
     async def close(self) -> None:
-        """Close the engine."""
-        if self._state is not None:
-            await self._state.engine.dispose()
-
-    async def forget(self, tournament_id: str) -> None:
-        """Drop what the reader keeps for a tournament nobody follows any more."""
-        self._known.pop(tournament_id, None)
-
-    async def table(self, tournament_id: str, at_least: int) -> TableText | None:
-        """The standings document as of the tournament's latest event, and at least as
-        of `at_least` (the seq the asking request read, so a client sees its own write):
-        computed here, off the API's GIL, once per event however many ask (DESIGN:
-        Live standings). None when the tournament does not exist."""
-        kept = self._documents.get(tournament_id)
-        if kept is not None and kept.seq >= at_least:
-            self._documents.move_to_end(tournament_id)
-            return kept
-        state = self._state
-        assert state is not None, "reader not started"
-        async with state.sessions() as session:
-            row = await session.get(TournamentRow, tournament_id)
-            if row is None:
-                return None
-            known = self._known.get(tournament_id)
-            if known is not None and known.seq == row.last_seq and table_kind(row.kind) is _CHESS:
-                document = known.document
-            else:
-                document = await standings_document(state, session, row)
-            kept = TableText(row.last_seq, _encode(document))
-        self._documents[tournament_id] = kept
-        self._documents.move_to_end(tournament_id)
-        while len(self._documents) > _DOCUMENTS:
-            self._documents.popitem(last=False)
-        return kept
+        """Close it."""
 
     async def refresh(self, tournament_id: str, since: int | None) -> Update:
         """The frames of the events after `since` (all of the state when None)."""
-        state = self._state
-        assert state is not None, "reader not started"
-        async with state.sessions() as session:
-            row = await session.get(TournamentRow, tournament_id)
-            if row is None:
-                return Update(exists=False)
-            known = self._known.get(tournament_id)
-            if since is not None and known is not None and row.last_seq <= since:
-                return Update(exists=True, system=row.system, seq=since)
-            kind = table_kind(row.kind)
-            if since is None or known is None or known.seq != since:
-                document = await kind.build(state, session, row)
-                _, _, _, rows = table_delta(None, document, kind.row_id)
-                self._known[tournament_id] = _Known(row.last_seq, rows, document)
-                return Update(
-                    exists=True,
-                    system=row.system,
-                    seq=row.last_seq,
-                    snapshot=snapshot_message(
-                        row.last_seq, row.status, row.current_round, kind.key, document
-                    ),
-                )
-            events = [
-                e
-                for e in await events_since(session, tournament_id, since)
-                if e.seq <= row.last_seq
-            ]
-            moving = [e.seq for e in events if e.type in kind.moving]
-            table: dict[str, Any] | None = None
-            if moving:
-                document = await kind.build(state, session, row)
-                delta, changed, positions, rows = table_delta(known.rows, document, kind.row_id)
-                known.rows, known.document = rows, document
-                table = {kind.key: delta, "changed": changed, "positions": positions}
-            known.seq = row.last_seq
-            frames = [
-                (
-                    e.seq,
-                    event_message(
-                        e.seq,
-                        e.type,
-                        event_view(row, None, e.type, e.payload),  # one frame for every reader
-                        table if moving and e.seq == moving[-1] else None,
-                    ),
-                )
-                for e in events
-            ]
-            snapshot = snapshot_message(
-                row.last_seq, row.status, row.current_round, kind.key, known.document
-            )
-            return Update(
-                exists=True, system=row.system, seq=row.last_seq, frames=frames, snapshot=snapshot
-            )
+
+    async def forget(self, tournament_id: str) -> None:
+        """Drop a tournament nobody follows any more."""
+
+    async def table(self, tournament_id: str, at_least: int) -> TableText | None:
+        """The standings document as of at least `at_least` (None: no tournament)."""
+
+
+TableFactory = Callable[[Settings], TableSource]
+"""Makes the reader's table source; a module-level function, so that a reader process
+can be given it (it is pickled by name)."""
 
 
 class Reader(Protocol):
@@ -256,8 +113,8 @@ class Reader(Protocol):
 class ThreadReader:
     """The reader on its own thread and event loop (shares the GIL with the API)."""
 
-    def __init__(self, settings: Settings) -> None:
-        self._tables = Tables(settings)
+    def __init__(self, settings: Settings, tables: TableFactory) -> None:
+        self._tables = tables(settings)
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, name="live-reader")
         self._thread.daemon = True
@@ -294,13 +151,12 @@ class ThreadReader:
         return await self._call(self._tables.table(tournament_id, at_least))
 
 
-def _serve_requests(settings_json: str, connection: Connection) -> None:
+def _serve_requests(settings_json: str, connection: Connection, tables: TableFactory) -> None:
     """The reader process: answer (id, op, tournament, since) requests until None."""
-    asyncio.run(_answer(Settings.model_validate_json(settings_json), connection))
+    asyncio.run(_answer(tables(Settings.model_validate_json(settings_json)), connection))
 
 
-async def _answer(settings: Settings, connection: Connection) -> None:
-    tables = Tables(settings)
+async def _answer(tables: TableSource, connection: Connection) -> None:
     await tables.open()
     loop = asyncio.get_running_loop()
     try:
@@ -344,8 +200,9 @@ class ProcessReader:
     so result PUTs do not wait for the spectators' standings (DESIGN: Live standings).
     Requests and answers (encoded strings) cross a pipe."""
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, tables: TableFactory) -> None:
         self._settings = settings
+        self._tables = tables
         self._connection: Connection | None = None
         self._process: Any = None
         self._pending: dict[int, asyncio.Future[Any]] = {}
@@ -358,7 +215,7 @@ class ProcessReader:
         ours, theirs = context.Pipe()
         self._process = context.Process(
             target=_serve_requests,
-            args=(self._settings.model_dump_json(), theirs),
+            args=(self._settings.model_dump_json(), theirs, self._tables),
             name="arbiter-live-reader",
             daemon=True,
         )
@@ -432,8 +289,9 @@ class ProcessReader:
         self._connection = None
 
 
-def create_reader(settings: Settings) -> Reader:
-    """The process reader unless `live_reader` is "thread" (lighter, shares the GIL)."""
+def create_reader(settings: Settings, tables: TableFactory) -> Reader:
+    """The process reader unless `live_reader` is "thread" (lighter, shares the GIL);
+    `tables` makes the work it runs (service/api/live_tables.py)."""
     if settings.live_reader == "thread":
-        return ThreadReader(settings)
-    return ProcessReader(settings)
+        return ThreadReader(settings, tables)
+    return ProcessReader(settings, tables)

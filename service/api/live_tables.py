@@ -1,0 +1,196 @@
+"""The live feed's tables, built from the API's documents (the work the live reader of
+service/live/reader.py runs in its own process or thread; DESIGN: Live standings).
+
+Spectators never read the database: for each followed tournament this turns the new
+events into encoded frames and a new snapshot, bringing the table forward from the
+events (`service.api.snapshots`) and computing it once per batch of events however
+many clients follow it. It also serves `GET /standings`: the document as of at least
+the event the asking request read, encoded once.
+
+The live layer does not import this module: the app passes `create_tables` to the
+reader it starts (a module-level function, so a reader process is given it by name).
+"""
+
+from __future__ import annotations
+
+import json
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from service.api.access import event_view
+from service.api.bridge_views import bridge_ranking_document
+from service.api.state import AppState
+from service.api.views import standings_document
+from service.config import Settings
+from service.db.bridge import RESULT_EVENTS
+from service.db.events import STANDINGS_EVENTS, events_since
+from service.db.session import create_engine, create_session_factory
+from service.db.tables import TournamentKind, TournamentRow
+from service.live.bus import InProcessBus
+from service.live.frames import Rows, event_message, snapshot_message, table_delta
+from service.live.reader import TableText, Update
+
+__all__ = ["TableKind", "Tables", "create_tables", "table_kind"]
+
+
+@dataclass(frozen=True, slots=True)
+class TableKind:
+    """What a feed's table is: its key in messages, the events that move it, how to
+    build it, and which field identifies a row."""
+
+    key: str
+    moving: frozenset[str]
+    build: Callable[[AppState, AsyncSession, TournamentRow], Awaitable[dict[str, Any]]]
+    row_id: str
+
+
+_CHESS = TableKind("standings", STANDINGS_EVENTS, standings_document, "start_number")
+_BRIDGE = TableKind("ranking", frozenset(RESULT_EVENTS), bridge_ranking_document, "number")
+
+
+def table_kind(kind: str) -> TableKind:
+    """Bridge events have a ranking, chess tournaments standings."""
+    return _BRIDGE if kind == TournamentKind.BRIDGE else _CHESS
+
+
+@dataclass(slots=True)
+class _Known:
+    """The reader's memory of one tournament: the table clients hold at `seq`."""
+
+    seq: int
+    rows: Rows
+    document: dict[str, Any]
+
+
+_DOCUMENTS = 256
+"""Standings documents the reader keeps for `GET /standings` (most recently used)."""
+
+
+def _encode(document: dict[str, Any]) -> str:
+    """JSON exactly as the API's JSONResponse writes it."""
+    return json.dumps(document, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+
+
+class Tables:
+    """The reader's work, on whichever loop it runs: its own engine, caches and the
+    table each followed tournament's clients hold."""
+
+    def __init__(self, settings: Settings) -> None:
+        self._settings = settings
+        self._state: AppState | None = None
+        self._known: dict[str, _Known] = {}
+        self._documents: OrderedDict[str, TableText] = OrderedDict()
+
+    async def open(self) -> None:
+        """Create the reader's own engine (a small pool with no overflow)."""
+        settings = self._settings
+        engine = create_engine(
+            settings.database_url, echo=settings.sql_echo, pool_size=settings.reader_pool_size
+        )
+        self._state = AppState(
+            settings=settings,
+            engine=engine,
+            sessions=create_session_factory(engine),
+            bus=InProcessBus(),
+        )
+
+    async def close(self) -> None:
+        """Close the engine."""
+        if self._state is not None:
+            await self._state.engine.dispose()
+
+    async def forget(self, tournament_id: str) -> None:
+        """Drop what the reader keeps for a tournament nobody follows any more."""
+        self._known.pop(tournament_id, None)
+
+    async def table(self, tournament_id: str, at_least: int) -> TableText | None:
+        """The standings document as of the tournament's latest event, and at least as
+        of `at_least` (the seq the asking request read, so a client sees its own write):
+        computed here, off the API's GIL, once per event however many ask (DESIGN:
+        Live standings). None when the tournament does not exist."""
+        kept = self._documents.get(tournament_id)
+        if kept is not None and kept.seq >= at_least:
+            self._documents.move_to_end(tournament_id)
+            return kept
+        state = self._state
+        assert state is not None, "reader not started"
+        async with state.sessions() as session:
+            row = await session.get(TournamentRow, tournament_id)
+            if row is None:
+                return None
+            known = self._known.get(tournament_id)
+            if known is not None and known.seq == row.last_seq and table_kind(row.kind) is _CHESS:
+                document = known.document
+            else:
+                document = await standings_document(state, session, row)
+            kept = TableText(row.last_seq, _encode(document))
+        self._documents[tournament_id] = kept
+        self._documents.move_to_end(tournament_id)
+        while len(self._documents) > _DOCUMENTS:
+            self._documents.popitem(last=False)
+        return kept
+
+    async def refresh(self, tournament_id: str, since: int | None) -> Update:
+        """The frames of the events after `since` (all of the state when None)."""
+        state = self._state
+        assert state is not None, "reader not started"
+        async with state.sessions() as session:
+            row = await session.get(TournamentRow, tournament_id)
+            if row is None:
+                return Update(exists=False)
+            known = self._known.get(tournament_id)
+            if since is not None and known is not None and row.last_seq <= since:
+                return Update(exists=True, system=row.system, seq=since)
+            kind = table_kind(row.kind)
+            if since is None or known is None or known.seq != since:
+                document = await kind.build(state, session, row)
+                _, _, _, rows = table_delta(None, document, kind.row_id)
+                self._known[tournament_id] = _Known(row.last_seq, rows, document)
+                return Update(
+                    exists=True,
+                    system=row.system,
+                    seq=row.last_seq,
+                    snapshot=snapshot_message(
+                        row.last_seq, row.status, row.current_round, kind.key, document
+                    ),
+                )
+            events = [
+                e
+                for e in await events_since(session, tournament_id, since)
+                if e.seq <= row.last_seq
+            ]
+            moving = [e.seq for e in events if e.type in kind.moving]
+            table: dict[str, Any] | None = None
+            if moving:
+                document = await kind.build(state, session, row)
+                delta, changed, positions, rows = table_delta(known.rows, document, kind.row_id)
+                known.rows, known.document = rows, document
+                table = {kind.key: delta, "changed": changed, "positions": positions}
+            known.seq = row.last_seq
+            frames = [
+                (
+                    e.seq,
+                    event_message(
+                        e.seq,
+                        e.type,
+                        event_view(row, None, e.type, e.payload),  # one frame for every reader
+                        table if moving and e.seq == moving[-1] else None,
+                    ),
+                )
+                for e in events
+            ]
+            snapshot = snapshot_message(
+                row.last_seq, row.status, row.current_round, kind.key, known.document
+            )
+            return Update(
+                exists=True, system=row.system, seq=row.last_seq, frames=frames, snapshot=snapshot
+            )
+
+
+def create_tables(settings: Settings) -> Tables:
+    """The live reader's table source (passed to `service.live.reader.create_reader`)."""
+    return Tables(settings)
