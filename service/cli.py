@@ -141,8 +141,7 @@ def _read_ratings(path: str) -> list[int]:
 
 
 def _flampark(args: argparse.Namespace) -> int:
-    from service.api.flampark_views import schedule_document
-    from service.app.systems import schedule_for
+    from service.engine.systems import flampark_from_options
 
     kinds = [k.strip() for k in args.kinds.split(",")] if args.kinds else None
     order = [int(n) for n in args.round_order.split(",")] if args.round_order else None
@@ -157,21 +156,28 @@ def _flampark(args: argparse.Namespace) -> int:
         "variant": args.variant,
         "rematch_byes": args.rematch_byes,
     }
-    schedule = schedule_for(count, args.rounds, options)
-    document = schedule_document(schedule)
-    if args.format == "json":
-        body = document.model_dump(mode="json", include={"rounds", "warnings"})
-        json.dump(body, sys.stdout, indent=2)
+    schedule = flampark_from_options(count, args.rounds, options)
+    rounds = [
+        {
+            "round": rnd.number,
+            "kind": kind,
+            "games": [{"table": g.table, "white": g.white, "black": g.black} for g in rnd.games],
+            "byes": [b.player for b in rnd.byes],
+        }
+        for rnd, kind in zip(schedule.rounds, schedule.kinds, strict=True)
+    ]
+    if args.format == "json":  # the same fields as POST /v1/compute/flampark/schedule
+        json.dump({"rounds": rounds, "warnings": list(schedule.warnings)}, sys.stdout, indent=2)
         sys.stdout.write("\n")
         return 0
-    for warning in document.warnings:
+    for warning in schedule.warnings:
         print(f"warning: {warning}")
-    for rnd in document.rounds:
-        print(f"Round {rnd.round} ({rnd.kind})")
-        for game in rnd.games:
-            print(f"  {game.table:>4}  {game.white:>5} - {game.black:<5}")
-        if rnd.byes:
-            print("  sit out: " + " ".join(str(n) for n in rnd.byes))
+    for rnd in rounds:
+        print(f"Round {rnd['round']} ({rnd['kind']})")
+        for game in rnd["games"]:
+            print(f"  {game['table']:>4}  {game['white']:>5} - {game['black']:<5}")
+        if rnd["byes"]:
+            print("  sit out: " + " ".join(str(n) for n in rnd["byes"]))
     return 0
 
 

@@ -1,4 +1,5 @@
-"""`arbiter pair` loads only the pairing engine (issue 15: CLI start-up)."""
+"""The offline commands load only the engine (issue 15: CLI start-up; issue 13: the CLI
+does not import the API layer)."""
 
 from __future__ import annotations
 
@@ -46,6 +47,21 @@ def test_pair_imports_no_web_or_database_stack(
     text = field.read_text(encoding="utf-8").replace("XXR 3", "XXR 9")
     field.write_text(text, encoding="utf-8")
     assert _probe("pair", str(field), "--system", system) == {"code": 0, "heavy": []}
+
+
+def test_offline_commands_import_no_web_or_database_stack(tmp_path: Path) -> None:
+    field = tmp_path / "field.trf"
+    assert (
+        main(["generate", "--players", "9", "--rounds", "3", "--seed", "4", "-o", str(field)]) == 0
+    )
+    for argv in (
+        ("standings", str(field), "--format", "json"),
+        ("check", str(field)),
+        ("flampark", "--players", "12", "--rounds", "4", "--format", "json"),
+        ("flampark", "--players", "12", "--rounds", "4"),
+        ("generate", "--players", "6", "--rounds", "2", "--seed", "1", "-o", str(field)),
+    ):
+        assert _probe(*argv)["heavy"] == [], argv
 
 
 def test_the_probe_sees_heavy_imports() -> None:
