@@ -8,9 +8,11 @@ import json
 from typing import Any
 
 import httpx
+import pytest
 
 from service.engine.model import Player, Tournament
 from service.engine.pairing import dutch
+from service.errors import Conflict
 from tests.api.conftest import Event, create_round_robin
 from tests.api.test_swiss_api import confirm_all, pair
 
@@ -96,3 +98,28 @@ def _into(steps: list[tuple[int, int]]) -> Any:
         steps.append((reached, players))
 
     return record
+
+
+async def test_a_failure_after_the_stream_began_is_its_last_line(
+    client: httpx.AsyncClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The engine reported progress, then storing the round failed: the stream ends with
+    the problem, and nothing was stored."""
+    from service.app import pair_round as workflow
+
+    async def failing_store(*_args: object, **_kwargs: object) -> None:
+        raise Conflict("the round could not be stored", field="round")
+
+    event = await _swiss(client)
+    monkeypatch.setattr(workflow, "store_round", failing_store)
+    response = await _streamed(client, event)
+    assert response.status_code == 200
+    lines = _lines(response)
+    assert lines[0]["event"] == "progress"
+    assert lines[-1]["event"] == "error"
+    assert lines[-1]["problem"]["status"] == 409
+    assert lines[-1]["problem"]["field"] == "round"
+    monkeypatch.undo()
+    assert (await client.get(f"/v1/tournaments/{event.id}/rounds/1")).status_code == 404
+    again = await pair(client, event)  # the tournament is not left locked or half-paired
+    assert again.status_code == 201, again.text
