@@ -23,23 +23,17 @@ def _imports(path: Path) -> set[str]:
     return found
 
 
-@pytest.mark.parametrize("layer", ["app", "live", "db", "engine"])
-def test_a_layer_below_the_api_does_not_import_it(layer: str) -> None:
-    offenders = {
-        str(path.relative_to(SERVICE)): sorted(
-            m for m in _imports(path) if m.startswith("service.api")
-        )
-        for path in sorted((SERVICE / layer).rglob("*.py"))
-    }
-    assert {name: mods for name, mods in offenders.items() if mods} == {}
+RULES = [
+    *(("service.api", layer) for layer in ("app", "live", "db", "engine")),
+    *(("service.live", layer) for layer in ("db", "engine")),
+]
+"""(package, layer): the layer never imports the package above it."""
 
 
-@pytest.mark.parametrize("layer", ["db", "engine"])
-def test_the_layers_under_live_do_not_import_it(layer: str) -> None:
+@pytest.mark.parametrize(("above", "layer"), RULES)
+def test_a_layer_does_not_import_the_layers_above_it(above: str, layer: str) -> None:
     offenders = {
-        str(path.relative_to(SERVICE)): sorted(
-            m for m in _imports(path) if m.startswith("service.live")
-        )
+        str(path.relative_to(SERVICE)): sorted(m for m in _imports(path) if m.startswith(above))
         for path in sorted((SERVICE / layer).rglob("*.py"))
     }
     assert {name: mods for name, mods in offenders.items() if mods} == {}
