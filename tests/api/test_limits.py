@@ -4,12 +4,37 @@ characters in text on either database."""
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+
 import httpx
 import pytest
 
 from tests.api.conftest import create_round_robin
 
 PLAYERS = [("Ann", 2100), ("Bob", 2000), ("Cid", 1900), ("Dan", 1800)]
+
+
+class CountedBody:
+    """A streamed body of `count` chunks that counts how many the server pulled."""
+
+    def __init__(self, count: int, size: int) -> None:
+        self.count, self.size, self.read = count, size, 0
+
+    async def chunks(self) -> AsyncIterator[bytes]:
+        for _ in range(self.count):
+            self.read += 1
+            yield b"x" * self.size
+
+
+async def _report_streamed(
+    client: httpx.AsyncClient, tournament_id: str, body: CountedBody, **headers: str
+) -> httpx.Response:
+    """A result PUT whose body is streamed without a length."""
+    return await client.put(
+        f"/v1/tournaments/{tournament_id}/rounds/1/games/1/result",
+        content=body.chunks(),
+        headers={"content-type": "application/json", **headers},
+    )
 
 
 async def test_a_body_over_the_limit_is_413(client: httpx.AsyncClient) -> None:
@@ -23,34 +48,21 @@ async def test_a_body_over_the_limit_is_413(client: httpx.AsyncClient) -> None:
 
 
 async def test_a_body_without_length_is_cut_at_the_limit(client: httpx.AsyncClient) -> None:
-    async def chunks():
-        for _ in range(30):
-            yield b"x" * 100_000
-
+    body = CountedBody(30, 100_000)
     response = await client.post(
-        "/v1/tournaments", content=chunks(), headers={"content-type": "application/json"}
+        "/v1/tournaments", content=body.chunks(), headers={"content-type": "application/json"}
     )
     assert response.status_code == 413
+    assert body.read < 30  # cut at the limit, not read to the end
 
 
 async def test_no_token_no_body_read(client: httpx.AsyncClient) -> None:
     event = await create_round_robin(client, PLAYERS)
-    read = 0
-
-    async def chunks():
-        nonlocal read
-        for _ in range(5):
-            read += 1
-            yield b"x" * 1000
-
-    response = await client.put(
-        f"/v1/tournaments/{event.id}/rounds/1/games/1/result",
-        content=chunks(),
-        headers={"content-type": "application/json"},
-    )
+    body = CountedBody(5, 1000)
+    response = await _report_streamed(client, event.id, body)
     assert response.status_code == 401
     assert response.json()["field"] == "Authorization"
-    assert read <= 1  # the body was not read
+    assert body.read <= 1  # the body was not read
 
 
 @pytest.mark.parametrize("token", ["org_not-a-token", "other tournament's", "Basic b3JnOng="])
@@ -61,22 +73,11 @@ async def test_a_wrong_token_no_body_read(client: httpx.AsyncClient, token: str)
         "org_not-a-token": "Bearer org_not-a-token",
         "other tournament's": f"Bearer {other.organizer}",
     }.get(token, token)
-    read = 0
-
-    async def chunks():
-        nonlocal read
-        for _ in range(5):
-            read += 1
-            yield b"x" * 1000
-
-    response = await client.put(
-        f"/v1/tournaments/{event.id}/rounds/1/games/1/result",
-        content=chunks(),
-        headers={"content-type": "application/json", "authorization": header},
-    )
+    body = CountedBody(5, 1000)
+    response = await _report_streamed(client, event.id, body, authorization=header)
     assert response.status_code == 401, response.text
     assert response.json()["field"] == "Authorization"
-    assert read <= 1  # the body was not read
+    assert body.read <= 1  # the body was not read
     ok = await client.put(
         f"/v1/tournaments/{event.id}/rounds/1/games/1/result",
         json={"result": "1-0"},
