@@ -194,7 +194,12 @@ def reconcile_points(doc: TrfDocument, choice: PointsChoice) -> tuple[TrfDocumen
     `results`: the results stand; one warning per player whose column differs.
     `file`: a player's zero-point byes (blank cells, `Z`) become half- or full-point
     byes, earliest round first, until the results give the file's points; a difference
-    no bye can explain is refused (422 naming the line)."""
+    no bye can explain is refused (422 naming the line). When the difference is half a
+    point for each of those rounds, each is a half-point bye: a full-point bye beside a
+    zero-point one would say that one round was an allocated (or requested full) bye and
+    the next an absence, while TRF-16 (C.04.A.10, Annex-2) leaves such cells without a
+    result and a player requests half-point byes far more often (SwissPerfect files of
+    the Irish Chess Union write their byes this way)."""
     mismatches = points_mismatches(doc)
     if choice == "results":
         return doc, [
@@ -207,10 +212,12 @@ def reconcile_points(doc: TrfDocument, choice: PointsChoice) -> tuple[TrfDocumen
     warnings: list[str] = []
     for number, (given, scored) in mismatches.items():
         missing = given - scored
-        for rnd in doc.tournament.rounds:
-            if missing <= 0 or not _unscored(rnd, number):
+        unscored = [rnd for rnd in doc.tournament.rounds if _unscored(rnd, number)]
+        halves = missing == Fraction(len(unscored), 2)
+        for rnd in unscored:
+            if missing <= 0:
                 continue
-            kind = ByeKind.FULL_POINT if missing >= 1 else ByeKind.HALF_POINT
+            kind = ByeKind.FULL_POINT if missing >= 1 and not halves else ByeKind.HALF_POINT
             changes[(rnd.number, number)] = kind
             missing -= 1 if kind is ByeKind.FULL_POINT else Fraction(1, 2)
             warnings.append(

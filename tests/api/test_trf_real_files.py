@@ -55,6 +55,7 @@ async def _count(app: FastAPI) -> int:
         "check_late_entry.trf",
         "last_round_only_byes.trf",
         "trf26_bye_record.trf",
+        "two_byes_one_point.trf",
     ],
 )
 async def test_real_files_import_with_standings_and_export(
@@ -138,6 +139,24 @@ async def test_points_column_warns_and_the_organizer_chooses(client: httpx.Async
         2: "full-point",
         4: "half-point",
     }
+
+
+async def test_points_spread_as_half_point_byes_over_the_unscored_rounds(
+    client: httpx.AsyncClient,
+) -> None:
+    """Two blank bye cells and a points column one point above the results (as the
+    Irish SwissPerfect files write requested byes): two half-point byes, not a
+    full-point bye beside a zero-point one."""
+    body = await _import(client, "two_byes_one_point.trf", "?points=file")
+    assert body["warnings"] == [
+        "player 5, round 1: read as a half-point bye to match the file's points",
+        "player 5, round 3: read as a half-point bye to match the file's points",
+    ]
+    byes = {}
+    for number in (1, 2, 3):
+        rnd = (await client.get(f"/v1/tournaments/{body['id']}/rounds/{number}")).json()
+        byes[number] = {b["player"]: b["type"] for b in rnd["byes"]}
+    assert byes == {1: {5: "half-point"}, 2: {4: "zero-point"}, 3: {5: "half-point"}}
 
 
 @pytest.mark.parametrize(
