@@ -224,6 +224,14 @@ def _read_trf(path: str) -> Any:
 
 def _pair(args: argparse.Namespace) -> int:
     doc = _read_trf(args.file)
+    played = len(doc.tournament.rounds)
+    if doc.tournament.total_rounds is None and played:
+        # The API imports such a file as finished; here the arbiter asked for a round.
+        print(
+            f"arbiter: the file gives no number of rounds (XXR or 142): pairing round "
+            f"{played + 1} as one more round",
+            file=sys.stderr,
+        )
     pairing = _pair_function(args, doc)(doc.tournament, doc.next_round_byes)
     if args.format == "json":
         body: dict[str, Any] = {

@@ -491,8 +491,9 @@ def _parse_player(line: str, line_no: int) -> _PlayerLine:
             raise TrfError(
                 f"line {line_no}, columns 81-84: points are not a number: {points_text!r}"
             ) from None
-    birth = padded[69:79].strip()
-    birth_year = int(birth[:4]) if birth[:4].isdigit() else None
+    birth = padded[69:79].rstrip()  # kept as written: `    .  .` is a date's layout
+    year = birth.strip()[:4]
+    birth_year = int(year) if len(year) == 4 and year.isdigit() else None
     player = Player(
         start_number=number,
         name=padded[14:47].strip(),

@@ -274,3 +274,17 @@ def test_standings_count_the_trf26_scoring_system_162(capsys: pytest.CaptureFixt
     assert main(["standings", str(TRF_DATA / "trf26_scoring_162.trf"), "--format", "json"]) == 0
     rows = json.loads(capsys.readouterr().out)["rows"]
     assert {row["start_number"]: row["points"] for row in rows} == {1: 4, 3: 3, 2: 2, 4: 1}
+
+
+def test_pair_without_a_round_count_says_it_adds_a_round(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """No XXR or 142 (as many exports write): the next round is paired as one more
+    round, and standard error says so; with the count the note is absent."""
+    plain = _without(tmp_path, "partial_birth_dates.trf", "XXR")
+    assert main(["pair", str(plain), "--format", "json"]) == 0
+    out = capsys.readouterr()
+    assert json.loads(out.out)["round"] == 3
+    assert "no number of rounds (XXR or 142): pairing round 3" in out.err
+    assert main(["pair", str(TRF_DATA / "partial_birth_dates.trf")]) == 2
+    assert "all 2 rounds are already paired" in capsys.readouterr().err

@@ -133,6 +133,19 @@ def test_written_file_reads_back_to_the_same_file() -> None:
     assert text.splitlines()[18][48:52] == "    "  # blank stays blank
 
 
+def test_partial_birth_dates_keep_their_columns() -> None:
+    """SwissPerfect writes an unknown part of a birth date as blanks (`1975.  .`,
+    `    .  .`): the written file keeps columns 70-79 as they were, the year is read
+    where there is one."""
+    text = (DATA / "partial_birth_dates.trf").read_text(encoding="utf-8")
+    doc = parse_trf(text)
+    assert [p.birth_year for p in doc.tournament.players] == [1975, None, 1990, None]
+    written = write_trf(doc)
+    fields = {line[4:8].strip(): line[69:79] for line in written.splitlines() if line[:3] == "001"}
+    assert fields == {"1": "1975.  .  ", "2": "    .  .  ", "3": "1990/04/01", "4": " " * 10}
+    assert write_trf(parse_trf(written)) == written
+
+
 def test_a_last_column_of_byes_counted_in_the_points_is_a_played_round() -> None:
     doc = _read("last_round_only_byes.trf")
     assert len(doc.tournament.rounds) == 2 and doc.next_round_byes == ()
