@@ -92,6 +92,8 @@ class WeightedMatcher:
         self._label = [_FREE] * total
         self._labelend: list[tuple[int, int] | None] = [None] * total
         self._bestedge: list[tuple[int, int] | None] = [None] * total
+        self._bestkey = [0] * total
+        self._dsum = 0
         self._blossombest: list[list[tuple[int, int]] | None] = [None] * total
         self._queue: list[int] = []
         self._root = [0] * total
@@ -491,6 +493,7 @@ class WeightedMatcher:
                 best = e
                 bs = best_slack[bu]
         self._bestedge[b] = best
+        self._bestkey[b] = bs + 2 * self._dsum
 
     def _expand_blossom(self, b: int, endstage: bool) -> None:
         """Dissolve blossom `b` into its children (at the end of a stage, also every
@@ -652,23 +655,29 @@ class WeightedMatcher:
 
     def _stage(self, exposed: list[int]) -> None:
         """One primal-dual stage: grow alternating trees until an augmentation, then
-        augment along tight edges between the trees not yet used in this stage."""
+        augment along tight edges between the trees not yet used in this stage.
+
+        Least-slack edges are compared by keys that dual changes leave alone (the
+        duals of S-vertices fall by the stage's running total of deltas, `dsum`): an
+        edge from S-vertex s into a vertex outside the S-blossoms has the key
+        y_s + dsum - w (edges into one vertex differ in slack as in key), an edge
+        between two S-blossoms has its slack + 2 dsum."""
         n = self._n
         total = 2 * n
-        label = self._label
-        labelend = self._labelend
-        bestedge = self._bestedge
         inblossom = self._inblossom
         parent = self._parent
         base_of = self._base
         adj = self._adj
         y = self._y
         z = self._z
-        self._label = label = [_FREE] * total
-        self._labelend = labelend = [None] * total
-        self._bestedge = bestedge = [None] * total
+        label = [_FREE] * total
+        labelend: list[tuple[int, int] | None] = [None] * total
+        bestedge: list[tuple[int, int] | None] = [None] * total
+        self._label, self._labelend, self._bestedge = label, labelend, bestedge
+        bestkey = self._bestkey
         self._blossombest = [None] * total
         self._queue = []
+        self._dsum = dsum = 0
         forest: set[int] = set()
         d2: list[int] = []
         self._forest = forest
@@ -688,19 +697,42 @@ class WeightedMatcher:
                 while queue:
                     v = queue.pop()
                     bv = inblossom[v]
-                    if dead and root[bv] in dead:
-                        continue
                     yv = y[v]
+                    if augmented:
+                        # After an augmentation only tight edges between live trees
+                        # are followed; the duals stay as they are.
+                        if root[bv] in dead:
+                            continue
+                        for w, wt in adj[v].items():
+                            if yv + y[w] != wt:
+                                continue
+                            bw = inblossom[w]
+                            if bw == bv:
+                                continue
+                            lbw = label[bw]
+                            if lbw == _FREE:
+                                self._assign_label(w, _T, (v, w))
+                            elif root[bw] in dead:
+                                continue
+                            elif lbw == _S:
+                                if root[bw] != root[bv]:
+                                    dead.add(root[bv])
+                                    dead.add(root[bw])
+                                    self._augment_matching(v, w)
+                                    break
+                                deferred.append((v, w))
+                            elif label[w] == _FREE:
+                                label[w] = _T
+                                labelend[w] = (v, w)
+                        continue
+                    key_out = yv + dsum
+                    key_ss = 2 * dsum
                     for w, wt in adj[v].items():
                         bw = inblossom[w]
                         if bw == bv:
                             continue
                         kslack = yv + y[w] - wt
                         lbw = label[bw]
-                        # After an augmentation only tight edges between live trees
-                        # are followed; the duals stay as they are.
-                        if augmented and (kslack > 0 or (lbw != _FREE and root[bw] in dead)):
-                            continue
                         if kslack <= 0:
                             if lbw == _FREE:
                                 self._assign_label(w, _T, (v, w))
@@ -718,22 +750,19 @@ class WeightedMatcher:
                                 label[w] = _T
                                 labelend[w] = (v, w)
                         elif lbw == _S:
-                            be = bestedge[bv]
-                            if be is None:
+                            key = kslack + key_ss
+                            if bestedge[bv] is None or key < bestkey[bv]:
                                 bestedge[bv] = (v, w)
-                            else:
-                                a, b = be
-                                if kslack < y[a] + y[b] - adj[a][b]:
-                                    bestedge[bv] = (v, w)
+                                bestkey[bv] = key
                         elif label[w] == _FREE:
-                            be = bestedge[w]
-                            if be is None:
+                            key = key_out - wt
+                            if bestedge[w] is None:
                                 bestedge[w] = (v, w)
+                                bestkey[w] = key
                                 d2.append(w)
-                            else:
-                                a, b = be
-                                if kslack < y[a] + y[b] - adj[a][b]:
-                                    bestedge[w] = (v, w)
+                            elif key < bestkey[w]:
+                                bestedge[w] = (v, w)
+                                bestkey[w] = key
                 if not deferred:
                     break
                 v, w = deferred.pop()
@@ -758,17 +787,16 @@ class WeightedMatcher:
             for v in d2:
                 be = bestedge[v]
                 if be is not None and label[inblossom[v]] == _FREE:
-                    a, b = be
-                    d = y[a] + y[b] - adj[a][b]
+                    d = bestkey[v] - dsum + y[v]
                     if dtype == 0 or d < delta:
                         delta, dtype, dedge = d, 2, be
+            key_ss = 2 * dsum
             for b in forest:
                 lb = label[b]
                 if lb == _S:
                     be = bestedge[b]
                     if be is not None:
-                        a, c = be
-                        d = (y[a] + y[c] - adj[a][c]) // 2
+                        d = (bestkey[b] - key_ss) // 2
                         if dtype == 0 or d < delta:
                             delta, dtype, dedge = d, 3, be
                 elif lb == _T and b >= n:
@@ -790,6 +818,8 @@ class WeightedMatcher:
                             y[v] += delta
                         if b >= n:
                             z[b] -= 2 * delta
+                dsum += delta
+                self._dsum = dsum
             if dtype == 4:
                 self._expand_blossom(dblossom, False)
             else:
