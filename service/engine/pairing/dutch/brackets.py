@@ -340,11 +340,12 @@ class _RoundPairer:
         for v in range(n):
             lower = order[v]
             row: list[tuple[int, int]] = []
+            if not odd:
+                self.matcher.set_weights(v, enumerate(ctx.outside_weights(lower, order[:v])))
+                continue
             for u in range(v):
                 higher = order[u]
-                if not odd:
-                    w = ctx.weight(higher, lower, False, False)
-                elif ctx.compatible(lower, higher):
+                if ctx.compatible(lower, higher):
                     w = 1 + (not lower.bye_eligible) + (not higher.bye_eligible)
                     w = (w << sgs) | (shift[v] + shift[u])
                     w = (w << sgb) | in_top_group[v]
@@ -367,10 +368,7 @@ class _RoundPairer:
         if not self.pab_criteria:
             ctx.set_bye(score[0], {})
             for v in range(n):
-                lower = order[v]
-                self.matcher.set_weights(
-                    v, ((u, ctx.weight(order[u], lower, False, False)) for u in range(v))
-                )
+                self.matcher.set_weights(v, enumerate(ctx.outside_weights(order[v], order[:v])))
             return
         bye_v = next(v for v in range(n) if first[v] == v)
         ctx.bye_score = score[bye_v]
@@ -384,10 +382,7 @@ class _RoundPairer:
         ctx.set_bye(score[bye_v], {c: i for i, c in enumerate(counts)})
         ctx.single_downfloater_is_bye = single
         for v in range(n):
-            lower = order[v]
-            self.matcher.set_weights(
-                v, ((u, ctx.weight(order[u], lower, False, False)) for u in range(v))
-            )
+            self.matcher.set_weights(v, enumerate(ctx.outside_weights(order[v], order[:v])))
 
     def _start_log(self) -> BracketLog | None:
         if self.logs is None:

@@ -196,6 +196,36 @@ class WeightContext:
             return True
         return self.final_round and (a.topscorer or b.topscorer)
 
+    def outside_weights(self, lower: SwissPlayer, highers: Sequence[SwissPlayer]) -> list[int]:
+        """`weight(h, lower, False, False)` for every h in `highers`, in one call: the
+        weights of pairs outside the bracket and the next score group, which hold only
+        the completion fields (C1-C4, and C2/C5/C9 for the PAB)."""
+        info = self.info
+        lo = info[lower.number]
+        number = lower.number
+        bits = self.total_bits
+        final = self.final_round
+        lo_bc = lo.bye_candidate
+        lo_extra = lo.bye_rank if lo.score == self.bye_score else 0
+        bye_shift = self.off["bye_games"] if self.single_downfloater_is_bye else -1
+        row: list[int] = []
+        for higher in highers:
+            hi = info[higher.number]
+            if number in hi.forbidden or (
+                hi.absolute
+                and lo.absolute
+                and hi.pref is lo.pref
+                and not (final and (hi.topscorer or lo.topscorer))
+            ):
+                row.append(0)
+                continue
+            w = (3 - hi.bye_candidate - lo_bc) << bits
+            if bye_shift >= 0:
+                extra = lo_extra + (hi.bye_rank if hi.score == self.bye_score else 0)
+                w += extra << bye_shift
+            row.append(w)
+        return row
+
     def weight(
         self, higher: SwissPlayer, lower: SwissPlayer, in_current: bool, in_next: bool
     ) -> int:

@@ -38,6 +38,7 @@ parity and half-slacks stay integral.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from operator import sub
 
 from service.engine.pairing.result import PairingError
 
@@ -287,9 +288,11 @@ class WeightedMatcher:
         adj = self._adj
         # Two sweeps: the second lowers each dual to the least feasible value given
         # the others' new duals, which leaves every vertex with a tight edge.
+        need = y.__getitem__
         for _ in range(2):
             for v in dirty:
-                y[v] = max((w - y[u] for u, w in adj[v].items()), default=0)
+                row = adj[v]
+                y[v] = max(map(sub, row.values(), map(need, row)), default=0)
         self._greedy(dirty)
 
     def _restart(self) -> None:
@@ -311,8 +314,10 @@ class WeightedMatcher:
         self._mate = [-1] * n
         adj = self._adj
         y = self._y = [max(a.values(), default=0) // 2 for a in adj]
+        need = y.__getitem__
         for v in range(n):
-            y[v] = max((w - y[u] for u, w in adj[v].items()), default=0)
+            row = adj[v]
+            y[v] = max(map(sub, row.values(), map(need, row)), default=0)
         self._greedy(range(n))
 
     def _greedy(self, vertices: Iterable[int]) -> None:
