@@ -1,12 +1,16 @@
 """Round-robin standings for 1,000 players (999 rounds, 499,500 games) with SB, DE, WIN.
 
-Prints the time to build the schedule and to compute the standings. Run with
-`make bench` or `python bench/bench_round_robin_standings.py [players]`.
+Prints the time to build the schedule and to compute the standings, then the live
+table's case: one result changes and the standings are computed again, from nothing
+and with the previous digest brought forward (`previous=`), alternating, 5 times each
+(medians and their ratio; the round-robin reading given, as the API gives it). Run
+with `make bench` or `python bench/bench_round_robin_standings.py [players]`.
 """
 
 from __future__ import annotations
 
 import random
+import statistics
 import sys
 import time
 from dataclasses import replace
@@ -36,6 +40,27 @@ def main(players: int = 1000) -> None:
     print(f"schedule:  {scheduled - started:.3f} s")
     print(f"standings: {done - ready:.3f} s (SB, DE, WIN)")
     print(f"leader: #{standings.rows[0].start_number} with {float(standings.rows[0].points)}")
+    fresh: list[float] = []
+    brought: list[float] = []
+    previous = standings
+    for step in range(5):
+        middle = len(rounds) // 2 + step
+        rnd = tournament.rounds[middle]
+        game = replace(rnd.games[0], result=rng.choice(results))
+        changed = replace(rnd, games=(game, *rnd.games[1:]))
+        rounds_now = (*tournament.rounds[:middle], changed, *tournament.rounds[middle + 1 :])
+        tournament = replace(tournament, rounds=rounds_now)
+        start = time.perf_counter()
+        again = compute_standings(tournament, ("SB", "DE", "WIN"), round_robin=True)
+        fresh.append(time.perf_counter() - start)
+        start = time.perf_counter()
+        previous = compute_standings(
+            tournament, ("SB", "DE", "WIN"), round_robin=True, previous=previous.context
+        )
+        brought.append(time.perf_counter() - start)
+        assert previous.rows == again.rows
+    a, b = statistics.median(fresh), statistics.median(brought)
+    print(f"one more result: from nothing {a:.3f} s, brought forward {b:.3f} s (ratio {b / a:.2f})")
 
 
 if __name__ == "__main__":

@@ -107,11 +107,20 @@ async def standings_table(
         withdrawn = (n for n, player in players.items() if player.extra.get("withdrawn"))
         tournament = without_players(tournament, annulled_withdrawals(tournament, withdrawn))
     round_robin = row.system in ROUND_ROBIN_SYSTEMS  # the stored system decides (C.07)
-    table = await (  # off the event loop (issue 12): tie-breaks of a big event take seconds
-        run_cpu(compute_standings, tournament, order, explain=explain, round_robin=round_robin)
-        if order or explain is not None
-        else run_cpu(points_only, tournament)
-    )
+    if order or explain is not None:
+        # off the event loop (issue 12): tie-breaks of a big event take seconds; the
+        # last digest of this tournament is brought forward, not rebuilt
+        table = await run_cpu(
+            compute_standings,
+            tournament,
+            order,
+            explain=explain,
+            round_robin=round_robin,
+            previous=state.views.tiebreak_contexts.get(row.id),
+        )
+        state.views.keep_context(row.id, table.context)
+    else:
+        table = await run_cpu(points_only, tournament)
     played = Counter(
         number
         for rnd in tournament.rounds

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from service.engine.bridge.movement import Layout
     from service.engine.model import Tournament
     from service.engine.scoring.flampark import FlamparkAccumulator
+    from service.engine.scoring.tiebreaks.context import TieBreakContext
     from service.live.hub import Hub
 
 __all__ = ["AppState", "ViewCache"]
@@ -46,6 +47,9 @@ class ViewCache:
     """The incremental FLAMPARK accumulator of each tournament and its seq."""
     layouts: dict[str, Layout] = field(default_factory=dict)
     """Bridge events' layouts by event id (settings never change after creation)."""
+    tiebreak_contexts: dict[str, TieBreakContext] = field(default_factory=dict)
+    """The last tie-break digest of each tournament's standings, brought forward by the
+    next computation instead of rebuilt (engine: `build_context(previous=)`)."""
 
     def layout(self, row: TournamentRow) -> Layout:
         """The layout of a stored bridge event, built once per replica."""
@@ -55,6 +59,14 @@ class ViewCache:
                 self.layouts.clear()
             layout = self.layouts[row.id] = validate_layout(row.settings)
         return layout
+
+    def keep_context(self, tournament_id: str, context: TieBreakContext | None) -> None:
+        """Keep a tournament's latest tie-break digest (a bounded number of them)."""
+        if context is None:
+            return
+        if tournament_id not in self.tiebreak_contexts and len(self.tiebreak_contexts) >= 64:
+            self.tiebreak_contexts.clear()
+        self.tiebreak_contexts[tournament_id] = context
 
     def clear(self) -> None:
         """Forget every view (each is rebuilt from the log on next use)."""
@@ -66,6 +78,7 @@ class ViewCache:
             self.flampark_locks,
             self.flampark_sums,
             self.layouts,
+            self.tiebreak_contexts,
         ):
             cache.clear()
 

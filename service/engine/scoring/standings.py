@@ -12,7 +12,7 @@ come up in the list; every other tie-break is computed once for everybody.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 
 from service.engine.model import Tournament
@@ -101,6 +101,8 @@ class Standings:
     """Filled when `explain` was given."""
     round_robin: bool = False
     """The C.07 reading applied: pre-determined pairings (2026 art. 15.2) or not."""
+    context: TieBreakContext | None = field(default=None, compare=False, repr=False)
+    """The digested tournament, to pass as `previous` for its next state."""
 
 
 def compute_standings(
@@ -110,11 +112,14 @@ def compute_standings(
     edition: str = "2026",
     explain: int | None = None,
     round_robin: bool | None = None,
+    previous: TieBreakContext | None = None,
 ) -> Standings:
     """Rank a tournament by points and `tiebreaks` (codes, see the registry).
 
     `round_robin` says whether pairings were pre-determined (C.07 2026 art. 15.2);
     None detects it from the player and round counts (see tiebreaks.context).
+    `previous` (`Standings.context` of an earlier state of the same tournament) lets
+    the digest be brought forward instead of rebuilt (`build_context`).
 
     Raises `UnknownTieBreakError` for an unknown code, `UnsupportedEditionError` for an
     edition other than "2026" and "2024", `TieBreakError` for a start number to
@@ -126,7 +131,7 @@ def compute_standings(
     if isinstance(tiebreaks, str):
         tiebreaks = [part for part in tiebreaks.split(",") if part.strip()]
     parsed = [parse_tiebreak(code, edition) for code in tiebreaks]
-    ctx = build_context(tournament, edition, round_robin)
+    ctx = build_context(tournament, edition, round_robin, previous=previous)
     if explain is not None and explain not in ctx.players:
         raise TieBreakError(f"cannot explain start number {explain}: not in the tournament")
 
@@ -178,7 +183,7 @@ def compute_standings(
                 )
         explanation = PlayerExplanation(explain, row.rank, row.points, tuple(items))
     codes = tuple(tb.code for tb in parsed)
-    return Standings(tuple(rows), codes, edition, explanation, ctx.round_robin)
+    return Standings(tuple(rows), codes, edition, explanation, ctx.round_robin, context=ctx)
 
 
 def _split_sorted(ordered: list[int], values: dict[int, int]) -> list[list[int]]:

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from service.engine.model import Bye, ByeKind, Game, GameResult, Player, Round, Tournament
-from service.engine.scoring.standings import compute_standings
+from service.engine.scoring.standings import Standings, compute_standings
 from service.engine.scoring.tiebreaks.registry import KNOWN_CODES
 
 _RESULTS = [
@@ -137,3 +137,41 @@ def test_empty_and_tiny_events() -> None:
     assert compute_standings(Tournament(()), KNOWN_CODES).rows == ()
     alone = compute_standings(Tournament((Player(1),)), KNOWN_CODES).rows
     assert [(r.rank, r.points) for r in alone] == [(1, 0)]
+
+
+def _rows(table: Standings) -> str:
+    return repr(table.rows)
+
+
+@settings(max_examples=80, deadline=None)
+@given(events(), st.data())
+def test_a_digest_brought_forward_ranks_as_a_fresh_one(
+    tournament: Tournament, data: st.DataObject
+) -> None:
+    """`compute_standings(previous=)` after results change in some rounds (the live
+    table's path) gives the same table, tie-breaks included, as a computation from
+    nothing, and keeps the digest of every player those rounds do not touch; so does a
+    state with one round more, and one with another start list (digested anew)."""
+    codes = list(KNOWN_CODES)
+    first = compute_standings(tournament, codes)
+    rounds = list(tournament.rounds)
+    touched: set[int] = set()
+    for index in data.draw(st.sets(st.integers(0, len(rounds) - 1), max_size=2)):
+        rnd = rounds[index]
+        games = tuple(replace(g, result=data.draw(st.sampled_from(_RESULTS))) for g in rnd.games)
+        rounds[index] = replace(rnd, games=games)
+        touched |= {n for g in rnd.games for n in (g.white, g.black)}
+    later = replace(tournament, rounds=tuple(rounds))
+    brought = compute_standings(later, codes, previous=first.context)
+    assert _rows(brought) == _rows(compute_standings(later, codes))
+    assert brought.context is not None and first.context is not None
+    for number, digest in brought.context.players.items():
+        if number not in touched:
+            assert digest is first.context.players[number]
+    shorter = compute_standings(replace(later, rounds=later.rounds[:-1]), codes)
+    assert _rows(compute_standings(later, codes, previous=shorter.context)) == _rows(brought)
+    last = later.players[-1]
+    rerated = replace(later, players=(*later.players[:-1], replace(last, rating=last.rating + 7)))
+    assert _rows(compute_standings(rerated, codes, previous=brought.context)) == _rows(
+        compute_standings(rerated, codes)
+    )

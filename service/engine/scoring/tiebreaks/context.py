@@ -222,6 +222,12 @@ class TieBreakContext:
     """True for pre-determined pairings (C.07 2026 art. 15.2)."""
     memo: dict[str, object] = field(default_factory=dict)
     """Derived aggregates shared between tie-breaks (adjusted scores, ...)."""
+    source: Tournament | None = field(default=None, compare=False, repr=False)
+    """The tournament digested, for `build_context(..., previous=)`."""
+    by_round: tuple[dict[int, tuple[Kind, int, int, int, int]], ...] = field(
+        default=(), compare=False, repr=False
+    )
+    """Each round's rows by start number, for `build_context(..., previous=)`."""
 
     def cached(self, key: str, compute: Callable[[], T]) -> T:
         """Compute a derived aggregate once per context."""
@@ -298,12 +304,22 @@ def is_round_robin(tournament: Tournament) -> bool:
 
 
 def build_context(
-    tournament: Tournament, edition: str = "2026", round_robin: bool | None = None
+    tournament: Tournament,
+    edition: str = "2026",
+    round_robin: bool | None = None,
+    *,
+    previous: TieBreakContext | None = None,
 ) -> TieBreakContext:
     """Digest a tournament in one pass over its rounds (O(players x rounds)).
 
     Each round becomes a map from start number to the player's row; every player's
     columns are then read across the maps (a player missing from one was absent).
+
+    `previous`, the context of an earlier state of the same tournament (same players,
+    point system and reading), makes the pass incremental: a round that is the very
+    object the previous tournament held keeps its map, and a player whose rows did not
+    change keeps its columns, so one more result costs O(rounds) instead of
+    O(players x rounds) (the live table of a 400-player round-robin after each result).
     """
     if round_robin is None:
         round_robin = is_round_robin(tournament)
@@ -333,9 +349,15 @@ def build_context(
         bye_rows[bye_kind] = (free_kind if kind is Kind.ZERO_BYE else kind, 0, 0, pts, share)
     ratings = {p.start_number: p.rating for p in tournament.players}
 
+    reuse = _reusable(previous, tournament, edition, round_robin)
+    old_rounds = reuse.source.rounds if reuse is not None and reuse.source else ()
     # One map per round (start number -> row); a player missing from it was absent.
     by_round: list[dict[int, Row]] = []
-    for rnd in tournament.rounds:
+    changed: set[int] = set()
+    for index, rnd in enumerate(tournament.rounds):
+        if reuse is not None and index < len(old_rounds) and old_rounds[index] is rnd:
+            by_round.append(reuse.by_round[index])
+            continue
         found: dict[int, Row] = {}
         for game in rnd.games:
             white, black = game.white, game.black
@@ -347,10 +369,18 @@ def build_context(
             found[bye.player] = bye_rows[bye.kind]
         if len(found) != 2 * len(rnd.games) + len(rnd.byes) or not found.keys() <= ratings.keys():
             _raise_first_error(rnd.number, rnd, ratings)
+        if reuse is not None and index < len(old_rounds):
+            before = reuse.by_round[index]
+            changed.update(n for n in found.keys() | before.keys() if found.get(n) != before.get(n))
         by_round.append(found)
     count = len(round_numbers)
+    same_rounds = reuse is not None and len(old_rounds) == count
     players: dict[int, PlayerData] = {}
     for number in sorted(ratings):
+        if same_rounds and number not in changed:
+            assert reuse is not None
+            players[number] = reuse.players[number]
+            continue
         rows = [found.get(number, absent) for found in by_round]
         players[number] = PlayerData(number, ratings[number], round_numbers, rows)
     return TieBreakContext(
@@ -363,7 +393,27 @@ def build_context(
         total_rounds=max(tournament.total_rounds or 0, count),
         edition=edition,
         round_robin=round_robin,
+        source=tournament,
+        by_round=tuple(by_round),
     )
+
+
+def _reusable(
+    previous: TieBreakContext | None, tournament: Tournament, edition: str, round_robin: bool
+) -> TieBreakContext | None:
+    """`previous` when it digested an earlier state of this tournament under the same
+    reading: the same start list and ratings, point system and announced rounds."""
+    if previous is None or previous.source is None:
+        return None
+    before = previous.source
+    same = (
+        previous.edition == edition
+        and previous.round_robin == round_robin
+        and before.points == tournament.points
+        and before.total_rounds == tournament.total_rounds
+        and (before.players is tournament.players or before.players == tournament.players)
+    )
+    return previous if same else None
 
 
 def _raise_first_error(number: int, rnd: Round, known: dict[int, int]) -> None:
