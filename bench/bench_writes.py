@@ -12,6 +12,7 @@ A real server process (one uvicorn worker) on a fresh database:
 
 Run: .venv/bin/python bench/bench_writes.py [--players 400] [--clients 50] [--seconds 15]
      [--server postgresql+asyncpg://postgres@127.0.0.1:5432/postgres]
+     .venv/bin/python bench/bench_writes.py --tournaments 4   (the same load over 4 events)
      .venv/bin/python bench/bench_writes.py --swiss 2000 --clients 200   (exactly once)
 Bounded: about 2 x S seconds plus set-up (registration and start).
 """
@@ -97,7 +98,9 @@ async def _hammer(
     return latencies, statuses
 
 
-async def bench(players: int, clients: int, seconds: float, server: str) -> None:
+async def bench(
+    players: int, clients: int, seconds: float, server: str, tournaments: int = 1
+) -> None:
     name = f"arbiter_bench_{uuid.uuid4().hex[:8]}"
     admin_dsn = server.replace("postgresql+asyncpg://", "postgresql://", 1)
     admin = await asyncpg.connect(admin_dsn)
@@ -110,39 +113,48 @@ async def bench(players: int, clients: int, seconds: float, server: str) -> None
         await asyncio.to_thread(upgrade, url)
         process, base = await _launch("service.api.app:create_app", {"ARBITER_DATABASE_URL": url})
         processes.append(process)
+        events: list[tuple[str, dict[str, str]]] = []  # (tournament id, organizer auth)
         async with httpx.AsyncClient(base_url=base, timeout=600) as http:
-            created = (
-                await http.post("/v1/tournaments", json={"name": "Bench", "system": "round-robin"})
-            ).json()
-            auth = {"Authorization": f"Bearer {created['organizer_token']}"}
-            tid = created["id"]
-            t0 = time.perf_counter()
-            for n in range(players):
-                await http.post(
-                    f"/v1/tournaments/{tid}/players",
-                    json={"name": f"Player {n:04d}", "rating": 2800 - n},
-                    headers=auth,
-                )
-            registered = time.perf_counter() - t0
-            t0 = time.perf_counter()
-            started = await http.post(f"/v1/tournaments/{tid}/start", headers=auth)
-            assert started.status_code == 200, started.text
-            start_seconds = time.perf_counter() - t0
+            for _ in range(tournaments):
+                created = (
+                    await http.post(
+                        "/v1/tournaments", json={"name": "Bench", "system": "round-robin"}
+                    )
+                ).json()
+                auth = {"Authorization": f"Bearer {created['organizer_token']}"}
+                tid = created["id"]
+                t0 = time.perf_counter()
+                for n in range(players):
+                    await http.post(
+                        f"/v1/tournaments/{tid}/players",
+                        json={"name": f"Player {n:04d}", "rating": 2800 - n},
+                        headers=auth,
+                    )
+                registered = time.perf_counter() - t0
+                t0 = time.perf_counter()
+                started = await http.post(f"/v1/tournaments/{tid}/start", headers=auth)
+                assert started.status_code == 200, started.text
+                start_seconds = time.perf_counter() - t0
+                events.append((tid, auth))
+        tid, auth = events[0]
         tables = players // 2
         print(
             f"players {players}: registration {registered:.1f} s (sequential), "
             f"start {start_seconds:.1f} s"
+            + (f" (each of {tournaments} round-robins)" if tournaments > 1 else "")
         )
 
         acked = 0
 
         async def report(http: httpx.AsyncClient, job: int) -> int:
             nonlocal acked
+            job, which = divmod(job, tournaments)
+            event_id, event_auth = events[which]
             round_number, table = divmod(job, tables)
             response = await http.put(
-                f"/v1/tournaments/{tid}/rounds/{round_number + 1}/games/{table + 1}/result",
+                f"/v1/tournaments/{event_id}/rounds/{round_number + 1}/games/{table + 1}/result",
                 json={"result": "1-0"},
-                headers={**auth, "Idempotency-Key": str(uuid.uuid4())},
+                headers={**event_auth, "Idempotency-Key": str(uuid.uuid4())},
             )
             acked += response.status_code == 200
             return response.status_code
@@ -166,8 +178,10 @@ async def bench(players: int, clients: int, seconds: float, server: str) -> None
         await poller
         rate = acked / elapsed
         errors = sum(s >= 500 for s in statuses)
+        spread = f"{tournaments} {players}-player round-robins" if tournaments > 1 else ""
         print(
-            f"{clients} clients, one {players}-player round-robin: {rate:.0f} results/s, "
+            f"{clients} clients, {spread or f'one {players}-player round-robin'}: "
+            f"{rate:.0f} results/s, "
             f"p50 {_pct(latencies, 0.5):.0f} ms, p99 {_pct(latencies, 0.99):.0f} ms, "
             f"5xx {errors} of {len(statuses)}"
         )
@@ -177,8 +191,9 @@ async def bench(players: int, clients: int, seconds: float, server: str) -> None
         )
         db = await asyncpg.connect(url.replace("postgresql+asyncpg://", "postgresql://", 1))
         stored = await db.fetchval(
-            "SELECT count(*) FROM events WHERE tournament_id = $1 AND type = 'result_confirmed'",
-            tid,
+            "SELECT count(*) FROM events WHERE tournament_id = ANY($1::text[]) "
+            "AND type = 'result_confirmed'",
+            [event_id for event_id, _ in events],
         )
         await db.close()
         print(
@@ -339,11 +354,20 @@ def main() -> None:
         help="instead: one round of a P-player Swiss reported by --clients clients, each "
         "result sent twice with one Idempotency-Key (issue 12: 2000 players, 200 clients)",
     )
+    parser.add_argument(
+        "--tournaments",
+        type=int,
+        default=1,
+        metavar="K",
+        help="spread the clients' results over K round-robins of --players each (one "
+        "tournament's results are written one at a time under its lock; K > 1 shows "
+        "what the server does without that bound)",
+    )
     args = parser.parse_args()
     if args.swiss:
         asyncio.run(swiss_round(args.swiss, args.clients, args.server))
         return
-    asyncio.run(bench(args.players, args.clients, args.seconds, args.server))
+    asyncio.run(bench(args.players, args.clients, args.seconds, args.server, args.tournaments))
 
 
 if __name__ == "__main__":
