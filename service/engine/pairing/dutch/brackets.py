@@ -339,10 +339,10 @@ class _RoundPairer:
         odd = n & 1
         for v in range(n):
             lower = order[v]
-            row: list[tuple[int, int]] = []
             if not odd:
                 self.matcher.set_weights(v, enumerate(ctx.outside_weights(lower, order[:v])))
                 continue
+            row: list[tuple[int, int]] = []
             for u in range(v):
                 higher = order[u]
                 if ctx.compatible(lower, higher):

@@ -203,20 +203,15 @@ class WeightContext:
         info = self.info
         lo = info[lower.number]
         number = lower.number
+        compatible = self._compatible
         bits = self.total_bits
-        final = self.final_round
         lo_bc = lo.bye_candidate
         lo_extra = lo.bye_rank if lo.score == self.bye_score else 0
         bye_shift = self.off["bye_games"] if self.single_downfloater_is_bye else -1
         row: list[int] = []
         for higher in highers:
             hi = info[higher.number]
-            if number in hi.forbidden or (
-                hi.absolute
-                and lo.absolute
-                and hi.pref is lo.pref
-                and not (final and (hi.topscorer or lo.topscorer))
-            ):
+            if not compatible(hi, lo, number):
                 row.append(0)
                 continue
             w = (3 - hi.bye_candidate - lo_bc) << bits

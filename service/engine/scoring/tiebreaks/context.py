@@ -349,14 +349,13 @@ def build_context(
         bye_rows[bye_kind] = (free_kind if kind is Kind.ZERO_BYE else kind, 0, 0, pts, share)
     ratings = {p.start_number: p.rating for p in tournament.players}
 
-    reuse = _reusable(previous, tournament, edition, round_robin)
-    old_rounds = reuse.source.rounds if reuse is not None and reuse.source else ()
+    old_rounds, old_maps, old_players = _reusable(previous, tournament, edition, round_robin)
     # One map per round (start number -> row); a player missing from it was absent.
     by_round: list[dict[int, Row]] = []
     changed: set[int] = set()
     for index, rnd in enumerate(tournament.rounds):
-        if reuse is not None and index < len(old_rounds) and old_rounds[index] is rnd:
-            by_round.append(reuse.by_round[index])
+        if index < len(old_rounds) and old_rounds[index] is rnd:
+            by_round.append(old_maps[index])
             continue
         found: dict[int, Row] = {}
         for game in rnd.games:
@@ -369,17 +368,16 @@ def build_context(
             found[bye.player] = bye_rows[bye.kind]
         if len(found) != 2 * len(rnd.games) + len(rnd.byes) or not found.keys() <= ratings.keys():
             _raise_first_error(rnd.number, rnd, ratings)
-        if reuse is not None and index < len(old_rounds):
-            before = reuse.by_round[index]
+        if index < len(old_maps):
+            before = old_maps[index]
             changed.update(n for n in found.keys() | before.keys() if found.get(n) != before.get(n))
         by_round.append(found)
     count = len(round_numbers)
-    same_rounds = reuse is not None and len(old_rounds) == count
+    same_rounds = bool(old_players) and len(old_rounds) == count
     players: dict[int, PlayerData] = {}
     for number in sorted(ratings):
         if same_rounds and number not in changed:
-            assert reuse is not None
-            players[number] = reuse.players[number]
+            players[number] = old_players[number]
             continue
         rows = [found.get(number, absent) for found in by_round]
         players[number] = PlayerData(number, ratings[number], round_numbers, rows)
@@ -400,11 +398,14 @@ def build_context(
 
 def _reusable(
     previous: TieBreakContext | None, tournament: Tournament, edition: str, round_robin: bool
-) -> TieBreakContext | None:
-    """`previous` when it digested an earlier state of this tournament under the same
-    reading: the same start list and ratings, point system and announced rounds."""
+) -> tuple[
+    tuple[Round, ...], tuple[dict[int, tuple[Kind, int, int, int, int]], ...], dict[int, PlayerData]
+]:
+    """What `previous` digested (its rounds, their maps, its players) when it is an
+    earlier state of this tournament under the same reading: the same start list and
+    ratings, point system and announced rounds; nothing otherwise."""
     if previous is None or previous.source is None:
-        return None
+        return (), (), {}
     before = previous.source
     same = (
         previous.edition == edition
@@ -413,7 +414,7 @@ def _reusable(
         and before.total_rounds == tournament.total_rounds
         and (before.players is tournament.players or before.players == tournament.players)
     )
-    return previous if same else None
+    return (before.rounds, previous.by_round, previous.players) if same else ((), (), {})
 
 
 def _raise_first_error(number: int, rnd: Round, known: dict[int, int]) -> None:
