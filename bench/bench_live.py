@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import base64
 import contextlib
 import multiprocessing as mp
 import os
@@ -140,6 +141,85 @@ def _bare_server(port: int) -> None:
 # --- the load clients ---------------------------------------------------------------
 
 
+class _Subscriber(asyncio.Protocol):
+    """One lean subscriber: the opening handshake written by hand, then server frames
+    parsed just enough to read the head of each text message (RFC 6455 5.2: server
+    frames are unmasked) and to answer pings; the payload is never decoded. The load
+    client must cost far less than the server it measures on the same two cores."""
+
+    def __init__(self, path: str, host: str, record: Any, opened: asyncio.Future[None]) -> None:
+        self.path, self.host, self.record, self.opened = path, host, record, opened
+        self.buffer = bytearray()
+        self.upgraded = False
+        self.transport: asyncio.Transport | None = None
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = transport  # type: ignore[assignment]
+        key = base64.b64encode(os.urandom(16)).decode()
+        self.transport.write(
+            (
+                f"GET {self.path} HTTP/1.1\r\nHost: {self.host}\r\nUpgrade: websocket\r\n"
+                f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+                "Sec-WebSocket-Version: 13\r\n\r\n"
+            ).encode()
+        )
+
+    def data_received(self, data: bytes) -> None:
+        buffer = self.buffer
+        buffer += data
+        if not self.upgraded:
+            end = buffer.find(b"\r\n\r\n")
+            if end < 0:
+                return
+            if not buffer.startswith(b"HTTP/1.1 101"):
+                self._fail(ConnectionError(bytes(buffer[:40])))
+                return
+            self.upgraded = True
+            del buffer[: end + 4]
+            if not self.opened.done():
+                self.opened.set_result(None)
+        now = time.monotonic()
+        at, size = 0, len(buffer)
+        while size - at >= 2:
+            opcode, length = buffer[at] & 0x0F, buffer[at + 1] & 0x7F
+            head = 2
+            if length == 126:
+                if size - at < 4:
+                    break
+                length, head = int.from_bytes(buffer[at + 2 : at + 4], "big"), 4
+            elif length == 127:
+                if size - at < 10:
+                    break
+                length, head = int.from_bytes(buffer[at + 2 : at + 10], "big"), 10
+            if size - at < head + length:
+                break
+            payload = at + head
+            if opcode == 1:
+                self.record(bytes(buffer[payload : payload + min(length, 96)]), length, now)
+            elif opcode == 9:  # a ping: answer with a masked pong (clients mask, RFC 6455 5.3)
+                self._pong(bytes(buffer[payload : payload + length]))
+            elif opcode == 8:
+                assert self.transport is not None
+                self.transport.close()
+            at = payload + length
+        del buffer[:at]
+
+    def _pong(self, data: bytes) -> None:
+        assert self.transport is not None
+        mask = os.urandom(4)
+        masked = bytes(b ^ mask[i % 4] for i, b in enumerate(data))
+        self.transport.write(bytes([0x8A, 0x80 | len(data)]) + mask + masked)
+
+    def _fail(self, exc: Exception) -> None:
+        if not self.opened.done():
+            self.opened.set_exception(exc)
+        if self.transport is not None:
+            self.transport.close()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._fail(exc or ConnectionError("closed"))
+
+
 async def _subscriber(
     url: str,
     first: list[int],
@@ -148,32 +228,46 @@ async def _subscriber(
     ready: Any,
     gate: asyncio.Semaphore,
 ) -> None:
-    import websockets
+    """Follow one feed until cancelled: the first snapshot marks it ready, then every
+    message's top seq and arrival time are kept (pings are skipped)."""
+    host, _, path = url.removeprefix("ws://").partition("/")
+    address, _, port = host.partition(":")
+    index = len(covered)
+    covered.append([])
+    got_snapshot = False
 
+    def record(head: bytes, length: int, now: float) -> None:
+        nonlocal got_snapshot
+        match = HEAD.match(head)
+        if match is None:
+            return
+        kind, seq, to = match.group(1), int(match.group(2)), match.group(3)
+        top = int(to) if to else seq
+        if kind == b"ping":
+            return
+        if kind == b"snapshot" and not got_snapshot:
+            got_snapshot = True
+            first.append(top)
+            ready()
+            return
+        sizes.append(length)
+        covered[index].append(float(top))
+        covered[index].append(now)
+
+    loop = asyncio.get_running_loop()
+    opened: asyncio.Future[None] = loop.create_future()
     async with gate:  # bounded concurrent handshakes: a herd would time out together
-        ws = await websockets.connect(url, max_queue=None, open_timeout=60, ping_interval=None)
-    async with ws:
-        index = len(covered)
-        covered.append([])
-        got_snapshot = False
-        async for raw in ws:
-            now = time.monotonic()
-            data = raw if isinstance(raw, bytes) else raw.encode()
-            match = HEAD.match(data)
-            if match is None:
-                continue
-            kind, seq, to = match.group(1), int(match.group(2)), match.group(3)
-            top = int(to) if to else seq
-            if kind == b"ping":
-                continue
-            if kind == b"snapshot" and not got_snapshot:
-                got_snapshot = True
-                first.append(top)
-                ready()
-                continue
-            sizes.append(len(data))
-            covered[index].append(float(top))
-            covered[index].append(now)
+        transport, _ = await asyncio.wait_for(
+            loop.create_connection(
+                lambda: _Subscriber("/" + path, host, record, opened), address, int(port)
+            ),
+            60,
+        )
+        await asyncio.wait_for(asyncio.shield(opened), 60)
+    try:
+        await asyncio.Future()  # until cancelled
+    finally:
+        transport.close()
 
 
 def _client_main(

@@ -36,6 +36,8 @@ import httpx
 
 ROOT = Path(__file__).resolve().parents[1]
 _QUIET = ("--host", "127.0.0.1", "--log-level", "warning", "--no-access-log")
+_UVICORN: list[str] = []
+"""More uvicorn options for both servers (`--uvicorn "--loop asyncio --http h11"`)."""
 
 
 def _free_port() -> int:
@@ -47,7 +49,17 @@ def _free_port() -> int:
 async def _launch(app: str, env: dict[str, str]) -> tuple[subprocess.Popen[bytes], str]:
     port = _free_port()
     process = subprocess.Popen(
-        [sys.executable, "-m", "uvicorn", "--factory", app, "--port", str(port), *_QUIET],
+        [
+            sys.executable,
+            "-m",
+            "uvicorn",
+            "--factory",
+            app,
+            "--port",
+            str(port),
+            *_QUIET,
+            *_UVICORN,
+        ],
         # throughput, not the rate limits, is measured here
         env={**os.environ, **env, "PYTHONPATH": str(ROOT), "ARBITER_RATE_LIMITS_ENABLED": "false"},
         cwd=ROOT,
@@ -363,7 +375,15 @@ def main() -> None:
         "tournament's results are written one at a time under its lock; K > 1 shows "
         "what the server does without that bound)",
     )
+    parser.add_argument(
+        "--uvicorn",
+        default="",
+        metavar="OPTIONS",
+        help="more uvicorn options for the Arbiter and the bare server alike, e.g. "
+        '"--loop asyncio --http h11" to compare event loops and HTTP parsers',
+    )
     args = parser.parse_args()
+    _UVICORN.extend(args.uvicorn.split())
     if args.swiss:
         asyncio.run(swiss_round(args.swiss, args.clients, args.server))
         return

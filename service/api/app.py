@@ -45,6 +45,7 @@ from service.db.session import create_engine, create_session_factory
 from service.live.bus import create_bus
 from service.live.hub import Hub
 from service.live.reader import create_reader
+from service.live.wire import ServerSendMiddleware
 
 __all__ = ["create_app"]
 
@@ -165,4 +166,5 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         access,
     ):
         app.include_router(module.router)
+    app.add_middleware(ServerSendMiddleware)  # outermost: the live feed's direct path
     return app

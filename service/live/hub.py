@@ -12,6 +12,12 @@ Each client owns a bounded queue of frames and one sender task. A client whose q
 is full (its socket does not drain) has its queue dropped and gets the channel's
 current snapshot next, then the frames after it: it never slows the others, and the
 seqs it receives stay exact (every seq once, in order, or a snapshot covering it).
+
+The common case takes a shorter road (`wire.py`): a client that is caught up, with
+nothing queued and a transport that is not paused, gets the channel's frame bytes,
+built once per update, written straight to its transport during the fan-out; no task
+wakes, nothing is framed again. A client that cannot take them so falls back to its
+queue and sender, so the order and the rules above hold either way.
 """
 
 from __future__ import annotations
@@ -27,6 +33,7 @@ from typing import Protocol
 from service.config import Settings
 from service.live.frames import batch_message, ping_message
 from service.live.reader import Reader, Update
+from service.live.wire import DirectSocket, text_frame
 
 __all__ = ["Channel", "Client", "Hub", "LiveUnavailable", "Socket", "TournamentGone"]
 
@@ -63,9 +70,18 @@ class Socket(Protocol):
 class Client:
     """One spectator: a bounded queue of (seq, frame) and the task that sends them."""
 
-    def __init__(self, channel: Channel, socket: Socket, limit: int, heartbeat: float) -> None:
+    def __init__(
+        self,
+        channel: Channel,
+        socket: Socket,
+        limit: int,
+        heartbeat: float,
+        direct: DirectSocket | None = None,
+    ) -> None:
         self.channel = channel
         self.socket = socket
+        self.direct = direct
+        """The socket's transport for frames built once (None: every send is awaited)."""
         self.limit = limit
         self.heartbeat = heartbeat
         self.pending: deque[tuple[int, str]] = deque()
@@ -74,13 +90,26 @@ class Client:
         self.needs_snapshot = True
         self.overflows = 0
         self.closing: tuple[int, str] | None = None
+        self.direct_writes = 0
+        """Messages written straight to the transport (for tests and figures)."""
+        self._sending = False
+        self._wrote_directly = False
         self._woken = False
         self._waiter: asyncio.Future[bool] | None = None
 
-    def offer(self, frames: list[tuple[int, str]]) -> None:
-        """Queue frames without ever waiting; a full queue means a snapshot instead."""
+    def offer(self, frames: list[tuple[int, str]], wire: Callable[[], bytes] | None = None) -> None:
+        """Hand over frames without ever waiting: written at once when the client is
+        caught up and its transport takes them (`wire` builds their bytes, once per
+        update), else queued; a full queue means a snapshot instead."""
         if self.needs_snapshot:
             pass  # the snapshot this client gets next is at least this new
+        elif wire is not None and self._takes_directly(frames[0][0]):
+            assert self.direct is not None
+            self.direct.write(wire())
+            self.last = frames[-1][0]
+            self.direct_writes += 1
+            self._wrote_directly = True
+            return
         elif len(self.pending) + len(frames) > self.limit:
             self.pending.clear()
             self.needs_snapshot = True
@@ -88,6 +117,18 @@ class Client:
         else:
             self.pending.extend(frames)
         self._wake()
+
+    def _takes_directly(self, first: int) -> bool:
+        """Caught up (`first` follows what it was sent), nothing queued or being sent,
+        not closing, and a transport that is not paused."""
+        return (
+            self.direct is not None
+            and first == self.last + 1
+            and not self.pending
+            and not self._sending
+            and self.closing is None
+            and self.direct.writable()
+        )
 
     def resume(self, since: int | None) -> None:
         """Start from `since` if the channel's history covers it, else from a snapshot
@@ -120,7 +161,10 @@ class Client:
                 self.needs_snapshot = False
                 seq, text = self.channel.snapshot
                 self.last = seq
-                await self.socket.send_text(text)
+                if self.direct is not None and self.direct.writable():
+                    self.direct.write(self.channel.snapshot_frame())
+                else:
+                    await self._send(text)
                 continue
             if self.pending:
                 frames = [f for f in self.pending if f[0] > self.last]
@@ -128,12 +172,24 @@ class Client:
                 if frames:
                     self.last = frames[-1][0]
                     if len(frames) == 1:
-                        await self.socket.send_text(frames[0][1])
+                        await self._send(frames[0][1])
                     else:
-                        await self.socket.send_text(batch_message(frames))
+                        await self._send(batch_message(frames))
                 continue
             if not await self._sleep():
-                await self.socket.send_text(ping_message(self.channel.seq))
+                if self._wrote_directly:  # frames went out meanwhile: no heartbeat needed
+                    self._wrote_directly = False
+                    continue
+                await self._send(ping_message(self.channel.seq))
+
+    async def _send(self, text: str) -> None:
+        """One awaited send; the direct path stays shut meanwhile, so frames keep
+        their order."""
+        self._sending = True
+        try:
+            await self.socket.send_text(text)
+        finally:
+            self._sending = False
 
     def _wake(self) -> None:
         self._woken = True
@@ -164,6 +220,24 @@ def _settle(waiter: asyncio.Future[bool]) -> None:
         waiter.set_result(False)
 
 
+class _Wire:
+    """An update's frames as one message's bytes, built on first use and shared by every
+    client that takes them directly (one event: its frame; several: one batch)."""
+
+    __slots__ = ("_bytes", "_frames")
+
+    def __init__(self, frames: list[tuple[int, str]]) -> None:
+        self._frames = frames
+        self._bytes: bytes | None = None
+
+    def __call__(self) -> bytes:
+        if self._bytes is None:
+            frames = self._frames
+            text = frames[0][1] if len(frames) == 1 else batch_message(frames)
+            self._bytes = text_frame(text)
+        return self._bytes
+
+
 class Channel:
     """One tournament followed by this process."""
 
@@ -173,6 +247,7 @@ class Channel:
         self.system = ""
         self.seq = -1
         self.snapshot: tuple[int, str] = (-1, "")
+        self._snapshot_frame: tuple[int, bytes] = (-1, b"")
         self.history: deque[tuple[int, str]] = deque(maxlen=hub.settings.live_history)
         self.clients: set[Client] = set()
         self.ready: asyncio.Future[None] = asyncio.get_running_loop().create_future()
@@ -185,6 +260,13 @@ class Channel:
         """When the bus first said this channel moved since its last fan-out."""
         self.task = asyncio.get_running_loop().create_task(self._run())
 
+    def snapshot_frame(self) -> bytes:
+        """The snapshot's frame bytes, built once per snapshot (`wire.text_frame`)."""
+        seq, text = self.snapshot
+        if self._snapshot_frame[0] != seq or not self._snapshot_frame[1]:
+            self._snapshot_frame = (seq, text_frame(text))
+        return self._snapshot_frame[1]
+
     def poke(self, seq: int | None) -> None:
         """Something happened (`seq`), or maybe did (None: resynchronise)."""
         if seq is None or seq > self.seq:
@@ -192,10 +274,13 @@ class Channel:
                 self._notified = time.monotonic()
             self._wake.set()
 
-    def join(self, socket: Socket, since: int | None) -> Client:
-        """A new spectator, resumed from `since` when possible."""
+    def join(self, socket: Socket, since: int | None, direct: DirectSocket | None = None) -> Client:
+        """A new spectator, resumed from `since` when possible; `direct` is its socket's
+        transport when frames built once can be written to it (`wire.direct_socket`)."""
         settings = self.hub.settings
-        client = Client(self, socket, settings.live_queue_size, settings.live_heartbeat_seconds)
+        client = Client(
+            self, socket, settings.live_queue_size, settings.live_heartbeat_seconds, direct
+        )
         client.resume(since)
         self.clients.add(client)
         return client
@@ -226,10 +311,11 @@ class Channel:
         self.seq = update.seq
         if not update.frames and not rebuilt:
             return
+        wire = _Wire(update.frames) if update.frames else None
         for position, client in enumerate(tuple(self.clients), start=1):
             if not update.frames:  # a rebuild: everyone starts again from the snapshot
                 client.needs_snapshot = True
-            client.offer(update.frames)
+            client.offer(update.frames, wire)
             if position % FANOUT_SLICE == 0:
                 await asyncio.sleep(0)
         notified, self._notified = self._notified, None

@@ -198,7 +198,13 @@ class ReaderError(Exception):
 class ProcessReader:
     """The reader in its own process: computing a large table never takes the API's GIL,
     so result PUTs do not wait for the spectators' standings (DESIGN: Live standings).
-    Requests and answers (encoded strings) cross a pipe."""
+    Requests and answers (encoded strings) cross a pipe.
+
+    Answers are read by a thread of their own that blocks on the pipe and hands each
+    whole answer to the event loop. The pipe is never watched by the loop itself: an
+    event loop may make a watched descriptor non-blocking (uvloop does, through libuv),
+    and a large answer read from a non-blocking pipe stops short where the sender is
+    still writing."""
 
     def __init__(self, settings: Settings, tables: TableFactory) -> None:
         self._settings = settings
@@ -208,9 +214,10 @@ class ProcessReader:
         self._pending: dict[int, asyncio.Future[Any]] = {}
         self._next = 0
         self._loop: asyncio.AbstractEventLoop | None = None
+        self._listener: threading.Thread | None = None
 
     def start(self) -> None:
-        """Spawn the process; answers are read as they arrive on the running loop."""
+        """Spawn the process and the thread that reads its answers."""
         context = multiprocessing.get_context("spawn")
         ours, theirs = context.Pipe()
         self._process = context.Process(
@@ -223,15 +230,28 @@ class ProcessReader:
         theirs.close()
         self._connection = ours
         self._loop = asyncio.get_running_loop()
-        self._loop.add_reader(ours.fileno(), self._on_answer)
+        self._listener = threading.Thread(
+            target=self._listen, args=(ours, self._loop), name="live-reader-answers", daemon=True
+        )
+        self._listener.start()
 
-    def _on_answer(self) -> None:
-        assert self._connection is not None
-        try:
-            ident, ok, answer = self._connection.recv()
-        except (EOFError, OSError):
-            self._fail_all("the live reader process ended")
-            return
+    def _listen(self, connection: Connection, loop: asyncio.AbstractEventLoop) -> None:
+        """The answers thread: each whole answer goes to the loop, then the end."""
+        while True:
+            try:
+                message = connection.recv()
+            except (EOFError, OSError):
+                message = None
+            try:
+                if message is None:
+                    loop.call_soon_threadsafe(self._fail_all, "the live reader process ended")
+                    return
+                loop.call_soon_threadsafe(self._on_answer, message)
+            except RuntimeError:  # the loop is closed: nobody waits any more
+                return
+
+    def _on_answer(self, message: tuple[int, bool, Any]) -> None:
+        ident, ok, answer = message
         future = self._pending.pop(ident, None)
         if future is None or future.done():
             return
@@ -241,9 +261,6 @@ class ProcessReader:
             future.set_exception(ReaderError(answer))
 
     def _fail_all(self, why: str) -> None:
-        if self._loop is not None and self._connection is not None:
-            with contextlib.suppress(Exception):
-                self._loop.remove_reader(self._connection.fileno())
         for future in self._pending.values():
             if not future.done():
                 future.set_exception(ReaderError(why))
@@ -285,6 +302,8 @@ class ProcessReader:
             if self._process.is_alive():
                 self._process.terminate()
                 self._process.join(5)
+        if self._listener is not None:
+            self._listener.join(5)  # the process has gone, so its pipe is at its end
         self._connection.close()
         self._connection = None
 

@@ -16,6 +16,7 @@ import logging
 import uuid
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -189,7 +190,7 @@ async def test_two_replicas_ride_out_a_database_restart_under_load(
     from tests.live.follower import Follower
 
     name, url = own_database
-    options = {"retry_after_seconds": 1, "rate_limits_enabled": False}
+    options: dict[str, Any] = {"retry_after_seconds": 1, "rate_limits_enabled": False}
     server_a, task_a, a = await start_server(url, **options)
     server_b, task_b, b = await start_server(url, **options)
     # uvicorn's loggers do not propagate, and its start-up resets their handlers

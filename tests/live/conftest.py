@@ -33,13 +33,21 @@ def free_port() -> int:
 
 
 async def start_server(
-    database_url: str, **settings: object
+    database_url: str, *, deflate: bool = False, **settings: object
 ) -> tuple[uvicorn.Server, asyncio.Task[None], str]:
-    """Start uvicorn in this event loop; returns (server, task, base URL)."""
+    """Start uvicorn in this event loop; returns (server, task, base URL). Sockets as
+    `arbiter serve` sets them up (no per-message compression) unless `deflate`."""
     port = free_port()
     settings.setdefault("live_reader", "process")  # as `arbiter serve` runs it
     app = create_app(Settings(database_url=database_url, **settings))  # type: ignore[arg-type]
-    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on")
+    config = uvicorn.Config(
+        app,
+        host="127.0.0.1",
+        port=port,
+        log_level="warning",
+        lifespan="on",
+        ws_per_message_deflate=deflate,
+    )
     server = uvicorn.Server(config)
     task = asyncio.create_task(server.serve())
     for _ in range(200):

@@ -181,3 +181,51 @@ async def test_shutdown_closes_with_1012_and_the_seq_to_resume_from() -> None:
     await hub.stop()
     await asyncio.wait_for(task, 5)
     assert socket.closed == (1012, "server restarting; reconnect with ?since=5")
+
+
+class _Transport:
+    """A stand-in for the socket's transport: records frames written to it directly,
+    and can be paused like a transport above its high-water mark."""
+
+    def __init__(self, socket: _Socket) -> None:
+        self.socket = socket
+        self.paused = False
+
+    def writable(self) -> bool:
+        return not self.paused
+
+    def write(self, frame: bytes) -> None:
+        # the stand-in frame is the text after a 2-, 4- or 10-byte header
+        size = frame[1] & 0x7F
+        start = 2 if size < 126 else 4 if size == 126 else 10
+        message = json.loads(frame[start:])
+        self.socket.sent.extend(message["frames"] if message["type"] == "batch" else [message])
+
+
+async def test_caught_up_clients_take_frames_directly_in_order() -> None:
+    log = _Log()
+    hub = Hub(cast(Reader, log), Settings(live_queue_size=64, live_poll_seconds=60))
+    channel = await hub.open("t")
+    fast, paused = _Socket(), _Socket()
+    fast_wire, paused_wire = _Transport(fast), _Transport(paused)
+    clients = [
+        channel.join(fast, None, cast(Any, fast_wire)),
+        channel.join(paused, None, cast(Any, paused_wire)),
+    ]
+    tasks = [asyncio.create_task(c.run()) for c in clients]
+    try:
+        await _until(lambda: fast.seqs() == [0] and paused.seqs() == [0])
+        for seq in range(1, 31):
+            paused_wire.paused = 10 <= seq < 20  # a reader that lags for ten events
+            log.seq = seq
+            hub.notify("t", seq)
+            await _until(lambda: channel.seq == log.seq)
+        await _until(lambda: fast.seqs()[-1:] == [30] and paused.seqs()[-1:] == [30])
+        assert fast.seqs() == list(range(31))
+        assert paused.seqs() == list(range(31))  # queued while paused, then direct again
+        assert clients[0].direct_writes == 30  # every event framed once, written at once
+        assert 0 < clients[1].direct_writes < 30
+    finally:
+        for task in tasks:
+            task.cancel()
+        await hub.stop()

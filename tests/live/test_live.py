@@ -6,12 +6,16 @@ from __future__ import annotations
 
 import asyncio
 import json
-from typing import Any
+from typing import Any, cast
 
 import httpx
+import pytest
 import websockets
+from fastapi import FastAPI
 
+from service.api.state import AppState
 from tests.api.conftest import Event, create_round_robin
+from tests.live.conftest import start_server, stop_server
 from tests.live.follower import Follower
 
 PLAYERS = [("Ann", 2100), ("Bob", 2000), ("Cid", 1900), ("Dan", 1800)]
@@ -173,3 +177,42 @@ async def test_hundreds_of_scoreboards_while_results_stream(
                 assert [m["seq"] for m in follower.events] == list(range(start + 1, last + 1))
     finally:
         await asyncio.gather(*(ws.close() for ws in boards))
+
+
+@pytest.mark.parametrize("deflate", [False, True], ids=["as-served", "compressed"])
+async def test_frames_go_straight_to_caught_up_sockets(database_url: str, deflate: bool) -> None:
+    """As `arbiter serve` runs (no compression), every event reaches a caught-up
+    scoreboard as frame bytes built once and written to its transport; with per-message
+    compression negotiated, the ordinary send carries the same messages."""
+    server, task, address = await start_server(database_url, deflate=deflate)
+    try:
+        async with httpx.AsyncClient(base_url=f"http://{address}", timeout=30) as http:
+            event = await create_round_robin(http, TEN)
+            url = f"ws://{address}/v1/tournaments/{event.id}/live"
+            boards = [await websockets.connect(url, max_queue=None) for _ in range(5)]
+            followers = [Follower() for _ in boards]
+            try:
+                for ws, follower in zip(boards, followers, strict=True):
+                    await follower.receive(ws)
+                start = followers[0].seq
+                assert start is not None
+                for table in range(1, 6):
+                    await _result(http, event, table, "1-0")
+                await asyncio.gather(
+                    *(f.until(ws, start + 5) for ws, f in zip(boards, followers, strict=True))
+                )
+                state: AppState = cast(FastAPI, server.config.app).state.arbiter
+                assert state.hub is not None
+                clients = state.hub.channels[event.id].clients
+                direct = sorted(client.direct_writes for client in clients)
+            finally:
+                await asyncio.gather(*(ws.close() for ws in boards))
+        for follower in followers:
+            assert follower.seq == start + 5
+            assert follower.table() == followers[0].table()
+        if deflate:
+            assert direct == [0] * 5
+        else:  # some events may be read together as one batch: at least one write each
+            assert len(direct) == 5 and all(writes >= 1 for writes in direct)
+    finally:
+        await stop_server(server, task)

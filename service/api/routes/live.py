@@ -35,6 +35,7 @@ from service.db.tables import TournamentRow
 from service.errors import Gone, Unauthenticated
 from service.live.frames import encode
 from service.live.hub import GONE, OUTAGE, LiveUnavailable, TournamentGone
+from service.live.wire import SERVER_SEND, direct_socket
 
 __all__ = ["BAD_REQUEST", "Accepts", "is_bridge", "parse_since", "router", "serve_live"]
 
@@ -123,7 +124,8 @@ async def serve_live(
     if not accepts(channel.system):
         await _refuse(websocket, GONE, 404, f"no tournament {tournament_id!r}", "tournament_id")
         return
-    client = channel.join(websocket, since)
+    # the ASGI send under Starlette's WebSocket: uvicorn's protocol when nothing wraps it
+    client = channel.join(websocket, since, direct_socket(websocket.scope.get(SERVER_SEND)))
     subscribers = metrics_of(websocket.app).live_subscribers
     subscribers.inc()
     sender = asyncio.create_task(client.run())

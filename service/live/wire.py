@@ -1,0 +1,98 @@
+"""Messages framed once and written straight to each spectator's socket (issue 11: one
+encoded frame per event, fanned out from memory).
+
+RFC 6455 5.2: a server never masks its frames, so the bytes of one message are the same
+on every connection: a first byte of FIN and opcode 1 (text), the payload length (7
+bits; or 126 and 16 bits; or 127 and 64 bits), then the UTF-8 payload. The hub frames a
+message once and hands the same bytes to every caught-up spectator's transport, which
+skips, per socket and per message, the ASGI send path (Starlette, uvicorn's protocol,
+the websockets library's framing) that would otherwise cost more than the write itself.
+
+That is only sound when nothing rewrites the payload on the way out, so it is taken for
+connections served by uvicorn's sans-I/O websockets protocol with no extension
+negotiated (`arbiter serve` turns per-message compression off). Any other server,
+protocol or extension gets `None` from `direct_socket` and the ordinary send.
+"""
+
+from __future__ import annotations
+
+import struct
+from typing import Any
+
+__all__ = ["SERVER_SEND", "DirectSocket", "ServerSendMiddleware", "direct_socket", "text_frame"]
+
+SERVER_SEND = "arbiter.server_send"
+"""Scope key of a WebSocket's ASGI send as the server gave it (`ServerSendMiddleware`)."""
+
+_FIN_TEXT = 0x81
+"""FIN set, opcode 1: a whole text message in one frame (RFC 6455 5.2, 5.6)."""
+
+
+def text_frame(text: str) -> bytes:
+    """The unmasked server frame carrying `text` as one message (RFC 6455 5.2)."""
+    payload = text.encode()
+    size = len(payload)
+    if size < 126:
+        head = struct.pack("!BB", _FIN_TEXT, size)
+    elif size < 1 << 16:
+        head = struct.pack("!BBH", _FIN_TEXT, 126, size)
+    else:
+        head = struct.pack("!BBQ", _FIN_TEXT, 127, size)
+    return head + payload
+
+
+class DirectSocket:
+    """The transport under one accepted WebSocket, for frames built by `text_frame`."""
+
+    __slots__ = ("_protocol",)
+
+    def __init__(self, protocol: Any) -> None:
+        self._protocol = protocol
+
+    def writable(self) -> bool:
+        """True while a frame written now goes out in order and without waiting: the
+        handshake is done, no close was sent or received, and the transport is not
+        paused by its high-water mark (a slow reader takes the ordinary, waiting send)."""
+        protocol = self._protocol
+        return bool(
+            protocol.handshake_complete
+            and not protocol.close_sent
+            and not protocol.disconnected
+            and protocol.writable.is_set()
+            and not protocol.transport.is_closing()
+        )
+
+    def write(self, frame: bytes) -> None:
+        """Queue a whole frame on the transport (never blocks; see `writable`)."""
+        self._protocol.transport.write(frame)
+
+
+def direct_socket(send: Any) -> DirectSocket | None:
+    """The direct path for an accepted WebSocket whose ASGI `send` is uvicorn's sans-I/O
+    protocol with no extension (compression) negotiated, else None."""
+    protocol = getattr(send, "__self__", None)
+    if type(protocol).__name__ != "WebSocketsSansIOProtocol":
+        return None
+    conn = getattr(protocol, "conn", None)
+    required = ("handshake_complete", "close_sent", "disconnected", "writable", "transport")
+    if (
+        conn is None
+        or getattr(conn, "extensions", None)
+        or not all(hasattr(protocol, name) for name in required)
+    ):
+        return None
+    return DirectSocket(protocol)
+
+
+class ServerSendMiddleware:
+    """The outermost middleware: keeps a WebSocket's ASGI send as the server gave it in
+    the scope (`SERVER_SEND`), before the middleware and Starlette's exception handling
+    wrap it, so the live route can find the protocol under it (`direct_socket`)."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "websocket":
+            scope[SERVER_SEND] = send
+        await self.app(scope, receive, send)
