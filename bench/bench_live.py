@@ -135,6 +135,7 @@ def _bare_server(port: int) -> None:
         log_level="warning",
         backlog=4096,
         ws_per_message_deflate=False,  # as `arbiter serve`: the same socket settings
+        loop="asyncio",  # and the same event loop
     )
 
 
@@ -519,12 +520,29 @@ async def _arbiter(n: int, args: argparse.Namespace, tmp: Path) -> dict[str, Any
                 await asyncio.sleep(max(0.0, t0 + i * a.interval - time.monotonic()))
                 tasks.append(asyncio.create_task(one(i)))
             await asyncio.gather(*tasks)
+            await asyncio.sleep(1.0)  # the last fan-outs
             for client in clients:
+                lag.extend(_bus_lag(await client.get("/metrics")))
                 await client.aclose()
             return sent, put_ms, outcomes
 
         urls = [f"ws://127.0.0.1:{p}/v1/tournaments/{tid}/live" for p in ports]
-        return await _load(urls, n, args.client_procs, fire, args, server_pids)
+        lag: list[tuple[float, float]] = []
+        result = await _load(urls, n, args.client_procs, fire, args, server_pids)
+        total, count = sum(s for s, _ in lag), sum(c for _, c in lag)
+        result["lag_ms"] = 1000 * total / count if count else float("nan")
+        return result
+
+
+def _bus_lag(metrics: httpx.Response) -> list[tuple[float, float]]:
+    """(sum, count) of `arbiter_live_bus_lag_seconds`: the server's own part of the
+    delay, from a notification to the end of its fan-out to every socket."""
+    values = {}
+    for line in metrics.text.splitlines():
+        name, _, value = line.partition(" ")
+        if name in ("arbiter_live_bus_lag_seconds_sum", "arbiter_live_bus_lag_seconds_count"):
+            values[name.rsplit("_", 1)[1]] = float(value)
+    return [(values["sum"], values["count"])] if len(values) == 2 else []
 
 
 async def _bare(n: int, size: int, args: argparse.Namespace) -> dict[str, Any]:
@@ -602,7 +620,8 @@ def main(argv: Sequence[str] | None = None) -> None:
             f"  arbiter N={n}: connect {a['connect_s']:.1f}s, e2e p50/p99 "
             f"{a['p50_ms']:.0f}/{a['p99_ms']:.0f} ms, lost {a['lost']} of {a['expected']}, "
             f"PUTs {puts}, PUT p50/p99 {a['put_p50_ms']:.0f}/{a['put_p99_ms']:.0f} ms, "
-            f"{a['kib_per_sub']:.1f} KiB/sub, {a['mean_bytes']:.0f} B/msg",
+            f"{a['kib_per_sub']:.1f} KiB/sub, {a['mean_bytes']:.0f} B/msg, "
+            f"server notification-to-fan-out-end mean {a['lag_ms']:.0f} ms",
             file=sys.stderr,
             flush=True,
         )

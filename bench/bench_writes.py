@@ -35,9 +35,9 @@ import asyncpg
 import httpx
 
 ROOT = Path(__file__).resolve().parents[1]
-_QUIET = ("--host", "127.0.0.1", "--log-level", "warning", "--no-access-log")
+_QUIET = ("--host", "127.0.0.1", "--log-level", "warning", "--no-access-log", "--loop", "asyncio")
 _UVICORN: list[str] = []
-"""More uvicorn options for both servers (`--uvicorn "--loop asyncio --http h11"`)."""
+"""More uvicorn options for both servers (`--uvicorn "--loop uvloop --http httptools"`)."""
 
 
 def _free_port() -> int:
