@@ -3,8 +3,9 @@ result every 100 ms (issue: live standings for thousands of spectators).
 
 For each N the script starts real `arbiter serve` processes (SQLite: one; PostgreSQL:
 `--replicas` of them, subscribers split across them), creates a 200-player round-robin,
-connects N subscribers from `--client-procs` lean client processes (plain `websockets`
-asyncio clients that only read the seq at the head of each message), PUTs one result
+connects N subscribers from `--client-procs` lean client processes (asyncio protocols
+that do the handshake and parse frames by hand, reading only the seq at the head of each
+message), PUTs one result
 every `--interval` s for `--duration` s, and reports:
 
 - connect: seconds until every subscriber held its snapshot;
@@ -13,6 +14,8 @@ every `--interval` s for `--duration` s, and reports:
 - lost: (subscriber, seq) pairs never covered within the drain time;
 - PUT outcomes and p50/p99;
 - memory per idle subscriber: server RSS growth / N, after connecting, before results;
+- the server's own part: the mean of `arbiter_live_bus_lag_seconds` (a notification to
+  the end of its fan-out), read from `/metrics`;
 - the bare-FastAPI ceiling: a tiny app in this script broadcasting a message of the
   same mean size (encoded once, one queue and sender per client) at the same rate to
   the same number of subscribers, measured in the same run.
