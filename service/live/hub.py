@@ -247,7 +247,7 @@ class Channel:
         self.system = ""
         self.seq = -1
         self.snapshot: tuple[int, str] = (-1, "")
-        self._snapshot_frame: tuple[int, bytes] = (-1, b"")
+        self._snapshot_frame: tuple[int, bytes] | None = None
         self.history: deque[tuple[int, str]] = deque(maxlen=hub.settings.live_history)
         self.clients: set[Client] = set()
         self.ready: asyncio.Future[None] = asyncio.get_running_loop().create_future()
@@ -263,7 +263,7 @@ class Channel:
     def snapshot_frame(self) -> bytes:
         """The snapshot's frame bytes, built once per snapshot (`wire.text_frame`)."""
         seq, text = self.snapshot
-        if self._snapshot_frame[0] != seq or not self._snapshot_frame[1]:
+        if self._snapshot_frame is None or self._snapshot_frame[0] != seq:
             self._snapshot_frame = (seq, text_frame(text))
         return self._snapshot_frame[1]
 

@@ -46,6 +46,15 @@ async def _seq(http: httpx.AsyncClient, event: Event, server: str) -> int:
         return seq
 
 
+async def _open_boards(url: str, count: int) -> tuple[list[Any], list[Follower]]:
+    """`count` scoreboards on one feed, each holding its first snapshot."""
+    boards = [await websockets.connect(url, max_queue=None) for _ in range(count)]
+    followers = [Follower() for _ in boards]
+    for ws, follower in zip(boards, followers, strict=True):
+        await follower.receive(ws)
+    return boards, followers
+
+
 async def test_snapshot_then_events(server: str, http: httpx.AsyncClient) -> None:
     event = await create_round_robin(http, PLAYERS)
     board = Follower()
@@ -152,11 +161,8 @@ async def test_hundreds_of_scoreboards_while_results_stream(
     snapshot covering the ones it skipped) and the final table."""
     event = await create_round_robin(http, TEN)
     url = f"ws://{server}/v1/tournaments/{event.id}/live"
-    boards = [await websockets.connect(url, max_queue=None) for _ in range(300)]
-    followers = [Follower() for _ in boards]
+    boards, followers = await _open_boards(url, 300)
     try:
-        for ws, follower in zip(boards, followers, strict=True):
-            await follower.receive(ws)
         start = followers[0].seq
         assert start is not None
         statuses = [
@@ -189,11 +195,8 @@ async def test_frames_go_straight_to_caught_up_sockets(database_url: str, deflat
         async with httpx.AsyncClient(base_url=f"http://{address}", timeout=30) as http:
             event = await create_round_robin(http, TEN)
             url = f"ws://{address}/v1/tournaments/{event.id}/live"
-            boards = [await websockets.connect(url, max_queue=None) for _ in range(5)]
-            followers = [Follower() for _ in boards]
+            boards, followers = await _open_boards(url, 5)
             try:
-                for ws, follower in zip(boards, followers, strict=True):
-                    await follower.receive(ws)
                 start = followers[0].seq
                 assert start is not None
                 for table in range(1, 6):
