@@ -44,6 +44,10 @@ __all__ = [
 
 T = TypeVar("T")
 
+SHUTDOWN_GRACE = 2.0
+"""Seconds the thread reader's reads may take to end when it stops, before they are
+cancelled."""
+
 
 @dataclass(frozen=True, slots=True)
 class Update:
@@ -124,15 +128,39 @@ class ThreadReader:
         self._thread.start()
         asyncio.run_coroutine_threadsafe(self._tables.open(), self._loop).result(timeout=30)
 
+    @property
+    def running(self) -> bool:
+        """Whether its thread runs or its loop is still open."""
+        return self._thread.is_alive() or not self._loop.is_closed()
+
     def stop(self) -> None:
-        """Close the engine and end the thread."""
+        """Finish the work still running, close the engine, end the thread and close
+        its loop."""
         if not self._thread.is_alive():
             return
-        future = asyncio.run_coroutine_threadsafe(self._tables.close(), self._loop)
+        future = asyncio.run_coroutine_threadsafe(self._shut_down(), self._loop)
         with contextlib.suppress(TimeoutError, concurrent.futures.TimeoutError):
-            future.result(timeout=5)
+            future.result(timeout=SHUTDOWN_GRACE + 5)
         self._loop.call_soon_threadsafe(self._loop.stop)
         self._thread.join(timeout=5)
+        if not self._thread.is_alive():
+            self._loop.close()
+
+    async def _shut_down(self) -> None:
+        """Let the reads still running end (cancelled ones are cleaning up: a hub that
+        stops mid-refresh cancels them) and give their connections back before the
+        engine closes; a read that outlasts `SHUTDOWN_GRACE` is cancelled. A read left
+        pending on a stopped loop would keep its connection past the engine, for the
+        garbage collector to close later from any thread, on a loop long closed."""
+        this = asyncio.current_task()
+        running = [task for task in asyncio.all_tasks() if task is not this]
+        if running:
+            _, late = await asyncio.wait(running, timeout=SHUTDOWN_GRACE)
+            for task in late:
+                if not task.cancelling():
+                    task.cancel()
+            await asyncio.gather(*late, return_exceptions=True)
+        await self._tables.close()
 
     async def _call(self, coroutine: Coroutine[Any, Any, T]) -> T:
         future = asyncio.run_coroutine_threadsafe(coroutine, self._loop)
