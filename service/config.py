@@ -44,6 +44,10 @@ class Settings(BaseSettings):
     """Largest request body read (413 above); TRF and PBN uploads get `max_upload_bytes`."""
     max_upload_bytes: int = 5_000_000
     """Largest TRF or PBN text body."""
+    lock_wait_seconds: float = 10.0
+    """Longest a PostgreSQL statement of the API waits for a lock (`lock_timeout`): a
+    retry waiting for the first request with its Idempotency-Key answers 409 after it,
+    any other write 503 with `Retry-After` (it changed nothing)."""
     retry_after_seconds: int = 5
     """`Retry-After` sent with 503 while the database is unreachable."""
     sql_echo: bool = False

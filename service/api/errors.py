@@ -43,6 +43,7 @@ __all__ = [
     "PROBLEM_MEDIA_TYPE",
     "engine_problem",
     "install_error_handlers",
+    "is_lock_timeout",
     "is_outage",
     "outage_problem",
     "problem_response",
@@ -53,10 +54,12 @@ PROBLEM_MEDIA_TYPE = "application/problem+json"
 _log = logging.getLogger("arbiter.api")
 
 
-_OUTAGE_SQLSTATES = ("08", "57P", "53300", "55000")
+_OUTAGE_SQLSTATES = ("08", "57P", "53300", "55000", "55P03")
 """PostgreSQL classes meaning "cannot talk to the database now": connection exceptions,
 operator intervention (shutdown, terminated backend, starting up), too many
-connections, a database not accepting connections."""
+connections, a database not accepting connections, a lock held past `lock_timeout`
+(another write is holding the tournament: busy, and nothing was written)."""
+_LOCK_NOT_AVAILABLE = "55P03"
 _OUTAGE_MESSAGES = ("database is locked", "connection is closed", "connection was closed")
 
 
@@ -78,6 +81,15 @@ def is_outage(exc: BaseException) -> bool:
             return True
         seen = getattr(seen, "orig", None) or seen.__cause__ or seen.__context__
     return False
+
+
+def is_lock_timeout(exc: BaseException) -> bool:
+    """True when a PostgreSQL statement gave up waiting for a lock (`lock_timeout`)."""
+    orig = getattr(exc, "orig", None)
+    return _LOCK_NOT_AVAILABLE in (
+        str(getattr(orig, "sqlstate", "") or ""),
+        str(getattr(getattr(orig, "__cause__", None), "sqlstate", "") or ""),
+    )
 
 
 def outage_problem() -> Unavailable:

@@ -14,7 +14,7 @@ The stored response commits in the same transaction as the write it answers:
 
 So a crash leaves either nothing or the finished record, and a retry sent the moment
 the response arrives finds the record committed (replay, never 409). The same key with
-another body is 422; a retry that waits longer than `_LOCK_WAIT` for the first is 409.
+another body is 422; a retry that waits longer than `lock_wait_seconds` for the first is 409.
 
 Entitlement: the record is found by a digest of method, path, the whole
 `Authorization` header and the key, so only the caller holding the same token finds
@@ -41,13 +41,13 @@ from typing import Any
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
-from sqlalchemy import delete, text
+from sqlalchemy import delete
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlmodel import col
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from service.api.errors import PROBLEM_MEDIA_TYPE, is_outage, outage_problem
+from service.api.errors import PROBLEM_MEDIA_TYPE, is_lock_timeout, is_outage, outage_problem
 from service.db.session import SessionFactory
 from service.db.tables import IdempotencyRow, utcnow
 from service.errors import Conflict, InvalidInput, Problem
@@ -65,8 +65,6 @@ _KEEP_HEADERS = frozenset({b"content-type", b"location"})
 SESSION_SCOPE_KEY = "arbiter.write_session"
 """Where the middleware leaves the request's session for `deps.get_session`."""
 _AFTER_COMMIT = "arbiter.after_commit"
-_LOCK_WAIT = "10s"
-"""How long a retry waits for the first request with its key (PostgreSQL)."""
 _log = logging.getLogger("arbiter.idempotency")
 
 
@@ -177,7 +175,7 @@ class IdempotencyMiddleware:
                 except _InFlight:
                     await send_problem(send, _in_flight())
                     return
-                if claimed:
+                if claimed is not None:
                     break
                 row = await session.get(IdempotencyRow, parts.lookup)
                 if row is not None and row.state == "done" and utcnow() - _aware(row) <= ttl:
@@ -189,10 +187,17 @@ class IdempotencyMiddleware:
             else:
                 await send_problem(send, _in_flight())
                 return
-            await self._run(scope, send, session, parts, body)
+            assert claimed is not None  # the loop ends only by `break` here
+            await self._run(scope, send, session, claimed, parts, body)
 
     async def _run(
-        self, scope: Scope, send: Send, session: AsyncSession, parts: _Parts, body: bytes
+        self,
+        scope: Scope,
+        send: Send,
+        session: AsyncSession,
+        row: IdempotencyRow,
+        parts: _Parts,
+        body: bytes,
     ) -> None:
         sent = False
 
@@ -215,8 +220,6 @@ class IdempotencyMiddleware:
             await session.rollback()
             await buffered.deliver(send)
             return
-        row = await session.get(IdempotencyRow, parts.lookup)
-        assert row is not None
         row.state = "done"
         row.status_code = buffered.status
         row.headers = {
@@ -252,30 +255,28 @@ def _check_key(key: str, *, authorized: bool, settings: Any) -> Problem | None:
     return None
 
 
-async def _claim(session: AsyncSession, lookup: str, request_hash: str) -> bool:
-    """Insert the record (uncommitted) as the transaction's first write; False when a
-    committed record with this key exists (after waiting for its transaction)."""
-    bind = session.get_bind()
+async def _claim(session: AsyncSession, lookup: str, request_hash: str) -> IdempotencyRow | None:
+    """Insert the record (uncommitted) as the transaction's first write and return it
+    (the caller keeps it: the session holds it only weakly); None when a committed
+    record with this key exists (after waiting for its transaction, at most
+    `lock_wait_seconds` on PostgreSQL: the engine's `lock_timeout`)."""
+    row = IdempotencyRow(key=lookup, request_hash=request_hash)
     try:
-        if bind.dialect.name == "postgresql":
-            await session.exec(text(f"SET LOCAL lock_timeout = '{_LOCK_WAIT}'"))  # type: ignore[call-overload]
-        session.add(IdempotencyRow(key=lookup, request_hash=request_hash))
+        session.add(row)
         await session.flush()
     except IntegrityError:
         await session.rollback()
-        return False
+        return None
     except DBAPIError as exc:
-        if "lock timeout" in str(exc).lower() or "LockNotAvailable" in type(exc.orig).__name__:
+        if is_lock_timeout(exc):
             await session.rollback()
             raise _InFlight from exc
         raise
-    if bind.dialect.name == "postgresql":
-        await session.exec(text("SET LOCAL lock_timeout = 0"))  # type: ignore[call-overload]
-    return True
+    return row
 
 
 class _InFlight(Exception):
-    """The first request with this key held it longer than `_LOCK_WAIT`."""
+    """The first request with this key held it longer than `lock_wait_seconds`."""
 
 
 def _aware(row: IdempotencyRow) -> Any:

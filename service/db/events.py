@@ -9,14 +9,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import event, text
+from sqlalchemy import bindparam, event, text
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from service.db.event_types import Event, encode
-from service.db.tables import EventRow, TournamentRow
+from service.db.tables import EventRow, TournamentRow, utcnow
 
 __all__ = [
     "CHANNEL",
@@ -88,30 +88,48 @@ async def lock_and_reload(session: AsyncSession, tournament: TournamentRow) -> N
 async def append_event(session: AsyncSession, tournament_id: str, event: Event) -> int:
     """Add an event in the caller's transaction; returns its sequence number.
 
-    On PostgreSQL the same statement queues the NOTIFY for it (delivered at commit,
-    never for a rolled-back write): one round trip less while the tournament is locked.
+    On PostgreSQL one statement numbers the event, stores it and queues its NOTIFY
+    (delivered at commit, never for a rolled-back write): one round trip while the
+    tournament is locked.
     """
+    event_type, payload = encode(event)
     if session.get_bind().dialect.name == "postgresql":
         result = await session.exec(  # type: ignore[call-overload]
-            text(
-                "UPDATE tournaments SET last_seq = last_seq + 1 WHERE id = :id "
-                "RETURNING last_seq, pg_notify(:channel, id || ':' || last_seq)"
-            ),
-            params={"id": tournament_id, "channel": CHANNEL},
-        )
-        seq = int(result.first()[0])
-        session.info.setdefault(NOTIFIED, {})[tournament_id] = seq
-    else:
-        result = await session.exec(  # type: ignore[call-overload]
-            text(
-                "UPDATE tournaments SET last_seq = last_seq + 1 WHERE id = :id RETURNING last_seq"
-            ),
-            params={"id": tournament_id},
+            _NUMBER_STORE_AND_NOTIFY,
+            params={
+                "id": tournament_id,
+                "channel": CHANNEL,
+                "type": event_type,
+                "payload": payload,
+                "created_at": utcnow(),
+            },
         )
         seq = int(result.scalar_one())
-    event_type, payload = encode(event)
+        session.info.setdefault(NOTIFIED, {})[tournament_id] = seq
+        return seq
+    result = await session.exec(  # type: ignore[call-overload]
+        text("UPDATE tournaments SET last_seq = last_seq + 1 WHERE id = :id RETURNING last_seq"),
+        params={"id": tournament_id},
+    )
+    seq = int(result.scalar_one())
     session.add(EventRow(tournament_id=tournament_id, seq=seq, type=event_type, payload=payload))
     return seq
+
+
+_EVENT_COLUMNS = EventRow.__table__.c  # type: ignore[attr-defined]
+_NUMBER_STORE_AND_NOTIFY = text(
+    "WITH numbered AS ("
+    "UPDATE tournaments SET last_seq = last_seq + 1 WHERE id = :id "
+    "RETURNING id, last_seq, pg_notify(:channel, id || ':' || last_seq)) "
+    "INSERT INTO events (tournament_id, seq, type, payload, created_at) "
+    "SELECT id, last_seq, :type, :payload, :created_at FROM numbered "
+    "RETURNING seq"
+).bindparams(
+    bindparam("payload", type_=_EVENT_COLUMNS.payload.type),
+    bindparam("created_at", type_=_EVENT_COLUMNS.created_at.type),
+)
+"""PostgreSQL: the next seq, the event row and its NOTIFY (queued, sent at commit) in
+one statement, one round trip while the tournament is locked."""
 
 
 async def events_since(
