@@ -41,7 +41,7 @@ from typing import Any
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
-from sqlalchemy import delete
+from sqlalchemy import bindparam, delete, insert, update
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlmodel import col
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -175,7 +175,7 @@ class IdempotencyMiddleware:
                 except _InFlight:
                     await send_problem(send, _in_flight())
                     return
-                if claimed is not None:
+                if claimed:
                     break
                 row = await session.get(IdempotencyRow, parts.lookup)
                 if row is not None and row.state == "done" and utcnow() - _aware(row) <= ttl:
@@ -187,15 +187,13 @@ class IdempotencyMiddleware:
             else:
                 await send_problem(send, _in_flight())
                 return
-            assert claimed is not None  # the loop ends only by `break` here
-            await self._run(scope, send, session, claimed, parts, body)
+            await self._run(scope, send, session, parts, body)
 
     async def _run(
         self,
         scope: Scope,
         send: Send,
         session: AsyncSession,
-        row: IdempotencyRow,
         parts: _Parts,
         body: bytes,
     ) -> None:
@@ -220,17 +218,20 @@ class IdempotencyMiddleware:
             await session.rollback()
             await buffered.deliver(send)
             return
-        row.state = "done"
-        row.status_code = buffered.status
-        row.headers = {
-            "list": [
-                (k.decode("latin-1"), v.decode("latin-1"))
-                for k, v in (buffered.start or {}).get("headers", [])
-                if k.lower() in _KEEP_HEADERS
-            ]
-        }
-        row.body = parts.seal(bytes(buffered.body))
-        session.add(row)
+        kept = [
+            (k.decode("latin-1"), v.decode("latin-1"))
+            for k, v in (buffered.start or {}).get("headers", [])
+            if k.lower() in _KEEP_HEADERS
+        ]
+        await session.exec(
+            _FINISH,
+            params={
+                "lookup": parts.lookup,
+                "status_code": buffered.status,
+                "headers": {"list": kept},
+                "body": parts.seal(bytes(buffered.body)),
+            },
+        )
         await session.commit()
         for action in session.info.pop(_AFTER_COMMIT, []):
             try:
@@ -255,24 +256,47 @@ def _check_key(key: str, *, authorized: bool, settings: Any) -> Problem | None:
     return None
 
 
-async def _claim(session: AsyncSession, lookup: str, request_hash: str) -> IdempotencyRow | None:
-    """Insert the record (uncommitted) as the transaction's first write and return it
-    (the caller keeps it: the session holds it only weakly); None when a committed
-    record with this key exists (after waiting for its transaction, at most
+async def _claim(session: AsyncSession, lookup: str, request_hash: str) -> bool:
+    """Insert the record (uncommitted) as the transaction's first write; False when a
+    committed record with this key exists (after waiting for its transaction, at most
     `lock_wait_seconds` on PostgreSQL: the engine's `lock_timeout`)."""
-    row = IdempotencyRow(key=lookup, request_hash=request_hash)
     try:
-        session.add(row)
-        await session.flush()
+        await session.exec(
+            _CLAIM,
+            params={
+                "key": lookup,
+                "request_hash": request_hash,
+                "state": "in-flight",
+                "headers": {},
+                "created_at": utcnow(),
+            },
+        )
     except IntegrityError:
         await session.rollback()
-        return None
+        return False
     except DBAPIError as exc:
         if is_lock_timeout(exc):
             await session.rollback()
             raise _InFlight from exc
         raise
-    return row
+    return True
+
+
+_RECORDS = IdempotencyRow.__table__  # type: ignore[attr-defined]
+_CLAIM = insert(_RECORDS)
+"""The claim, as a plain statement: the write path runs it for every keyed request, and
+an ORM object and its flush would cost more than the statement itself."""
+_FINISH = (
+    update(_RECORDS)
+    .where(_RECORDS.c.key == bindparam("lookup"))
+    .values(
+        state="done",
+        status_code=bindparam("status_code"),
+        headers=bindparam("headers"),
+        body=bindparam("body"),
+    )
+)
+"""The stored response, written in the transaction of the write it answers."""
 
 
 class _InFlight(Exception):

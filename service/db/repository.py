@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from sqlalchemy import bindparam
 from sqlalchemy import select as sa_select
 from sqlmodel import col, func, select
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -291,12 +292,19 @@ async def find_game(
     session: AsyncSession, tournament_id: str, round_number: int, table: int
 ) -> GameRow | None:
     """The game at a table of a round, if there is one."""
-    statement = select(GameRow).where(
-        GameRow.tournament_id == tournament_id,
-        GameRow.round == round_number,
-        GameRow.table_no == table,
+    found = await session.exec(
+        _GAME_AT_TABLE, params={"tournament": tournament_id, "round": round_number, "table": table}
     )
-    return (await session.exec(statement)).first()
+    return found.first()
+
+
+_GAME_AT_TABLE = select(GameRow).where(
+    GameRow.tournament_id == bindparam("tournament"),
+    GameRow.round == bindparam("round"),
+    GameRow.table_no == bindparam("table"),
+)
+"""Built once: every result report looks its game up, and building the expression cost
+more than running it."""
 
 
 async def ratings_of(
