@@ -41,8 +41,9 @@ class Access:
     reader: Reader | None
 
 
-def get_state(request: Request) -> AppState:
-    """The running app's resources."""
+async def get_state(request: Request) -> AppState:
+    """The running app's resources (a coroutine: FastAPI would run a plain function on
+    its thread pool, a thread hop per request for one attribute read)."""
     state: AppState = request.app.state.arbiter
     return state
 

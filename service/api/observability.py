@@ -10,15 +10,23 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
 from asgi_correlation_id import CorrelationIdMiddleware, correlation_id
-from fastapi import FastAPI
-from prometheus_client import CollectorRegistry, Gauge, Histogram
-from prometheus_fastapi_instrumentator import Instrumentator
+from fastapi import FastAPI, Response
+from prometheus_client import (
+    CONTENT_TYPE_LATEST,
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    Histogram,
+    generate_latest,
+    multiprocess,
+)
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 __all__ = [
@@ -30,14 +38,19 @@ __all__ = [
 ]
 
 REQUEST_ID_HEADER = "X-Request-ID"
+METRICS_PATH = "/metrics"
 _access_log = logging.getLogger("arbiter.access")
 
 
 @dataclass(frozen=True, slots=True)
 class Metrics:
-    """The service's own metrics, beside the per-route request counts and latencies."""
+    """The service's metrics: requests by route template, and its own."""
 
     registry: CollectorRegistry
+    requests_total: Counter
+    """HTTP requests answered, by route template, method and status."""
+    request_seconds: Histogram
+    """Time to answer an HTTP request, by route template and method."""
     live_subscribers: Gauge
     """Open live-channel sockets in this process."""
     bus_lag_seconds: Histogram
@@ -51,6 +64,19 @@ class Metrics:
         registry = CollectorRegistry(auto_describe=True)
         return cls(
             registry=registry,
+            requests_total=Counter(
+                "arbiter_http_requests_total",
+                "HTTP requests answered, by route template, method and status",
+                ["handler", "method", "status"],
+                registry=registry,
+            ),
+            request_seconds=Histogram(
+                "arbiter_http_request_duration_seconds",
+                "Time to answer an HTTP request, by route template and method",
+                ["handler", "method"],
+                registry=registry,
+                buckets=(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10),
+            ),
             live_subscribers=Gauge(
                 "arbiter_live_subscribers",
                 "Open live-channel WebSocket connections",
@@ -89,12 +115,16 @@ def observe_pairing(app: FastAPI, system: str) -> Iterator[None]:
     metrics_of(app).pairing_seconds.labels(system=system).observe(time.perf_counter() - started)
 
 
-class AccessLogMiddleware:
-    """One JSON line per HTTP request on the `arbiter.access` logger: request id, method,
-    path, route template, status and duration."""
+class RequestRecordMiddleware:
+    """Per HTTP request: the request count and duration by route template (the route
+    the router matched, read from the scope once it has: no second matching), and one
+    JSON line on the `arbiter.access` logger (request id, method, path, route template,
+    status, duration). Requests that matched no route, and scrapes of `/metrics`, are not
+    counted."""
 
-    def __init__(self, app: ASGIApp) -> None:
+    def __init__(self, app: ASGIApp, metrics: Metrics) -> None:
         self.app = app
+        self.metrics = metrics
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -112,18 +142,23 @@ class AccessLogMiddleware:
         try:
             await self.app(scope, receive, record_status)
         finally:
+            seconds = time.perf_counter() - started
+            template = getattr(scope.get("route"), "path", None)
+            method = scope["method"]
+            if template is not None and template != METRICS_PATH:
+                self.metrics.requests_total.labels(template, method, str(status)).inc()
+                self.metrics.request_seconds.labels(template, method).observe(seconds)
             if _access_log.isEnabledFor(logging.INFO):
-                route = scope.get("route")
                 client = scope.get("client")
                 _access_log.info(
                     json.dumps(
                         {
                             "request_id": correlation_id.get(),
-                            "method": scope["method"],
+                            "method": method,
                             "path": scope["path"],
-                            "route": getattr(route, "path", None),
+                            "route": template,
                             "status": status,
-                            "duration_ms": round((time.perf_counter() - started) * 1000, 2),
+                            "duration_ms": round(seconds * 1000, 2),
                             "client": client[0] if client else None,
                         },
                         separators=(",", ":"),
@@ -136,15 +171,18 @@ def install_observability(app: FastAPI) -> Metrics:
     first: the request id is set before anything else sees the request)."""
     metrics = Metrics.create()
     app.state.metrics = metrics
-    Instrumentator(
-        should_group_status_codes=False,
-        should_ignore_untemplated=True,
-        excluded_handlers=["/metrics"],
-        registry=metrics.registry,
-    ).instrument(app, metric_namespace="arbiter").expose(
-        app, endpoint="/metrics", include_in_schema=False
-    )
-    app.add_middleware(AccessLogMiddleware)
+
+    @app.get(METRICS_PATH, include_in_schema=False)
+    async def scrape() -> Response:
+        """The metrics in Prometheus text; summed over every worker process when they
+        share `PROMETHEUS_MULTIPROC_DIR`."""
+        registry = metrics.registry
+        if "PROMETHEUS_MULTIPROC_DIR" in os.environ:
+            registry = CollectorRegistry()
+            multiprocess.MultiProcessCollector(registry)  # type: ignore[no-untyped-call]
+        return Response(generate_latest(registry), media_type=CONTENT_TYPE_LATEST)
+
+    app.add_middleware(RequestRecordMiddleware, metrics=metrics)
     app.add_middleware(
         CorrelationIdMiddleware,
         header_name=REQUEST_ID_HEADER,

@@ -50,6 +50,16 @@ async def test_metrics_count_requests_by_route_and_status(client: httpx.AsyncCli
     assert "arbiter_pairing_seconds" in text
 
 
+async def test_unrouted_requests_and_scrapes_are_not_counted(client: httpx.AsyncClient) -> None:
+    """A path no route matches would give every scanner's guess a series of its own."""
+    assert (await client.get("/no/such/path/12345")).status_code == 404
+    await client.get("/metrics")
+    text = (await client.get("/metrics")).text
+    assert "/no/such/path" not in text
+    assert _sample(text, "arbiter_http_requests_total", handler="/metrics") == 0
+    assert _sample(text, "arbiter_http_request_duration_seconds_bucket", handler="/metrics") == 0
+
+
 async def test_two_apps_in_one_process_keep_their_own_metrics(database_url: str) -> None:
     first = create_app(Settings(database_url=database_url))
     second = create_app(Settings(database_url=database_url))
