@@ -156,7 +156,9 @@ class GameResultEvent(Event):
     extra: Mapping[str, Any] | None = None
 
     def payload(self) -> dict[str, Any]:
-        stored = asdict(self)
+        """The fields as they are (no nested dataclass to unfold, so no deep copy as
+        `asdict` would make: every result report stores one)."""
+        stored = {name: getattr(self, name) for name in _GAME_RESULT_FIELDS}
         if not self.extra:
             stored.pop("extra")
         return stored
@@ -167,6 +169,9 @@ class GameResultEvent(Event):
             # the name result events carried before it was aligned with the request
             payload = {**payload, "time_shortened_minutes": payload["shortened_minutes"]}
         return super(GameResultEvent, cls).from_payload(payload)
+
+
+_GAME_RESULT_FIELDS = tuple(f.name for f in fields(GameResultEvent))
 
 
 @dataclass(frozen=True, slots=True)
