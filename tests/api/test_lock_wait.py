@@ -34,19 +34,13 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
 
 @pytest.fixture
 async def app(database_url: str) -> AsyncIterator[FastAPI]:
-    """The app with lock waits bounded to `WAIT` seconds, its lifespan running."""
+    """The app with lock waits bounded to `WAIT` seconds, its lifespan running (the
+    package's `client` fixture talks to it)."""
     application = create_app(
         Settings(database_url=database_url, lock_wait_seconds=WAIT, rate_limits_enabled=False)
     )
     async with application.router.lifespan_context(application):
         yield application
-
-
-@pytest.fixture
-async def client(app: FastAPI) -> AsyncIterator[httpx.AsyncClient]:
-    transport = httpx.ASGITransport(app=app)
-    async with httpx.AsyncClient(transport=transport, base_url="http://arbiter.test") as c:
-        yield c
 
 
 @pytest.fixture
