@@ -92,8 +92,15 @@ def is_lock_timeout(exc: BaseException) -> bool:
     )
 
 
-def outage_problem() -> Unavailable:
-    """The 503 sent while the database cannot be reached."""
+def outage_problem(cause: BaseException | None = None) -> Unavailable:
+    """The 503 sent while the database cannot be reached, or, when `cause` is a lock
+    wait that ran out, while another write holds what this one needs."""
+    if cause is not None and is_lock_timeout(cause):
+        return Unavailable(
+            "another write has held this tournament longer than the lock wait; the "
+            "request changed nothing, retry later",
+            field="database",
+        )
     return Unavailable(
         "the database is unreachable; the request changed nothing, retry later",
         field="database",
@@ -212,9 +219,9 @@ def install_error_handlers(app: FastAPI) -> None:
     async def on_database(request: Request, exc: Exception) -> JSONResponse:
         if not is_outage(exc):
             return await on_unexpected(request, exc)
-        _log.warning("database unreachable on %s: %s", request.url.path, exc)
+        _log.warning("database unreachable or busy on %s: %s", request.url.path, exc)
         retry_after = request.app.state.arbiter.settings.retry_after_seconds
-        return problem_response(outage_problem(), request.url.path, retry_after=retry_after)
+        return problem_response(outage_problem(exc), request.url.path, retry_after=retry_after)
 
     async def on_unexpected(request: Request, exc: Exception) -> JSONResponse:
         if is_outage(exc):

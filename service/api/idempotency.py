@@ -153,9 +153,9 @@ class IdempotencyMiddleware:
         except (DBAPIError, OSError) as exc:  # a refused connection is a bare OSError
             if not is_outage(exc):
                 raise
-            _log.warning("database unreachable: %s", exc)
+            _log.warning("database unreachable or busy: %s", exc)
             await send_problem(
-                send, outage_problem(), retry_after=state.settings.retry_after_seconds
+                send, outage_problem(exc), retry_after=state.settings.retry_after_seconds
             )
 
     async def _handle(
@@ -190,12 +190,7 @@ class IdempotencyMiddleware:
             await self._run(scope, send, session, parts, body)
 
     async def _run(
-        self,
-        scope: Scope,
-        send: Send,
-        session: AsyncSession,
-        parts: _Parts,
-        body: bytes,
+        self, scope: Scope, send: Send, session: AsyncSession, parts: _Parts, body: bytes
     ) -> None:
         sent = False
 

@@ -79,7 +79,7 @@ class TokenGate:
             return exc
         except Exception as exc:
             if is_outage(exc):
-                return outage_problem()  # what the route would answer, without the body
+                return outage_problem(exc)  # what the route would answer, without the body
             _log.warning("token gate: %r; the route decides", exc)
             return None
         if len(self._passed) >= _REMEMBERED:

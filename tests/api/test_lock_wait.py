@@ -72,6 +72,7 @@ async def test_a_write_waiting_past_the_lock_wait_is_a_503_that_changed_nothing(
             assert busy.status_code == 503, busy.text
             assert busy.headers["content-type"] == "application/problem+json"
             assert busy.headers["retry-after"]
+            assert "another write has held this tournament" in busy.json()["detail"]
             assert waited >= WAIT * 0.9
     finally:
         await holder.rollback()

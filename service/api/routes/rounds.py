@@ -190,7 +190,7 @@ def _as_problem(exc: Exception) -> Problem:
     if isinstance(exc, EngineError):
         return engine_problem(exc)
     if is_outage(exc):
-        return outage_problem()
+        return outage_problem(exc)
     raise exc
 
 
