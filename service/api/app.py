@@ -49,6 +49,9 @@ from service.live.wire import ServerSendMiddleware
 
 __all__ = ["create_app"]
 
+PURGER_GRACE_SECONDS = 5.0
+"""How long the server's shutdown lets an idempotency purge under way finish."""
+
 DESCRIPTION = """
 Tournament pairing and scoring: FLAMPARK, the FIDE Dutch and JCA Swiss systems, Berger
 round-robins and Varma draws; results from mobile apps and arbiters; standings with the
@@ -116,19 +119,21 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             bus=bus,
             hub=hub,
         )
+        stop_purging = asyncio.Event()
         purger = asyncio.create_task(
             run_purger(
                 app.state.arbiter.sessions,
                 timedelta(hours=config.idempotency_ttl_hours),
                 config.idempotency_purge_minutes * 60,
+                stop_purging,
             )
         )
         try:
             yield
         finally:
-            purger.cancel()
-            with suppress(asyncio.CancelledError):
-                await purger
+            stop_purging.set()  # a purge under way finishes; 5 s at most, then cancelled
+            with suppress(asyncio.CancelledError, TimeoutError):
+                await asyncio.wait_for(purger, PURGER_GRACE_SECONDS)
             await hub.stop()
             await bus.stop()
             reader.stop()

@@ -367,11 +367,17 @@ async def purge_expired(sessions: SessionFactory, ttl: timedelta) -> int:
         return int(result.rowcount or 0)
 
 
-async def run_purger(sessions: SessionFactory, ttl: timedelta, every_seconds: float) -> None:
-    """The lifespan's background task: purge, sleep, repeat; errors are logged."""
-    while True:
+async def run_purger(
+    sessions: SessionFactory, ttl: timedelta, every_seconds: float, stop: asyncio.Event
+) -> None:
+    """The lifespan's background task: purge, wait, repeat; errors are logged. It ends
+    when `stop` is set, between purges, never in the middle of one: a purge cancelled
+    mid-statement would leave its connection to be closed after the event loop is gone
+    (on SQLite, an exception in the driver's worker thread)."""
+    while not stop.is_set():
         with contextlib.suppress(Exception):
             purged = await purge_expired(sessions, ttl)
             if purged:
                 _log.info("purged %d expired idempotency records", purged)
-        await asyncio.sleep(every_seconds)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(stop.wait(), every_seconds)

@@ -7,12 +7,15 @@ import asyncio
 import base64
 import uuid
 from datetime import timedelta
+from types import SimpleNamespace
+from typing import cast
 
 import httpx
 from fastapi import FastAPI
 from sqlmodel import select
 
-from service.api.idempotency import purge_expired
+from service.api.idempotency import purge_expired, run_purger
+from service.db.session import SessionFactory
 from service.db.tables import IdempotencyRow, utcnow
 from tests.api.conftest import create_round_robin
 
@@ -174,3 +177,37 @@ async def test_expired_records_are_purged(client: httpx.AsyncClient) -> None:
     keys = {r.key for r in await _records(client)}
     assert new in keys
     assert old not in keys
+
+
+class _SlowPurgeSession:
+    """A session whose DELETE takes 0.2 s, recording what it got to do."""
+
+    def __init__(self, done: list[str]) -> None:
+        self.done = done
+
+    async def __aenter__(self) -> _SlowPurgeSession:
+        return self
+
+    async def __aexit__(self, *_exc: object) -> None:
+        return None
+
+    async def exec(self, _statement: object) -> SimpleNamespace:
+        await asyncio.sleep(0.2)
+        self.done.append("deleted")
+        return SimpleNamespace(rowcount=0)
+
+    async def commit(self) -> None:
+        self.done.append("committed")
+
+
+async def test_the_purger_stops_between_purges_never_in_one() -> None:
+    """Stopping it while a purge runs lets that purge finish: cancelled mid-statement,
+    its connection would be closed after the event loop is gone."""
+    done: list[str] = []
+    stop = asyncio.Event()
+    sessions = cast(SessionFactory, lambda: _SlowPurgeSession(done))
+    purger = asyncio.create_task(run_purger(sessions, timedelta(hours=24), 600, stop))
+    await asyncio.sleep(0.05)  # the first purge is under way
+    stop.set()
+    await asyncio.wait_for(purger, 5)
+    assert done == ["deleted", "committed"]
