@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Iterator
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -54,13 +55,28 @@ PROBLEM_MEDIA_TYPE = "application/problem+json"
 _log = logging.getLogger("arbiter.api")
 
 
-_OUTAGE_SQLSTATES = ("08", "57P", "53300", "55000", "55P03")
+_LOCK_NOT_AVAILABLE = "55P03"
+"""A lock held past `lock_timeout`: another write holds the tournament (busy)."""
+_OUTAGE_SQLSTATES = ("08", "57P", "53300", "55000", _LOCK_NOT_AVAILABLE)
 """PostgreSQL classes meaning "cannot talk to the database now": connection exceptions,
 operator intervention (shutdown, terminated backend, starting up), too many
 connections, a database not accepting connections, a lock held past `lock_timeout`
-(another write is holding the tournament: busy, and nothing was written)."""
-_LOCK_NOT_AVAILABLE = "55P03"
+(busy, and nothing was written)."""
 _OUTAGE_MESSAGES = ("database is locked", "connection is closed", "connection was closed")
+
+
+def _chain(exc: BaseException) -> Iterator[BaseException]:
+    """`exc` and what it wraps (the driver's error, its cause or context), eight deep."""
+    seen: BaseException | None = exc
+    for _ in range(8):
+        if seen is None:
+            return
+        yield seen
+        seen = getattr(seen, "orig", None) or seen.__cause__ or seen.__context__
+
+
+def _sqlstate(exc: BaseException) -> str:
+    return str(getattr(exc, "sqlstate", "") or "")
 
 
 def is_outage(exc: BaseException) -> bool:
@@ -68,28 +84,17 @@ def is_outage(exc: BaseException) -> bool:
     is wrong: the client should retry later (503), and nothing was written."""
     if isinstance(exc, DBAPIError) and exc.connection_invalidated:
         return True
-    seen: BaseException | None = exc
-    for _ in range(8):
-        if seen is None:
-            return False
-        if isinstance(seen, OSError | PoolTimeout):
-            return True
-        state = str(getattr(seen, "sqlstate", "") or "")
-        if state and state.startswith(_OUTAGE_SQLSTATES):
-            return True
-        if any(text in str(seen).lower() for text in _OUTAGE_MESSAGES):
-            return True
-        seen = getattr(seen, "orig", None) or seen.__cause__ or seen.__context__
-    return False
+    return any(
+        isinstance(seen, OSError | PoolTimeout)
+        or _sqlstate(seen).startswith(_OUTAGE_SQLSTATES)
+        or any(text in str(seen).lower() for text in _OUTAGE_MESSAGES)
+        for seen in _chain(exc)
+    )
 
 
 def is_lock_timeout(exc: BaseException) -> bool:
     """True when a PostgreSQL statement gave up waiting for a lock (`lock_timeout`)."""
-    orig = getattr(exc, "orig", None)
-    return _LOCK_NOT_AVAILABLE in (
-        str(getattr(orig, "sqlstate", "") or ""),
-        str(getattr(getattr(orig, "__cause__", None), "sqlstate", "") or ""),
-    )
+    return any(_sqlstate(seen) == _LOCK_NOT_AVAILABLE for seen in _chain(exc))
 
 
 def outage_problem(cause: BaseException | None = None) -> Unavailable:
