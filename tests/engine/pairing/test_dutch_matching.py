@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
 from typing import Any
 
@@ -111,6 +112,38 @@ def test_unmatched_vertex_reports_itself_and_rejects_bad_input() -> None:
         matcher.set_weight(1, 1, 3)
     with pytest.raises(ValueError):
         matcher.set_weight(0, 1, -1)
+
+
+@settings(max_examples=200, deadline=None)
+@given(_graphs(), st.integers(min_value=0, max_value=4))
+def test_an_extended_matcher_keeps_every_edge_and_adds_free_vertices(
+    case: tuple[int, list[list[int]], list[Any]], extra: int
+) -> None:
+    """`extended(k)`: the same edges, solved from nothing, plus k vertices without edges
+    that the caller may join (the 2017 trial's room for unpaired players)."""
+    n, weights, _ = case
+    matcher = WeightedMatcher(n)
+    for v in range(n):
+        matcher.set_weights(v, [(u, weights[v][u]) for u in range(v)])
+    with contextlib.suppress(MatchingError):
+        matcher.solve()  # a solved matcher's state (blossoms, duals) is not carried over
+    grown = matcher.extended(extra)
+    assert grown.size == n + extra
+    for v in range(n):
+        for u in range(n):
+            if u != v:
+                assert grown.weight(v, u) == weights[v][u]
+        for sink in range(n, n + extra):
+            assert grown.weight(v, sink) == 0
+    if extra == 0:
+        try:
+            grown.solve()
+        except MatchingError:
+            assert _best(n, tuple(map(tuple, weights))) is None
+        else:
+            assert _total(grown, n, tuple(map(tuple, weights))) == _best(
+                n, tuple(map(tuple, weights))
+            )
 
 
 def test_bulk_rows_and_fixed_pairs() -> None:

@@ -234,7 +234,7 @@ class _RoundPairer:
                 self.idx.append(nxt)
                 nxt += 1
             log = self._start_log()
-            if self.pab_criteria or nxt >= n:
+            if self.pab_criteria or group_first >= n:
                 self._pair_bracket()
                 self._carry_down(group_first, log)
             elif not self._pair_2017_trial(group_first, log):
@@ -242,7 +242,7 @@ class _RoundPairer:
                 # (C.7), since every player below it is in the last bracket
                 self._pair_bracket(look_ahead=False)
                 self._carry_down(group_first, log)
-                collapsed = True
+                collapsed = nxt < n
             progress(nxt, n)
 
     def _pair_bracket(self, trial: bool = False, look_ahead: bool = True) -> None:
@@ -251,6 +251,7 @@ class _RoundPairer:
         self._set_base_weights(look_ahead, bye_blind=trial)
         if trial:
             self._trial_mdp_weights()
+            self._add_trial_sinks()
         self._solve()
         self._choose_mdps()
         self._pair_mdps()
@@ -273,6 +274,11 @@ class _RoundPairer:
         still be paired completely, that pairing stands, else the bracket is the
         PPB and is paired with completion first, as in 2026. Returns True when the
         trial pairing stood (the bracket is then done and carried down).
+
+        The bracket just above the last score group is tried the same way: it is the
+        PPB only when its trial pairing cannot be completed, and is then paired with no
+        look-ahead; the last score group with its floaters is the last bracket either
+        way, so nothing collapses.
         """
         trial = copy.copy(self)
         trial.matcher = _copy_matcher(self.matcher)
@@ -326,6 +332,28 @@ class _RoundPairer:
             if v in in_window:
                 continue
             self.matcher.set_weights(v, ((u, 1 << bits) for u in open_v if u != v))
+
+    def _add_trial_sinks(self) -> None:
+        """Room for every player of the trial's window to stay unpaired (2017 C.5-C.7
+        weigh the bracket and the next score group alone; completion is checked after).
+
+        The matcher pairs everyone, and the players below the next score group, who may
+        meet anyone in the trial, take the players of the window that the trial leaves
+        unpaired. When they are fewer than the window, the matcher is grown by as many
+        extra vertices as the window has players, each as free as a player below, so
+        that having too few players below never makes the trial pair a player it would
+        not pair. Past the matcher's vertices `stable` reads as a player below."""
+        open_v = [v for v in range(self.n) if v not in self.pairs]
+        window = len(self.idx)
+        below = len(open_v) - window
+        if below >= window:
+            return
+        first = self.matcher.size
+        matcher = self.matcher = self.matcher.extended(window)
+        flat = 1 << self.ctx.total_bits
+        for sink in range(first, first + window):
+            matcher.set_weights(sink, [(v, flat) for v in open_v])
+            matcher.set_weights(sink, [(other, flat) for other in range(first, sink)])
 
     def _prepare_bye(self) -> None:
         """Completion check; PAB assignee's score and the C9 ranks (odd fields)."""

@@ -148,6 +148,17 @@ class WeightedMatcher:
         self._dirty.add(v)
         self._dirty.add(u)
 
+    def extended(self, extra: int) -> WeightedMatcher:
+        """A new, unsolved matcher with `extra` more vertices (numbered from `size`,
+        without edges) and every edge of this one."""
+        grown = WeightedMatcher(self.size + extra)
+        dummy = self._dummy
+        for v in range(self.size):
+            row = {u: w // 2 for u, w in self._adj[v].items() if u != dummy and u < v}
+            if row:
+                grown.set_weights(v, row.items())
+        return grown
+
     def weight(self, v: int, u: int) -> int:
         """The current weight of edge {v, u} (0 when absent)."""
         if u == self._dummy or v == self._dummy:
