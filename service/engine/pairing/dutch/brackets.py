@@ -251,8 +251,10 @@ class _RoundPairer:
         self._set_base_weights(look_ahead, bye_blind=trial)
         if trial:
             self._trial_mdp_weights()
-            self._add_trial_sinks()
         self._solve()
+        if trial and self._trial_short_of_room():
+            self._add_trial_sinks()
+            self._solve()
         self._choose_mdps()
         self._pair_mdps()
         remainder, rem_pairs = self._remainder()
@@ -333,21 +335,32 @@ class _RoundPairer:
                 continue
             self.matcher.set_weights(v, ((u, 1 << bits) for u in open_v if u != v))
 
-    def _add_trial_sinks(self) -> None:
-        """Room for every player of the trial's window to stay unpaired (2017 C.5-C.7
-        weigh the bracket and the next score group alone; completion is checked after).
+    def _trial_short_of_room(self) -> bool:
+        """Whether the trial may have paired players only for want of players below.
 
-        The matcher pairs everyone, and the players below the next score group, who may
-        meet anyone in the trial, take the players of the window that the trial leaves
-        unpaired. When they are fewer than the window, the matcher is grown by as many
-        extra vertices as the window has players, each as free as a player below, so
-        that having too few players below never makes the trial pair a player it would
-        not pair. Past the matcher's vertices `stable` reads as a player below."""
+        2017 C.5-C.7 weigh the bracket and the next score group alone, and completion is
+        checked after, so the trial may leave any of them unpaired. The matcher pairs
+        everyone: the players below the next score group, who may meet anyone in the
+        trial, take the players it leaves unpaired. While some of them are left over
+        for one another, that room did not bind (the best matching's weight is concave
+        in its number of pairs, so an optimum inside the limit is the optimum without
+        it); when every one of them took a player of the window, it may have."""
+        window = set(self.idx)
+        stable = self.stable
+        for v in range(self.n):
+            if v in window or v in self.pairs:
+                continue
+            if stable[v] == v or stable[v] not in window:
+                return False
+        return True
+
+    def _add_trial_sinks(self) -> None:
+        """Room for every player of the trial's window to stay unpaired: the matcher is
+        grown by as many vertices as the window has players, each as free as a player
+        below (`_trial_short_of_room`). Past the round's vertices `stable` reads as a
+        player below."""
         open_v = [v for v in range(self.n) if v not in self.pairs]
         window = len(self.idx)
-        below = len(open_v) - window
-        if below >= window:
-            return
         first = self.matcher.size
         matcher = self.matcher = self.matcher.extended(window)
         flat = 1 << self.ctx.total_bits
