@@ -24,8 +24,10 @@ from pathlib import Path
 import pytest
 
 from service.engine.model import Bye, Tournament
-from service.engine.pairing.dutch import pair_round
-from service.engine.pairing.result import Pairing
+from service.engine.pairing.checker import generate_tournament
+from service.engine.pairing.dutch import brackets, pair_round
+from service.engine.pairing.matching import WeightedMatcher
+from service.engine.pairing.result import Pairing, PairingError
 from service.engine.trf import parse_trf
 from service.engine.trf_check import check_file
 
@@ -52,3 +54,36 @@ def test_every_round_is_paired_as_the_2017_engine_paired_it(name: str) -> None:
         if not r.agrees
     ]
     assert differing == []
+
+
+def test_the_trial_grows_its_matcher_only_where_the_room_could_bind(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Growing the trial's matcher only when the players below ran out (brackets.py,
+    `_trial_short_of_room`) pairs every round as growing it for every trial does:
+    whole random tournaments under the 2017 rules come out the same both ways."""
+
+    def tournaments() -> list[Tournament | str]:
+        made: list[Tournament | str] = []
+        for seed in range(1, 41):
+            players, rounds = 9 + seed % 19, 5 + seed % 4
+            try:
+                made.append(generate_tournament(players, rounds, seed=seed, pair=_pair_2017))
+            except PairingError as error:  # a late round of a small field can be stuck
+                made.append(str(error))
+        return made
+
+    shortcut = tournaments()
+    grown: list[int] = []
+    original = WeightedMatcher.extended
+
+    def counted(self: WeightedMatcher, extra: int) -> WeightedMatcher:
+        grown.append(extra)
+        return original(self, extra)
+
+    monkeypatch.setattr(WeightedMatcher, "extended", counted)
+    monkeypatch.setattr(brackets._RoundPairer, "_trial_short_of_room", lambda self: True)
+    always = tournaments()
+    assert len(grown) > 100  # the forced path really grew the matcher
+    assert always == shortcut
+    assert sum(isinstance(t, Tournament) for t in shortcut) >= 30

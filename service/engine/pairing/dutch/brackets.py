@@ -341,17 +341,19 @@ class _RoundPairer:
         2017 C.5-C.7 weigh the bracket and the next score group alone, and completion is
         checked after, so the trial may leave any of them unpaired. The matcher pairs
         everyone: the players below the next score group, who may meet anyone in the
-        trial, take the players it leaves unpaired. While some of them are left over
-        for one another, that room did not bind (the best matching's weight is concave
-        in its number of pairs, so an optimum inside the limit is the optimum without
-        it); when every one of them took a player of the window, it may have."""
+        trial, take the players it leaves unpaired. While two of them are left over
+        (for each other, or one unpaired and one with another), the window could have
+        given up one more pair, so that room did not bind: the best matching's weight
+        is concave in its number of pairs, and an optimum inside the limit is the
+        optimum without it. With fewer left over it may have bound."""
         window = set(self.idx)
         stable = self.stable
+        spare = 0
         for v in range(self.n):
-            if v in window or v in self.pairs:
-                continue
-            if stable[v] == v or stable[v] not in window:
-                return False
+            if v not in window and v not in self.pairs and stable[v] not in window:
+                spare += 1
+                if spare == 2:
+                    return False
         return True
 
     def _add_trial_sinks(self) -> None:
