@@ -237,7 +237,7 @@ class _RoundPairer:
             if self.pab_criteria or group_first >= n:
                 self._pair_bracket()
                 self._carry_down(group_first, log)
-            elif not self._pair_2017_trial(group_first, log):
+            elif not self._pair_2017_trial(group_first, log, last_group_next=nxt >= n):
                 # the PPB: paired so that the round completes, with no look-ahead
                 # (C.7), since every player below it is in the last bracket
                 self._pair_bracket(look_ahead=False)
@@ -245,10 +245,13 @@ class _RoundPairer:
                 collapsed = nxt < n
             progress(nxt, n)
 
-    def _pair_bracket(self, trial: bool = False, look_ahead: bool = True) -> None:
+    def _pair_bracket(
+        self, trial: bool = False, look_ahead: bool = True, last_group_next: bool = False
+    ) -> None:
         """Pair the current bracket (art. 3) on the weights of the whole remaining field
-        (`trial`: the 2017 trial weights, see `_pair_2017_trial`)."""
-        self._set_base_weights(look_ahead, bye_blind=trial)
+        (`trial`: the 2017 trial weights, see `_pair_2017_trial`; `last_group_next`: the
+        trial of the bracket above the last score group)."""
+        self._set_base_weights(look_ahead, bye_blind=trial, last_group_next=last_group_next)
         if trial:
             self._trial_mdp_weights()
         self._solve()
@@ -264,7 +267,9 @@ class _RoundPairer:
         self._fix_roles(remainder)
         self._pair_s1(remainder)
 
-    def _pair_2017_trial(self, group_first: int, log: BracketLog | None) -> bool:
+    def _pair_2017_trial(
+        self, group_first: int, log: BracketLog | None, last_group_next: bool
+    ) -> bool:
         """2017 edition: completion binds the penultimate pairing bracket only.
 
         C.04.3 (2017) C.4 asks the *PPB* to choose its downfloaters so that the round
@@ -290,7 +295,7 @@ class _RoundPairer:
         trial.idx = list(self.idx)
         trial.logs = None
         trial._trial_weights()
-        trial._pair_bracket(trial=True)
+        trial._pair_bracket(trial=True, last_group_next=last_group_next)
         made = [
             (v, trial.stable[v])
             for v in self.idx[: self.bracket_size]
@@ -438,11 +443,14 @@ class _RoundPairer:
         self.logs.append(log)
         return log
 
-    def _set_base_weights(self, look_ahead: bool = True, bye_blind: bool = False) -> None:
+    def _set_base_weights(
+        self, look_ahead: bool = True, bye_blind: bool = False, last_group_next: bool = False
+    ) -> None:
         """Weights for pairs inside the bracket and with the next score group (C8
         look-ahead; none for the 2017 PPB, whose next bracket is the last one).
         `bye_blind` (the 2017 trial): who may get the PAB does not weigh, as a bracket
-        is paired before anyone knows whether it is the PPB (2017 C.4 binds the PPB)."""
+        is paired before anyone knows whether it is the PPB (2017 C.4 binds the PPB);
+        with the last score group next, the look-ahead is `last_group_look_ahead`."""
         idx = self.idx
         size = len(idx)
         order = self.order
@@ -456,7 +464,16 @@ class _RoundPairer:
             in_cur = larger < self.bracket_size
             in_next = look_ahead and not in_cur
             row = [weight(order[idx[s]], lower, in_cur, in_next) for s in range(larger)]
-            if bye_blind:
+            if last_group_next:
+                keep = low & ~self.ctx.look_ahead_mask
+                ahead = self.ctx.last_group_look_ahead
+                row = [
+                    (w & keep) | flat | ahead(order[idx[s]], lower, s < self.bracket_size, in_cur)
+                    if w
+                    else 0
+                    for s, w in enumerate(row)
+                ]
+            elif bye_blind:
                 row = [(w & low) | flat if w else 0 for w in row]
             self.base[larger] = row
             matcher.set_weights(idx[larger], zip(idx[:larger], row, strict=True))

@@ -123,10 +123,12 @@ class WeightContext:
         self.min_score = min((int(p.acc_score() * scale) for p in players), default=0)
         self.scale = scale
         gb, sb = self.group_bits, self.scores_bits
+        # 2017: room for the last score group's look-ahead (`last_group_look_ahead`)
+        next_bits = max(gb, (3 * len(players)).bit_length()) if rules_2017 else gb
         widths: list[tuple[str, int]] = [
             ("in_cur", gb),
             ("score_cur", max(sb, psd_bits)),
-            ("in_next", gb),
+            ("in_next", next_bits),
             ("score_next", sb),
             ("bye_games", 2 * gb),
             ("c_imbalance", gb),
@@ -151,6 +153,8 @@ class WeightContext:
             pos += width
         self.total_bits = pos
         self.off = offsets
+        self.look_ahead_mask = ((1 << (next_bits + sb)) - 1) << offsets["score_next"]
+        """The bits of the look-ahead fields (in_next, score_next)."""
         self.max_weight = (4 << pos) - 1
         self.info: dict[int, _Info] = {}
         for p in players:
@@ -220,6 +224,24 @@ class WeightContext:
                 w += extra << bye_shift
             row.append(w)
         return row
+
+    def last_group_look_ahead(
+        self, higher: SwissPlayer, lower: SwissPlayer, higher_in: bool, lower_in: bool
+    ) -> int:
+        """2017 C.7 for the bracket above the last score group, as the endorsed engine
+        weighs its trial pairing, for a pair of that bracket (`higher_in`, `lower_in`:
+        who of the two is in it) or of the last score group: every pair counts one,
+        plus one for each of its players who may not get the PAB (C.2), so that the
+        pairing in view leaves the PAB to a player who may get it; then each player of
+        the bracket who is paired at all counts at its score (the next bracket's PSD).
+        The in_next and score_next fields (`look_ahead_mask`)."""
+        off = self.off
+        w = (1 + (not higher.bye_eligible) + (not lower.bye_eligible)) << off["in_next"]
+        if higher_in:
+            w += 1 << (off["score_next"] + self.info[higher.number].shift)
+        if lower_in:
+            w += 1 << (off["score_next"] + self.info[lower.number].shift)
+        return w
 
     def weight(
         self, higher: SwissPlayer, lower: SwissPlayer, in_current: bool, in_next: bool
