@@ -76,9 +76,9 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--keep", default="", help="folder to keep the differing files in")
     args = parser.parse_args(argv)
     bbp = os.environ.get("BBP")
-    if not bbp:
-        print("BBP must name the C++ engine's binary", file=sys.stderr)
-        return 2
+    if not bbp:  # `make bench` runs every script: without the engine there is nothing to do
+        print("skipped: set BBP to the C++ engine's binary to compare against it")
+        return 0
     smallest, largest = (int(x) for x in args.players.split("-"))
     folder = Path(args.keep or tempfile.mkdtemp(prefix="dutch-generated-"))
     folder.mkdir(parents=True, exist_ok=True)
