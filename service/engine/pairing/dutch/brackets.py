@@ -187,6 +187,10 @@ class _RoundPairer:
             return False
         return _complete(matcher.matching(), [order[v] for v in rest])
 
+    def _unpaired(self) -> list[int]:
+        """The vertices no bracket has paired yet, in order."""
+        return [v for v in range(self.n) if v not in self.pairs]
+
     def _in_bracket(self, m: int) -> bool:
         """Vertex `m` is a resident of the current bracket."""
         return self.group_begin_v <= m < self.next_begin_v
@@ -302,7 +306,7 @@ class _RoundPairer:
             if trial.matched[v] and v < trial.stable[v]
         ]
         taken = {v for pair in made for v in pair}
-        rest = [v for v in range(self.n) if v not in self.pairs and v not in taken]
+        rest = [v for v in self._unpaired() if v not in taken]
         if not self._completable(rest):
             return False
         for v, m in made:
@@ -334,7 +338,7 @@ class _RoundPairer:
         at the bracket and the next one only (C.7)."""
         in_window = set(self.idx)
         bits = self.ctx.total_bits
-        open_v = [v for v in range(self.n) if v not in self.pairs]
+        open_v = self._unpaired()
         for v in open_v:
             if v in in_window:
                 continue
@@ -354,8 +358,8 @@ class _RoundPairer:
         window = set(self.idx)
         stable = self.stable
         spare = 0
-        for v in range(self.n):
-            if v not in window and v not in self.pairs and stable[v] not in window:
+        for v in self._unpaired():
+            if v not in window and stable[v] not in window:
                 spare += 1
                 if spare == 2:
                     return False
@@ -366,7 +370,7 @@ class _RoundPairer:
         grown by as many vertices as the window has players, each as free as a player
         below (`_trial_short_of_room`). Past the round's vertices `stable` reads as a
         player below."""
-        open_v = [v for v in range(self.n) if v not in self.pairs]
+        open_v = self._unpaired()
         window = len(self.idx)
         first = self.matcher.size
         matcher = self.matcher = self.matcher.extended(window)
@@ -459,14 +463,14 @@ class _RoundPairer:
         self.base = [[] for _ in range(size)]
         bits = self.ctx.total_bits
         low, flat = (1 << bits) - 1, 1 << bits
+        keep = low & ~self.ctx.look_ahead_mask
+        ahead = self.ctx.last_group_look_ahead
         for larger in range(self.mdp_count, size):
             lower = order[idx[larger]]
             in_cur = larger < self.bracket_size
             in_next = look_ahead and not in_cur
             row = [weight(order[idx[s]], lower, in_cur, in_next) for s in range(larger)]
             if last_group_next:
-                keep = low & ~self.ctx.look_ahead_mask
-                ahead = self.ctx.last_group_look_ahead
                 row = [
                     (w & keep) | flat | ahead(order[idx[s]], lower, s < self.bracket_size, in_cur)
                     if w
