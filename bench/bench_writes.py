@@ -33,6 +33,7 @@ from pathlib import Path
 
 import asyncpg
 import httpx
+from http_load import LoadConnection  # bench/ is the script's own directory
 
 ROOT = Path(__file__).resolve().parents[1]
 _QUIET = ("--host", "127.0.0.1", "--log-level", "warning", "--no-access-log", "--loop", "asyncio")
@@ -84,30 +85,51 @@ def _pct(values: list[float], q: float) -> float:
 async def _hammer(
     clients: int,
     seconds: float,
-    send: Callable[[httpx.AsyncClient, int], Awaitable[int]],
+    send: Callable[[LoadConnection, int], Awaitable[int]],
     base: str,
 ) -> tuple[list[float], list[int]]:
-    """C clients send requests (job numbers from a shared counter) for `seconds`."""
+    """C clients, each on its own keep-alive connection, send requests (job numbers from a
+    shared counter) for `seconds`."""
     latencies: list[float] = []
     statuses: list[int] = []
+    counter = iter(range(10**9))
+    deadline = time.perf_counter() + seconds
+
+    async def client() -> None:
+        connection = LoadConnection.to(base)
+        while time.perf_counter() < deadline:
+            job = next(counter)
+            t0 = time.perf_counter()
+            try:
+                status = await send(connection, job)
+            except ConnectionError:
+                status = 599
+            latencies.append(time.perf_counter() - t0)
+            statuses.append(status)
+        connection.close()
+
+    await asyncio.gather(*(client() for _ in range(clients)))
+    return latencies, statuses
+
+
+async def _hammer_httpx(clients: int, seconds: float, base: str) -> float:
+    """The bare insert through one shared httpx client with C connections, as this bench
+    measured before: shows how much of the figure the load client itself costs."""
+    count = 0
     counter = iter(range(10**9))
     deadline = time.perf_counter() + seconds
     limits = httpx.Limits(max_connections=clients)
     async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as http:
 
         async def client() -> None:
+            nonlocal count
             while time.perf_counter() < deadline:
-                job = next(counter)
-                t0 = time.perf_counter()
-                try:
-                    status = await send(http, job)
-                except httpx.TransportError:
-                    status = 599
-                latencies.append(time.perf_counter() - t0)
-                statuses.append(status)
+                response = await http.put(f"/games/{next(counter)}/result", json={"result": "1-0"})
+                count += response.status_code == 200
 
+        t0 = time.perf_counter()
         await asyncio.gather(*(client() for _ in range(clients)))
-    return latencies, statuses
+    return count / (time.perf_counter() - t0)
 
 
 async def bench(
@@ -158,29 +180,31 @@ async def bench(
 
         acked = 0
 
-        async def report(http: httpx.AsyncClient, job: int) -> int:
+        async def report(connection: LoadConnection, job: int) -> int:
             nonlocal acked
             job, which = divmod(job, tournaments)
             event_id, event_auth = events[which]
             round_number, table = divmod(job, tables)
-            response = await http.put(
+            status, _ = await connection.request(
+                "PUT",
                 f"/v1/tournaments/{event_id}/rounds/{round_number + 1}/games/{table + 1}/result",
-                json={"result": "1-0"},
-                headers={**event_auth, "Idempotency-Key": str(uuid.uuid4())},
+                {"result": "1-0"},
+                {**event_auth, "Idempotency-Key": str(uuid.uuid4())},
             )
-            acked += response.status_code == 200
-            return response.status_code
+            acked += status == 200
+            return status
 
         standings: list[float] = []
         stop = asyncio.Event()
 
         async def poll() -> None:
-            async with httpx.AsyncClient(base_url=base, timeout=60) as http:
-                while not stop.is_set():
-                    t0 = time.perf_counter()
-                    await http.get(f"/v1/tournaments/{tid}/standings")
-                    standings.append(time.perf_counter() - t0)
-                    await asyncio.sleep(0.1)
+            connection = LoadConnection.to(base)
+            while not stop.is_set():
+                t0 = time.perf_counter()
+                await connection.request("GET", f"/v1/tournaments/{tid}/standings")
+                standings.append(time.perf_counter() - t0)
+                await asyncio.sleep(0.1)
+            connection.close()
 
         poller = asyncio.create_task(poll())
         t0 = time.perf_counter()
@@ -220,9 +244,9 @@ async def bench(
         )
         processes.append(bare)
 
-        async def insert(http: httpx.AsyncClient, job: int) -> int:
-            response = await http.put(f"/games/{job}/result", json={"result": "1-0"})
-            return response.status_code
+        async def insert(connection: LoadConnection, job: int) -> int:
+            status, _ = await connection.request("PUT", f"/games/{job}/result", {"result": "1-0"})
+            return status
 
         t0 = time.perf_counter()
         bare_latencies, bare_statuses = await _hammer(clients, seconds, insert, bare_base)
@@ -231,6 +255,11 @@ async def bench(
             f"bare FastAPI + asyncpg insert: {bare_rate:.0f} req/s, "
             f"p50 {_pct(bare_latencies, 0.5):.0f} ms, p99 {_pct(bare_latencies, 0.99):.0f} ms; "
             f"arbiter/bare = {rate / bare_rate:.2f}"
+        )
+        httpx_rate = await _hammer_httpx(clients, seconds, bare_base)
+        print(
+            f"the same bare insert through one shared httpx client ({clients} connections): "
+            f"{httpx_rate:.0f} req/s (the load client, not the server, bounds that figure)"
         )
         print(f"(median result latency {statistics.median(latencies) * 1000:.0f} ms)")
     finally:
