@@ -12,13 +12,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import text
 from sqlmodel import func, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from service.db.event_types import result_event
-from service.db.events import append_event, lock_and_reload
+from service.db.events import lock_and_reload
 from service.db.repository import Actor, find_game, ratings_of
+from service.db.results import GameChange, store_result
 from service.db.tables import ByeRow, GameRow, TournamentRow, TournamentStatus
 from service.db.tournament_config import config_of
 from service.engine.results import (
@@ -109,30 +109,35 @@ async def report_result(
     if transition.event is None:
         return ReportOutcome(game, None)
     new = transition.state
-    game.result, game.status, game.reports = new.result, new.status, dict(new.reports)
-    if extra:
-        game.extra = {**game.extra, **extra}
-        minutes = extra.get("time_shortened_minutes")
-        if minutes is not None:
-            game.shortened_minutes = float(minutes)
-    session.add(game)
+    merged_extra = {**game.extra, **extra} if extra else game.extra
+    minutes = (extra or {}).get("time_shortened_minutes")
+    change = GameChange(
+        result=new.result,
+        status=new.status,
+        reports=dict(new.reports),
+        extra=merged_extra,
+        shortened_minutes=game.shortened_minutes if minutes is None else float(minutes),
+    )
     event = result_event(
         transition.event,
         round=game.round,
         table=game.table_no,
         white=game.white,
         black=game.black,
-        result=game.result,
-        status=game.status,
+        result=change.result,
+        status=change.status,
         by=Reporter(actor.kind, actor.start_number).label,
         previous={**previous, "extra": previous_extra},
-        time_shortened_minutes=game.shortened_minutes,  # the request's name
+        time_shortened_minutes=change.shortened_minutes,  # the request's name
         extra=extra or None,
     )
-    seq = await append_event(session, tournament.id, event)
-    if game.status == GameStatus.CONFIRMED and game.round == tournament.current_round:
+    completes_current_round = (
+        change.status == GameStatus.CONFIRMED and game.round == tournament.current_round
+    )
+    stored = await store_result(session, game, change, event, check_round=completes_current_round)
+    if completes_current_round and not stored.round_open:
         await _advance(session, tournament)
-    return ReportOutcome(game, seq)
+    return ReportOutcome(game, stored.seq)
 
 
 async def _require_game(
@@ -153,24 +158,14 @@ async def _require_game(
 
 
 async def _advance(session: AsyncSession, tournament: TournamentRow) -> None:
-    """Move `current_round` past fully confirmed rounds; finish when all are done.
+    """The current round is complete: move `current_round` to the first round with a game
+    not confirmed; finish when every round is done.
 
     `current_round` is the first round with a game not confirmed, and a confirmed game
     never becomes unconfirmed, so only a confirmation in the current round can move it:
-    one indexed probe of that round, and the whole-tournament scan only when the round
-    is complete (once per round, not once per result).
+    `store_result` probes that round in the write's own statement, and this scan of the
+    whole tournament runs once per round, not once per result.
     """
-    await session.flush()
-    mine = {"t": tournament.id, "r": tournament.current_round}
-    still_open = await session.exec(  # type: ignore[call-overload]
-        text(
-            "SELECT 1 FROM games WHERE tournament_id = :t AND round = :r "
-            "AND status != 'confirmed' LIMIT 1"
-        ),
-        params=mine,
-    )
-    if still_open.first() is not None:
-        return
     owned = GameRow.tournament_id == tournament.id
     first_open = (
         await session.exec(

@@ -1,0 +1,141 @@
+"""Store a reported result: the game's new state, its event, and whether the game's
+round still has a game that is not confirmed (DESIGN: every standings-changing write
+appends an event; the round moves on once all its games are confirmed).
+
+The caller holds the tournament's lock (`events.lock_and_reload`), so what this reads
+is what the next writer will see. On PostgreSQL the three steps are one statement, one
+round trip: a keyed result PUT made ten round trips, three of them these; each costs
+the server a socket write and a wake-up of the database backend, which on a
+two-core machine is a large part of a write's time (issue 12, bench_writes.py).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import bindparam, text
+from sqlalchemy.orm.attributes import set_committed_value
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from service.db.event_types import Event, encode
+from service.db.events import CHANNEL, NOTIFIED, append_event
+from service.db.tables import EventRow, GameRow, utcnow
+from service.engine.results import GameStatus
+
+__all__ = ["GameChange", "StoredResult", "store_result"]
+
+
+@dataclass(frozen=True, slots=True)
+class GameChange:
+    """A game's columns after a report."""
+
+    result: str | None
+    status: str
+    reports: dict[str, Any]
+    extra: dict[str, Any]
+    shortened_minutes: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class StoredResult:
+    """What storing a result gave."""
+
+    seq: int
+    """The event's sequence number."""
+    round_open: bool | None
+    """Whether another game of the game's round is still not confirmed; None when the
+    caller did not ask."""
+
+
+async def store_result(
+    session: AsyncSession,
+    game: GameRow,
+    change: GameChange,
+    event: Event,
+    *,
+    check_round: bool,
+) -> StoredResult:
+    """Write `change` to `game`, append `event`, and (with `check_round`) look for a game
+    of the same round that is not confirmed. `game` ends up holding the new state, as
+    stored."""
+    if session.get_bind().dialect.name == "postgresql":
+        return await _store_in_one_statement(session, game, change, event)
+    for name, value in _columns(change).items():
+        setattr(game, name, value)
+    session.add(game)
+    seq = await append_event(session, game.tournament_id, event)  # flushes the game first
+    if not check_round:
+        return StoredResult(seq, None)
+    still_open = await session.exec(  # type: ignore[call-overload]
+        _ANY_UNCONFIRMED,
+        params={"tournament": game.tournament_id, "round": game.round, "game": -1},
+    )
+    return StoredResult(seq, still_open.first() is not None)
+
+
+def _columns(change: GameChange) -> dict[str, Any]:
+    return {
+        "result": change.result,
+        "status": change.status,
+        "reports": change.reports,
+        "extra": change.extra,
+        "shortened_minutes": change.shortened_minutes,
+    }
+
+
+async def _store_in_one_statement(
+    session: AsyncSession, game: GameRow, change: GameChange, event: Event
+) -> StoredResult:
+    event_type, payload = encode(event)
+    columns = _columns(change)
+    result = await session.exec(  # type: ignore[call-overload]
+        _STORE_GAME_EVENT_AND_PROBE,
+        params={
+            **columns,
+            "game": game.id,
+            "tournament": game.tournament_id,
+            "round": game.round,
+            "channel": CHANNEL,
+            "type": event_type,
+            "payload": payload,
+            "created_at": utcnow(),
+        },
+    )
+    seq, round_open = result.one()
+    for name, value in columns.items():
+        set_committed_value(game, name, value)
+    session.info.setdefault(NOTIFIED, {})[game.tournament_id] = seq
+    return StoredResult(int(seq), bool(round_open))
+
+
+_UNCONFIRMED_IN_ROUND = (
+    "SELECT 1 FROM games WHERE tournament_id = :tournament AND round = :round "
+    f"AND status != '{GameStatus.CONFIRMED}' AND id != :game"
+)
+_ANY_UNCONFIRMED = text(_UNCONFIRMED_IN_ROUND + " LIMIT 1")
+"""SQLite: run after the game is flushed, so the game itself counts (`game` = -1)."""
+
+_GAME_COLUMNS = GameRow.__table__.c  # type: ignore[attr-defined]
+_EVENT_COLUMNS = EventRow.__table__.c  # type: ignore[attr-defined]
+_STORE_GAME_EVENT_AND_PROBE = text(
+    "WITH changed AS ("
+    "UPDATE games SET result = :result, status = :status, reports = :reports, "
+    "extra = :extra, shortened_minutes = :shortened_minutes WHERE id = :game), "
+    "numbered AS ("
+    "UPDATE tournaments SET last_seq = last_seq + 1 WHERE id = :tournament "
+    "RETURNING id, last_seq, pg_notify(:channel, id || ':' || last_seq)), "
+    "stored AS ("
+    "INSERT INTO events (tournament_id, seq, type, payload, created_at) "
+    "SELECT id, last_seq, :type, :payload, :created_at FROM numbered RETURNING seq) "
+    f"SELECT seq, EXISTS ({_UNCONFIRMED_IN_ROUND}) FROM stored"
+).bindparams(
+    bindparam("reports", type_=_GAME_COLUMNS.reports.type),
+    bindparam("extra", type_=_GAME_COLUMNS.extra.type),
+    bindparam("payload", type_=_EVENT_COLUMNS.payload.type),
+    bindparam("created_at", type_=_EVENT_COLUMNS.created_at.type),
+)
+"""PostgreSQL: the game's new state, the next seq, the event row and its NOTIFY (queued,
+sent at commit), and the round probe, in one statement. Every part reads the snapshot
+taken as the statement starts, after the tournament's lock was granted: the probe sees
+the game's state before this update, so the game is left out of it (`id != :game`)."""
