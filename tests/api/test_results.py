@@ -158,3 +158,44 @@ async def test_many_tables_at_once(client: httpx.AsyncClient) -> None:
     assert seqs == list(range(1, len(seqs) + 1))  # gapless, no duplicate sequence numbers
     standings = (await client.get(f"/v1/tournaments/{event.id}/standings")).json()
     assert sum(r["points"] for r in standings["rows"]) == len(games)
+
+
+async def test_the_current_round_moves_on_with_its_last_confirmation(
+    client: httpx.AsyncClient,
+) -> None:
+    """DESIGN (rounds): `current_round` is the first round with a game not confirmed. It
+    moves only when the round's last game is confirmed, not when a game is merely
+    reported, and a later round's results never move it past an open one."""
+    event = await create_round_robin(client, PLAYERS)
+
+    async def current() -> int:
+        body = (await client.get(f"/v1/tournaments/{event.id}")).json()
+        return int(body["current_round"])
+
+    async def confirm(round_number: int, table: int) -> None:
+        response = await client.put(
+            f"/v1/tournaments/{event.id}/rounds/{round_number}/games/{table}/result",
+            json={"result": "1/2-1/2"},
+            headers=event.auth(None),
+        )
+        assert response.status_code == 200, response.text
+
+    assert await current() == 1
+    second = await _game(client, event, 1, 2)
+    provisional = await client.put(
+        f"/v1/tournaments/{event.id}/rounds/1/games/2/result",
+        json={"result": "1-0"},
+        headers=event.auth(second["white"]),
+    )
+    assert provisional.json()["status"] == "provisional"
+    await confirm(1, 1)
+    assert await current() == 1  # table 2 is only provisional
+    await confirm(2, 1)
+    await confirm(2, 2)  # round 2 complete, but round 1 is not
+    assert await current() == 1
+    await confirm(1, 2)
+    assert await current() == 3  # past round 1 and the completed round 2 at once
+    await confirm(3, 1)
+    await confirm(3, 2)
+    finished = (await client.get(f"/v1/tournaments/{event.id}")).json()
+    assert (finished["current_round"], finished["status"]) == (3, "finished")
