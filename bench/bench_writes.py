@@ -317,38 +317,39 @@ async def swiss_round(players: int, clients: int, server: str) -> None:
         replays_differ = 0
         resent = 0
         acked = 0
-        limits = httpx.Limits(max_connections=clients)
-        async with httpx.AsyncClient(base_url=base, timeout=120, limits=limits) as http:
 
-            async def put(url_: str, headers: dict[str, str]) -> httpx.Response:
-                """A mobile app's PUT: a dropped connection is retried with the same key
-                (a keep-alive connection the server closed as it was reused, say)."""
-                nonlocal resent
-                for _ in range(5):
-                    try:
-                        return await http.put(url_, json={"result": "1-0"}, headers=headers)
-                    except httpx.TransportError:
-                        resent += 1
-                return await http.put(url_, json={"result": "1-0"}, headers=headers)
+        async def put(
+            connection: LoadConnection, url_: str, headers: dict[str, str]
+        ) -> tuple[int, bytes]:
+            """A mobile app's PUT: a dropped connection is retried with the same key."""
+            nonlocal resent
+            for _ in range(5):
+                try:
+                    return await connection.request("PUT", url_, {"result": "1-0"}, headers)
+                except ConnectionError:
+                    resent += 1
+            return await connection.request("PUT", url_, {"result": "1-0"}, headers)
 
-            async def client() -> None:
-                nonlocal replays_differ, acked
-                for table in jobs:
-                    url_ = f"/v1/tournaments/{tid}/rounds/1/games/{table}/result"
-                    headers = {**auth, "Idempotency-Key": str(uuid.uuid4())}
-                    t0 = time.perf_counter()
-                    first = await put(url_, headers)
-                    latencies.append(time.perf_counter() - t0)
-                    statuses.append(first.status_code)
-                    again = await put(url_, headers)
-                    statuses.append(again.status_code)
-                    acked += first.status_code == 200
-                    if (again.status_code, again.content) != (first.status_code, first.content):
-                        replays_differ += 1
+        async def client() -> None:
+            nonlocal replays_differ, acked
+            connection = LoadConnection.to(base)
+            for table in jobs:
+                url_ = f"/v1/tournaments/{tid}/rounds/1/games/{table}/result"
+                headers = {**auth, "Idempotency-Key": str(uuid.uuid4())}
+                t0 = time.perf_counter()
+                first = await put(connection, url_, headers)
+                latencies.append(time.perf_counter() - t0)
+                statuses.append(first[0])
+                again = await put(connection, url_, headers)
+                statuses.append(again[0])
+                acked += first[0] == 200
+                if again != first:
+                    replays_differ += 1
+            connection.close()
 
-            t0 = time.perf_counter()
-            await asyncio.gather(*(client() for _ in range(clients)))
-            elapsed = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        await asyncio.gather(*(client() for _ in range(clients)))
+        elapsed = time.perf_counter() - t0
         db = await asyncpg.connect(url.replace("postgresql+asyncpg://", "postgresql://", 1))
         stored = await db.fetchval(
             "SELECT count(*) FROM events WHERE tournament_id = $1 AND type = 'result_confirmed'",
