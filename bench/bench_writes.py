@@ -4,9 +4,10 @@ A real server process (one uvicorn worker) on a fresh database:
 
 1. registers P players (default 400) and starts a round-robin (times both);
 2. C clients (default 50) report organizer results in that one tournament for S
-   seconds (default 15), each result with its own Idempotency-Key, while one more client
-   polls `GET /standings`: prints results/s, latency p50/p99, the count of 5xx, the
-   standings latency p50/p99, and checks every acknowledged result is stored once;
+   seconds (default 15), each result with its own Idempotency-Key, while two more
+   clients poll `GET /standings` and `GET /healthz` 5 times a second each: prints
+   results/s, latency p50/p99, the count of 5xx, the two reads' latency p50/p99, and
+   checks every acknowledged result is stored once;
 3. the same C clients hit a bare FastAPI + asyncpg insert endpoint
    (bench/bare_insert_app.py) for S seconds: prints its rate and the ratio.
 
@@ -195,23 +196,31 @@ async def bench(
             return status
 
         standings: list[float] = []
+        health: list[float] = []
         stop = asyncio.Event()
 
-        async def poll() -> None:
+        async def poll(path: str, took: list[float]) -> None:
+            """GET `path` 5 times a second on a fixed schedule (a scoreboard's poll, so
+            a faster answer does not make more requests)."""
             connection = LoadConnection.to(base)
+            due = time.perf_counter()
             while not stop.is_set():
                 t0 = time.perf_counter()
-                await connection.request("GET", f"/v1/tournaments/{tid}/standings")
-                standings.append(time.perf_counter() - t0)
-                await asyncio.sleep(0.1)
+                await connection.request("GET", path)
+                took.append(time.perf_counter() - t0)
+                due += 0.2
+                await asyncio.sleep(max(0.0, due - time.perf_counter()))
             connection.close()
 
-        poller = asyncio.create_task(poll())
+        pollers = [
+            asyncio.create_task(poll(f"/v1/tournaments/{tid}/standings", standings)),
+            asyncio.create_task(poll("/healthz", health)),
+        ]
         t0 = time.perf_counter()
         latencies, statuses = await _hammer(clients, seconds, report, base)
         elapsed = time.perf_counter() - t0
         stop.set()
-        await poller
+        await asyncio.gather(*pollers)
         rate = acked / elapsed
         errors = sum(s >= 500 for s in statuses)
         spread = f"{tournaments} {players}-player round-robins" if tournaments > 1 else ""
@@ -223,7 +232,8 @@ async def bench(
         )
         print(
             f"GET /standings while reporting: {len(standings)} reads, "
-            f"p50 {_pct(standings, 0.5):.0f} ms, p99 {_pct(standings, 0.99):.0f} ms"
+            f"p50 {_pct(standings, 0.5):.0f} ms, p99 {_pct(standings, 0.99):.0f} ms; "
+            f"GET /healthz p50 {_pct(health, 0.5):.0f} ms, p99 {_pct(health, 0.99):.0f} ms"
         )
         db = await asyncpg.connect(url.replace("postgresql+asyncpg://", "postgresql://", 1))
         stored = await db.fetchval(

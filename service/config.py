@@ -33,6 +33,10 @@ class Settings(BaseSettings):
     never take the API's GIL) or "thread" (lighter; shares the GIL)."""
     reader_pool_size: int = 2
     """Connections of the live reader's own pool (spectators never use the writers' pool)."""
+    read_pool_size: int = 5
+    """Connections of the pool that serves reads (GET and HEAD requests, the token check
+    before a write's body, `/healthz`), beside the writers' pool: writers queued on a
+    tournament's lock hold the writers' connections, and a read never waits behind them."""
     idempotency_ttl_hours: int = 24
     """How long a stored Idempotency-Key response is replayed."""
     idempotency_purge_minutes: float = 10.0

@@ -11,6 +11,7 @@ from fastapi import FastAPI
 from fastapi.middleware.cors import CORSMiddleware
 from fastapi.routing import APIRoute
 from fastapi_offline import FastAPIOffline
+from sqlalchemy.ext.asyncio import AsyncEngine
 
 from service.api.access import install_token_redaction
 from service.api.contract import install_contract
@@ -96,6 +97,19 @@ def _install_http_policies(app: FastAPI, config: Settings) -> None:
     install_observability(app)
 
 
+def _read_engine(config: Settings) -> AsyncEngine | None:
+    """The readers' pool (`read_pool_size`), or None where reads must share the writers'
+    engine: an in-memory SQLite database exists once per engine."""
+    if config.read_pool_size < 1 or ":memory:" in config.database_url:
+        return None
+    return create_engine(
+        config.database_url,
+        echo=config.sql_echo,
+        pool_size=config.read_pool_size,
+        lock_wait_seconds=config.lock_wait_seconds,
+    )
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     """Build the app; the lifespan opens the database engine and the event bus."""
     config = settings or get_settings()
@@ -112,12 +126,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         bus = create_bus(config.database_url)
         bus.attach(hub.notify, hub.resync)
         await bus.start()
+        read_engine = _read_engine(config)
         app.state.arbiter = AppState(
             settings=config,
             engine=engine,
             sessions=create_session_factory(engine),
             bus=bus,
             hub=hub,
+            read_engine=read_engine,
+            read_sessions=None if read_engine is None else create_session_factory(read_engine),
         )
         stop_purging = asyncio.Event()
         purger = asyncio.create_task(
@@ -138,6 +155,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await bus.stop()
             reader.stop()
             await engine.dispose()
+            if read_engine is not None:
+                await read_engine.dispose()
 
     app = FastAPIOffline(
         title="Arbiter",

@@ -54,13 +54,19 @@ StateDep = Annotated[AppState, Depends(get_state)]
 async def get_session(request: Request, state: StateDep) -> AsyncIterator[AsyncSession]:
     """A session per request. A write sent with `Idempotency-Key` runs in the session the
     idempotency middleware opened, which commits the write together with its stored
-    response; otherwise handlers commit what they change (`publish.commit_and_publish`)."""
+    response; otherwise handlers commit what they change (`publish.commit_and_publish`).
+    GET and HEAD requests read from the readers' pool (`AppState.read_session`), so no queue
+    of writers can hold them up."""
     owned = request.scope.get(SESSION_SCOPE_KEY)
     if owned is not None:
         yield owned
         return
-    async with state.sessions() as session:
+    opened = state.read_session() if request.method in _READS else state.sessions()
+    async with opened as session:
         yield session
+
+
+_READS = frozenset({"GET", "HEAD"})
 
 
 SessionDep = Annotated[AsyncSession, Depends(get_session)]

@@ -14,6 +14,8 @@ from service.db.session import SessionFactory
 from service.live.bus import InProcessBus, PostgresBus
 
 if TYPE_CHECKING:
+    from sqlmodel.ext.asyncio.session import AsyncSession
+
     from service.api.flampark_scores import FlamparkTable
     from service.db.tables import PlayerRow, TournamentRow
     from service.engine.bridge.movement import Layout
@@ -92,7 +94,15 @@ class AppState:
     engine: AsyncEngine
     sessions: SessionFactory
     bus: InProcessBus | PostgresBus
+    read_sessions: SessionFactory | None = None
+    """Sessions on the readers' own pool (`read_pool_size`); None: reads share `sessions`."""
     views: ViewCache = field(default_factory=ViewCache)
     """This replica's views of the event log (standings, engine view, FLAMPARK, ...)."""
     hub: Hub | None = None
     """The live hub (None in the live reader's own state)."""
+    read_engine: AsyncEngine | None = None
+    """The engine of `read_sessions`, disposed of with the app."""
+
+    def read_session(self) -> AsyncSession:
+        """A session for work that only reads, on the readers' pool when there is one."""
+        return (self.read_sessions or self.sessions)()

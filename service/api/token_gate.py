@@ -70,7 +70,7 @@ class TokenGate:
         if until is not None and until > now:
             return None
         try:
-            async with state.sessions() as session:
+            async with state.read_session() as session:
                 row = await session.get(TournamentRow, tournament_id)
                 if row is None:
                     return None  # the route answers 404

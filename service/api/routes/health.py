@@ -21,7 +21,7 @@ _DATABASE_WAIT = 2.0
 
 async def _database(state: AppState) -> str:
     async def probe() -> None:
-        async with state.sessions() as session:
+        async with state.read_session() as session:
             await session.exec(text("SELECT 1"))  # type: ignore[call-overload]
 
     try:

@@ -100,7 +100,7 @@ async def serve_live(
         await _refuse(websocket, BAD_REQUEST, 422, detail, "since")
         return
     try:
-        async with state.sessions() as session:
+        async with state.read_session() as session:
             row = await session.get(TournamentRow, tournament_id)
             if row is not None:
                 await authorize_read(session, row, websocket.query_params.get("token"))

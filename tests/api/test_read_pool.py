@@ -1,0 +1,88 @@
+"""PostgreSQL: reads have their own pool, so writers queued on a tournament's lock,
+holding every connection of the writers' pool, never hold up a read (issue 12:
+`GET /standings` and `/healthz` answer while results queue; README: Architecture)."""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import asyncpg
+import httpx
+import pytest
+from fastapi import FastAPI
+
+from service.api.app import create_app
+from service.config import Settings
+from tests.api.conftest import create_round_robin
+from tests.db_backends import BACKENDS, prepared_database
+
+PLAYERS = [(f"Player {n:02d}", 2400 - n) for n in range(40)]
+READ_POOL = 5
+REACHABLE = 10.0
+"""Seconds a read gets (the writers here wait up to 60 s for the lock, and SQLAlchemy's
+pool makes a request wait 30 s for a connection): a read answers at once or not at all."""
+
+
+@pytest.fixture(params=[b for b in BACKENDS if b == "postgresql"])
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """The suite's PostgreSQL database."""
+    yield from prepared_database(request.param, tmp_path)
+
+
+@pytest.fixture
+async def app(database_url: str) -> AsyncIterator[FastAPI]:
+    """The app with the readers' pool, its lifespan running."""
+    settings = Settings(
+        database_url=database_url,
+        lock_wait_seconds=60,
+        rate_limits_enabled=False,
+        read_pool_size=READ_POOL,
+    )
+    application = create_app(settings)
+    async with application.router.lifespan_context(application):
+        yield application
+
+
+async def test_reads_answer_while_queued_writers_hold_every_writer_connection(
+    app: FastAPI, client: httpx.AsyncClient
+) -> None:
+    event = await create_round_robin(client, PLAYERS)
+    url = app.state.arbiter.settings.database_url.replace("postgresql+asyncpg://", "postgresql://")
+    holder = await asyncpg.connect(url)
+    lock = holder.transaction()
+    await lock.start()
+    await holder.execute("UPDATE tournaments SET last_seq = last_seq WHERE id = $1", event.id)
+    writers_pool = app.state.arbiter.engine.pool
+    capacity = writers_pool.size() + writers_pool._max_overflow  # 5 + 10
+    writes = [
+        asyncio.create_task(
+            client.put(
+                f"/v1/tournaments/{event.id}/rounds/1/games/{table}/result",
+                json={"result": "1-0"},
+                headers={**event.auth(), "Idempotency-Key": str(uuid.uuid4())},
+            )
+        )
+        for table in range(1, capacity + 6)
+    ]
+    try:
+        while writers_pool.checkedout() < capacity:  # every writer connection is taken
+            await asyncio.sleep(0.02)
+        for path in (
+            "/healthz",
+            f"/v1/tournaments/{event.id}",
+            f"/v1/tournaments/{event.id}/standings",
+            f"/v1/tournaments/{event.id}/rounds/1",
+        ):
+            read = await asyncio.wait_for(client.get(path), REACHABLE)
+            assert read.status_code == 200, (path, read.text)
+        assert not any(write.done() for write in writes)  # all still queued behind the lock
+    finally:
+        await lock.rollback()
+        await holder.close()
+    answers = await asyncio.gather(*writes)
+    assert [a.status_code for a in answers] == [200] * len(writes)
+    round_one = (await client.get(f"/v1/tournaments/{event.id}/rounds/1")).json()
+    assert all(game["result"] == "1-0" for game in round_one["games"])
