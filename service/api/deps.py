@@ -49,6 +49,8 @@ async def get_state(request: Request) -> AppState:
 
 
 StateDep = Annotated[AppState, Depends(get_state)]
+_READS = frozenset({"GET", "HEAD"})
+"""Methods whose requests only read: their sessions come from the readers' pool."""
 
 
 async def get_session(request: Request, state: StateDep) -> AsyncIterator[AsyncSession]:
@@ -64,9 +66,6 @@ async def get_session(request: Request, state: StateDep) -> AsyncIterator[AsyncS
     opened = state.read_session() if request.method in _READS else state.sessions()
     async with opened as session:
         yield session
-
-
-_READS = frozenset({"GET", "HEAD"})
 
 
 SessionDep = Annotated[AsyncSession, Depends(get_session)]
