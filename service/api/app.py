@@ -117,7 +117,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         engine = create_engine(
-            config.database_url, echo=config.sql_echo, lock_wait_seconds=config.lock_wait_seconds
+            config.database_url,
+            echo=config.sql_echo,
+            pool_size=config.write_pool_size or None,
+            lock_wait_seconds=config.lock_wait_seconds,
         )
         reader = create_reader(config, create_tables)
         reader.start()

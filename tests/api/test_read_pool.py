@@ -86,3 +86,19 @@ async def test_reads_answer_while_queued_writers_hold_every_writer_connection(
     assert [a.status_code for a in answers] == [200] * len(writes)
     round_one = (await client.get(f"/v1/tournaments/{event.id}/rounds/1")).json()
     assert all(game["result"] == "1-0" for game in round_one["games"])
+
+
+async def test_the_writers_pool_has_the_size_set_and_no_overflow(database_url: str) -> None:
+    """`write_pool_size` (ARBITER_WRITE_POOL_SIZE): that many writer connections, no
+    overflow, so writers past them queue in the app, first come first served."""
+    settings = Settings(database_url=database_url, write_pool_size=3, rate_limits_enabled=False)
+    application = create_app(settings)
+    async with application.router.lifespan_context(application):
+        pool = application.state.arbiter.engine.pool
+        assert (pool.size(), pool._max_overflow) == (3, 0)
+        readers = application.state.arbiter.read_engine.pool
+        assert (readers.size(), readers._max_overflow) == (READ_POOL, 0)
+    unset = create_app(Settings(database_url=database_url, rate_limits_enabled=False))
+    async with unset.router.lifespan_context(unset):
+        pool = unset.state.arbiter.engine.pool
+        assert (pool.size(), pool._max_overflow) == (5, 10)  # SQLAlchemy's default
