@@ -1,6 +1,7 @@
-"""PostgreSQL: reads have their own pool, so writers queued on a tournament's lock,
-holding every connection of the writers' pool, never hold up a read (issue 12:
-`GET /standings` and `/healthz` answer while results queue; README: Architecture)."""
+"""PostgreSQL: the API's pools. Reads have their own, so writers queued on a tournament's
+lock, holding every connection of the writers' pool, never hold up a read (issue 12:
+`GET /standings` and `/healthz` answer while results queue); the writers' pool has the
+size the operator sets (README: Architecture)."""
 
 from __future__ import annotations
 
