@@ -20,9 +20,12 @@ from service.db.tables import EventRow, TournamentRow, utcnow
 
 __all__ = [
     "CHANNEL",
+    "EVENT_BINDS",
     "NOTIFIED",
+    "NUMBER_AND_STORE_EVENT",
     "STANDINGS_EVENTS",
     "append_event",
+    "event_params",
     "events_since",
     "lock_and_reload",
     "lock_tournament",
@@ -92,21 +95,14 @@ async def append_event(session: AsyncSession, tournament_id: str, event: Event) 
     (delivered at commit, never for a rolled-back write): one round trip while the
     tournament is locked.
     """
-    event_type, payload = encode(event)
     if session.get_bind().dialect.name == "postgresql":
         result = await session.exec(  # type: ignore[call-overload]
-            _NUMBER_STORE_AND_NOTIFY,
-            params={
-                "id": tournament_id,
-                "channel": CHANNEL,
-                "type": event_type,
-                "payload": payload,
-                "created_at": utcnow(),
-            },
+            _NUMBER_STORE_AND_NOTIFY, params=event_params(tournament_id, event)
         )
         seq = int(result.scalar_one())
         session.info.setdefault(NOTIFIED, {})[tournament_id] = seq
         return seq
+    event_type, payload = encode(event)
     result = await session.exec(  # type: ignore[call-overload]
         text("UPDATE tournaments SET last_seq = last_seq + 1 WHERE id = :id RETURNING last_seq"),
         params={"id": tournament_id},
@@ -116,20 +112,40 @@ async def append_event(session: AsyncSession, tournament_id: str, event: Event) 
     return seq
 
 
+def event_params(tournament_id: str, event: Event) -> dict[str, Any]:
+    """The parameters of `NUMBER_AND_STORE_EVENT` for one event."""
+    event_type, payload = encode(event)
+    return {
+        "tournament": tournament_id,
+        "channel": CHANNEL,
+        "type": event_type,
+        "payload": payload,
+        "created_at": utcnow(),
+    }
+
+
 _EVENT_COLUMNS = EventRow.__table__.c  # type: ignore[attr-defined]
-_NUMBER_STORE_AND_NOTIFY = text(
-    "WITH numbered AS ("
-    "UPDATE tournaments SET last_seq = last_seq + 1 WHERE id = :id "
-    "RETURNING id, last_seq, pg_notify(:channel, id || ':' || last_seq)) "
+NUMBER_AND_STORE_EVENT = (
+    "numbered AS ("
+    "UPDATE tournaments SET last_seq = last_seq + 1 WHERE id = :tournament "
+    "RETURNING id, last_seq, pg_notify(:channel, id || ':' || last_seq)), "
+    "stored AS ("
     "INSERT INTO events (tournament_id, seq, type, payload, created_at) "
-    "SELECT id, last_seq, :type, :payload, :created_at FROM numbered "
-    "RETURNING seq"
-).bindparams(
+    "SELECT id, last_seq, :type, :payload, :created_at FROM numbered RETURNING seq)"
+)
+"""PostgreSQL: two common table expressions that take the next seq, queue its NOTIFY
+(sent at commit) and store the event (`stored` returns its seq); parameters from
+`event_params`, bound with `EVENT_BINDS`."""
+EVENT_BINDS = (
     bindparam("payload", type_=_EVENT_COLUMNS.payload.type),
     bindparam("created_at", type_=_EVENT_COLUMNS.created_at.type),
 )
-"""PostgreSQL: the next seq, the event row and its NOTIFY (queued, sent at commit) in
-one statement, one round trip while the tournament is locked."""
+"""The typed parameters of `NUMBER_AND_STORE_EVENT`."""
+_NUMBER_STORE_AND_NOTIFY = text(f"WITH {NUMBER_AND_STORE_EVENT} SELECT seq FROM stored").bindparams(
+    *EVENT_BINDS
+)
+"""PostgreSQL: the next seq, the event row and its NOTIFY in one statement, one round
+trip while the tournament is locked."""
 
 
 async def events_since(

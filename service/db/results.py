@@ -11,16 +11,22 @@ two-core machine is a large part of a write's time (issue 12, bench_writes.py).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
 from sqlalchemy import bindparam, text
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from service.db.event_types import Event, encode
-from service.db.events import CHANNEL, NOTIFIED, append_event
-from service.db.tables import EventRow, GameRow, utcnow
+from service.db.event_types import Event
+from service.db.events import (
+    EVENT_BINDS,
+    NOTIFIED,
+    NUMBER_AND_STORE_EVENT,
+    append_event,
+    event_params,
+)
+from service.db.tables import GameRow
 from service.engine.results import GameStatus
 
 __all__ = ["GameChange", "StoredResult", "store_result"]
@@ -75,31 +81,21 @@ async def store_result(
 
 
 def _columns(change: GameChange) -> dict[str, Any]:
-    return {
-        "result": change.result,
-        "status": change.status,
-        "reports": change.reports,
-        "extra": change.extra,
-        "shortened_minutes": change.shortened_minutes,
-    }
+    """The game's columns by name (`GameChange` names its fields after them)."""
+    return {field.name: getattr(change, field.name) for field in fields(change)}
 
 
 async def _store_in_one_statement(
     session: AsyncSession, game: GameRow, change: GameChange, event: Event
 ) -> StoredResult:
-    event_type, payload = encode(event)
     columns = _columns(change)
     result = await session.exec(  # type: ignore[call-overload]
         _STORE_GAME_EVENT_AND_PROBE,
         params={
             **columns,
+            **event_params(game.tournament_id, event),
             "game": game.id,
-            "tournament": game.tournament_id,
             "round": game.round,
-            "channel": CHANNEL,
-            "type": event_type,
-            "payload": payload,
-            "created_at": utcnow(),
         },
     )
     seq, round_open = result.one()
@@ -117,23 +113,16 @@ _ANY_UNCONFIRMED = text(_UNCONFIRMED_IN_ROUND + " LIMIT 1")
 """SQLite: run after the game is flushed, so the game itself counts (`game` = -1)."""
 
 _GAME_COLUMNS = GameRow.__table__.c  # type: ignore[attr-defined]
-_EVENT_COLUMNS = EventRow.__table__.c  # type: ignore[attr-defined]
 _STORE_GAME_EVENT_AND_PROBE = text(
     "WITH changed AS ("
     "UPDATE games SET result = :result, status = :status, reports = :reports, "
     "extra = :extra, shortened_minutes = :shortened_minutes WHERE id = :game), "
-    "numbered AS ("
-    "UPDATE tournaments SET last_seq = last_seq + 1 WHERE id = :tournament "
-    "RETURNING id, last_seq, pg_notify(:channel, id || ':' || last_seq)), "
-    "stored AS ("
-    "INSERT INTO events (tournament_id, seq, type, payload, created_at) "
-    "SELECT id, last_seq, :type, :payload, :created_at FROM numbered RETURNING seq) "
+    f"{NUMBER_AND_STORE_EVENT} "
     f"SELECT seq, EXISTS ({_UNCONFIRMED_IN_ROUND}) FROM stored"
 ).bindparams(
     bindparam("reports", type_=_GAME_COLUMNS.reports.type),
     bindparam("extra", type_=_GAME_COLUMNS.extra.type),
-    bindparam("payload", type_=_EVENT_COLUMNS.payload.type),
-    bindparam("created_at", type_=_EVENT_COLUMNS.created_at.type),
+    *EVENT_BINDS,
 )
 """PostgreSQL: the game's new state, the next seq, the event row and its NOTIFY (queued,
 sent at commit), and the round probe, in one statement. Every part reads the snapshot
