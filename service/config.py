@@ -55,9 +55,10 @@ class Settings(BaseSettings):
     max_upload_bytes: int = 5_000_000
     """Largest TRF or PBN text body."""
     lock_wait_seconds: float = 10.0
-    """Longest a PostgreSQL statement of the API waits for a lock (`lock_timeout`): a
-    retry waiting for the first request with its Idempotency-Key answers 409 after it,
-    any other write 503 with `Retry-After` (it changed nothing)."""
+    """Longest a write waits for its tournament: at this process's gate (`app.write_gate`)
+    and, on PostgreSQL, for a lock (`lock_timeout`). A retry waiting in the database for
+    the first request with its Idempotency-Key answers 409 after it, any other write 503
+    with `Retry-After` (it changed nothing)."""
     retry_after_seconds: int = 5
     """`Retry-After` sent with 503 while the database is unreachable."""
     sql_echo: bool = False

@@ -13,6 +13,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from service.api.access import Reader, authorize_read, require_writer
 from service.api.idempotency import SESSION_SCOPE_KEY
 from service.api.state import AppState
+from service.app.write_gate import gate_key
 from service.db.repository import Actor, get_tournament
 from service.db.tables import TournamentKind, TournamentRow
 from service.errors import Forbidden, NotFound
@@ -58,13 +59,17 @@ async def get_session(request: Request, state: StateDep) -> AsyncIterator[AsyncS
     idempotency middleware opened, which commits the write together with its stored
     response; otherwise handlers commit what they change (`publish.commit_and_publish`).
     GET and HEAD requests read from the readers' pool (`AppState.read_session`), so no queue
-    of writers can hold them up."""
+    of writers can hold them up. A write to a tournament first passes the tournament's
+    gate (`app.write_gate`), as the idempotency middleware does for a keyed one."""
     owned = request.scope.get(SESSION_SCOPE_KEY)
     if owned is not None:
         yield owned
         return
-    opened = state.read_session() if request.method in _READS else state.sessions()
-    async with opened as session:
+    if request.method in _READS:
+        async with state.read_session() as session:
+            yield session
+        return
+    async with state.gates.hold(gate_key(request.url.path)), state.sessions() as session:
         yield session
 
 

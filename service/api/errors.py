@@ -20,6 +20,7 @@ from sqlalchemy.exc import DBAPIError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from service.app.write_gate import LOCK_WAIT_DETAIL
 from service.engine.bridge.errors import BridgeInputError
 from service.engine.errors import EngineError
 from service.engine.pairing.flampark.errors import (
@@ -101,11 +102,7 @@ def outage_problem(cause: BaseException | None = None) -> Unavailable:
     """The 503 sent while the database cannot be reached, or, when `cause` is a lock
     wait that ran out, while another write holds what this one needs."""
     if cause is not None and is_lock_timeout(cause):
-        return Unavailable(
-            "another write has held this tournament longer than the lock wait; the "
-            "request changed nothing, retry later",
-            field="database",
-        )
+        return Unavailable(LOCK_WAIT_DETAIL, field="database")
     return Unavailable(
         "the database is unreachable; the request changed nothing, retry later",
         field="database",
@@ -194,7 +191,10 @@ def install_error_handlers(app: FastAPI) -> None:
 
     async def on_problem(request: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, Problem)
-        return problem_response(exc, request.url.path)
+        retry_after = None
+        if isinstance(exc, Unavailable):
+            retry_after = request.app.state.arbiter.settings.retry_after_seconds
+        return problem_response(exc, request.url.path, retry_after=retry_after)
 
     async def on_validation(request: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, RequestValidationError)

@@ -48,6 +48,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from service.api.errors import PROBLEM_MEDIA_TYPE, is_lock_timeout, is_outage, outage_problem
+from service.app.write_gate import GateTimeout, gate_key
 from service.db.session import SessionFactory
 from service.db.tables import IdempotencyRow, utcnow
 from service.errors import Conflict, InvalidInput, Problem
@@ -149,7 +150,10 @@ class IdempotencyMiddleware:
         request_hash = hashlib.sha256(body).hexdigest()
         ttl = timedelta(hours=state.settings.idempotency_ttl_hours)
         try:
-            await self._handle(scope, send, state.sessions, parts, request_hash, body, ttl)
+            async with state.gates.hold(gate_key(scope["path"])):
+                await self._handle(scope, send, state.sessions, parts, request_hash, body, ttl)
+        except GateTimeout as exc:
+            await send_problem(send, exc, retry_after=state.settings.retry_after_seconds)
         except (DBAPIError, OSError) as exc:  # a refused connection is a bare OSError
             if not is_outage(exc):
                 raise

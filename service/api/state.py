@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from service.app.write_gate import WriteGates
 from service.config import Settings
 from service.db.bridge import validate_layout
 from service.db.session import SessionFactory
@@ -87,8 +88,8 @@ class ViewCache:
 
 @dataclass
 class AppState:
-    """The database engine, the session factory, the event bus, the live hub and small
-    caches."""
+    """The database engine, the session factory, the event bus, the live hub, the
+    writers' gates and small caches."""
 
     settings: Settings
     engine: AsyncEngine
@@ -102,6 +103,12 @@ class AppState:
     """The live hub (None in the live reader's own state)."""
     read_engine: AsyncEngine | None = None
     """The engine of `read_sessions`, disposed of with the app."""
+    gates: WriteGates = field(init=False)
+    """This process's queue of writers per tournament (`app.write_gate`), each wait
+    bounded by `settings.lock_wait_seconds`."""
+
+    def __post_init__(self) -> None:
+        self.gates = WriteGates(self.settings.lock_wait_seconds)
 
     def read_session(self) -> AsyncSession:
         """A session for work that only reads, on the readers' pool when there is one."""

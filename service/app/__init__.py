@@ -14,6 +14,7 @@ idempotency middleware so the stored response commits with the write).
 - `withdraw`: a player's details, or a withdrawal with its forfeits
 - `bridge_entry`: a bridge result entered, corrected or removed, or a PBN file of them
 - `offload`: the thread pool for CPU-heavy work
+- `write_gate`: the writers of one tournament queue in memory, one at a time per process
 
 Not yet moved here: tournament (and bridge event) creation, player removal and TRF
 import (thin, in their routers and `db/repository.py`).

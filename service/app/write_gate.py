@@ -1,0 +1,103 @@
+"""One writer at a time per tournament in this process, queued in memory (issue 12).
+
+Every write to a tournament takes the tournament's row lock in the database first
+(`db.events.lock_and_reload`, DESIGN: event seq), so its writers run one after another
+however many arrive. Without a queue of its own, a process lets all of them begin:
+each holds a pooled connection and an open transaction while it waits in the
+database, and the one holding the lock waits for its next turn on the event loop
+behind the requests that can only queue after it. A write passes this gate before it
+opens its transaction: the writers of one tournament then queue here, in arrival
+order, holding nothing; the holder's statements are not delayed by the waiters' work;
+writers of other tournaments pass their own gates at once. Several processes or
+replicas still meet at the row lock, which stays the guarantee: the gate only orders
+the writers of one process.
+
+A wait at the gate is bounded like a lock wait in the database (`lock_wait_seconds`):
+past it the write answers 503 with `Retry-After`, having changed nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+
+from service.errors import Unavailable
+
+__all__ = ["LOCK_WAIT_DETAIL", "GateTimeout", "WriteGates", "gate_key"]
+
+LOCK_WAIT_DETAIL = (
+    "another write has held this tournament longer than the lock wait; the request "
+    "changed nothing, retry later"
+)
+"""What a write is told when its wait for the tournament ran out, here or in the
+database (`api.errors.outage_problem`)."""
+_GATED_COLLECTIONS = (("tournaments",), ("bridge", "events"))
+"""Path prefixes after `/v1/` whose next segment names one tournament or bridge event."""
+
+
+def gate_key(path: str) -> str | None:
+    """The tournament (or bridge event) a request path writes to: `/v1/tournaments/{id}`
+    and `/v1/bridge/events/{id}` and everything below them; None for any other path
+    (creating a tournament writes to no existing one)."""
+    parts = path.strip("/").split("/")
+    if len(parts) < 2 or parts[0] != "v1":
+        return None
+    for prefix in _GATED_COLLECTIONS:
+        end = 1 + len(prefix)
+        if tuple(parts[1:end]) == prefix and len(parts) > end and parts[end]:
+            return "/".join(parts[1 : end + 1])
+    return None
+
+
+class GateTimeout(Unavailable):
+    """The wait at a tournament's gate ran out (503, sent with `Retry-After`)."""
+
+    def __init__(self) -> None:
+        super().__init__(LOCK_WAIT_DETAIL, field="database")
+
+
+@dataclass
+class _Gate:
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    users: int = 0
+    """Writers holding or waiting for the gate; at 0 the gate is forgotten."""
+
+
+class WriteGates:
+    """The gates of one process, created on first use and forgotten when idle (so their
+    number stays the number of tournaments being written to right now)."""
+
+    def __init__(self, wait_seconds: float) -> None:
+        self.wait_seconds = wait_seconds
+        self._gates: dict[str, _Gate] = {}
+
+    def __len__(self) -> int:
+        return len(self._gates)
+
+    @asynccontextmanager
+    async def hold(self, key: str | None) -> AsyncIterator[None]:
+        """Pass the gate of `key` (first come, first served) for the block's duration;
+        `None` passes at once. Raises `GateTimeout` after `wait_seconds` of waiting."""
+        if key is None:
+            yield
+            return
+        gate = self._gates.get(key)
+        if gate is None:
+            gate = self._gates[key] = _Gate()
+        gate.users += 1
+        try:
+            try:
+                async with asyncio.timeout(self.wait_seconds):
+                    await gate.lock.acquire()
+            except TimeoutError:
+                raise GateTimeout from None
+            try:
+                yield
+            finally:
+                gate.lock.release()
+        finally:
+            gate.users -= 1
+            if not gate.users:
+                del self._gates[key]

@@ -1,0 +1,115 @@
+"""The writers' gate (`app.write_gate`): one writer at a time per tournament, first come
+first served, other tournaments unaffected, a bounded wait, nothing kept once idle."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from service.app.write_gate import GateTimeout, WriteGates, gate_key
+from service.errors import Unavailable
+
+
+@pytest.mark.parametrize(
+    ("path", "key"),
+    [
+        ("/v1/tournaments/abc/rounds/1/games/2/result", "tournaments/abc"),
+        ("/v1/tournaments/abc/start", "tournaments/abc"),
+        ("/v1/tournaments/abc", "tournaments/abc"),
+        ("/v1/bridge/events/e1/boards/3/results", "bridge/events/e1"),
+        ("/v1/tournaments", None),
+        ("/v1/tournaments/", None),
+        ("/v1/bridge/events", None),
+        ("/v1/compute/pairings", None),
+        ("/healthz", None),
+    ],
+)
+def test_a_path_names_the_tournament_it_writes_to(path: str, key: str | None) -> None:
+    assert gate_key(path) == key
+
+
+async def test_writers_of_one_tournament_pass_one_at_a_time_in_arrival_order() -> None:
+    gates = WriteGates(wait_seconds=5)
+    inside = 0
+    most_inside = 0
+    order: list[int] = []
+
+    async def write(number: int) -> None:
+        nonlocal inside, most_inside
+        async with gates.hold("tournaments/a"):
+            inside += 1
+            most_inside = max(most_inside, inside)
+            order.append(number)
+            await asyncio.sleep(0.002)
+            inside -= 1
+
+    tasks = []
+    for number in range(20):
+        tasks.append(asyncio.create_task(write(number)))
+        await asyncio.sleep(0)  # each reaches the gate before the next is created
+    await asyncio.gather(*tasks)
+    assert most_inside == 1
+    assert order == list(range(20))
+    assert len(gates) == 0  # nothing kept once nobody writes
+
+
+async def test_other_tournaments_pass_while_one_is_held() -> None:
+    gates = WriteGates(wait_seconds=5)
+    async with gates.hold("tournaments/a"):
+        async with asyncio.timeout(1), gates.hold("tournaments/b"):
+            assert len(gates) == 2
+        async with gates.hold(None):  # a path naming no tournament is not gated
+            pass
+    assert len(gates) == 0
+
+
+async def test_a_wait_past_the_limit_is_a_503_and_leaves_the_queue_working() -> None:
+    gates = WriteGates(wait_seconds=0.05)
+    held = asyncio.Event()
+    release = asyncio.Event()
+
+    async def holder() -> None:
+        async with gates.hold("tournaments/a"):
+            held.set()
+            await release.wait()
+
+    task = asyncio.create_task(holder())
+    await held.wait()
+    with pytest.raises(GateTimeout) as caught:
+        async with gates.hold("tournaments/a"):
+            pytest.fail("passed a gate that was held")
+    assert isinstance(caught.value, Unavailable) and caught.value.status == 503
+    assert "retry later" in str(caught.value)
+    release.set()
+    await task
+    async with asyncio.timeout(1), gates.hold("tournaments/a"):
+        pass  # the gate opens again for the next writer
+    assert len(gates) == 0
+
+
+async def test_a_cancelled_waiter_does_not_block_the_writers_after_it() -> None:
+    gates = WriteGates(wait_seconds=5)
+    release = asyncio.Event()
+    passed: list[str] = []
+
+    async def write(name: str, wait: asyncio.Event | None = None) -> None:
+        async with gates.hold("tournaments/a"):
+            passed.append(name)
+            if wait is not None:
+                await wait.wait()
+
+    first = asyncio.create_task(write("first", release))
+    await asyncio.sleep(0)
+    cancelled = asyncio.create_task(write("cancelled"))
+    third = asyncio.create_task(write("third"))
+    await asyncio.sleep(0.01)
+    cancelled.cancel()
+    release.set()
+    async with asyncio.timeout(1):
+        await first
+        await third
+    with pytest.raises(asyncio.CancelledError):
+        await cancelled
+    assert passed == ["first", "third"]
+    assert len(gates) == 0
