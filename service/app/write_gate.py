@@ -35,18 +35,26 @@ LOCK_WAIT_DETAIL = (
 database (`api.errors.outage_problem`)."""
 _GATED_COLLECTIONS = (("tournaments",), ("bridge", "events"))
 """Path prefixes after `/v1/` whose next segment names one tournament or bridge event."""
+_COLLECTION_ACTIONS = frozenset({"import"})
+"""Segments in that place that are actions on the collection (`POST /v1/tournaments/
+import` creates a tournament from a TRF file), not an id."""
 
 
 def gate_key(path: str) -> str | None:
     """The tournament (or bridge event) a request path writes to: `/v1/tournaments/{id}`
     and `/v1/bridge/events/{id}` and everything below them; None for any other path
-    (creating a tournament writes to no existing one)."""
+    (creating or importing a tournament writes to no existing one)."""
     parts = path.strip("/").split("/")
     if len(parts) < 2 or parts[0] != "v1":
         return None
     for prefix in _GATED_COLLECTIONS:
         end = 1 + len(prefix)
-        if tuple(parts[1:end]) == prefix and len(parts) > end and parts[end]:
+        if (
+            tuple(parts[1:end]) == prefix
+            and len(parts) > end
+            and parts[end]
+            and parts[end] not in _COLLECTION_ACTIONS
+        ):
             return "/".join(parts[1 : end + 1])
     return None
 

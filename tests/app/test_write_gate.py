@@ -19,6 +19,7 @@ from service.errors import Unavailable
         ("/v1/tournaments/abc", "tournaments/abc"),
         ("/v1/bridge/events/e1/boards/3/results", "bridge/events/e1"),
         ("/v1/tournaments", None),
+        ("/v1/tournaments/import", None),
         ("/v1/tournaments/", None),
         ("/v1/bridge/events", None),
         ("/v1/compute/pairings", None),
