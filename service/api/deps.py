@@ -8,6 +8,7 @@ from typing import Annotated
 
 from fastapi import Depends, Path, Query, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from sqlalchemy import event
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from service.api.access import Reader, authorize_read, require_writer
@@ -69,7 +70,10 @@ async def get_session(request: Request, state: StateDep) -> AsyncIterator[AsyncS
         async with state.read_session() as session:
             yield session
         return
-    async with state.gates.hold(gate_key(request.url.path)), state.sessions() as session:
+    async with state.gates.hold(gate_key(request.url.path)) as passage, state.sessions() as session:
+        # Open the gate as soon as the write commits: this session lives until the answer
+        # has been sent, and a client slow to read it must not hold up the next writer.
+        event.listen(session.sync_session, "after_commit", lambda _session: passage.release())
         yield session
 
 

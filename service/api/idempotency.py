@@ -149,9 +149,14 @@ class IdempotencyMiddleware:
         parts = _Parts(scope["method"], scope["path"], authorization, key)
         request_hash = hashlib.sha256(body).hexdigest()
         ttl = timedelta(hours=state.settings.idempotency_ttl_hours)
+        # The answer goes out once the gate is open again: a client slow to read a large
+        # answer must not hold up the tournament's next writer.
+        outbox = _Buffered()
         try:
             async with state.gates.hold(gate_key(scope["path"])):
-                await self._handle(scope, send, state.sessions, parts, request_hash, body, ttl)
+                await self._handle(
+                    scope, outbox.send, state.sessions, parts, request_hash, body, ttl
+                )
         except GateTimeout as exc:
             await send_problem(send, exc, retry_after=state.settings.retry_after_seconds)
         except (DBAPIError, OSError) as exc:  # a refused connection is a bare OSError
@@ -161,6 +166,8 @@ class IdempotencyMiddleware:
             await send_problem(
                 send, outage_problem(exc), retry_after=state.settings.retry_after_seconds
             )
+        else:
+            await outbox.deliver(send)
 
     async def _handle(
         self,

@@ -19,13 +19,13 @@ past it the write answers 503 with `Retry-After`, having changed nothing.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 
 from service.errors import Unavailable
 
-__all__ = ["LOCK_WAIT_DETAIL", "GateTimeout", "WriteGates", "gate_key"]
+__all__ = ["LOCK_WAIT_DETAIL", "GatePass", "GateTimeout", "WriteGates", "gate_key"]
 
 LOCK_WAIT_DETAIL = (
     "another write has held this tournament longer than the lock wait; the request "
@@ -73,6 +73,20 @@ class _Gate:
     """Writers holding or waiting for the gate; at 0 the gate is forgotten."""
 
 
+class GatePass:
+    """A writer's passage through a gate: `release()` lets the next writer in (at the end
+    of the holder's block at the latest; releasing again does nothing)."""
+
+    def __init__(self, release: Callable[[], None] | None = None) -> None:
+        self._release = release
+
+    def release(self) -> None:
+        """Open the gate for the next writer (once the write's transaction has ended)."""
+        release, self._release = self._release, None
+        if release is not None:
+            release()
+
+
 class WriteGates:
     """The gates of one process, created on first use and forgotten when idle (so their
     number stays the number of tournaments being written to right now)."""
@@ -85,27 +99,38 @@ class WriteGates:
         return len(self._gates)
 
     @asynccontextmanager
-    async def hold(self, key: str | None) -> AsyncIterator[None]:
-        """Pass the gate of `key` (first come, first served) for the block's duration;
-        `None` passes at once. Raises `GateTimeout` after `wait_seconds` of waiting."""
+    async def hold(self, key: str | None) -> AsyncIterator[GatePass]:
+        """Pass the gate of `key` (first come, first served) until the block ends or the
+        pass is released, whichever comes first; `None` passes at once. Raises
+        `GateTimeout` after `wait_seconds` of waiting."""
         if key is None:
-            yield
+            yield GatePass()
             return
         gate = self._gates.get(key)
         if gate is None:
             gate = self._gates[key] = _Gate()
         gate.users += 1
         try:
-            try:
-                async with asyncio.timeout(self.wait_seconds):
-                    await gate.lock.acquire()
-            except TimeoutError:
-                raise GateTimeout from None
-            try:
-                yield
-            finally:
-                gate.lock.release()
+            async with asyncio.timeout(self.wait_seconds):
+                await gate.lock.acquire()
+        except TimeoutError:
+            self._leave(key, gate)
+            raise GateTimeout from None
+        except BaseException:  # the waiting request was cancelled
+            self._leave(key, gate)
+            raise
+
+        def release() -> None:
+            gate.lock.release()
+            self._leave(key, gate)
+
+        passage = GatePass(release)
+        try:
+            yield passage
         finally:
-            gate.users -= 1
-            if not gate.users:
-                del self._gates[key]
+            passage.release()
+
+    def _leave(self, key: str, gate: _Gate) -> None:
+        gate.users -= 1
+        if not gate.users:
+            del self._gates[key]

@@ -7,7 +7,8 @@ from __future__ import annotations
 import asyncio
 import time
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, MutableMapping
+from typing import Any
 
 import httpx
 import pytest
@@ -96,3 +97,72 @@ async def test_writes_queued_at_the_gate_all_land_in_order_once_it_opens(
         games = (await client.get(f"{base}/{round_number}")).json()["games"]
         assert next(g for g in games if g["table"] == table)["result"] == result
     assert len(gates) == 0
+
+
+async def _write_with_a_stalled_reader(
+    app: FastAPI, path: str, headers: dict[str, str], body: bytes, stalled: asyncio.Event
+) -> list[dict[str, object]]:
+    """One PUT straight through ASGI whose client does not read its answer until
+    `stalled` is set (a phone on a bad network); returns the messages it was sent."""
+    scope = {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": "PUT",
+        "scheme": "http",
+        "path": path,
+        "raw_path": path.encode(),
+        "root_path": "",
+        "query_string": b"",
+        "headers": [(k.lower().encode(), v.encode()) for k, v in headers.items()]
+        + [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())],
+        "client": ("127.0.0.1", 50000),
+        "server": ("arbiter.test", 80),
+    }
+    sent: list[dict[str, object]] = []
+    delivered = False
+
+    async def receive() -> dict[str, object]:
+        nonlocal delivered
+        if delivered:
+            await asyncio.Event().wait()  # no more body; the client stays connected
+        delivered = True
+        return {"type": "http.request", "body": body, "more_body": False}
+
+    async def send(message: MutableMapping[str, Any]) -> None:
+        await stalled.wait()
+        sent.append(dict(message))
+
+    await app(scope, receive, send)
+    return sent
+
+
+@pytest.mark.parametrize("keyed", [True, False], ids=["keyed", "unkeyed"])
+async def test_a_client_slow_to_read_its_answer_does_not_hold_up_the_next_writer(
+    app: FastAPI, client: httpx.AsyncClient, keyed: bool
+) -> None:
+    event = await create_round_robin(client, PLAYERS)
+    base = f"/v1/tournaments/{event.id}/rounds/1/games"
+    key = {"Idempotency-Key": str(uuid.uuid4())} if keyed else {}
+    stalled = asyncio.Event()
+    first = asyncio.create_task(
+        _write_with_a_stalled_reader(
+            app, f"{base}/1/result", {**event.auth(), **key}, b'{"result": "1-0"}', stalled
+        )
+    )
+    try:
+        async with asyncio.timeout(WAIT * 0.8):  # well inside the gate's wait
+            while True:  # the first write has committed (its answer is still unsent)
+                games = (await client.get(f"/v1/tournaments/{event.id}/rounds/1")).json()
+                if games["games"][0]["result"] == "1-0":
+                    break
+                await asyncio.sleep(0.01)
+            second = await client.put(
+                f"{base}/2/result", json={"result": "0-1"}, headers=event.auth()
+            )
+        assert second.status_code == 200, second.text
+        assert not first.done()
+    finally:
+        stalled.set()
+    messages = await first
+    assert messages[0]["status"] == 200

@@ -114,3 +114,22 @@ async def test_a_cancelled_waiter_does_not_block_the_writers_after_it() -> None:
         await cancelled
     assert passed == ["first", "third"]
     assert len(gates) == 0
+
+
+async def test_a_released_pass_lets_the_next_writer_in_before_its_block_ends() -> None:
+    gates = WriteGates(wait_seconds=5)
+    async with gates.hold("tournaments/a") as passage:
+        passage.release()  # the holder's transaction has committed
+        passage.release()  # a second release changes nothing
+        async with asyncio.timeout(1), gates.hold("tournaments/a"):
+            assert len(gates) == 1
+            follower = asyncio.create_task(_pass_once(gates))
+            await asyncio.sleep(0.01)
+            assert not follower.done()  # the one inside holds the gate as usual
+        await follower
+    assert len(gates) == 0
+
+
+async def _pass_once(gates: WriteGates) -> None:
+    async with gates.hold("tournaments/a"):
+        pass
