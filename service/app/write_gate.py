@@ -7,10 +7,11 @@ each holds a pooled connection and an open transaction while it waits in the
 database, and the one holding the lock waits for its next turn on the event loop
 behind the requests that can only queue after it. A write passes this gate before it
 opens its transaction: the writers of one tournament then queue here, in arrival
-order, holding nothing; the holder's statements are not delayed by the waiters' work;
-writers of other tournaments pass their own gates at once. Several processes or
-replicas still meet at the row lock, which stays the guarantee: the gate only orders
-the writers of one process.
+order, holding nothing, and the holder's statements no longer share the event loop with
+the waiters' statements; writers of other tournaments pass their own gates at once. The
+gate opens when the write commits (`GatePass.release`), before its answer is sent.
+Several processes or replicas still meet at the row lock, which stays the guarantee:
+the gate only orders the writers of one process.
 
 A wait at the gate is bounded like a lock wait in the database (`lock_wait_seconds`):
 past it the write answers 503 with `Retry-After`, having changed nothing.
