@@ -34,6 +34,7 @@ import hashlib
 import json
 import logging
 import os
+import re
 from collections.abc import Awaitable, Callable
 from datetime import timedelta
 from typing import Any
@@ -41,14 +42,15 @@ from typing import Any
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
-from sqlalchemy import bindparam, delete, insert, update
+from sqlalchemy import bindparam, delete, event, insert, update
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlmodel import col
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from service.api.errors import PROBLEM_MEDIA_TYPE, is_lock_timeout, is_outage, outage_problem
-from service.app.write_gate import GateTimeout, gate_key
+from service.app.write_gate import GatePass, GateTimeout, Rider, gate_key
 from service.db.session import SessionFactory
 from service.db.tables import IdempotencyRow, utcnow
 from service.errors import Conflict, InvalidInput, Problem
@@ -147,16 +149,21 @@ class IdempotencyMiddleware:
         if body is None:
             return  # the client went away
         parts = _Parts(scope["method"], scope["path"], authorization, key)
-        request_hash = hashlib.sha256(body).hexdigest()
-        ttl = timedelta(hours=state.settings.idempotency_ttl_hours)
+        write = _Write(scope, parts, hashlib.sha256(body).hexdigest(), body)
         # The answer goes out once the gate is open again: a client slow to read a large
         # answer must not hold up the tournament's next writer.
-        outbox = _Buffered()
         try:
-            async with state.gates.hold(gate_key(scope["path"])):
-                await self._handle(
-                    scope, outbox.send, state.sessions, parts, request_hash, body, ttl
-                )
+            try:
+                rider = write if _groupable(scope) else None
+                async with state.gates.hold(gate_key(scope["path"]), rider) as passage:
+                    if not write.taken:
+                        await self._lead(write, passage, state)
+            except GateTimeout:
+                if not write.taken:
+                    raise
+            await write.finished.wait()  # at once, unless the wait above ran out
+            if write.error is not None:
+                raise write.error
         except GateTimeout as exc:
             await send_problem(send, exc, retry_after=state.settings.retry_after_seconds)
         except (DBAPIError, OSError) as exc:  # a refused connection is a bare OSError
@@ -167,30 +174,120 @@ class IdempotencyMiddleware:
                 send, outage_problem(exc), retry_after=state.settings.retry_after_seconds
             )
         else:
-            await outbox.deliver(send)
+            await write.answer.deliver(send)
 
-    async def _handle(
-        self,
-        scope: Scope,
-        send: Send,
-        sessions: SessionFactory,
-        parts: _Parts,
-        request_hash: str,
-        body: bytes,
-        ttl: timedelta,
-    ) -> None:
+    async def _lead(self, write: _Write, passage: GatePass, state: Any) -> None:
+        """Run this write, and the result reports queued right behind it, as one group."""
+        group = [write]
+        if _groupable(write.scope):
+            lookups = {write.parts.lookup}
+
+            def fresh(rider: Rider) -> bool:  # a retry waits for its first request
+                lookup = rider.parts.lookup if isinstance(rider, _Write) else None
+                if lookup is None or lookup in lookups:
+                    return False
+                lookups.add(lookup)
+                return True
+
+            riders = passage.take_riders(_GROUP_LIMIT - 1, fresh)
+            group += [rider for rider in riders if isinstance(rider, _Write)]
+        write.taken = True
+        try:
+            await self._commit_group(group, state)
+        finally:
+            for member in group:
+                if not member.finished.is_set():  # interrupted (the leader was cancelled)
+                    member.error = member.error or GateTimeout()
+                    member.finished.set()
+
+    async def _commit_group(self, group: list[_Write], state: Any) -> None:
+        """Commit `group` in one transaction; where one of them fails after writing, or
+        the group cannot commit, split it so each write gets the answer it would get
+        alone, in arrival order."""
+        if len(group) == 1:
+            await self._alone(group[0], state)
+            return
+        try:
+            failed = await self._try_group(group, state)
+        except Exception:  # the group as a whole could not commit: each on its own
+            for write in group:
+                await self._alone(write, state)
+            return
+        if failed is None:
+            return
+        if failed:
+            await self._commit_group(group[:failed], state)
+        await self._alone(group[failed], state)
+        if failed + 1 < len(group):
+            await self._commit_group(group[failed + 1 :], state)
+
+    async def _alone(self, write: _Write, state: Any) -> None:
+        ttl = timedelta(hours=state.settings.idempotency_ttl_hours)
+        try:
+            await self._handle(write, state.sessions, ttl)
+        except Exception as exc:
+            write.error = exc
+        write.finished.set()
+
+    async def _try_group(self, group: list[_Write], state: Any) -> int | None:
+        """One transaction for the whole group: claim every key, run each write in turn,
+        store every answer, commit once. A write that fails before changing anything
+        (a 4xx from its checks) keeps its answer, as it would alone. Returns None once
+        committed, or the index of the first write that failed after changing something
+        (everything is rolled back)."""
+        answers: list[tuple[_Write, _Buffered]] = []
+        async with state.sessions() as session:
+            claimed = await _claim_all(session, group)
+            members = [write for write in group if write.parts.lookup in claimed]
+            writes = _WriteCounter(await session.connection())
+            failed: list[str] = []
+            for write in members:
+                before = writes.count
+                try:
+                    answer = await self._call_app(write, session)
+                    if answer.status < 400:
+                        await session.flush()
+                except Exception:
+                    await session.rollback()
+                    return group.index(write)
+                if answer.status >= 400:
+                    if writes.count != before:
+                        await session.rollback()
+                        return group.index(write)
+                    session.expunge_all()  # what its checks loaded or touched, unstored
+                    failed.append(write.parts.lookup)
+                answers.append((write, answer))
+            stored = [(w, a) for w, a in answers if a.status < 400]
+            if stored:
+                await session.execute(_FINISH, [_finish_params(w.parts, a) for w, a in stored])
+            if failed:
+                await session.execute(delete(_RECORDS).where(_RECORDS.c.key.in_(failed)))
+            await session.commit()
+            await _after_commit(session)
+        for write, answer in answers:
+            write.answer = answer
+            write.finished.set()
+        for write in group:  # keys a committed request holds: each replays its answer
+            if write.parts.lookup not in claimed:
+                await self._alone(write, state)
+        return None
+
+    async def _handle(self, write: _Write, sessions: SessionFactory, ttl: timedelta) -> None:
+        """One write in its own transaction: claim its key (or replay what the key got),
+        run it, store its answer with it, commit."""
+        send = write.answer.send
         async with sessions() as session:
             for _ in range(3):
                 try:
-                    claimed = await _claim(session, parts.lookup, request_hash)
+                    claimed = await _claim(session, write.parts.lookup, write.request_hash)
                 except _InFlight:
                     await send_problem(send, _in_flight())
                     return
                 if claimed:
                     break
-                row = await session.get(IdempotencyRow, parts.lookup)
+                row = await session.get(IdempotencyRow, write.parts.lookup)
                 if row is not None and row.state == "done" and utcnow() - _aware(row) <= ttl:
-                    await _answer_existing(send, row, parts, request_hash)
+                    await _answer_existing(send, row, write.parts, write.request_hash)
                     return
                 if row is not None:  # expired, or left in flight by an older version
                     await session.delete(row)
@@ -198,11 +295,19 @@ class IdempotencyMiddleware:
             else:
                 await send_problem(send, _in_flight())
                 return
-            await self._run(scope, send, session, parts, body)
+            answer = await self._call_app(write, session)
+            if answer.status >= 400:
+                await session.rollback()
+                write.answer = answer
+                return
+            await session.exec(_FINISH, params=_finish_params(write.parts, answer))
+            await session.commit()
+            await _after_commit(session)
+            write.answer = answer
 
-    async def _run(
-        self, scope: Scope, send: Send, session: AsyncSession, parts: _Parts, body: bytes
-    ) -> None:
+    async def _call_app(self, write: _Write, session: AsyncSession) -> _Buffered:
+        """Run the request through the app in `session`, which the app does not commit;
+        on an exception the session is rolled back."""
         sent = False
 
         async def replay_receive() -> Message:
@@ -210,41 +315,79 @@ class IdempotencyMiddleware:
             if sent:
                 return {"type": "http.disconnect"}
             sent = True
-            return {"type": "http.request", "body": body, "more_body": False}
+            return {"type": "http.request", "body": write.body, "more_body": False}
 
-        buffered = _Buffered()
+        answer = _Buffered()
+        scope = write.scope
         scope[SESSION_SCOPE_KEY] = session
         session.info[SESSION_SCOPE_KEY] = True
         try:
-            await self.app(scope, replay_receive, buffered.send)
+            await self.app(scope, replay_receive, answer.send)
         except BaseException:
             await session.rollback()
             raise
-        if buffered.status >= 400:
-            await session.rollback()
-            await buffered.deliver(send)
-            return
-        kept = [
-            (k.decode("latin-1"), v.decode("latin-1"))
-            for k, v in (buffered.start or {}).get("headers", [])
-            if k.lower() in _KEEP_HEADERS
-        ]
-        await session.exec(
-            _FINISH,
-            params={
-                "lookup": parts.lookup,
-                "status_code": buffered.status,
-                "headers": {"list": kept},
-                "body": parts.seal(bytes(buffered.body)),
-            },
-        )
-        await session.commit()
-        for action in session.info.pop(_AFTER_COMMIT, []):
-            try:
-                await action()
-            except Exception:  # a lost notification is repaired by the log reread
-                _log.exception("after-commit action failed")
-        await buffered.deliver(send)
+        return answer
+
+
+_GROUP_LIMIT = 32
+"""Most writes committed together (`IdempotencyMiddleware._lead`)."""
+_GROUPABLE = re.compile(r"/v1/tournaments/[^/]+/rounds/\d+/games/\d+/result")
+"""Writes that may join a group: result reports, the bulk of the writes in a running
+tournament. Each checks everything before it changes anything and then makes one
+change, so one refused report in a group costs the others nothing. Other writes (a
+pairing, a registration) commit alone, in their turn."""
+
+
+def _groupable(scope: Scope) -> bool:
+    return scope["method"] == "PUT" and _GROUPABLE.fullmatch(scope["path"]) is not None
+
+
+class _Write(Rider):
+    """A keyed write: the request, and once finished its answer or its error."""
+
+    def __init__(self, scope: Scope, parts: _Parts, request_hash: str, body: bytes) -> None:
+        super().__init__()
+        self.scope = scope
+        self.parts = parts
+        self.request_hash = request_hash
+        self.body = body
+        self.answer = _Buffered()
+        self.error: Exception | None = None
+
+
+class _WriteCounter:
+    """Counts the statements a connection sends that may change something (all but
+    SELECT): how a group tells a refusal that changed nothing from one that did."""
+
+    def __init__(self, connection: Any) -> None:
+        self.count = 0
+        event.listen(connection.sync_connection, "before_cursor_execute", self._seen)
+
+    def _seen(self, _conn: Any, _cursor: Any, statement: str, *_: Any) -> None:
+        if statement.lstrip()[:6].upper() != "SELECT":
+            self.count += 1
+
+
+def _finish_params(parts: _Parts, answer: _Buffered) -> dict[str, Any]:
+    kept = [
+        (k.decode("latin-1"), v.decode("latin-1"))
+        for k, v in (answer.start or {}).get("headers", [])
+        if k.lower() in _KEEP_HEADERS
+    ]
+    return {
+        "lookup": parts.lookup,
+        "status_code": answer.status,
+        "headers": {"list": kept},
+        "body": parts.seal(bytes(answer.body)),
+    }
+
+
+async def _after_commit(session: AsyncSession) -> None:
+    for action in session.info.pop(_AFTER_COMMIT, []):
+        try:
+            await action()
+        except Exception:  # a lost notification is repaired by the log reread
+            _log.exception("after-commit action failed")
 
 
 def _check_key(key: str, *, authorized: bool, settings: Any) -> Problem | None:
@@ -286,6 +429,31 @@ async def _claim(session: AsyncSession, lookup: str, request_hash: str) -> bool:
             raise _InFlight from exc
         raise
     return True
+
+
+async def _claim_all(session: AsyncSession, group: list[_Write]) -> set[str]:
+    """Claim the keys of a group in one statement; returns the lookups claimed. A key
+    left out is held by a committed request (or by one still running elsewhere, waited
+    for as `_claim` waits): its write runs alone after the group and replays."""
+    now = utcnow()
+    rows = [
+        {
+            "key": write.parts.lookup,
+            "request_hash": write.request_hash,
+            "state": "in-flight",
+            "headers": {},
+            "created_at": now,
+        }
+        for write in group
+    ]
+    dialect = postgresql if session.get_bind().dialect.name == "postgresql" else sqlite
+    statement = (
+        dialect.insert(_RECORDS)
+        .values(rows)
+        .on_conflict_do_nothing(index_elements=["key"])
+        .returning(_RECORDS.c.key)
+    )
+    return {row[0] for row in await session.execute(statement)}
 
 
 _RECORDS = IdempotencyRow.__table__  # type: ignore[attr-defined]

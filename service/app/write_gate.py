@@ -15,18 +15,25 @@ the gate only orders the writers of one process.
 
 A wait at the gate is bounded like a lock wait in the database (`lock_wait_seconds`):
 past it the write answers 503 with `Retry-After`, having changed nothing.
+
+Riders: a writer may wait as a `Rider`, work the holder can do for it. The holder of
+the gate may take the riders queued right behind it (`GatePass.take_riders`) and do
+their work together with its own, in one transaction (`api.idempotency`: group
+commit). It takes them in arrival order and stops at the first writer that is not a
+rider, so no write ever overtakes another: the order stays the order of arrival.
 """
 
 from __future__ import annotations
 
 import asyncio
+from collections import deque
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 
 from service.errors import Unavailable
 
-__all__ = ["LOCK_WAIT_DETAIL", "GatePass", "GateTimeout", "WriteGates", "gate_key"]
+__all__ = ["LOCK_WAIT_DETAIL", "GatePass", "GateTimeout", "Rider", "WriteGates", "gate_key"]
 
 LOCK_WAIT_DETAIL = (
     "another write has held this tournament longer than the lock wait; the request "
@@ -67,19 +74,55 @@ class GateTimeout(Unavailable):
         super().__init__(LOCK_WAIT_DETAIL, field="database")
 
 
+class Rider:
+    """A writer whose work the gate's holder may take on (`GatePass.take_riders`).
+
+    Once `taken`, the holder owes it an outcome: it sets `finished` when the rider's work
+    is done (or has failed), and the rider's own pass through the gate, when its turn
+    comes, finds nothing left to do."""
+
+    def __init__(self) -> None:
+        self.taken = False
+        self.finished = asyncio.Event()
+
+
+_Waiting = Rider | object
+"""A writer in a gate's queue: a rider, or a plain writer's marker (a barrier)."""
+
+
 @dataclass
 class _Gate:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     users: int = 0
     """Writers holding or waiting for the gate; at 0 the gate is forgotten."""
+    queue: deque[_Waiting] = field(default_factory=deque)
+    """Writers waiting for the gate and not yet taken, in arrival order."""
 
 
 class GatePass:
     """A writer's passage through a gate: `release()` lets the next writer in (at the end
     of the holder's block at the latest; releasing again does nothing)."""
 
-    def __init__(self, release: Callable[[], None] | None = None) -> None:
+    def __init__(
+        self, release: Callable[[], None] | None = None, queue: deque[_Waiting] | None = None
+    ) -> None:
         self._release = release
+        self._queue = queue
+
+    def take_riders(self, limit: int, accept: Callable[[Rider], bool]) -> list[Rider]:
+        """Take up to `limit` riders queued right behind the holder, in arrival order,
+        stopping at the first writer that is not a rider or that `accept` refuses (so
+        none is taken ahead of a writer that arrived before it). Each is marked taken."""
+        taken: list[Rider] = []
+        queue = self._queue
+        while queue and len(taken) < limit:
+            head = queue[0]
+            if not isinstance(head, Rider) or not accept(head):
+                break
+            queue.popleft()
+            head.taken = True
+            taken.append(head)
+        return taken
 
     def release(self) -> None:
         """Open the gate for the next writer (once the write's transaction has ended)."""
@@ -100,10 +143,11 @@ class WriteGates:
         return len(self._gates)
 
     @asynccontextmanager
-    async def hold(self, key: str | None) -> AsyncIterator[GatePass]:
+    async def hold(self, key: str | None, rider: Rider | None = None) -> AsyncIterator[GatePass]:
         """Pass the gate of `key` (first come, first served) until the block ends or the
         pass is released, whichever comes first; `None` passes at once. Raises
-        `GateTimeout` after `wait_seconds` of waiting."""
+        `GateTimeout` after `wait_seconds` of waiting. A `rider` may meanwhile be taken
+        by the holder (then `rider.taken`; a timeout does not undo that)."""
         if key is None:
             yield GatePass()
             return
@@ -111,27 +155,41 @@ class WriteGates:
         if gate is None:
             gate = self._gates[key] = _Gate()
         gate.users += 1
+        waiting: _Waiting = rider if rider is not None else object()
+        gate.queue.append(waiting)
         try:
             async with asyncio.timeout(self.wait_seconds):
                 await gate.lock.acquire()
         except TimeoutError:
-            self._leave(key, gate)
+            self._leave(key, gate, waiting)
             raise GateTimeout from None
         except BaseException:  # the waiting request was cancelled
-            self._leave(key, gate)
+            self._leave(key, gate, waiting)
             raise
+        _forget(gate.queue, waiting)
 
         def release() -> None:
             gate.lock.release()
             self._leave(key, gate)
 
-        passage = GatePass(release)
+        passage = GatePass(release, gate.queue)
         try:
             yield passage
         finally:
             passage.release()
 
-    def _leave(self, key: str, gate: _Gate) -> None:
+    def _leave(self, key: str, gate: _Gate, waiting: _Waiting | None = None) -> None:
+        if waiting is not None:
+            _forget(gate.queue, waiting)
         gate.users -= 1
         if not gate.users:
             del self._gates[key]
+
+
+def _forget(queue: deque[_Waiting], waiting: _Waiting) -> None:
+    """Take a writer out of the queue, unless a holder has taken it already. It is at the
+    head whenever it holds the gate (all before it held it first or were taken)."""
+    if queue and queue[0] is waiting:
+        queue.popleft()
+    elif not (isinstance(waiting, Rider) and waiting.taken):
+        queue.remove(waiting)

@@ -49,13 +49,16 @@ CHANNEL = "arbiter_events"
 
 NOTIFIED = "arbiter_notified"
 """`session.info` key: tournament id -> the seq already announced in this transaction."""
+_RELOADED = "arbiter_locked_and_reloaded"
+"""`session.info` key: the tournaments `lock_and_reload` has locked in this transaction."""
 
 
 @event.listens_for(Session, "after_commit")
 @event.listens_for(Session, "after_soft_rollback")
-def _forget_notified(session: Session, *_: Any) -> None:
-    """What a transaction announced ends with it."""
+def _forget_transaction_state(session: Session, *_: Any) -> None:
+    """What a transaction announced and locked ends with it."""
     session.info.pop(NOTIFIED, None)
+    session.info.pop(_RELOADED, None)
 
 
 async def lock_tournament(session: AsyncSession, tournament_id: str) -> None:
@@ -75,7 +78,13 @@ _LOCKED_COLUMNS = ("status", "current_round", "total_rounds", "last_seq")
 
 async def lock_and_reload(session: AsyncSession, tournament: TournamentRow) -> None:
     """`lock_tournament`, and the round state as it stands once the lock is held
-    (status, current round, total rounds, last seq), in the same round trip."""
+    (status, current round, total rounds, last seq), in the same round trip.
+
+    Once per transaction: a second call (the next result of a group committed together,
+    `api.idempotency`) finds the lock held and the row as this transaction left it."""
+    reloaded: set[str] = session.info.setdefault(_RELOADED, set())
+    if tournament.id in reloaded:
+        return
     result = await session.exec(  # type: ignore[call-overload]
         text(
             "UPDATE tournaments SET last_seq = last_seq WHERE id = :id RETURNING "
@@ -86,6 +95,7 @@ async def lock_and_reload(session: AsyncSession, tournament: TournamentRow) -> N
     row = result.one()
     for name, value in zip(_LOCKED_COLUMNS, row, strict=True):
         set_committed_value(tournament, name, value)
+    reloaded.add(tournament.id)
 
 
 async def append_event(session: AsyncSession, tournament_id: str, event: Event) -> int:
