@@ -259,9 +259,9 @@ class IdempotencyMiddleware:
                 answers.append((write, answer))
             stored = [(w, a) for w, a in answers if a.status < 400]
             if stored:
-                await session.execute(_FINISH, [_finish_params(w.parts, a) for w, a in stored])
+                await session.exec(_FINISH, params=[_finish_params(w.parts, a) for w, a in stored])
             if failed:
-                await session.execute(delete(_RECORDS).where(_RECORDS.c.key.in_(failed)))
+                await session.exec(delete(_RECORDS).where(_RECORDS.c.key.in_(failed)))
             await session.commit()
             await _after_commit(session)
         for write, answer in answers:
@@ -453,7 +453,7 @@ async def _claim_all(session: AsyncSession, group: list[_Write]) -> set[str]:
         .on_conflict_do_nothing(index_elements=["key"])
         .returning(_RECORDS.c.key)
     )
-    return {row[0] for row in await session.execute(statement)}
+    return {row[0] for row in await session.exec(statement)}
 
 
 _RECORDS = IdempotencyRow.__table__  # type: ignore[attr-defined]

@@ -7,7 +7,7 @@ import asyncio
 
 import pytest
 
-from service.app.write_gate import GateTimeout, WriteGates, gate_key
+from service.app.write_gate import GateTimeout, Rider, WriteGates, gate_key
 from service.errors import Unavailable
 
 
@@ -133,3 +133,65 @@ async def test_a_released_pass_lets_the_next_writer_in_before_its_block_ends() -
 async def _pass_once(gates: WriteGates) -> None:
     async with gates.hold("tournaments/a"):
         pass
+
+
+class _Named(Rider):
+    def __init__(self, name: str) -> None:
+        super().__init__()
+        self.name = name
+
+
+async def test_the_holder_takes_the_riders_right_behind_it_in_order_up_to_a_barrier() -> None:
+    """Group commit (`api.idempotency`): riders are taken in arrival order, up to the
+    limit, and never one that arrived after a writer that is not a rider or that the
+    holder refuses."""
+    gates = WriteGates(wait_seconds=5)
+    took: dict[str, list[str]] = {}
+    release = asyncio.Event()
+
+    async def write(name: str) -> None:
+        me = None if name == "plain" else _Named(name)
+        async with gates.hold("tournaments/a", me) as passage:
+            if me is None or me.taken:
+                return  # a plain writer takes no riders; a taken rider is done
+            if name == "first":
+                await release.wait()  # everyone else queues meanwhile
+            riders = passage.take_riders(2, lambda r: isinstance(r, _Named) and r.name != "no")
+            took[name] = [r.name for r in riders if isinstance(r, _Named)]
+            for rider in riders:
+                rider.finished.set()
+
+    names = ["first", "a", "b", "c", "plain", "d", "no", "e"]
+    tasks = []
+    for name in names:
+        tasks.append(asyncio.create_task(write(name)))
+        await asyncio.sleep(0)
+    await asyncio.sleep(0.01)
+    release.set()
+    async with asyncio.timeout(1):
+        await asyncio.gather(*tasks)
+    assert took == {"first": ["a", "b"], "c": [], "d": [], "no": ["e"]}
+    assert len(gates) == 0
+
+
+async def test_a_taken_rider_whose_wait_runs_out_is_still_taken() -> None:
+    gates = WriteGates(wait_seconds=0.05)
+    rider = Rider()
+    release = asyncio.Event()
+    took: list[Rider] = []
+
+    async def holder() -> None:
+        async with gates.hold("tournaments/a") as passage:
+            await asyncio.sleep(0.01)
+            took.extend(passage.take_riders(5, lambda _: True))
+            await release.wait()
+
+    task = asyncio.create_task(holder())
+    await asyncio.sleep(0)
+    with pytest.raises(GateTimeout):
+        async with gates.hold("tournaments/a", rider):
+            pytest.fail("passed a gate that was held")
+    assert took == [rider] and rider.taken  # its work is the holder's: it waits for that
+    release.set()
+    await task
+    assert len(gates) == 0

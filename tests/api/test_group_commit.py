@@ -1,0 +1,240 @@
+"""Result reports queued at a tournament's gate commit together (issue 12: group commit,
+`api.idempotency`): one transaction for the group, each report answered as it would be
+alone, in arrival order, on both databases."""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from collections.abc import AsyncIterator, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import httpx
+import pytest
+from fastapi import FastAPI
+from sqlalchemy import event as sqlalchemy_event
+
+from service.api.app import create_app
+from service.config import Settings
+from service.db.events import events_since
+from service.db.results import store_result
+from service.errors import Conflict
+from tests.api.conftest import Event, create_round_robin
+
+PLAYERS = [("Ann", 2100), ("Bob", 2000), ("Cid", 1900), ("Dan", 1800), ("Eve", 1700), ("Fay", 1600)]
+REPORTING = "service.app.report_result"
+"""The workflow module, where the tests break `store_result` on purpose."""
+Report = tuple[int, int, str]
+"""Round, table, result."""
+
+
+@pytest.fixture
+async def app(database_url: str) -> AsyncIterator[FastAPI]:
+    application = create_app(Settings(database_url=database_url, rate_limits_enabled=False))
+    async with application.router.lifespan_context(application):
+        yield application
+
+
+@contextmanager
+def counting_commits(app: FastAPI) -> Iterator[list[int]]:
+    """Count the commits of the writers' engine while the block runs."""
+    commits: list[int] = []
+
+    def seen(_connection: Any) -> None:
+        commits.append(1)
+
+    engine = app.state.arbiter.engine.sync_engine
+    sqlalchemy_event.listen(engine, "commit", seen)
+    try:
+        yield commits
+    finally:
+        sqlalchemy_event.remove(engine, "commit", seen)
+
+
+async def queue_behind_a_writer(
+    app: FastAPI,
+    client: httpx.AsyncClient,
+    event: Event,
+    reports: list[Report],
+    keys: list[str] | None = None,
+) -> list[httpx.Response]:
+    """Send `reports` while another writer holds the tournament's gate, so they queue in
+    this order; then open it and return their answers."""
+    keys = keys or [str(uuid.uuid4()) for _ in reports]
+    base = f"/v1/tournaments/{event.id}/rounds"
+    async with app.state.arbiter.gates.hold(f"tournaments/{event.id}"):
+        queued = []
+        for (round_number, table, result), key in zip(reports, keys, strict=True):
+            queued.append(
+                asyncio.create_task(
+                    client.put(
+                        f"{base}/{round_number}/games/{table}/result",
+                        json={"result": result},
+                        headers={**event.auth(), "Idempotency-Key": key},
+                    )
+                )
+            )
+            for _ in range(20):  # let it reach the gate before the next one starts
+                await asyncio.sleep(0)
+        await asyncio.sleep(0.05)
+        assert not any(task.done() for task in queued)
+    return list(await asyncio.gather(*queued))
+
+
+async def logged_results(app: FastAPI, tournament_id: str) -> list[tuple[int, int, str]]:
+    async with app.state.arbiter.sessions() as session:
+        logged = await events_since(session, tournament_id, 0)
+    return [
+        (e.payload["round"], e.payload["table"], e.payload["result"])
+        for e in logged
+        if e.type.startswith("result")
+    ]
+
+
+async def test_reports_queued_at_the_gate_commit_once_in_arrival_order(
+    app: FastAPI, client: httpx.AsyncClient
+) -> None:
+    event = await create_round_robin(client, PLAYERS)
+    reports = [(1, 1, "1-0"), (1, 2, "0-1"), (1, 3, "1/2-1/2"), (2, 1, "1-0"), (2, 2, "0-1")]
+    with counting_commits(app) as commits:
+        answers = await queue_behind_a_writer(app, client, event, reports)
+    assert [a.status_code for a in answers] == [200] * len(reports)
+    assert len(commits) == 1  # one transaction for the five
+    assert await logged_results(app, event.id) == reports
+    for answer, (_, table, result) in zip(answers, reports, strict=True):
+        assert (answer.json()["table"], answer.json()["result"]) == (table, result)
+    standings = (await client.get(f"/v1/tournaments/{event.id}/standings")).json()
+    assert sum(row["points"] for row in standings["rows"]) == len(reports)
+    # round 1 is complete: the group moved the current round on, as one report alone would
+    tournament = (await client.get(f"/v1/tournaments/{event.id}", headers=event.auth())).json()
+    assert tournament["current_round"] == 2
+
+
+async def test_a_refused_report_keeps_its_answer_and_costs_the_group_nothing(
+    app: FastAPI, client: httpx.AsyncClient
+) -> None:
+    event = await create_round_robin(client, PLAYERS)
+    reports = [(1, 1, "1-0"), (1, 9, "1-0"), (1, 2, "0-1")]  # round 1 has no table 9
+    keys = [str(uuid.uuid4()) for _ in reports]
+    with counting_commits(app) as commits:
+        answers = await queue_behind_a_writer(app, client, event, reports, keys)
+    assert [a.status_code for a in answers] == [200, 404, 200]
+    assert answers[1].json()["field"] == "table"
+    assert len(commits) == 1  # the refusal changed nothing, so the group was not split
+    assert await logged_results(app, event.id) == [reports[0], reports[2]]
+    # nothing was stored for the refused key: its retry runs again (and is refused again)
+    retry = await client.put(
+        f"/v1/tournaments/{event.id}/rounds/1/games/9/result",
+        json={"result": "1-0"},
+        headers={**event.auth(), "Idempotency-Key": keys[1]},
+    )
+    assert retry.status_code == 404
+    assert "idempotent-replayed" not in retry.headers
+    replayed = await client.put(
+        f"/v1/tournaments/{event.id}/rounds/1/games/1/result",
+        json={"result": "1-0"},
+        headers={**event.auth(), "Idempotency-Key": keys[0]},
+    )
+    assert replayed.headers["idempotent-replayed"] == "true"
+    assert replayed.json() == answers[0].json()
+
+
+async def test_a_report_that_fails_after_writing_is_split_from_its_group(
+    app: FastAPI, client: httpx.AsyncClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    event = await create_round_robin(client, PLAYERS)
+    async def store_then_refuse_table_2(*args: Any, **kwargs: Any) -> Any:
+        stored = await store_result(*args, **kwargs)
+        if args[1].table_no == 2:
+            raise Conflict("refused after writing", field="table")
+        return stored
+
+    monkeypatch.setattr(f"{REPORTING}.store_result", store_then_refuse_table_2)
+    reports = [(1, 1, "1-0"), (1, 2, "0-1"), (1, 3, "1/2-1/2"), (2, 1, "1-0")]
+    with counting_commits(app) as commits:
+        answers = await queue_behind_a_writer(app, client, event, reports)
+    assert [a.status_code for a in answers] == [200, 409, 200, 200]
+    # the group was rolled back and run again without the failed report: each kept the
+    # answer it gets alone, and nothing of the failed one was stored
+    assert len(commits) == 2  # the report before it, then the reports after it
+    assert await logged_results(app, event.id) == [reports[0], reports[2], reports[3]]
+    games = (await client.get(f"/v1/tournaments/{event.id}/rounds/1")).json()["games"]
+    assert [g["result"] for g in games] == ["1-0", None, "1/2-1/2"]
+
+
+async def test_an_error_in_one_report_is_its_own_500_and_the_others_land(
+    app: FastAPI, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    transport = httpx.ASGITransport(app=app, raise_app_exceptions=False)
+    async with httpx.AsyncClient(transport=transport, base_url="http://arbiter.test") as client:
+        event = await create_round_robin(client, PLAYERS)
+        async def store_then_break_on_table_1(*args: Any, **kwargs: Any) -> Any:
+            stored = await store_result(*args, **kwargs)
+            if args[1].table_no == 1:
+                raise RuntimeError("a bug")
+            return stored
+
+        monkeypatch.setattr(f"{REPORTING}.store_result", store_then_break_on_table_1)
+        reports = [(1, 1, "1-0"), (1, 2, "0-1"), (1, 3, "1-0")]
+        answers = await queue_behind_a_writer(app, client, event, reports)
+        assert [a.status_code for a in answers] == [500, 200, 200]
+        assert await logged_results(app, event.id) == reports[1:]
+
+
+async def test_a_retry_queued_with_its_first_request_replays_its_answer(
+    app: FastAPI, client: httpx.AsyncClient
+) -> None:
+    event = await create_round_robin(client, PLAYERS)
+    key = str(uuid.uuid4())
+    reports = [(1, 1, "1-0"), (1, 2, "0-1"), (1, 1, "1-0"), (1, 3, "1-0")]
+    keys = [key, str(uuid.uuid4()), key, str(uuid.uuid4())]
+    answers = await queue_behind_a_writer(app, client, event, reports, keys)
+    assert [a.status_code for a in answers] == [200] * 4
+    assert "idempotent-replayed" not in answers[0].headers
+    assert answers[2].headers["idempotent-replayed"] == "true"
+    assert answers[2].json() == answers[0].json()
+    assert await logged_results(app, event.id) == [reports[0], reports[1], reports[3]]
+
+
+async def test_a_write_that_is_not_a_report_keeps_its_place_in_the_queue(
+    app: FastAPI, client: httpx.AsyncClient
+) -> None:
+    """A write that is not a report stops the group and commits alone, in its turn:
+    the pairing of round 2, queued before the last result of round 1, is refused (were
+    the last report taken into the group ahead of it, the pairing would succeed)."""
+    event = await create_round_robin(client, PLAYERS, system="swiss-dutch", rounds=3)
+    gates = app.state.arbiter.gates
+    base = f"/v1/tournaments/{event.id}"
+    paired = await client.post(f"{base}/rounds", headers=event.auth())
+    assert paired.status_code in (200, 201), paired.text
+    round_one = (await client.get(f"{base}/rounds/1")).json()["games"]
+    assert len(round_one) == 3
+
+    def report(game: dict[str, Any], result: str) -> Any:
+        return client.put(
+            f"{base}/rounds/1/games/{game['table']}/result",
+            json={"result": result},
+            headers={**event.auth(), "Idempotency-Key": str(uuid.uuid4())},
+        )
+
+    async with gates.hold(f"tournaments/{event.id}"):
+        tasks = []
+        for make in (
+            lambda: report(round_one[0], "1-0"),
+            lambda: report(round_one[1], "0-1"),
+            lambda: client.post(
+                f"{base}/rounds", headers={**event.auth(), "Idempotency-Key": str(uuid.uuid4())}
+            ),
+            lambda: report(round_one[2], "1-0"),
+        ):
+            tasks.append(asyncio.create_task(make()))
+            for _ in range(20):
+                await asyncio.sleep(0)
+        await asyncio.sleep(0.05)
+    *reported, pairing, late = await asyncio.gather(*tasks)
+    assert [r.status_code for r in reported] == [200, 200]
+    # pairing round 2 needs every result of round 1: it ran before the late report
+    assert pairing.status_code == 409, pairing.text
+    assert late.status_code == 200, late.text
+    assert len(gates) == 0
