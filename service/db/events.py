@@ -50,7 +50,9 @@ CHANNEL = "arbiter_events"
 NOTIFIED = "arbiter_notified"
 """`session.info` key: tournament id -> the seq already announced in this transaction."""
 _RELOADED = "arbiter_locked_and_reloaded"
-"""`session.info` key: the tournaments `lock_and_reload` has locked in this transaction."""
+"""`session.info` key: tournament id -> the row `lock_and_reload` locked and reloaded in
+this transaction, held here so that the session's identity map (which holds rows only
+weakly) keeps it for the transaction's next `session.get`."""
 
 
 @event.listens_for(Session, "after_commit")
@@ -81,9 +83,11 @@ async def lock_and_reload(session: AsyncSession, tournament: TournamentRow) -> N
     (status, current round, total rounds, last seq), in the same round trip.
 
     Once per transaction: a second call (the next result of a group committed together,
-    `api.idempotency`) finds the lock held and the row as this transaction left it."""
-    reloaded: set[str] = session.info.setdefault(_RELOADED, set())
+    `api.idempotency`) finds the lock held and the row as this transaction left it (or,
+    had the session let it go, loaded again under the lock)."""
+    reloaded: dict[str, TournamentRow] = session.info.setdefault(_RELOADED, {})
     if tournament.id in reloaded:
+        reloaded[tournament.id] = tournament
         return
     result = await session.exec(  # type: ignore[call-overload]
         text(
@@ -95,7 +99,7 @@ async def lock_and_reload(session: AsyncSession, tournament: TournamentRow) -> N
     row = result.one()
     for name, value in zip(_LOCKED_COLUMNS, row, strict=True):
         set_committed_value(tournament, name, value)
-    reloaded.add(tournament.id)
+    reloaded[tournament.id] = tournament
 
 
 async def append_event(session: AsyncSession, tournament_id: str, event: Event) -> int:
