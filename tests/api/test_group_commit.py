@@ -144,6 +144,7 @@ async def test_a_report_that_fails_after_writing_is_split_from_its_group(
     app: FastAPI, client: httpx.AsyncClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     event = await create_round_robin(client, PLAYERS)
+
     async def store_then_refuse_table_2(*args: Any, **kwargs: Any) -> Any:
         stored = await store_result(*args, **kwargs)
         if args[1].table_no == 2:
@@ -169,6 +170,7 @@ async def test_an_error_in_one_report_is_its_own_500_and_the_others_land(
     transport = httpx.ASGITransport(app=app, raise_app_exceptions=False)
     async with httpx.AsyncClient(transport=transport, base_url="http://arbiter.test") as client:
         event = await create_round_robin(client, PLAYERS)
+
         async def store_then_break_on_table_1(*args: Any, **kwargs: Any) -> Any:
             stored = await store_result(*args, **kwargs)
             if args[1].table_no == 1:
