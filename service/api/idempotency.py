@@ -13,7 +13,15 @@ The stored response commits in the same transaction as the write it answers:
    left, and a retry runs the request again.
 
 So a crash leaves either nothing or the finished record, and a retry sent the moment
-the response arrives finds the record committed (replay, never 409). The same key with
+the response arrives finds the record committed (replay, never 409).
+
+Group commit: result reports queued at a tournament's gate (`app.write_gate`) commit
+together. The writer that gets the gate takes the reports right behind it and runs
+them in one transaction: one statement claims every key, each report runs in turn, one
+statement stores every answer, one commit. Each gets the answer it would get alone: a
+refusal that changed nothing keeps its 4xx and the group goes on; a failure after a
+write, or a group that cannot commit, rolls back and splits the group (the reports
+before it commit as a group, the failed one runs alone as above, the rest follow). The same key with
 another body is 422; a retry that waits longer than `lock_wait_seconds` for the first is 409.
 
 Entitlement: the record is found by a digest of method, path, the whole
@@ -37,7 +45,7 @@ import os
 import re
 from collections.abc import Awaitable, Callable
 from datetime import timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
@@ -54,6 +62,9 @@ from service.app.write_gate import GatePass, GateTimeout, Rider, gate_key
 from service.db.session import SessionFactory
 from service.db.tables import IdempotencyRow, utcnow
 from service.errors import Conflict, InvalidInput, Problem
+
+if TYPE_CHECKING:
+    from service.api.state import AppState
 
 __all__ = [
     "SESSION_SCOPE_KEY",
@@ -176,7 +187,7 @@ class IdempotencyMiddleware:
         else:
             await write.answer.deliver(send)
 
-    async def _lead(self, write: _Write, passage: GatePass, state: Any) -> None:
+    async def _lead(self, write: _Write, passage: GatePass, state: AppState) -> None:
         """Run this write, and the result reports queued right behind it, as one group."""
         group = [write]
         if _groupable(write.scope):
@@ -200,7 +211,7 @@ class IdempotencyMiddleware:
                     member.error = member.error or GateTimeout()
                     member.finished.set()
 
-    async def _commit_group(self, group: list[_Write], state: Any) -> None:
+    async def _commit_group(self, group: list[_Write], state: AppState) -> None:
         """Commit `group` in one transaction; where one of them fails after writing, or
         the group cannot commit, split it so each write gets the answer it would get
         alone, in arrival order."""
@@ -221,7 +232,7 @@ class IdempotencyMiddleware:
         if failed + 1 < len(group):
             await self._commit_group(group[failed + 1 :], state)
 
-    async def _alone(self, write: _Write, state: Any) -> None:
+    async def _alone(self, write: _Write, state: AppState) -> None:
         ttl = timedelta(hours=state.settings.idempotency_ttl_hours)
         try:
             await self._handle(write, state.sessions, ttl)
@@ -229,7 +240,7 @@ class IdempotencyMiddleware:
             write.error = exc
         write.finished.set()
 
-    async def _try_group(self, group: list[_Write], state: Any) -> int | None:
+    async def _try_group(self, group: list[_Write], state: AppState) -> int | None:
         """One transaction for the whole group: claim every key, run each write in turn,
         store every answer, commit once. A write that fails before changing anything
         (a 4xx from its checks) keeps its answer, as it would alone. Returns None once

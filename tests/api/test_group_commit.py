@@ -97,8 +97,12 @@ async def test_reports_queued_at_the_gate_commit_once_in_arrival_order(
 ) -> None:
     event = await create_round_robin(client, PLAYERS)
     reports = [(1, 1, "1-0"), (1, 2, "0-1"), (1, 3, "1/2-1/2"), (2, 1, "1-0"), (2, 2, "0-1")]
+    engine = app.state.arbiter.engine.sync_engine
+    listeners = len(engine.dispatch.before_cursor_execute)
     with counting_commits(app) as commits:
         answers = await queue_behind_a_writer(app, client, event, reports)
+    # the group's count of writes listened on its own connection, not on the engine
+    assert len(engine.dispatch.before_cursor_execute) == listeners
     assert [a.status_code for a in answers] == [200] * len(reports)
     assert len(commits) == 1  # one transaction for the five
     assert await logged_results(app, event.id) == reports
@@ -111,33 +115,40 @@ async def test_reports_queued_at_the_gate_commit_once_in_arrival_order(
     assert tournament["current_round"] == 2
 
 
-async def test_a_refused_report_keeps_its_answer_and_costs_the_group_nothing(
-    app: FastAPI, client: httpx.AsyncClient
+@pytest.mark.parametrize("refused_at", [0, 1, 2])
+async def test_a_refused_report_keeps_its_answer_and_the_others_land(
+    app: FastAPI, client: httpx.AsyncClient, refused_at: int
 ) -> None:
+    """Refused anywhere in the group: first (its lock was a write, so the group splits
+    around it), in the middle or last (it changed nothing: the group goes on)."""
     event = await create_round_robin(client, PLAYERS)
-    reports = [(1, 1, "1-0"), (1, 9, "1-0"), (1, 2, "0-1")]  # round 1 has no table 9
+    reports: list[Report] = [(1, 1, "1-0"), (1, 2, "0-1")]
+    reports.insert(refused_at, (1, 9, "1-0"))  # round 1 has no table 9
     keys = [str(uuid.uuid4()) for _ in reports]
     with counting_commits(app) as commits:
         answers = await queue_behind_a_writer(app, client, event, reports, keys)
-    assert [a.status_code for a in answers] == [200, 404, 200]
-    assert answers[1].json()["field"] == "table"
-    assert len(commits) == 1  # the refusal changed nothing, so the group was not split
-    assert await logged_results(app, event.id) == [reports[0], reports[2]]
+    expected = [200, 200]
+    expected.insert(refused_at, 404)
+    assert [a.status_code for a in answers] == expected
+    assert answers[refused_at].json()["field"] == "table"
+    assert len(commits) == 1  # the two reports still commit together
+    assert await logged_results(app, event.id) == [r for r in reports if r[1] != 9]
     # nothing was stored for the refused key: its retry runs again (and is refused again)
     retry = await client.put(
         f"/v1/tournaments/{event.id}/rounds/1/games/9/result",
         json={"result": "1-0"},
-        headers={**event.auth(), "Idempotency-Key": keys[1]},
+        headers={**event.auth(), "Idempotency-Key": keys[refused_at]},
     )
     assert retry.status_code == 404
     assert "idempotent-replayed" not in retry.headers
+    first_stored = 1 if refused_at == 0 else 0
     replayed = await client.put(
-        f"/v1/tournaments/{event.id}/rounds/1/games/1/result",
-        json={"result": "1-0"},
-        headers={**event.auth(), "Idempotency-Key": keys[0]},
+        f"/v1/tournaments/{event.id}/rounds/1/games/{reports[first_stored][1]}/result",
+        json={"result": reports[first_stored][2]},
+        headers={**event.auth(), "Idempotency-Key": keys[first_stored]},
     )
     assert replayed.headers["idempotent-replayed"] == "true"
-    assert replayed.json() == answers[0].json()
+    assert replayed.json() == answers[first_stored].json()
 
 
 async def test_a_report_that_fails_after_writing_is_split_from_its_group(
