@@ -58,7 +58,9 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from service.api.errors import PROBLEM_MEDIA_TYPE, is_lock_timeout, is_outage, outage_problem
+from service.app.report_result import preload_reports
 from service.app.write_gate import GatePass, GateTimeout, Rider, gate_key
+from service.db.repository import discard_loaded
 from service.db.session import SessionFactory
 from service.db.tables import IdempotencyRow, utcnow
 from service.errors import Conflict, InvalidInput, Problem
@@ -252,7 +254,10 @@ class IdempotencyMiddleware:
             members = [write for write in group if write.parts.lookup in claimed]
             writes = _WriteCounter(await session.connection())
             failed: list[str] = []
-            for write in members:
+            preloaded = False
+            for index, write in enumerate(members):
+                if index and not preloaded:
+                    preloaded = await _preload(session, members[index:])
                 before = writes.count
                 try:
                     answer = await self._call_app(write, session)
@@ -265,7 +270,8 @@ class IdempotencyMiddleware:
                     if writes.count != before:
                         await session.rollback()
                         return group.index(write)
-                    session.expunge_all()  # what its checks loaded or touched, unstored
+                    discard_loaded(session)  # what its checks loaded or touched, unstored
+                    preloaded = False
                     failed.append(write.parts.lookup)
                 answers.append((write, answer))
             stored = [(w, a) for w, a in answers if a.status < 400]
@@ -342,7 +348,9 @@ class IdempotencyMiddleware:
 
 _GROUP_LIMIT = 32
 """Most writes committed together (`IdempotencyMiddleware._lead`)."""
-_GROUPABLE = re.compile(r"/v1/tournaments/[^/]+/rounds/\d+/games/\d+/result")
+_GROUPABLE = re.compile(
+    r"/v1/tournaments/(?P<tournament>[^/]+)/rounds/(?P<round>\d+)/games/(?P<table>\d+)/result"
+)
 """Writes that may join a group: result reports, the bulk of the writes in a running
 tournament. Each checks everything before it changes anything and then makes one
 change, so one refused report in a group costs the others nothing. Other writes (a
@@ -351,6 +359,20 @@ pairing, a registration) commit alone, in their turn."""
 
 def _groupable(scope: Scope) -> bool:
     return scope["method"] == "PUT" and _GROUPABLE.fullmatch(scope["path"]) is not None
+
+
+async def _preload(session: AsyncSession, writes: list[_Write]) -> bool:
+    """Read the games the reports `writes` are about in one statement, once the group's
+    transaction holds the tournament's lock (`app.report_result.preload_reports`)."""
+    places = [_GROUPABLE.fullmatch(write.scope["path"]) for write in writes]
+    found = [match for match in places if match is not None]
+    if not found:
+        return False
+    return await preload_reports(
+        session,
+        found[0]["tournament"],
+        [(int(match["round"]), int(match["table"])) for match in found],
+    )
 
 
 class _Write(Rider):

@@ -16,8 +16,8 @@ from sqlmodel import func, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from service.db.event_types import result_event
-from service.db.events import lock_and_reload
-from service.db.repository import Actor, find_game, ratings_of
+from service.db.events import holds_lock, lock_and_reload
+from service.db.repository import Actor, find_game, preload_games, ratings_of
 from service.db.results import GameChange, store_result
 from service.db.tables import ByeRow, GameRow, TournamentRow, TournamentStatus
 from service.db.tournament_config import config_of
@@ -31,7 +31,7 @@ from service.engine.results import (
 )
 from service.errors import Conflict, Forbidden, InvalidInput, NotFound
 
-__all__ = ["ReportOutcome", "check_shortening", "report_result"]
+__all__ = ["ReportOutcome", "check_shortening", "preload_reports", "report_result"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +74,20 @@ async def check_shortening(
             field=field,
         )
     return {field: minutes}
+
+
+async def preload_reports(
+    session: AsyncSession, tournament_id: str, places: list[tuple[int, int]]
+) -> bool:
+    """Before the next reports of a group committed together (`api.idempotency`): read
+    their games, at these (round, table) places, in one statement, so that each report
+    finds its game without a round trip of its own. Only once this transaction holds
+    the tournament's lock (an earlier report of the group took it); returns whether it
+    read them."""
+    if not holds_lock(session, tournament_id):
+        return False
+    await preload_games(session, tournament_id, places)
+    return True
 
 
 async def report_result(

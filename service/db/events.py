@@ -27,6 +27,7 @@ __all__ = [
     "append_event",
     "event_params",
     "events_since",
+    "holds_lock",
     "lock_and_reload",
     "lock_tournament",
 ]
@@ -76,6 +77,11 @@ async def lock_tournament(session: AsyncSession, tournament_id: str) -> None:
 
 
 _LOCKED_COLUMNS = ("status", "current_round", "total_rounds", "last_seq")
+
+
+def holds_lock(session: AsyncSession, tournament_id: str) -> bool:
+    """Whether this transaction has locked the tournament with `lock_and_reload`."""
+    return tournament_id in session.info.get(_RELOADED, {})
 
 
 async def lock_and_reload(session: AsyncSession, tournament: TournamentRow) -> None:

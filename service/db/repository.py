@@ -9,12 +9,13 @@ The rules of results and withdrawals live in the application layer (`service.app
 from __future__ import annotations
 
 import uuid
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from sqlalchemy import bindparam
+from sqlalchemy import bindparam, event, tuple_
 from sqlalchemy import select as sa_select
+from sqlalchemy.orm import Session
 from sqlmodel import col, func, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -33,11 +34,13 @@ __all__ = [
     "count_players",
     "create_tournament",
     "delete_player",
+    "discard_loaded",
     "find_game",
     "get_player",
     "get_tournament",
     "list_players",
     "load_engine_tournament",
+    "preload_games",
     "ratings_of",
     "require_open",
     "round_rows",
@@ -291,11 +294,53 @@ async def confirmed_shortenings(
 async def find_game(
     session: AsyncSession, tournament_id: str, round_number: int, table: int
 ) -> GameRow | None:
-    """The game at a table of a round, if there is one."""
+    """The game at a table of a round, if there is one (preloaded, or read now)."""
+    preloaded: dict[tuple[str, int, int], GameRow] | None = session.info.get(_PRELOADED)
+    if preloaded is not None:
+        game = preloaded.get((tournament_id, round_number, table))
+        if game is not None:
+            return game
     found = await session.exec(
         _GAME_AT_TABLE, params={"tournament": tournament_id, "round": round_number, "table": table}
     )
     return found.first()
+
+
+async def preload_games(
+    session: AsyncSession, tournament_id: str, places: Iterable[tuple[int, int]]
+) -> None:
+    """Read the games at these (round, table) places in one statement, for `find_game`
+    to find for the rest of the transaction (a group of result reports committed
+    together, `api.idempotency`). Call it only under the tournament's lock: a game read
+    before the lock is granted may change before it is."""
+    wanted = sorted(set(places))
+    if not wanted:
+        return
+    statement = select(GameRow).where(
+        GameRow.tournament_id == tournament_id,
+        tuple_(GameRow.round, GameRow.table_no).in_(wanted),
+    )
+    found: dict[tuple[str, int, int], GameRow] = session.info.setdefault(_PRELOADED, {})
+    for game in (await session.exec(statement)).all():
+        found[(tournament_id, game.round, game.table_no)] = game
+
+
+def discard_loaded(session: AsyncSession) -> None:
+    """Forget every row the session has loaded, preloaded games too: the next reads load
+    them again (after a refused request whose checks loaded or touched rows)."""
+    session.expunge_all()
+    session.info.pop(_PRELOADED, None)
+
+
+_PRELOADED = "arbiter_preloaded_games"
+"""`session.info` key: (tournament, round, table) -> the game `preload_games` read."""
+
+
+@event.listens_for(Session, "after_commit")
+@event.listens_for(Session, "after_soft_rollback")
+def _forget_preloaded(session: Session, *_: Any) -> None:
+    """Preloaded games are this transaction's reads: they end with it."""
+    session.info.pop(_PRELOADED, None)
 
 
 _GAME_AT_TABLE = select(GameRow).where(

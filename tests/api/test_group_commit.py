@@ -58,20 +58,23 @@ async def queue_behind_a_writer(
     event: Event,
     reports: list[Report],
     keys: list[str] | None = None,
+    tokens: list[str] | None = None,
 ) -> list[httpx.Response]:
-    """Send `reports` while another writer holds the tournament's gate, so they queue in
-    this order; then open it and return their answers."""
+    """Send `reports` (by the organizer, or with `tokens`) while another writer holds the
+    tournament's gate, so they queue in this order; then open it and return their
+    answers."""
     keys = keys or [str(uuid.uuid4()) for _ in reports]
+    tokens = tokens or [event.organizer for _ in reports]
     base = f"/v1/tournaments/{event.id}/rounds"
     async with app.state.arbiter.gates.hold(f"tournaments/{event.id}"):
         queued = []
-        for (round_number, table, result), key in zip(reports, keys, strict=True):
+        for (round_number, table, result), key, token in zip(reports, keys, tokens, strict=True):
             queued.append(
                 asyncio.create_task(
                     client.put(
                         f"{base}/{round_number}/games/{table}/result",
                         json={"result": result},
-                        headers={**event.auth(), "Idempotency-Key": key},
+                        headers={"Authorization": f"Bearer {token}", "Idempotency-Key": key},
                     )
                 )
             )
@@ -113,6 +116,48 @@ async def test_reports_queued_at_the_gate_commit_once_in_arrival_order(
     # round 1 is complete: the group moved the current round on, as one report alone would
     tournament = (await client.get(f"/v1/tournaments/{event.id}", headers=event.auth())).json()
     assert tournament["current_round"] == 2
+
+
+async def test_the_group_reads_its_games_in_one_statement_and_sees_its_own_changes(
+    app: FastAPI, client: httpx.AsyncClient
+) -> None:
+    """After the first report has locked the tournament, the group reads the games of
+    the others at once; two players agreeing on one game in the same group confirm it."""
+    event = await create_round_robin(client, PLAYERS)
+    games = (await client.get(f"/v1/tournaments/{event.id}/rounds/1")).json()["games"]
+    white, black = games[1]["white"], games[1]["black"]
+    reports = [(1, 1, "1-0"), (1, 2, "0-1"), (1, 3, "1-0"), (1, 2, "0-1"), (2, 1, "1-0")]
+    organizer = event.organizer
+    tokens = [organizer, event.players[white], organizer, event.players[black], organizer]
+    engine = app.state.arbiter.engine.sync_engine
+    game_reads: list[str] = []
+
+    def seen(_conn: Any, _cursor: Any, statement: str, *_: Any) -> None:
+        if statement.lstrip().startswith("SELECT games.id,"):  # whole game rows
+            game_reads.append(statement)
+
+    sqlalchemy_event.listen(engine, "before_cursor_execute", seen)
+    try:
+        with counting_commits(app) as commits:
+            answers = await queue_behind_a_writer(app, client, event, reports, tokens=tokens)
+    finally:
+        sqlalchemy_event.remove(engine, "before_cursor_execute", seen)
+    assert [a.status_code for a in answers] == [200] * len(reports)
+    assert len(commits) == 1
+    assert len(game_reads) == 2  # the first report's game, then the other four at once
+    assert answers[1].json()["status"] == "provisional"
+    assert answers[3].json()["status"] == "confirmed"
+    assert answers[3].json()["reports"] == {"white": "0-1", "black": "0-1"}
+    round_one = (await client.get(f"/v1/tournaments/{event.id}/rounds/1")).json()["games"]
+    assert [(g["result"], g["status"]) for g in round_one] == [
+        ("1-0", "confirmed"),
+        ("0-1", "confirmed"),
+        ("1-0", "confirmed"),
+    ]
+    async with app.state.arbiter.sessions() as session:
+        logged = await events_since(session, event.id, 0)
+    table_two = [e.payload["status"] for e in logged if e.payload.get("table") == 2]
+    assert table_two == ["provisional", "confirmed"]  # the second saw the first's report
 
 
 @pytest.mark.parametrize("refused_at", [0, 1, 2])
