@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from service.api.idempotency import send_problem
+from service.api.idempotency_records import send_problem
 from service.api.token_gate import TokenGate, bearer_token, owner_of
 from service.errors import InvalidInput, TooLarge, Unauthenticated, Unavailable
 

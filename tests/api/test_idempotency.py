@@ -138,18 +138,18 @@ async def test_a_retry_waits_for_the_first_and_runs_if_it_failed(
 ) -> None:
     """A request still holding its key (uncommitted) makes the retry wait; when the
     first one ends without committing (a crash), the retry runs the write itself."""
-    from service.api.idempotency import _claim, _Parts
+    from service.api.idempotency_records import RequestParts, claim
 
     event = await create_round_robin(client, PLAYERS)
     path = f"/v1/tournaments/{event.id}/rounds/1/games/1/result"
     body = b'{"result":"1-0"}'
     key = str(uuid.uuid4())
     headers = {**event.auth(), "Idempotency-Key": key, "content-type": "application/json"}
-    parts = _Parts("PUT", path, headers["Authorization"], key)
+    parts = RequestParts("PUT", path, headers["Authorization"], key)
     import hashlib
 
     async with _app(client).state.arbiter.sessions() as first:
-        assert await _claim(first, parts.lookup, hashlib.sha256(body).hexdigest())
+        assert await claim(first, parts.lookup, hashlib.sha256(body).hexdigest())
         retry = asyncio.create_task(client.put(path, content=body, headers=headers))
         await asyncio.sleep(0.5)
         assert not retry.done()  # waiting for the first request's transaction

@@ -16,7 +16,7 @@ import pytest
 from fastapi import FastAPI
 
 from service.api.app import create_app
-from service.api.idempotency import _Parts
+from service.api.idempotency_records import RequestParts
 from service.config import Settings
 from tests.api.conftest import create_round_robin
 from tests.db_backends import BACKENDS, prepared_database
@@ -89,7 +89,7 @@ async def test_a_retry_waiting_past_the_lock_wait_for_its_first_request_is_a_409
     path = f"/v1/tournaments/{event.id}/rounds/1/games/2/result"
     key = str(uuid.uuid4())
     authorization = event.auth()["Authorization"]
-    lookup = _Parts("PUT", path, authorization, key).lookup
+    lookup = RequestParts("PUT", path, authorization, key).lookup
     first = admin.transaction()  # the first request with this key, still running
     await first.start()
     await admin.execute(

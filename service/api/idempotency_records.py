@@ -1,0 +1,307 @@
+"""The records behind `Idempotency-Key` (`api.idempotency`): whose a record is, the
+answer it keeps (sealed), claiming keys and storing answers in the write's own
+transaction, replaying, and purging expired records.
+
+Entitlement: a record is found by a digest of method, path, the whole `Authorization`
+header and the key, so only the caller holding the same token finds it. Stored bodies
+hold tokens, so they are encrypted (AES-256-GCM) with a key derived (HKDF) from the
+same parts: whoever reads the table learns nothing without the original request.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import contextlib
+import hashlib
+import json
+import logging
+import os
+from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from cryptography.hazmat.primitives import hashes
+from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+from cryptography.hazmat.primitives.kdf.hkdf import HKDF
+from sqlalchemy import bindparam, delete, insert, update
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.exc import DBAPIError, IntegrityError
+from sqlmodel import col
+from sqlmodel.ext.asyncio.session import AsyncSession
+from starlette.types import Message, Scope, Send
+
+from service.api.errors import PROBLEM_MEDIA_TYPE, is_lock_timeout
+from service.app.write_gate import Rider
+from service.db.session import SessionFactory
+from service.db.tables import IdempotencyRow, utcnow
+from service.errors import Conflict, InvalidInput, Problem
+
+__all__ = [
+    "Answer",
+    "InFlight",
+    "KeyedWrite",
+    "RequestParts",
+    "after_commit",
+    "answer_existing",
+    "claim",
+    "claim_all",
+    "discard_claims",
+    "in_flight",
+    "is_fresh",
+    "purge_expired",
+    "run_after_commit",
+    "run_purger",
+    "send_problem",
+    "store_answers",
+]
+
+_KEEP_HEADERS = frozenset({b"content-type", b"location"})
+_AFTER_COMMIT = "arbiter.after_commit"
+_log = logging.getLogger("arbiter.idempotency")
+
+
+class RequestParts:
+    """The request parts a record belongs to: lookup digest and body cipher key."""
+
+    def __init__(self, method: str, path: str, authorization: str, key: str) -> None:
+        material = "\x1f".join((method, path, authorization, key)).encode()
+        self.lookup = hashlib.sha256(b"arbiter/idempotency/lookup\x1f" + material).hexdigest()
+        self._cipher = AESGCM(
+            HKDF(
+                algorithm=hashes.SHA256(), length=32, salt=None, info=b"arbiter/idempotency/body"
+            ).derive(material)
+        )
+
+    def seal(self, body: bytes) -> str:
+        """Encrypt a response body, bound to this record."""
+        nonce = os.urandom(12)
+        sealed = self._cipher.encrypt(nonce, body, self.lookup.encode())
+        return base64.b64encode(nonce + sealed).decode()
+
+    def open(self, stored: str) -> bytes:
+        """Decrypt a stored body."""
+        raw = base64.b64decode(stored)
+        return self._cipher.decrypt(raw[:12], raw[12:], self.lookup.encode())
+
+
+class Answer:
+    """The app's response, held back until the transaction has committed."""
+
+    def __init__(self) -> None:
+        self.start: Message | None = None
+        self.body = bytearray()
+
+    async def send(self, message: Message) -> None:
+        """The ASGI `send` the app is given."""
+        if message["type"] == "http.response.start":
+            self.start = message
+        elif message["type"] == "http.response.body":
+            self.body += message.get("body", b"")
+
+    @property
+    def status(self) -> int:
+        """The response's status (500 if the app sent none)."""
+        return int(self.start["status"]) if self.start else 500
+
+    async def deliver(self, send: Send) -> None:
+        """Send the held response to the client."""
+        assert self.start is not None
+        await send(self.start)
+        await send({"type": "http.response.body", "body": bytes(self.body)})
+
+
+class KeyedWrite(Rider):
+    """A write sent with `Idempotency-Key`: the request, and once finished its answer or
+    the error it failed with. The holder of its tournament's gate may take it into a
+    group (`api.group_commit`)."""
+
+    def __init__(self, scope: Scope, parts: RequestParts, body: bytes) -> None:
+        super().__init__()
+        self.scope = scope
+        self.parts = parts
+        self.request_hash = hashlib.sha256(body).hexdigest()
+        self.body = body
+        self.answer = Answer()
+        self.error: Exception | None = None
+
+
+def after_commit(session: AsyncSession, action: Callable[[], Awaitable[None]]) -> None:
+    """Run `action` once the middleware has committed this session's transaction."""
+    session.info.setdefault(_AFTER_COMMIT, []).append(action)
+
+
+async def run_after_commit(session: AsyncSession) -> None:
+    """Run what the committed transaction's writes left for after it (`after_commit`)."""
+    for action in session.info.pop(_AFTER_COMMIT, []):
+        try:
+            await action()
+        except Exception:  # a lost notification is repaired by the log reread
+            _log.exception("after-commit action failed")
+
+
+class InFlight(Exception):
+    """The first request with this key held it longer than `lock_wait_seconds`."""
+
+
+def in_flight() -> Conflict:
+    """The answer to a retry whose first request still holds the key."""
+    return Conflict(
+        "a request with this Idempotency-Key is still being processed; retry later",
+        field="Idempotency-Key",
+    )
+
+
+async def claim(session: AsyncSession, lookup: str, request_hash: str) -> bool:
+    """Insert the record (uncommitted) as the transaction's first write; False when a
+    committed record with this key exists (after waiting for its transaction, at most
+    `lock_wait_seconds` on PostgreSQL: the engine's `lock_timeout`)."""
+    try:
+        await session.exec(_CLAIM, params=_claim_params(lookup, request_hash, utcnow()))
+    except IntegrityError:
+        await session.rollback()
+        return False
+    except DBAPIError as exc:
+        if is_lock_timeout(exc):
+            await session.rollback()
+            raise InFlight from exc
+        raise
+    return True
+
+
+async def claim_all(session: AsyncSession, writes: list[KeyedWrite]) -> set[str]:
+    """Claim the keys of a group in one statement; returns the lookups claimed. A key
+    left out is held by a committed request (or by one still running elsewhere, waited
+    for as `claim` waits): its write runs alone after the group and replays."""
+    now = utcnow()
+    rows = [_claim_params(write.parts.lookup, write.request_hash, now) for write in writes]
+    dialect = postgresql if session.get_bind().dialect.name == "postgresql" else sqlite
+    statement = (
+        dialect.insert(_RECORDS)
+        .values(rows)
+        .on_conflict_do_nothing(index_elements=["key"])
+        .returning(_RECORDS.c.key)
+    )
+    return {row[0] for row in await session.exec(statement)}
+
+
+async def discard_claims(session: AsyncSession, lookups: list[str]) -> None:
+    """Delete claims whose writes were refused: nothing is stored for them."""
+    await session.exec(delete(_RECORDS).where(_RECORDS.c.key.in_(lookups)))
+
+
+async def store_answers(session: AsyncSession, answered: list[tuple[RequestParts, Answer]]) -> None:
+    """Store each claimed record's answer, in the transaction of the write it answers
+    (one statement, however many)."""
+    params = [_finish_params(parts, answer) for parts, answer in answered]
+    if params:
+        await session.exec(_FINISH, params=params[0] if len(params) == 1 else params)
+
+
+def is_fresh(row: IdempotencyRow, ttl: timedelta) -> bool:
+    """Whether a record holds a finished answer that has not expired."""
+    created: datetime = row.created_at
+    if created.tzinfo is None:  # SQLite drops the zone; stored values are UTC
+        created = created.replace(tzinfo=UTC)
+    return row.state == "done" and utcnow() - created <= ttl
+
+
+async def answer_existing(
+    send: Send, row: IdempotencyRow, parts: RequestParts, request_hash: str
+) -> None:
+    """Replay a record's answer (`Idempotent-Replayed: true`), or 422 when the key came
+    with another body."""
+    if row.request_hash != request_hash:
+        await send_problem(
+            send,
+            InvalidInput(
+                "this Idempotency-Key was used with a different request body",
+                field="Idempotency-Key",
+            ),
+        )
+        return
+    headers = [(k.encode("latin-1"), v.encode("latin-1")) for k, v in row.headers.get("list", [])]
+    headers.append((b"idempotent-replayed", b"true"))
+    body = parts.open(row.body or "")
+    headers.append((b"content-length", str(len(body)).encode()))
+    await send({"type": "http.response.start", "status": row.status_code, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
+
+
+async def send_problem(send: Send, problem: Problem, *, retry_after: int | None = None) -> None:
+    """Answer with a problem document straight from ASGI middleware."""
+    body = json.dumps(problem.body()).encode()
+    headers = [
+        (b"content-type", PROBLEM_MEDIA_TYPE.encode()),
+        (b"content-length", str(len(body)).encode()),
+    ]
+    if retry_after is not None:
+        headers.append((b"retry-after", str(retry_after).encode()))
+    await send({"type": "http.response.start", "status": problem.status, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
+
+
+async def purge_expired(sessions: SessionFactory, ttl: timedelta) -> int:
+    """Delete records older than `ttl`; returns how many."""
+    async with sessions() as session:
+        statement = delete(IdempotencyRow).where(col(IdempotencyRow.created_at) < utcnow() - ttl)
+        result = await session.exec(statement)
+        await session.commit()
+        return int(result.rowcount or 0)
+
+
+async def run_purger(
+    sessions: SessionFactory, ttl: timedelta, every_seconds: float, stop: asyncio.Event
+) -> None:
+    """The lifespan's background task: purge, wait, repeat; errors are logged. It ends
+    when `stop` is set, between purges, never in the middle of one: a purge cancelled
+    mid-statement would leave its connection to be closed after the event loop is gone
+    (on SQLite, an exception in the driver's worker thread)."""
+    while not stop.is_set():
+        with contextlib.suppress(Exception):
+            purged = await purge_expired(sessions, ttl)
+            if purged:
+                _log.info("purged %d expired idempotency records", purged)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(stop.wait(), every_seconds)
+
+
+def _claim_params(lookup: str, request_hash: str, now: datetime) -> dict[str, Any]:
+    return {
+        "key": lookup,
+        "request_hash": request_hash,
+        "state": "in-flight",
+        "headers": {},
+        "created_at": now,
+    }
+
+
+def _finish_params(parts: RequestParts, answer: Answer) -> dict[str, Any]:
+    kept = [
+        (k.decode("latin-1"), v.decode("latin-1"))
+        for k, v in (answer.start or {}).get("headers", [])
+        if k.lower() in _KEEP_HEADERS
+    ]
+    return {
+        "lookup": parts.lookup,
+        "status_code": answer.status,
+        "headers": {"list": kept},
+        "body": parts.seal(bytes(answer.body)),
+    }
+
+
+_RECORDS = IdempotencyRow.__table__  # type: ignore[attr-defined]
+_CLAIM = insert(_RECORDS)
+"""The claim, as a plain statement: the write path runs it for every keyed request, and
+an ORM object and its flush would cost more than the statement itself."""
+_FINISH = (
+    update(_RECORDS)
+    .where(_RECORDS.c.key == bindparam("lookup"))
+    .values(
+        state="done",
+        status_code=bindparam("status_code"),
+        headers=bindparam("headers"),
+        body=bindparam("body"),
+    )
+)
+"""The stored response, written in the transaction of the write it answers."""
