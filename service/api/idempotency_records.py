@@ -172,9 +172,12 @@ async def claim(session: AsyncSession, lookup: str, request_hash: str) -> bool:
 async def claim_all(session: AsyncSession, writes: list[KeyedWrite]) -> set[str]:
     """Claim the keys of a group in one statement; returns the lookups claimed. A key
     left out is held by a committed request (or by one still running elsewhere, waited
-    for as `claim` waits): its write runs alone after the group and replays."""
+    for as `claim` waits): its write runs alone after the group and replays. Keys are
+    inserted in one order everywhere (sorted), so two groups in two processes that share
+    keys (a phone retrying through another replica) wait for each other, never both."""
     now = utcnow()
-    rows = [_claim_params(write.parts.lookup, write.request_hash, now) for write in writes]
+    ordered = sorted(writes, key=lambda write: write.parts.lookup)
+    rows = [_claim_params(write.parts.lookup, write.request_hash, now) for write in ordered]
     dialect = postgresql if session.get_bind().dialect.name == "postgresql" else sqlite
     statement = (
         dialect.insert(_RECORDS)
