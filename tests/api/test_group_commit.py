@@ -296,3 +296,49 @@ async def test_a_write_that_is_not_a_report_keeps_its_place_in_the_queue(
     assert pairing.status_code == 409, pairing.text
     assert late.status_code == 200, late.text
     assert len(gates) == 0
+
+
+async def test_reports_taken_by_a_leader_that_is_cancelled_are_told_to_retry(
+    app: FastAPI, client: httpx.AsyncClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The leader's request is cancelled while its group runs (its server shuts down):
+    the reports it took are answered 503 with `Retry-After`, nothing is stored, and
+    the gate opens for the next writer."""
+    event = await create_round_robin(client, PLAYERS)
+    running = asyncio.Event()
+
+    async def stuck(*_: Any) -> int | None:
+        running.set()
+        await asyncio.Event().wait()  # until cancelled
+        return None
+
+    monkeypatch.setattr("service.api.group_commit._try_group", stuck)
+    base = f"/v1/tournaments/{event.id}/rounds/1/games"
+    async with app.state.arbiter.gates.hold(f"tournaments/{event.id}"):
+        tasks = []
+        for table in (1, 2, 3):
+            tasks.append(
+                asyncio.create_task(
+                    client.put(
+                        f"{base}/{table}/result",
+                        json={"result": "1-0"},
+                        headers={**event.auth(), "Idempotency-Key": str(uuid.uuid4())},
+                    )
+                )
+            )
+            for _ in range(20):
+                await asyncio.sleep(0)
+    async with asyncio.timeout(5):
+        await running.wait()
+        tasks[0].cancel()
+        answers = await asyncio.gather(*tasks[1:])
+    assert [a.status_code for a in answers] == [503, 503]
+    assert all(a.headers["retry-after"] for a in answers)
+    monkeypatch.undo()
+    assert await logged_results(app, event.id) == []
+    after = await client.put(
+        f"{base}/1/result",
+        json={"result": "1-0"},
+        headers={**event.auth(), "Idempotency-Key": str(uuid.uuid4())},
+    )
+    assert after.status_code == 200, after.text
