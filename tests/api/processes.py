@@ -11,9 +11,12 @@ from dataclasses import dataclass
 
 import httpx
 
+from service.db.events import events_since
+from service.db.session import create_engine, create_session_factory
+from service.db.tables import EventRow
 from tests.live.conftest import free_port
 
-__all__ = ["ServerProcess", "start_process"]
+__all__ = ["ServerProcess", "logged_events", "start_process"]
 
 
 @dataclass
@@ -73,3 +76,14 @@ async def start_process(database_url: str, **settings: str) -> ServerProcess:
             await asyncio.sleep(0.05)
     server.kill()
     raise RuntimeError("server did not start")
+
+
+async def logged_events(database_url: str, tournament_id: str) -> list[EventRow]:
+    """A tournament's event log, read with an engine of the test's own once the servers
+    are gone."""
+    engine = create_engine(database_url)
+    try:
+        async with create_session_factory(engine)() as session:
+            return list(await events_since(session, tournament_id, 0))
+    finally:
+        await engine.dispose()

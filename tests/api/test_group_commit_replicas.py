@@ -12,10 +12,8 @@ from collections import Counter, defaultdict
 
 import httpx
 
-from service.db.events import events_since
-from service.db.session import create_engine, create_session_factory
 from tests.api.conftest import create_round_robin
-from tests.api.processes import start_process
+from tests.api.processes import logged_events, start_process
 
 PLAYERS = [(f"Player {n:02d}", 2300 - 10 * n) for n in range(12)]
 CLIENTS = 8
@@ -67,12 +65,7 @@ async def test_two_servers_group_reports_for_one_tournament_exactly_once(
         assert pair[0].json() == pair[1].json()
         replayed = [r.headers.get("idempotent-replayed") == "true" for r in pair]
         assert sorted(replayed) == [False, True]
-    engine = create_engine(database_url)
-    try:
-        async with create_session_factory(engine)() as session:
-            logged = await events_since(session, event.id, 0)
-    finally:
-        await engine.dispose()
+    logged = await logged_events(database_url, event.id)
     stored = Counter(
         (e.payload["round"], e.payload["table"]) for e in logged if e.type.startswith("result")
     )

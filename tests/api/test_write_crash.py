@@ -10,10 +10,8 @@ from collections import Counter
 
 import httpx
 
-from service.db.events import events_since
-from service.db.session import create_engine, create_session_factory
 from tests.api.conftest import create_round_robin
-from tests.api.processes import start_process
+from tests.api.processes import logged_events, start_process
 
 PLAYERS = [(f"Player {n:02d}", 2300 - 10 * n) for n in range(12)]
 RESULTS = ("1-0", "0-1", "1/2-1/2")
@@ -95,12 +93,7 @@ async def test_sigkill_mid_stream_loses_and_doubles_nothing(database_url: str) -
     finally:
         server.stop()
 
-    engine = create_engine(database_url)
-    try:
-        async with create_session_factory(engine)() as session:
-            events = await events_since(session, event.id, 0)
-    finally:
-        await engine.dispose()
+    events = await logged_events(database_url, event.id)
     confirmed = Counter(
         (e.payload["round"], e.payload["table"]) for e in events if e.type == "result_confirmed"
     )
