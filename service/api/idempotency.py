@@ -132,20 +132,19 @@ class IdempotencyMiddleware:
         """Run this write, and the result reports queued right behind it, as one group
         (`api.group_commit`); every write of the group is finished on return."""
         group = take_group(write, passage)
-        write.taken = True
         try:
-            await commit_group(group, state.sessions, _Runner(self, state))
+            await commit_group(group, state.sessions, self)
         finally:
             for member in group:
                 if not member.finished.is_set():  # interrupted (the leader was cancelled)
                     member.error = member.error or GateTimeout()
                     member.finished.set()
 
-    async def alone(self, write: KeyedWrite, state: AppState) -> None:
+    async def alone(self, write: KeyedWrite) -> None:
         """One write in its own transaction: claim its key (or replay what the key got),
-        run it, store its answer with it, commit; then finish it."""
+        run it, store its answer with it, commit; then finish it (`GroupRunner`)."""
         try:
-            await self._handle(write, state)
+            await self._handle(write, write.scope["app"].state.arbiter)
         except Exception as exc:
             write.error = exc
         write.finished.set()
@@ -184,7 +183,7 @@ class IdempotencyMiddleware:
 
     async def call_app(self, write: KeyedWrite, session: AsyncSession) -> Answer:
         """Run the request through the app in `session`, which the app does not commit;
-        on an exception the session is rolled back."""
+        on an exception the session is rolled back (`GroupRunner`)."""
         sent = False
 
         async def replay_receive() -> Message:
@@ -204,20 +203,6 @@ class IdempotencyMiddleware:
             await session.rollback()
             raise
         return answer
-
-
-class _Runner:
-    """The middleware as a group's `GroupRunner`, for one request's app state."""
-
-    def __init__(self, middleware: IdempotencyMiddleware, state: AppState) -> None:
-        self._middleware = middleware
-        self._state = state
-
-    async def alone(self, write: KeyedWrite) -> None:
-        await self._middleware.alone(write, self._state)
-
-    async def call_app(self, write: KeyedWrite, session: AsyncSession) -> Answer:
-        return await self._middleware.call_app(write, session)
 
 
 def _check_key(key: str, *, authorized: bool, settings: Any) -> Problem | None:

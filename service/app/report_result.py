@@ -79,7 +79,7 @@ async def check_shortening(
 async def preload_reports(
     session: AsyncSession, tournament_id: str, places: list[tuple[int, int]]
 ) -> bool:
-    """Before the next reports of a group committed together (`api.idempotency`): read
+    """Before the next reports of a group committed together (`api.group_commit`): read
     their games, at these (round, table) places, in one statement, so that each report
     finds its game without a round trip of its own. Only once this transaction holds
     the tournament's lock (an earlier report of the group took it); returns whether it

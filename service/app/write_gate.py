@@ -18,7 +18,7 @@ past it the write answers 503 with `Retry-After`, having changed nothing.
 
 Riders: a writer may wait as a `Rider`, work the holder can do for it. The holder of
 the gate may take the riders queued right behind it (`GatePass.take_riders`) and do
-their work together with its own, in one transaction (`api.idempotency`: group
+their work together with its own, in one transaction (`api.group_commit`: group
 commit). It takes them in arrival order and stops at the first writer that is not a
 rider, so no write ever overtakes another: the order stays the order of arrival.
 """

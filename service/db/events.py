@@ -89,7 +89,7 @@ async def lock_and_reload(session: AsyncSession, tournament: TournamentRow) -> N
     (status, current round, total rounds, last seq), in the same round trip.
 
     Once per transaction: a second call (the next result of a group committed together,
-    `api.idempotency`) finds the lock held and the row as this transaction left it (or,
+    `api.group_commit`) finds the lock held and the row as this transaction left it (or,
     had the session let it go, loaded again under the lock)."""
     reloaded: dict[str, TournamentRow] = session.info.setdefault(_RELOADED, {})
     if tournament.id in reloaded:

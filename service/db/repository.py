@@ -311,7 +311,7 @@ async def preload_games(
 ) -> None:
     """Read the games at these (round, table) places in one statement, for `find_game`
     to find for the rest of the transaction (a group of result reports committed
-    together, `api.idempotency`). Call it only under the tournament's lock: a game read
+    together, `api.group_commit`). Call it only under the tournament's lock: a game read
     before the lock is granted may change before it is."""
     wanted = sorted(set(places))
     if not wanted:
