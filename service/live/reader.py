@@ -29,6 +29,7 @@ from multiprocessing.connection import Connection
 from typing import Any, Protocol, TypeVar
 
 from service.config import Settings
+from service.heap import settle_heap, tune_collector
 
 __all__ = [
     "ProcessReader",
@@ -186,6 +187,8 @@ def _serve_requests(settings_json: str, connection: Connection, tables: TableFac
 
 async def _answer(tables: TableSource, connection: Connection) -> None:
     await tables.open()
+    tune_collector()
+    settle_heap()
     loop = asyncio.get_running_loop()
     try:
         while True:
@@ -215,6 +218,7 @@ async def _answer(tables: TableSource, connection: Connection) -> None:
                 connection.send((ident, True, answer))
             except Exception as exc:  # reported to the hub, which retries with backoff
                 connection.send((ident, False, f"{type(exc).__name__}: {exc}"))
+            settle_heap()  # between answers nothing is in flight: no session, no read
     finally:
         await tables.close()
 

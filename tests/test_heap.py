@@ -1,0 +1,126 @@
+"""The collector's settings for long-running processes (service/heap.py): garbage is
+collected before the heap is frozen, what lives on is frozen out of later passes, the
+young generation is collected less often, and the API and the live reader process
+settle their heaps where nothing is in flight."""
+
+from __future__ import annotations
+
+import gc
+import weakref
+from collections.abc import Iterator
+from multiprocessing import Pipe
+from pathlib import Path
+
+import pytest
+
+from service.api.app import create_app
+from service.config import Settings
+from service.heap import YOUNG_COLLECTION_THRESHOLD, settle_heap, tune_collector
+from service.live.reader import TableText, Update, _answer
+from tests.db_backends import prepared_database
+
+
+class _Node:
+    """A container that can take part in a reference cycle."""
+
+    def __init__(self) -> None:
+        self.other: object = None
+
+
+@pytest.fixture(autouse=True)
+def restored_collector() -> Iterator[None]:
+    """Each test starts from an unfrozen heap and leaves the thresholds as it found them."""
+    thresholds = gc.get_threshold()
+    gc.unfreeze()
+    yield
+    gc.unfreeze()
+    gc.set_threshold(*thresholds)
+
+
+def _frozen(thing: object) -> bool:
+    """Whether `thing` is out of the collector's generations (frozen)."""
+    return gc.is_tracked(thing) and not any(o is thing for o in gc.get_objects())
+
+
+def test_settling_collects_dead_cycles_then_freezes_the_living() -> None:
+    dead, alive = _Node(), _Node()
+    dead.other, alive.other = dead, alive  # two cycles, one of them still referenced
+    gone = weakref.ref(dead)
+    del dead
+    assert gone() is not None  # reference counting alone cannot free a cycle
+    settle_heap()
+    assert gone() is None
+    assert gc.get_freeze_count() > 0
+    assert _frozen(alive)
+
+
+def test_a_frozen_object_is_still_freed_by_reference_counting() -> None:
+    kept = _Node()
+    settle_heap()
+    assert _frozen(kept)
+    gone = weakref.ref(kept)
+    del kept
+    assert gone() is None
+
+
+def test_young_collections_are_rarer_and_the_older_ratios_kept() -> None:
+    gc.set_threshold(700, 11, 12)
+    tune_collector()
+    assert gc.get_threshold() == (YOUNG_COLLECTION_THRESHOLD, 11, 12)
+    assert YOUNG_COLLECTION_THRESHOLD > 700
+
+
+@pytest.fixture
+def sqlite_url(tmp_path: Path) -> Iterator[str]:
+    """A migrated empty SQLite database."""
+    yield from prepared_database("sqlite", tmp_path)
+
+
+async def test_the_api_settles_its_heap_once_started(sqlite_url: str) -> None:
+    app = create_app(Settings(database_url=sqlite_url, live_reader="thread"))
+    before = _Node()
+    assert not _frozen(before)
+    async with app.router.lifespan_context(app):
+        assert _frozen(before)
+        assert gc.get_threshold()[0] == YOUNG_COLLECTION_THRESHOLD
+
+
+class _Tables:
+    """A table source that answers `table` and records, at each read, whether what the
+    read made is frozen (it must not be: the read is in flight) and whether what the
+    reads before it made is (it must be: the reader settled between answers)."""
+
+    def __init__(self) -> None:
+        self.made: list[_Node] = []
+        self.seen: list[tuple[bool, bool]] = []
+
+    async def open(self) -> None:
+        return None
+
+    async def close(self) -> None:
+        return None
+
+    async def refresh(self, tournament_id: str, since: int | None) -> Update:
+        return Update(exists=False)
+
+    async def forget(self, tournament_id: str) -> None:
+        return None
+
+    async def table(self, tournament_id: str, at_least: int) -> TableText | None:
+        in_flight = _Node()
+        self.seen.append((_frozen(in_flight), all(_frozen(node) for node in self.made)))
+        self.made.append(in_flight)
+        return TableText(at_least, tournament_id)
+
+
+async def test_the_reader_settles_between_answers_not_during_them() -> None:
+    ours, theirs = Pipe()
+    tables = _Tables()
+    for ident in (1, 2):
+        ours.send((ident, "table", "t", 7))
+    ours.send(None)
+    await _answer(tables, theirs)
+    assert [ours.recv(), ours.recv()] == [(1, True, (7, "t")), (2, True, (7, "t"))]
+    assert tables.seen == [(False, True), (False, True)]
+    assert _frozen(tables.made[-1])
+    assert gc.get_threshold()[0] == YOUNG_COLLECTION_THRESHOLD
