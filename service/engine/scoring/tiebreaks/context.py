@@ -126,6 +126,10 @@ class Entry:
     """
 
 
+Row = tuple[Kind, int, int, int, int]
+"""One player's round as the digest stores it: (kind, opponent, colour, points, share)."""
+
+
 class PlayerData:
     """Everything precomputed about one player, stored by column for speed.
 
@@ -134,6 +138,7 @@ class PlayerData:
 
     __slots__ = (
         "_entries",
+        "_own",
         "all_played",
         "colours",
         "kinds",
@@ -151,7 +156,7 @@ class PlayerData:
         number: int,
         rating: int,
         rounds: Sequence[int],
-        rows: Sequence[tuple[Kind, int, int, int, int]],
+        rows: Sequence[Row],
     ) -> None:
         self.number = number
         """Start number."""
@@ -162,21 +167,56 @@ class PlayerData:
         kinds, opponents, colours, points, shares = (
             zip(*rows, strict=True) if rows else ((), (), (), (), ())
         )
-        self.kinds: tuple[Kind, ...] = kinds
+        self._columns(kinds, opponents, colours, points, shares)
+
+    def _columns(
+        self,
+        kinds: Sequence[Kind],
+        opponents: Sequence[int],
+        colours: Sequence[int],
+        points: Sequence[int],
+        shares: Sequence[int],
+    ) -> None:
+        self.kinds: tuple[Kind, ...] = tuple(kinds)
         """What each round was."""
-        self.opponents: tuple[int, ...] = opponents
+        self.opponents: tuple[int, ...] = tuple(opponents)
         """Scheduled opponent per round; 0 without one."""
-        self.colours: tuple[int, ...] = colours
+        self.colours: tuple[int, ...] = tuple(colours)
         """+1 white, -1 black, 0 without a game."""
-        self.points: tuple[int, ...] = points
+        self.points: tuple[int, ...] = tuple(points)
         """Points earned per round (context units)."""
-        self.shares: tuple[int, ...] = shares
+        self.shares: tuple[int, ...] = tuple(shares)
         """Result per round in halves (see `Entry.share`)."""
-        self.score: int = sum(points)
+        self.score: int = sum(self.points)
         """Total points in context units (pending games count nothing)."""
-        self.all_played: bool = kinds.count(Kind.PLAYED) == len(kinds)
+        self.all_played: bool = self.kinds.count(Kind.PLAYED) == len(self.kinds)
         """True when every round is a game played over the board (the shortest paths)."""
         self._entries: list[Entry] | None = None
+        self._own: dict[str, object] = {}
+
+    def patched(self, rounds: Sequence[int], rows: dict[int, Row]) -> PlayerData:
+        """This player with the rounds at the indexes of `rows` replaced (a digest
+        brought forward: O(rounds) in C-level copies, not a Python pass per round);
+        `rounds`, the round numbers, are as many as before."""
+        kinds, opponents = list(self.kinds), list(self.opponents)
+        colours, points, shares = list(self.colours), list(self.points), list(self.shares)
+        for index, (kind, opponent, colour, earned, share) in rows.items():
+            kinds[index], opponents[index], colours[index] = kind, opponent, colour
+            points[index], shares[index] = earned, share
+        player = PlayerData.__new__(PlayerData)
+        player.number, player.rating, player.rounds = self.number, self.rating, rounds
+        player._columns(kinds, opponents, colours, points, shares)
+        return player
+
+    def own(self, key: str, compute: Callable[[PlayerData], T]) -> T:
+        """A value computed from this player's own columns and the context's reading
+        (point system, edition, round-robin or not), computed once per digest: a
+        context brought forward keeps the digest of a player whose rounds did not
+        change only under the same reading (`build_context(previous=)`), so the value
+        holds there too. Never for values that read other players (their scores)."""
+        if key not in self._own:
+            self._own[key] = compute(self)
+        return cast(T, self._own[key])
 
     @property
     def entries(self) -> list[Entry]:
@@ -224,9 +264,7 @@ class TieBreakContext:
     """Derived aggregates shared between tie-breaks (adjusted scores, ...)."""
     source: Tournament | None = field(default=None, compare=False, repr=False)
     """The tournament digested, for `build_context(..., previous=)`."""
-    by_round: tuple[dict[int, tuple[Kind, int, int, int, int]], ...] = field(
-        default=(), compare=False, repr=False
-    )
+    by_round: tuple[dict[int, Row], ...] = field(default=(), compare=False, repr=False)
     """Each round's rows by start number, for `build_context(..., previous=)`."""
 
     def cached(self, key: str, compute: Callable[[], T]) -> T:
@@ -333,7 +371,6 @@ def build_context(
     absent_points = bye_points[ByeKind.ZERO_POINT]
     round_numbers = [rnd.number for rnd in tournament.rounds]
 
-    Row = tuple[Kind, int, int, int, int]
     absent: Row = (free_kind, 0, 0, absent_points, 0)
     # result (None while unfinished) -> (kind, points, share), as white and as black
     pending = (Kind.PENDING, 0, 0)
@@ -352,11 +389,19 @@ def build_context(
     old_rounds, old_maps, old_players = _reusable(previous, tournament, edition, round_robin)
     # One map per round (start number -> row); a player missing from it was absent.
     by_round: list[dict[int, Row]] = []
-    changed: set[int] = set()
+    # Brought forward: per player whose rows changed, the new row at each round index.
+    changed: dict[int, dict[int, Row]] = {}
     for index, rnd in enumerate(tournament.rounds):
-        if index < len(old_rounds) and old_rounds[index] is rnd:
-            by_round.append(old_maps[index])
-            continue
+        if index < len(old_rounds):
+            if old_rounds[index] is rnd:
+                by_round.append(old_maps[index])
+                continue
+            patched = _patched_round(
+                old_rounds[index], rnd, old_maps[index], index, white_rows, black_rows, changed
+            )
+            if patched is not None:
+                by_round.append(patched)
+                continue
         found: dict[int, Row] = {}
         for game in rnd.games:
             white, black = game.white, game.black
@@ -370,14 +415,21 @@ def build_context(
             _raise_first_error(rnd.number, rnd, ratings)
         if index < len(old_maps):
             before = old_maps[index]
-            changed.update(n for n in found.keys() | before.keys() if found.get(n) != before.get(n))
+            for n in found.keys() | before.keys():
+                row = found.get(n, absent)
+                if row != before.get(n, absent):
+                    changed.setdefault(n, {})[index] = row
         by_round.append(found)
     count = len(round_numbers)
     same_rounds = bool(old_players) and len(old_rounds) == count
     players: dict[int, PlayerData] = {}
     for number in sorted(ratings):
-        if same_rounds and number not in changed:
-            players[number] = old_players[number]
+        if same_rounds:
+            rows_changed = changed.get(number)
+            old = old_players[number]
+            players[number] = (
+                old if rows_changed is None else old.patched(round_numbers, rows_changed)
+            )
             continue
         rows = [found.get(number, absent) for found in by_round]
         players[number] = PlayerData(number, ratings[number], round_numbers, rows)
@@ -396,11 +448,46 @@ def build_context(
     )
 
 
+def _patched_round(
+    before: Round,
+    rnd: Round,
+    rows: dict[int, Row],
+    index: int,
+    white_rows: dict[GameResult | None, tuple[Kind, int, int]],
+    black_rows: dict[GameResult | None, tuple[Kind, int, int]],
+    changed: dict[int, dict[int, Row]],
+) -> dict[int, Row] | None:
+    """The map of `rnd` from the map of `before`, an earlier state of the same round
+    (the same byes and the same pairs, board by board) in which only results moved:
+    a copy with the rows of the games whose result changed, each recorded in `changed`
+    by player and round index. None when the pairs or byes differ (the round is
+    digested anew)."""
+    games, old_games = rnd.games, before.games
+    if len(games) != len(old_games) or not (rnd.byes is before.byes or rnd.byes == before.byes):
+        return None
+    found: dict[int, Row] | None = None
+    for game, old in zip(games, old_games, strict=True):
+        if game is old:
+            continue
+        white, black = game.white, game.black
+        if white != old.white or black != old.black:
+            return None
+        if game.result == old.result:
+            continue
+        if found is None:
+            found = dict(rows)
+        kind, pts, share = white_rows[game.result]
+        row: Row = (kind, black, 1, pts, share)
+        found[white] = changed.setdefault(white, {})[index] = row
+        kind, pts, share = black_rows[game.result]
+        row = (kind, white, -1, pts, share)
+        found[black] = changed.setdefault(black, {})[index] = row
+    return rows if found is None else found
+
+
 def _reusable(
     previous: TieBreakContext | None, tournament: Tournament, edition: str, round_robin: bool
-) -> tuple[
-    tuple[Round, ...], tuple[dict[int, tuple[Kind, int, int, int, int]], ...], dict[int, PlayerData]
-]:
+) -> tuple[tuple[Round, ...], tuple[dict[int, Row], ...], dict[int, PlayerData]]:
     """What `previous` digested (its rounds, their maps, its players) when it is an
     earlier state of this tournament under the same reading: the same start list and
     ratings, point system and announced rounds; nothing otherwise."""

@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 
 from service.engine.scoring.tiebreaks.base import Contribution, GroupOrder, GroupTieBreak
-from service.engine.scoring.tiebreaks.context import Kind, TieBreakContext
+from service.engine.scoring.tiebreaks.context import Kind, PlayerData, TieBreakContext
 
 __all__ = ["DirectEncounter"]
 
@@ -78,20 +78,22 @@ class DirectEncounter(GroupTieBreak):
         context: the mini-tables of the nested groups (art. 6.2) then visit only real
         encounters, not every scheduled round (a round-robin's pending games)."""
         kinds = self._kinds(ctx)
+        key = f"DE encounters {sorted(kinds)}"
 
-        def collect() -> dict[int, tuple[tuple[int, int], ...]]:
-            return {
-                number: tuple(
-                    (opponent, points)
-                    for kind, opponent, points in zip(
-                        data.kinds, data.opponents, data.points, strict=True
-                    )
-                    if kind in kinds
+        def encounters(data: PlayerData) -> tuple[tuple[int, int], ...]:
+            return tuple(
+                (opponent, points)
+                for kind, opponent, points in zip(
+                    data.kinds, data.opponents, data.points, strict=True
                 )
-                for number, data in ctx.players.items()
-            }
+                if kind in kinds
+            )
 
-        return ctx.cached(f"DE encounters {sorted(kinds)}", collect)
+        # a player's own rounds only: kept with the digest of a player whose rounds
+        # did not change (build_context(previous=))
+        return ctx.cached(
+            key, lambda: {n: data.own(key, encounters) for n, data in ctx.players.items()}
+        )
 
     def _mini_table(
         self, ctx: TieBreakContext, group: Sequence[int]

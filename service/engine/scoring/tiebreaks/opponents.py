@@ -111,6 +111,21 @@ def _columns(
     paired = _PAIRED
     forfeits = frozenset({Kind.FORFEIT_WIN, Kind.FORFEIT_LOSS})
     games = forfeits | {played} if forfeits_are_games else frozenset({played})
+    key = f"counted rounds:{forfeits_are_games}:{round_robin}"
+
+    def counted_rounds(data: PlayerData) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
+        """The opponents and results of the rounds that count, when no round needs the
+        dummy opponent (the player's own rounds only: kept with the digest)."""
+        opponents: list[int] = []
+        shares: list[int] = []
+        for kind, opponent, share in zip(data.kinds, data.opponents, data.shares, strict=True):
+            if kind in games:
+                opponents.append(opponent)
+                shares.append(share)
+            elif not (kind in skipped or round_robin):
+                return None
+        return tuple(opponents), tuple(shares)
+
     out: dict[int, OpponentColumns] = {}
     for number, pd in ctx.players.items():
         if pd.all_played:
@@ -118,6 +133,14 @@ def _columns(
             shares = (*pd.shares[:-1], 1) if fore else pd.shares
             out[number] = ([adjusted[o] for o in pd.opponents], shares, ())
             continue
+        if not fore:
+            counted = pd.own(key, counted_rounds)
+            if counted is not None:
+                # Every round a game or no round at all (pending, a round-robin's
+                # free round or its unplayed rounds): no dummy, no VUR.
+                opponents, shares = counted
+                out[number] = (list(map(adjusted.__getitem__, opponents)), shares, ())
+                continue
         kinds = pd.kinds
         if kinds[-1] is Kind.PENDING and kinds.count(played) == len(kinds) - 1:
             # Games over the board but the last, which is still being played (the

@@ -76,13 +76,11 @@ class _Count(TieBreak, ABC):
         return sum(1 for e in pd.entries if test(e))
 
     def raw(self, ctx: TieBreakContext) -> Raw:
-        out: dict[int, int] = {}
-        for number, pd in ctx.players.items():
-            if pd.all_played:
-                out[number] = self.fast_count(ctx, pd)
-            else:
-                out[number] = self.column_count(ctx, pd)
-        return out, 1
+        def count(pd: PlayerData) -> int:
+            return self.fast_count(ctx, pd) if pd.all_played else self.column_count(ctx, pd)
+
+        key = f"{self.code} count"  # the player's own rounds only: kept with the digest
+        return {number: pd.own(key, count) for number, pd in ctx.players.items()}, 1
 
     def reference_raw(self, ctx: TieBreakContext) -> Raw:
         """Every participant's count by testing each `Entry`."""
@@ -241,8 +239,8 @@ def _std_halves(entry: Entry, draw: int) -> int:
 
 def _standard_points(ctx: TieBreakContext) -> dict[int, tuple[int, int]]:
     draw = ctx.draw
-    out: dict[int, tuple[int, int]] = {}
-    for number, pd in ctx.players.items():
+
+    def halves_and_rounds(pd: PlayerData) -> tuple[int, int]:
         halves = 0
         rounds = 0
         for kind, points in zip(pd.kinds, pd.points, strict=True):
@@ -250,8 +248,10 @@ def _standard_points(ctx: TieBreakContext) -> dict[int, tuple[int, int]]:
                 continue
             rounds += 1
             halves += 2 if points > draw else 1 if points == draw else 0
-        out[number] = (halves, rounds)
-    return out
+        return halves, rounds
+
+    # the player's own rounds only: kept with the digest
+    return {number: pd.own("STD", halves_and_rounds) for number, pd in ctx.players.items()}
 
 
 class StandardPoints(TieBreak):
