@@ -36,6 +36,7 @@ import enum
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from itertools import compress
 from math import lcm
 from typing import TypeVar, cast
 
@@ -59,6 +60,7 @@ __all__ = [
     "TieBreakContext",
     "build_context",
     "is_round_robin",
+    "opponent_points",
 ]
 
 T = TypeVar("T")
@@ -280,6 +282,17 @@ class TieBreakContext:
     def fraction2(self, value: int) -> Fraction:
         """Convert a value in units x units (a product of two scores) to points."""
         return Fraction(value, self.unit * self.unit)
+
+
+def opponent_points(pd: PlayerData, kinds: frozenset[Kind]) -> tuple[tuple[int, int], ...]:
+    """The player's (opponent, points) in the rounds of `kinds`, in round order: read
+    from the player's own rounds, so kept with the digest (`PlayerData.own`)."""
+
+    def collect(data: PlayerData) -> tuple[tuple[int, int], ...]:
+        counted = map(kinds.__contains__, data.kinds)
+        return tuple(compress(zip(data.opponents, data.points, strict=True), counted))
+
+    return pd.own(f"opponent points {sorted(kinds)}", collect)
 
 
 def _unit_of(points: PointSystem) -> int:

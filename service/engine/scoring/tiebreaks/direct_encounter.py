@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 
 from service.engine.scoring.tiebreaks.base import Contribution, GroupOrder, GroupTieBreak
-from service.engine.scoring.tiebreaks.context import Kind, PlayerData, TieBreakContext
+from service.engine.scoring.tiebreaks.context import Kind, TieBreakContext, opponent_points
 
 __all__ = ["DirectEncounter"]
 
@@ -77,22 +77,10 @@ class DirectEncounter(GroupTieBreak):
         """Per participant, (opponent, points) of the rounds DE counts, computed once per
         context: the mini-tables of the nested groups (art. 6.2) then visit only real
         encounters, not every scheduled round (a round-robin's pending games)."""
-        kinds = self._kinds(ctx)
-        key = f"DE encounters {sorted(kinds)}"
-
-        def encounters(data: PlayerData) -> tuple[tuple[int, int], ...]:
-            return tuple(
-                (opponent, points)
-                for kind, opponent, points in zip(
-                    data.kinds, data.opponents, data.points, strict=True
-                )
-                if kind in kinds
-            )
-
-        # a player's own rounds only: kept with the digest of a player whose rounds
-        # did not change (build_context(previous=))
+        kinds = frozenset(self._kinds(ctx))
         return ctx.cached(
-            key, lambda: {n: data.own(key, encounters) for n, data in ctx.players.items()}
+            f"DE encounters {sorted(kinds)}",
+            lambda: {n: opponent_points(data, kinds) for n, data in ctx.players.items()},
         )
 
     def _mini_table(

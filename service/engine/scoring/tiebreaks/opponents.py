@@ -21,7 +21,7 @@ Two forms of the same walk:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from itertools import islice
+from itertools import compress, islice
 
 from service.engine.scoring.tiebreaks.context import (
     SKIPPED_KINDS,
@@ -111,20 +111,16 @@ def _columns(
     paired = _PAIRED
     forfeits = frozenset({Kind.FORFEIT_WIN, Kind.FORFEIT_LOSS})
     games = forfeits | {played} if forfeits_are_games else frozenset({played})
+    counted_or_skipped = games | skipped
     key = f"counted rounds:{forfeits_are_games}:{round_robin}"
 
     def counted_rounds(data: PlayerData) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
         """The opponents and results of the rounds that count, when no round needs the
         dummy opponent (the player's own rounds only: kept with the digest)."""
-        opponents: list[int] = []
-        shares: list[int] = []
-        for kind, opponent, share in zip(data.kinds, data.opponents, data.shares, strict=True):
-            if kind in games:
-                opponents.append(opponent)
-                shares.append(share)
-            elif not (kind in skipped or round_robin):
-                return None
-        return tuple(opponents), tuple(shares)
+        if not (round_robin or counted_or_skipped.issuperset(data.kinds)):
+            return None
+        mask = list(map(games.__contains__, data.kinds))
+        return tuple(compress(data.opponents, mask)), tuple(compress(data.shares, mask))
 
     out: dict[int, OpponentColumns] = {}
     for number, pd in ctx.players.items():

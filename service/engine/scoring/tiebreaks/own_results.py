@@ -21,9 +21,10 @@ pre-determined pairings). Pending games and a round-robin's free rounds count no
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections import Counter
 from collections.abc import Callable
 from fractions import Fraction
-from itertools import accumulate
+from itertools import accumulate, compress
 
 from service.engine.scoring.tiebreaks.base import (
     Contribution,
@@ -114,11 +115,9 @@ class Wins(_Count):
         win = ctx.win
         count = pd.points.count(win)
         if count and (Kind.PENDING in pd.kinds or Kind.FREE in pd.kinds):
-            count -= sum(
-                1
-                for k, p in zip(pd.kinds, pd.points, strict=True)
-                if p == win and k in SKIPPED_KINDS
-            )
+            # less the skipped rounds among those scoring a win's points
+            kinds_scoring_a_win = compress(pd.kinds, map(win.__eq__, pd.points))
+            count -= sum(map(SKIPPED_KINDS.__contains__, kinds_scoring_a_win))
         return count
 
 
@@ -228,6 +227,9 @@ class ProgressiveScore(TieBreak):
         return TieBreakExplanation(self.code, total, tuple(items), "sum of running scores")
 
 
+_COUNTS_FOR_STD = frozenset(Kind) - SKIPPED_KINDS
+
+
 def standard_points(ctx: TieBreakContext) -> dict[int, tuple[int, int]]:
     """STD per participant as (half-points, rounds counted) (art. 7.7), cached."""
     return ctx.cached("std", lambda: _standard_points(ctx))
@@ -241,14 +243,11 @@ def _standard_points(ctx: TieBreakContext) -> dict[int, tuple[int, int]]:
     draw = ctx.draw
 
     def halves_and_rounds(pd: PlayerData) -> tuple[int, int]:
-        halves = 0
-        rounds = 0
-        for kind, points in zip(pd.kinds, pd.points, strict=True):
-            if kind in SKIPPED_KINDS:
-                continue
-            rounds += 1
-            halves += 2 if points > draw else 1 if points == draw else 0
-        return halves, rounds
+        counted = Counter(compress(pd.points, map(_COUNTS_FOR_STD.__contains__, pd.kinds)))
+        halves = sum(
+            (2 if points > draw else 1) * n for points, n in counted.items() if points >= draw
+        )
+        return halves, sum(counted.values())
 
     # the player's own rounds only: kept with the digest
     return {number: pd.own("STD", halves_and_rounds) for number, pd in ctx.players.items()}

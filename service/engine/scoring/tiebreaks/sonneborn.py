@@ -32,7 +32,7 @@ from service.engine.scoring.tiebreaks.base import (
     TieBreakExplanation,
 )
 from service.engine.scoring.tiebreaks.buchholz import OpponentSum
-from service.engine.scoring.tiebreaks.context import Kind, PlayerData, TieBreakContext
+from service.engine.scoring.tiebreaks.context import Kind, TieBreakContext, opponent_points
 from service.engine.scoring.tiebreaks.modifiers import NO_CUT
 from service.engine.scoring.tiebreaks.own_results import standard_points
 
@@ -95,7 +95,11 @@ class Koya(TieBreak):
     def raw(self, ctx: TieBreakContext) -> Raw:
         ok = self.qualified(ctx)
         return {
-            number: sum(points for opponent, points in _counted(pd) if ok.get(opponent, False))
+            number: sum(
+                points
+                for opponent, points in opponent_points(pd, _COUNTED)
+                if ok.get(opponent, False)
+            )
             for number, pd in ctx.players.items()
         }, ctx.unit
 
@@ -134,18 +138,3 @@ def _limit_suffix(percent: int, shift_halves: Fraction) -> str:
             return f"/L{int(shift_halves):+d}"
         return f"/L{float(shift_halves / 2):+}"
     return ""
-
-
-def _counted(pd: PlayerData) -> tuple[tuple[int, int], ...]:
-    """The (opponent, points) of the rounds Koya counts, from the player's own rounds
-    only: computed once per digest (`PlayerData.own`)."""
-
-    def collect(data: PlayerData) -> tuple[tuple[int, int], ...]:
-        counted = _COUNTED
-        return tuple(
-            (opponent, points)
-            for kind, opponent, points in zip(data.kinds, data.opponents, data.points, strict=True)
-            if kind in counted
-        )
-
-    return pd.own("KS counted", collect)
