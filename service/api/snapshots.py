@@ -6,7 +6,8 @@ event per replica and shared by the standings, the FLAMPARK scores and the live 
 
 The engine view is also brought forward incrementally: when the events since the cached
 view are all result events, only the games they name are replaced (O(games of a round)
-per event) instead of reading the whole tournament again.
+per event) instead of reading the whole tournament again, and the start list read for
+the cached view's seq stands for the new seq too (results do not change players).
 """
 
 from __future__ import annotations
@@ -94,6 +95,11 @@ async def engine_view(state: AppState, session: AsyncSession, row: TournamentRow
         events = await result_events(session, row, cached[0])
         if events is not None:
             view = _with_results(cached[1], events)
+        if view is not None:
+            # results alone leave the start list as it was: its view moves on too
+            players = state.views.players.pop((row.id, cached[0]), None)
+            if players is not None:
+                state.views.players[(row.id, row.last_seq)] = players
     if view is None:
         view = await load_engine_tournament(session, row)
     if len(cache) > 256:

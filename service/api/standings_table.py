@@ -121,13 +121,6 @@ async def standings_table(
         state.views.keep_context(row.id, table.context)
     else:
         table = await run_cpu(points_only, tournament)
-    played = Counter(
-        number
-        for rnd in tournament.rounds
-        for game in rnd.games
-        if game.result is not None
-        for number in (game.white, game.black)
-    )
     rows: dict[int, Row] = {}
     for line in table.rows:
         player = players[line.start_number]
@@ -151,6 +144,13 @@ async def standings_table(
         teams = _variants(row, ordered, len(players))
     selected = filters or StandingsFilter()
     if selected.as_dict():
+        played = Counter(
+            number
+            for rnd in tournament.rounds
+            for game in rnd.games
+            if game.result is not None
+            for number in (game.white, game.black)
+        )
         ordered = _rerank(
             [r for r in ordered if selected.keeps(players[r["start_number"]], _games(r, played))]
         )
