@@ -14,6 +14,7 @@ A real server process (one uvicorn worker) on a fresh database:
 Run: .venv/bin/python bench/bench_writes.py [--players 400] [--clients 50] [--seconds 15]
      [--server postgresql+asyncpg://postgres@127.0.0.1:5432/postgres]
      .venv/bin/python bench/bench_writes.py --tournaments 4   (the same load over 4 events)
+     .venv/bin/python bench/bench_writes.py --no-standings   (the writes without the reads)
      .venv/bin/python bench/bench_writes.py --swiss 2000 --clients 200   (exactly once)
 Bounded: about 2 x S seconds plus set-up (registration and start).
 """
@@ -134,7 +135,12 @@ async def _hammer_httpx(clients: int, seconds: float, base: str) -> float:
 
 
 async def bench(
-    players: int, clients: int, seconds: float, server: str, tournaments: int = 1
+    players: int,
+    clients: int,
+    seconds: float,
+    server: str,
+    tournaments: int = 1,
+    standings_reads: bool = True,
 ) -> None:
     name = f"arbiter_bench_{uuid.uuid4().hex[:8]}"
     admin_dsn = server.replace("postgresql+asyncpg://", "postgresql://", 1)
@@ -212,10 +218,9 @@ async def bench(
                 await asyncio.sleep(max(0.0, due - time.perf_counter()))
             connection.close()
 
-        pollers = [
-            asyncio.create_task(poll(f"/v1/tournaments/{tid}/standings", standings)),
-            asyncio.create_task(poll("/healthz", health)),
-        ]
+        pollers = [asyncio.create_task(poll("/healthz", health))]
+        if standings_reads:
+            pollers.append(asyncio.create_task(poll(f"/v1/tournaments/{tid}/standings", standings)))
         t0 = time.perf_counter()
         latencies, statuses = await _hammer(clients, seconds, report, base)
         elapsed = time.perf_counter() - t0
@@ -230,12 +235,16 @@ async def bench(
             f"p50 {_pct(latencies, 0.5):.0f} ms, p99 {_pct(latencies, 0.99):.0f} ms, "
             f"5xx {errors} of {len(statuses)}"
         )
-        print(
+        reads = (
             f"GET /standings while reporting: {len(standings)} reads, "
             f"p50 {_pct(standings, 0.5):.0f} ms, p99 {_pct(standings, 0.99):.0f} ms "
             f"(the first, on cold caches, {standings[0] * 1000 if standings else 0:.0f} ms; "
             f"the others p99 {_pct(standings[1:], 0.99):.0f} ms); "
-            f"GET /healthz p50 {_pct(health, 0.5):.0f} ms, p99 {_pct(health, 0.99):.0f} ms"
+            if standings_reads
+            else "GET /standings not polled; "
+        )
+        print(
+            f"{reads}GET /healthz p50 {_pct(health, 0.5):.0f} ms, p99 {_pct(health, 0.99):.0f} ms"
         )
         db = await asyncpg.connect(url.replace("postgresql+asyncpg://", "postgresql://", 1))
         stored = await db.fetchval(
@@ -418,6 +427,11 @@ def main() -> None:
         "what the server does without that bound)",
     )
     parser.add_argument(
+        "--no-standings",
+        action="store_true",
+        help="leave out the GET /standings poll (what the standings reads cost the writes)",
+    )
+    parser.add_argument(
         "--uvicorn",
         default="",
         metavar="OPTIONS",
@@ -429,7 +443,16 @@ def main() -> None:
     if args.swiss:
         asyncio.run(swiss_round(args.swiss, args.clients, args.server))
         return
-    asyncio.run(bench(args.players, args.clients, args.seconds, args.server, args.tournaments))
+    asyncio.run(
+        bench(
+            args.players,
+            args.clients,
+            args.seconds,
+            args.server,
+            args.tournaments,
+            standings_reads=not args.no_standings,
+        )
+    )
 
 
 if __name__ == "__main__":
