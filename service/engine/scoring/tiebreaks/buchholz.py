@@ -17,6 +17,7 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from operator import mul
 
 from service.engine.scoring.tiebreaks.base import (
     Contribution,
@@ -95,10 +96,10 @@ class OpponentSum(TieBreak):
                     out[number] = sum(ordered[cut_low : count - min(high, count - cut_low)])
                     continue
             else:
-                values = [s * weights[h] for s, h in zip(scores, shares, strict=True)]
                 if not (low or high):
-                    out[number] = sum(values)
+                    out[number] = sum(map(mul, scores, map(weights.__getitem__, shares)))
                     continue
+                values = [s * weights[h] for s, h in zip(scores, shares, strict=True)]
             out[number] = cut_total(scores, values, vurs, cut)
         return out, self.denominator(ctx)
 

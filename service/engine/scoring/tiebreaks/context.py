@@ -284,13 +284,16 @@ class TieBreakContext:
         return Fraction(value, self.unit * self.unit)
 
 
-def opponent_points(pd: PlayerData, kinds: frozenset[Kind]) -> tuple[tuple[int, int], ...]:
-    """The player's (opponent, points) in the rounds of `kinds`, in round order: read
-    from the player's own rounds, so kept with the digest (`PlayerData.own`)."""
+def opponent_points(
+    pd: PlayerData, kinds: frozenset[Kind]
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The player's opponents and points in the rounds of `kinds`, in round order, as
+    two columns: read from the player's own rounds, so kept with the digest
+    (`PlayerData.own`)."""
 
-    def collect(data: PlayerData) -> tuple[tuple[int, int], ...]:
-        counted = map(kinds.__contains__, data.kinds)
-        return tuple(compress(zip(data.opponents, data.points, strict=True), counted))
+    def collect(data: PlayerData) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        counted = list(map(kinds.__contains__, data.kinds))
+        return tuple(compress(data.opponents, counted)), tuple(compress(data.points, counted))
 
     return pd.own(f"opponent points {sorted(kinds)}", collect)
 

@@ -73,8 +73,10 @@ class DirectEncounter(GroupTieBreak):
             return (Kind.PLAYED, Kind.FORFEIT_WIN, Kind.FORFEIT_LOSS)
         return (Kind.PLAYED,)
 
-    def _encounters(self, ctx: TieBreakContext) -> dict[int, tuple[tuple[int, int], ...]]:
-        """Per participant, (opponent, points) of the rounds DE counts, computed once per
+    def _encounters(
+        self, ctx: TieBreakContext
+    ) -> dict[int, tuple[tuple[int, ...], tuple[int, ...]]]:
+        """Per participant, the opponents and points of the rounds DE counts, once per
         context: the mini-tables of the nested groups (art. 6.2) then visit only real
         encounters, not every scheduled round (a round-robin's pending games)."""
         kinds = frozenset(self._kinds(ctx))
@@ -94,7 +96,7 @@ class DirectEncounter(GroupTieBreak):
         met: dict[int, int] = {}
         for p in group:
             per_opponent: dict[int, list[int]] = {}
-            for opponent, points in encounters[p]:
+            for opponent, points in zip(*encounters[p], strict=True):
                 if opponent in members:
                     per_opponent.setdefault(opponent, []).append(points)
             if all(len(pts) == 1 for pts in per_opponent.values()):

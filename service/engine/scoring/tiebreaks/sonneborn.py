@@ -24,6 +24,7 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from itertools import compress
 
 from service.engine.scoring.tiebreaks.base import (
     Contribution,
@@ -94,14 +95,12 @@ class Koya(TieBreak):
 
     def raw(self, ctx: TieBreakContext) -> Raw:
         ok = self.qualified(ctx)
-        return {
-            number: sum(
-                points
-                for opponent, points in opponent_points(pd, _COUNTED)
-                if ok.get(opponent, False)
-            )
-            for number, pd in ctx.players.items()
-        }, ctx.unit
+        out: dict[int, int] = {}
+        for number, pd in ctx.players.items():
+            opponents, points = opponent_points(pd, _COUNTED)
+            # the points scored against the opponents who reached the threshold
+            out[number] = sum(compress(points, map(ok.__getitem__, opponents)))
+        return out, ctx.unit
 
     def explain(self, ctx: TieBreakContext, number: int) -> TieBreakExplanation:
         ok = self.qualified(ctx)
