@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import gc
 
-__all__ = ["YOUNG_COLLECTION_THRESHOLD", "settle_heap", "tune_collector"]
+__all__ = ["YOUNG_COLLECTION_THRESHOLD", "settle_after_start", "settle_heap", "tune_collector"]
 
 YOUNG_COLLECTION_THRESHOLD = 10_000
 """Container objects made (net of those freed) between two young collections; 700 is
@@ -46,3 +46,10 @@ def settle_heap() -> None:
     """Collect the garbage made since the last freeze, then freeze what is left."""
     gc.collect()
     gc.freeze()
+
+
+def settle_after_start() -> None:
+    """A long-running process's collector once its start-up is over: young collections
+    less often, and the start-up heap frozen."""
+    tune_collector()
+    settle_heap()

@@ -43,7 +43,7 @@ from service.api.security import SecurityHeadersMiddleware
 from service.api.state import AppState
 from service.config import Settings, get_settings
 from service.db.session import create_engine, create_session_factory
-from service.heap import settle_heap, tune_collector
+from service.heap import settle_after_start
 from service.live.bus import create_bus
 from service.live.hub import Hub
 from service.live.reader import create_reader
@@ -149,8 +149,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 stop_purging,
             )
         )
-        tune_collector()
-        settle_heap()
+        settle_after_start()
         try:
             yield
         finally:

@@ -29,7 +29,7 @@ from multiprocessing.connection import Connection
 from typing import Any, Protocol, TypeVar
 
 from service.config import Settings
-from service.heap import settle_heap, tune_collector
+from service.heap import settle_after_start, settle_heap
 
 __all__ = [
     "ProcessReader",
@@ -187,8 +187,7 @@ def _serve_requests(settings_json: str, connection: Connection, tables: TableFac
 
 async def _answer(tables: TableSource, connection: Connection) -> None:
     await tables.open()
-    tune_collector()
-    settle_heap()
+    settle_after_start()
     loop = asyncio.get_running_loop()
     try:
         while True:
