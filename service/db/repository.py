@@ -21,7 +21,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from service.db.event_types import PlayerRemoved, TournamentCreated
 from service.db.events import append_event, lock_tournament
-from service.db.loading import ByeRecord, GameRecord, engine_tournament
+from service.db.loading import engine_tournament
 from service.db.tables import ByeRow, EventRow, GameRow, PlayerRow, TournamentRow, TournamentStatus
 from service.db.tokens import hash_token, new_token
 from service.engine.model import Round, Tournament
@@ -255,28 +255,35 @@ async def load_engine_tournament(
 ) -> Tournament:
     """The whole tournament as an engine value.
 
-    Reads plain column tuples (no ORM objects): this runs after every result, and a
+    Reads plain column tuples through the session's connection (no ORM objects, not
+    even the ORM's row handling): this is what a cold view of a tournament costs, and a
     large event has tens of thousands of games."""
     players = await list_players(session, tournament.id)
-    game_columns = (
-        sa_select(
-            col(GameRow.round),
-            col(GameRow.table_no),
-            col(GameRow.white),
-            col(GameRow.black),
-            col(GameRow.result),
-            col(GameRow.status),
-        )
-        .where(col(GameRow.tournament_id) == tournament.id)
-        .order_by(col(GameRow.round), col(GameRow.table_no))
+    connection = await session.connection()
+    games = await connection.execute(_ENGINE_GAMES, {"tournament": tournament.id})
+    byes = await connection.execute(_ENGINE_BYES, {"tournament": tournament.id})
+    return engine_tournament(
+        tournament, players, games.all(), byes.all(), confirmed_only=confirmed_only
     )
-    bye_columns = select(ByeRow.round, ByeRow.player, ByeRow.kind).where(
-        ByeRow.tournament_id == tournament.id
+
+
+_ENGINE_GAMES = (
+    sa_select(
+        col(GameRow.round),
+        col(GameRow.table_no),
+        col(GameRow.white),
+        col(GameRow.black),
+        col(GameRow.result),
+        col(GameRow.status),
     )
-    rows = (await session.exec(game_columns)).all()  # type: ignore[call-overload]
-    games = [GameRecord(*values) for values in rows]
-    byes = [ByeRecord(*values) for values in (await session.exec(bye_columns)).all()]
-    return engine_tournament(tournament, players, games, byes, confirmed_only=confirmed_only)
+    .where(col(GameRow.tournament_id) == bindparam("tournament"))
+    .order_by(col(GameRow.round), col(GameRow.table_no))
+)
+"""The columns of `loading.GameRecord`, in round and table order."""
+_ENGINE_BYES = sa_select(col(ByeRow.round), col(ByeRow.player), col(ByeRow.kind)).where(
+    col(ByeRow.tournament_id) == bindparam("tournament")
+)
+"""The columns of `loading.ByeRecord`."""
 
 
 async def confirmed_shortenings(
