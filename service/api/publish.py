@@ -48,19 +48,25 @@ async def notify_in_transaction(session: AsyncSession, tournament_id: str) -> in
 
 
 async def commit_and_publish(
-    session: AsyncSession, state: AppState, tournament: TournamentRow
+    session: AsyncSession, state: AppState, tournament: TournamentRow, *, warm: bool = False
 ) -> None:
     """Notify inside the transaction, then commit (or leave the commit to the
-    idempotency middleware that owns this session)."""
+    idempotency middleware that owns this session). With `warm` (a write that changes
+    more than results: a start, a pairing), the live reader is also asked to compute
+    the new table once committed (`Hub.warm`)."""
     await session.flush()
     seq = await notify_in_transaction(session, tournament.id)
     set_committed_value(tournament, "last_seq", seq)
     bus = state.bus
     tournament_id = tournament.id
 
+    hub = state.hub if warm else None
+
     async def announce() -> None:
         if isinstance(bus, InProcessBus):
             await bus.publish(tournament_id, seq)
+        if hub is not None:
+            hub.warm(tournament_id, seq)
 
     if session.info.get(SESSION_SCOPE_KEY):
         after_commit(session, announce)

@@ -3,6 +3,8 @@ saw or later, tagged with that event's seq (ETag) and answered 304 when unchange
 
 from __future__ import annotations
 
+import asyncio
+
 import httpx
 from fastapi import FastAPI
 
@@ -75,3 +77,48 @@ async def test_the_table_comes_from_the_reader_once_per_event(
     computed = await client.get(url)
     assert computed.status_code == 200
     assert computed.json() == second
+
+
+async def test_a_start_and_a_pairing_have_the_reader_compute_the_new_table_at_once(
+    app: FastAPI, client: httpx.AsyncClient
+) -> None:
+    """A start or a pairing leaves the reader's view of the tournament cold: the reader
+    is asked for the new table as soon as the write commits, before anybody reads it,
+    so the first `GET /standings` is answered from its memory."""
+    hub = app.state.arbiter.hub
+    asked: list[tuple[str, int]] = []
+    table = hub.reader.table
+
+    async def recording(tournament_id: str, at_least: int) -> TableText | None:
+        asked.append((tournament_id, at_least))
+        answer: TableText | None = await table(tournament_id, at_least)
+        return answer
+
+    async def warmed(tournament_id: str) -> int:
+        """The seq the reader was asked for, once its warm-up has ended."""
+        for _ in range(500):
+            seqs = [seq for asked_for, seq in asked if asked_for == tournament_id]
+            if seqs and not hub._warming:
+                return seqs[-1]
+            await asyncio.sleep(0.01)
+        raise AssertionError(f"the reader was not asked for the table: {asked}")
+
+    hub.reader.table = recording
+    event = await create_round_robin(client, FOUR, start=False)
+    assert asked == []  # registrations do not warm: one table per player would be waste
+    started = await client.post(f"/v1/tournaments/{event.id}/start", headers=event.auth())
+    assert started.status_code == 200
+    seq = await warmed(event.id)
+    first = await client.get(f"/v1/tournaments/{event.id}/standings")
+    assert first.headers["etag"] == f'"{seq}"'  # the start's own seq, asked for before it
+
+    swiss = await create_round_robin(client, FOUR, system="swiss-dutch", rounds=3)
+    started_at = await warmed(swiss.id)
+    paired = await client.post(f"/v1/tournaments/{swiss.id}/rounds", json={}, headers=swiss.auth())
+    assert paired.status_code == 201, paired.text
+    paired_at = await warmed(swiss.id)
+    assert paired_at > started_at
+    asked.clear()
+    await _report(client, swiss.id, swiss.auth(), 1)
+    await asyncio.sleep(0.05)
+    assert asked == []  # a result does not warm: the reader brings its view forward

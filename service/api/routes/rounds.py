@@ -103,7 +103,7 @@ async def _store(
     session: AsyncSession, state: AppState, tournament: TournamentRow, pairing: Pairing
 ) -> PairedRound:
     """Commit the paired round (and tell the live channel); the document to answer."""
-    await commit_and_publish(session, state, tournament)
+    await commit_and_publish(session, state, tournament, warm=True)
     stored_games, stored_byes = await round_rows(session, tournament.id, pairing.round)
     public = round_public(pairing.round, stored_games, stored_byes)
     return PairedRound(
