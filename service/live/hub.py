@@ -390,6 +390,11 @@ class Hub:
         self._warming.add(task)
         task.add_done_callback(self._warming.discard)
 
+    async def warmed(self) -> None:
+        """Wait for the warm-ups asked so far to end (however they end)."""
+        while self._warming:
+            await asyncio.gather(*self._warming, return_exceptions=True)
+
     async def _warm(self, tournament_id: str, seq: int) -> None:
         try:
             await self.reader.table(tournament_id, seq)

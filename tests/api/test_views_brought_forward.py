@@ -22,6 +22,7 @@ async def test_the_start_list_moves_on_with_results_and_is_read_after_other_even
     client: httpx.AsyncClient, app: FastAPI, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     event = await create_round_robin(client, PLAYERS)
+    await app.state.arbiter.hub.warmed()  # the reader's own read of the new start list
     base = f"/v1/tournaments/{event.id}"
     reads: list[str] = []
 
