@@ -1,0 +1,101 @@
+"""Benchmark: the live reader's cold read of a large tournament (issue 12).
+
+A start or a pairing leaves the reader's view of a tournament cold: its next standings
+table reads the whole tournament back from the database. This script starts a real
+server on a fresh PostgreSQL database, registers P players (default 400) in a
+round-robin and starts it (79,800 games), stops the server, and then, in this process,
+times K reads of its table by fresh readers (`--repeat`, default 5), each with nothing
+cached, after one untimed read (the database's first read of the freshly written rows,
+which the server's own warm-up may have made already).
+
+Run: .venv/bin/python bench/bench_cold_view.py [--players 400] [--repeat 5]
+     [--server postgresql+asyncpg://postgres@127.0.0.1:5432/postgres]
+Bounded: set-up (registration and start, a few seconds) plus about a second a read.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import asyncpg
+import httpx
+from bench_writes import _launch  # bench/ is the script's own directory
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the tree this script is in
+
+from service.api.live_tables import Tables
+from service.config import Settings
+
+
+async def _cold_read(url: str, tournament_id: str) -> float:
+    tables = Tables(Settings(database_url=url))
+    await tables.open()
+    try:
+        start = time.perf_counter()
+        found = await tables.table(tournament_id, 0)
+        assert found is not None
+        return time.perf_counter() - start
+    finally:
+        await tables.close()
+
+
+async def bench(players: int, repeat: int, server: str) -> None:
+    name = f"arbiter_bench_{uuid.uuid4().hex[:8]}"
+    admin = await asyncpg.connect(server.replace("postgresql+asyncpg://", "postgresql://", 1))
+    await admin.execute(f'CREATE DATABASE "{name}"')
+    url = f"{server.rpartition('/')[0]}/{name}"
+    process = None
+    try:
+        from service.db.migrate import upgrade
+
+        await asyncio.to_thread(upgrade, url)
+        process, base = await _launch("service.api.app:create_app", {"ARBITER_DATABASE_URL": url})
+        async with httpx.AsyncClient(base_url=base, timeout=600) as http:
+            created = (
+                await http.post("/v1/tournaments", json={"name": "Bench", "system": "round-robin"})
+            ).json()
+            auth = {"Authorization": f"Bearer {created['organizer_token']}"}
+            tournament_id = created["id"]
+            for n in range(players):
+                await http.post(
+                    f"/v1/tournaments/{tournament_id}/players",
+                    json={"name": f"Player {n:04d}", "rating": 2800 - n},
+                    headers=auth,
+                )
+            started = await http.post(f"/v1/tournaments/{tournament_id}/start", headers=auth)
+            assert started.status_code == 200, started.text
+        process.terminate()  # its own warm-up read would race the first read timed here
+        process.wait(10)
+        await _cold_read(url, tournament_id)
+        reads = [await _cold_read(url, tournament_id) for _ in range(repeat)]
+        games = players * (players - 1) // 2
+        print(
+            f"{players}-player round-robin ({games:,} games): a cold read "
+            f"{statistics.median(reads) * 1000:.0f} ms (median of {repeat}, "
+            f"min {min(reads) * 1000:.0f} ms, max {max(reads) * 1000:.0f} ms)"
+        )
+    finally:
+        if process is not None and process.poll() is None:
+            process.terminate()
+            process.wait(10)
+        await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        await admin.close()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--players", type=int, default=400)
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--server", default="postgresql+asyncpg://postgres@127.0.0.1:5432/postgres")
+    args = parser.parse_args()
+    asyncio.run(bench(args.players, args.repeat, args.server))
+
+
+if __name__ == "__main__":
+    main()
