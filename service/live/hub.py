@@ -428,10 +428,10 @@ class Hub:
             asyncio.get_running_loop().create_task(self.reader.forget(channel.tournament_id))
 
     async def stop(self) -> None:
-        """Close every socket with 1012 (resume with `?since=`) and end the channels
-        and the warm-ups still running."""
-        for task in tuple(self._warming):
-            task.cancel()
+        """Close every socket with 1012 (resume with `?since=`) and end the channels.
+        Warm-ups still running are not cancelled: a cancelled read in the thread
+        reader can leave a database call in flight past the reader's loop; the reader
+        finishes them as it stops (or fails them, the process reader)."""
         for channel in tuple(self.channels.values()):
             channel.close_all(
                 RESTART, f"server restarting; reconnect with ?since={channel.snapshot[0]}"
