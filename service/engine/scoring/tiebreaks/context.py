@@ -58,6 +58,7 @@ __all__ = [
     "Entry",
     "Kind",
     "PlayerData",
+    "Row",
     "TieBreakContext",
     "build_context",
     "is_round_robin",
@@ -142,6 +143,8 @@ class PlayerData:
     __slots__ = (
         "_entries",
         "_own",
+        "_played",
+        "_sums",
         "all_played",
         "colours",
         "kinds",
@@ -179,7 +182,10 @@ class PlayerData:
         colours: Sequence[int],
         points: Sequence[int],
         shares: Sequence[int],
+        counts: tuple[int, int] | None = None,
     ) -> None:
+        """Store the columns; `counts` (score, rounds played over the board) when the
+        caller knows them already (a patched digest), else they are counted."""
         self.kinds: tuple[Kind, ...] = tuple(kinds)
         """What each round was."""
         self.opponents: tuple[int, ...] = tuple(opponents)
@@ -190,26 +196,74 @@ class PlayerData:
         """Points earned per round (context units)."""
         self.shares: tuple[int, ...] = tuple(shares)
         """Result per round in halves (see `Entry.share`)."""
-        self.score: int = sum(self.points)
+        score, played = (
+            (sum(self.points), self.kinds.count(Kind.PLAYED)) if counts is None else counts
+        )
+        self.score: int = score
         """Total points in context units (pending games count nothing)."""
-        self.all_played: bool = self.kinds.count(Kind.PLAYED) == len(self.kinds)
+        self._played = played
+        self.all_played: bool = played == len(self.kinds)
         """True when every round is a game played over the board (the shortest paths)."""
         self._entries: list[Entry] | None = None
         self._own: dict[str, object] = {}
+        self._sums: dict[str, tuple[int, Callable[[Row], int]]] = {}
 
     def patched(self, rounds: Sequence[int], rows: dict[int, Row]) -> PlayerData:
         """This player with the rounds at the indexes of `rows` replaced (a digest
         brought forward: O(rounds) in C-level copies, not a Python pass per round);
-        `rounds`, the round numbers, are as many as before."""
+        `rounds`, the round numbers, are as many as before. The score, the count of
+        rounds played and the sums kept with `own_sum` move by the changed rounds alone."""
         kinds, opponents = list(self.kinds), list(self.opponents)
         colours, points, shares = list(self.colours), list(self.points), list(self.shares)
+        score, played = self.score, self._played
+        before = [self.row(index) for index in rows]
         for index, (kind, opponent, colour, earned, share) in rows.items():
+            score += earned - points[index]
+            played += (kind == Kind.PLAYED) - (kinds[index] == Kind.PLAYED)
             kinds[index], opponents[index], colours[index] = kind, opponent, colour
             points[index], shares[index] = earned, share
         player = PlayerData.__new__(PlayerData)
         player.number, player.rating, player.rounds = self.number, self.rating, rounds
-        player._columns(kinds, opponents, colours, points, shares)
+        player._columns(kinds, opponents, colours, points, shares, (score, played))
+        after = rows.values()
+        for key, (value, term) in self._sums.items():
+            moved = value + sum(map(term, after)) - sum(map(term, before))
+            player._sums[key] = (moved, term)
         return player
+
+    def row(self, index: int) -> Row:
+        """The round at `index` as a `Row`."""
+        return (
+            self.kinds[index],
+            self.opponents[index],
+            self.colours[index],
+            self.points[index],
+            self.shares[index],
+        )
+
+    def own_sum(
+        self,
+        key: str,
+        term: Callable[[Row], int],
+        compute: Callable[[PlayerData], int] | None = None,
+    ) -> int:
+        """The sum of `term` over the player's rounds (`compute`, when given, gives the
+        same from the columns, faster): kept with the digest as `own` keeps its values,
+        and brought forward by `patched` at the changed rounds alone, so a player whose
+        result moved does not pay a pass over every round. Same reading as `own`:
+        `term` may read the context's reading, never other players."""
+        kept = self._sums.get(key)
+        if kept is not None:
+            return kept[0]
+        if compute is not None:
+            value = compute(self)
+        else:
+            rows = zip(
+                self.kinds, self.opponents, self.colours, self.points, self.shares, strict=True
+            )
+            value = sum(map(term, rows))
+        self._sums[key] = (value, term)
+        return value
 
     def own(self, key: str, compute: Callable[[PlayerData], T]) -> T:
         """A value computed from this player's own columns and the context's reading

@@ -37,6 +37,7 @@ from service.engine.scoring.tiebreaks.context import (
     Entry,
     Kind,
     PlayerData,
+    Row,
     TieBreakContext,
 )
 from service.engine.scoring.tiebreaks.unplayed import VUR_KINDS
@@ -76,11 +77,20 @@ class _Count(TieBreak, ABC):
         test = self.test(ctx)
         return sum(1 for e in pd.entries if test(e))
 
+    def row_term(self, ctx: TieBreakContext) -> Callable[[Row], int] | None:
+        """The count's term for one round as the digest stores it (`Row`), when the
+        count has one: it is then brought forward at the changed rounds alone
+        (`PlayerData.own_sum`)."""
+        return None
+
     def raw(self, ctx: TieBreakContext) -> Raw:
         def count(pd: PlayerData) -> int:
             return self.fast_count(ctx, pd) if pd.all_played else self.column_count(ctx, pd)
 
         key = f"{self.code} count"  # the player's own rounds only: kept with the digest
+        term = self.row_term(ctx)
+        if term is not None:
+            return {n: pd.own_sum(key, term, count) for n, pd in ctx.players.items()}, 1
         return {number: pd.own(key, count) for number, pd in ctx.players.items()}, 1
 
     def reference_raw(self, ctx: TieBreakContext) -> Raw:
@@ -107,6 +117,10 @@ class Wins(_Count):
     def test(self, ctx: TieBreakContext) -> Callable[[Entry], bool]:
         win = ctx.win
         return lambda e: e.points == win and e.kind not in SKIPPED_KINDS
+
+    def row_term(self, ctx: TieBreakContext) -> Callable[[Row], int]:
+        win = ctx.win
+        return lambda row: row[3] == win and row[0] not in SKIPPED_KINDS
 
     def fast_count(self, ctx: TieBreakContext, pd: PlayerData) -> int:
         return pd.points.count(ctx.win)
@@ -249,8 +263,31 @@ def _standard_points(ctx: TieBreakContext) -> dict[int, tuple[int, int]]:
         )
         return halves, sum(counted.values())
 
-    # the player's own rounds only: kept with the digest
-    return {number: pd.own("STD", halves_and_rounds) for number, pd in ctx.players.items()}
+    def halves(row: Row) -> int:
+        kind, _, _, points, _ = row
+        if kind not in _COUNTS_FOR_STD or points < draw:
+            return 0
+        return 2 if points > draw else 1
+
+    def rounds(row: Row) -> int:
+        return row[0] in _COUNTS_FOR_STD
+
+    def std(pd: PlayerData) -> tuple[int, int]:
+        # the player's own rounds only: kept with the digest, moved by the changed rounds;
+        # the two sums are kept and moved together, so they are counted together
+        counted: list[tuple[int, int]] = []
+
+        def count(pd: PlayerData) -> tuple[int, int]:
+            if not counted:
+                counted.append(halves_and_rounds(pd))
+            return counted[0]
+
+        return (
+            pd.own_sum("STD halves", halves, lambda pd: count(pd)[0]),
+            pd.own_sum("STD rounds", rounds, lambda pd: count(pd)[1]),
+        )
+
+    return {number: std(pd) for number, pd in ctx.players.items()}
 
 
 class StandardPoints(TieBreak):
