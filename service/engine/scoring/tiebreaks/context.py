@@ -213,15 +213,23 @@ class PlayerData:
         brought forward: O(rounds) in C-level copies, not a Python pass per round);
         `rounds`, the round numbers, are as many as before. The score, the count of
         rounds played and the sums kept with `own_sum` move by the changed rounds alone."""
-        kinds, opponents = list(self.kinds), list(self.opponents)
-        colours, points, shares = list(self.colours), list(self.points), list(self.shares)
+        kinds, points, shares = list(self.kinds), list(self.points), list(self.shares)
         score, played = self.score, self._played
         before = [self.row(index) for index in rows]
+        repaired = False
         for index, (kind, opponent, colour, earned, share) in rows.items():
             score += earned - points[index]
             played += (kind == Kind.PLAYED) - (kinds[index] == Kind.PLAYED)
-            kinds[index], opponents[index], colours[index] = kind, opponent, colour
-            points[index], shares[index] = earned, share
+            kinds[index], points[index], shares[index] = kind, earned, share
+            repaired = repaired or (
+                opponent != self.opponents[index] or colour != self.colours[index]
+            )
+        opponents: Sequence[int] = self.opponents  # results alone: the pairs are kept
+        colours: Sequence[int] = self.colours
+        if repaired:
+            opponents, colours = list(self.opponents), list(self.colours)
+            for index, (_, opponent, colour, _, _) in rows.items():
+                opponents[index], colours[index] = opponent, colour
         player = PlayerData.__new__(PlayerData)
         player.number, player.rating, player.rounds = self.number, self.rating, rounds
         player._columns(kinds, opponents, colours, points, shares, (score, played))
