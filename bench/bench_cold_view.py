@@ -20,12 +20,10 @@ import asyncio
 import statistics
 import sys
 import time
-import uuid
 from pathlib import Path
 
-import asyncpg
 import httpx
-from bench_writes import _launch  # bench/ is the script's own directory
+from bench_writes import _launch, create_database, drop_database  # bench/: this folder
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the tree this script is in
 
@@ -46,15 +44,9 @@ async def _cold_read(url: str, tournament_id: str) -> float:
 
 
 async def bench(players: int, repeat: int, server: str) -> None:
-    name = f"arbiter_bench_{uuid.uuid4().hex[:8]}"
-    admin = await asyncpg.connect(server.replace("postgresql+asyncpg://", "postgresql://", 1))
-    await admin.execute(f'CREATE DATABASE "{name}"')
-    url = f"{server.rpartition('/')[0]}/{name}"
+    url = await create_database(server)
     process = None
     try:
-        from service.db.migrate import upgrade
-
-        await asyncio.to_thread(upgrade, url)
         process, base = await _launch("service.api.app:create_app", {"ARBITER_DATABASE_URL": url})
         async with httpx.AsyncClient(base_url=base, timeout=600) as http:
             created = (
@@ -84,8 +76,7 @@ async def bench(players: int, repeat: int, server: str) -> None:
         if process is not None and process.poll() is None:
             process.terminate()
             process.wait(10)
-        await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        await admin.close()
+        await drop_database(server, url)
 
 
 def main() -> None:

@@ -79,6 +79,34 @@ async def _launch(app: str, env: dict[str, str]) -> tuple[subprocess.Popen[bytes
     raise RuntimeError(f"{app} did not start")
 
 
+def _admin_dsn(server: str) -> str:
+    return server.replace("postgresql+asyncpg://", "postgresql://", 1)
+
+
+async def create_database(server: str) -> str:
+    """A new, migrated database on the PostgreSQL `server`; returns its URL."""
+    name = f"arbiter_bench_{uuid.uuid4().hex[:8]}"
+    admin = await asyncpg.connect(_admin_dsn(server))
+    try:
+        await admin.execute(f'CREATE DATABASE "{name}"')
+    finally:
+        await admin.close()
+    url = f"{server.rpartition('/')[0]}/{name}"
+    from service.db.migrate import upgrade
+
+    await asyncio.to_thread(upgrade, url)
+    return url
+
+
+async def drop_database(server: str, url: str) -> None:
+    """Drop a database `create_database` made (its connections closed first)."""
+    admin = await asyncpg.connect(_admin_dsn(server))
+    try:
+        await admin.execute(f'DROP DATABASE IF EXISTS "{url.rpartition("/")[2]}" WITH (FORCE)')
+    finally:
+        await admin.close()
+
+
 def _pct(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000 if ordered else 0.0
@@ -142,16 +170,9 @@ async def bench(
     tournaments: int = 1,
     standings_reads: bool = True,
 ) -> None:
-    name = f"arbiter_bench_{uuid.uuid4().hex[:8]}"
-    admin_dsn = server.replace("postgresql+asyncpg://", "postgresql://", 1)
-    admin = await asyncpg.connect(admin_dsn)
-    await admin.execute(f'CREATE DATABASE "{name}"')
-    url = f"{server.rpartition('/')[0]}/{name}"
+    url = await create_database(server)
     processes: list[subprocess.Popen[bytes]] = []
     try:
-        from service.db.migrate import upgrade
-
-        await asyncio.to_thread(upgrade, url)
         process, base = await _launch("service.api.app:create_app", {"ARBITER_DATABASE_URL": url})
         processes.append(process)
         events: list[tuple[str, dict[str, str]]] = []  # (tournament id, organizer auth)
@@ -288,8 +309,7 @@ async def bench(
             if process.poll() is None:
                 process.terminate()
                 process.wait(10)
-        await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        await admin.close()
+        await drop_database(server, url)
 
 
 def _start_list(players: int, rounds: int) -> str:
@@ -306,15 +326,9 @@ async def swiss_round(players: int, clients: int, server: str) -> None:
     request sent twice with the same Idempotency-Key (a retry over a flaky network);
     every acknowledged result must be stored exactly once and every replay must answer
     the first response."""
-    name = f"arbiter_bench_{uuid.uuid4().hex[:8]}"
-    admin = await asyncpg.connect(server.replace("postgresql+asyncpg://", "postgresql://", 1))
-    await admin.execute(f'CREATE DATABASE "{name}"')
-    url = f"{server.rpartition('/')[0]}/{name}"
+    url = await create_database(server)
     process = None
     try:
-        from service.db.migrate import upgrade
-
-        await asyncio.to_thread(upgrade, url)
         process, base = await _launch("service.api.app:create_app", {"ARBITER_DATABASE_URL": url})
         async with httpx.AsyncClient(base_url=base, timeout=600) as http:
             created = await http.post(
@@ -395,8 +409,7 @@ async def swiss_round(players: int, clients: int, server: str) -> None:
         if process is not None and process.poll() is None:
             process.terminate()
             process.wait(10)
-        await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        await admin.close()
+        await drop_database(server, url)
 
 
 def main() -> None:
