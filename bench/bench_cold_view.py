@@ -23,7 +23,7 @@ import time
 from pathlib import Path
 
 import httpx
-from bench_writes import _launch, create_database, drop_database  # bench/: this folder
+from bench_writes import _launch, create_database, drop_database, stop_server  # bench/: this folder
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the tree this script is in
 
@@ -62,8 +62,7 @@ async def bench(players: int, repeat: int, server: str) -> None:
                 )
             started = await http.post(f"/v1/tournaments/{tournament_id}/start", headers=auth)
             assert started.status_code == 200, started.text
-        process.terminate()  # its own warm-up read would race the first read timed here
-        process.wait(10)
+        stop_server(process)  # its own warm-up read would race the reads timed here
         await _cold_read(url, tournament_id)
         reads = [await _cold_read(url, tournament_id) for _ in range(repeat)]
         games = players * (players - 1) // 2
@@ -73,9 +72,7 @@ async def bench(players: int, repeat: int, server: str) -> None:
             f"min {min(reads) * 1000:.0f} ms, max {max(reads) * 1000:.0f} ms)"
         )
     finally:
-        if process is not None and process.poll() is None:
-            process.terminate()
-            process.wait(10)
+        stop_server(process)
         await drop_database(server, url)
 
 

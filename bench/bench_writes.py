@@ -79,6 +79,13 @@ async def _launch(app: str, env: dict[str, str]) -> tuple[subprocess.Popen[bytes
     raise RuntimeError(f"{app} did not start")
 
 
+def stop_server(process: subprocess.Popen[bytes] | None) -> None:
+    """End a server `_launch` started, if it still runs."""
+    if process is not None and process.poll() is None:
+        process.terminate()
+        process.wait(10)
+
+
 def _admin_dsn(server: str) -> str:
     return server.replace("postgresql+asyncpg://", "postgresql://", 1)
 
@@ -278,8 +285,7 @@ async def bench(
             f"acknowledged {acked}, stored {stored}: "
             + ("exactly once" if stored == acked else "MISMATCH")
         )
-        process.terminate()
-        process.wait(10)
+        stop_server(process)
 
         bare, bare_base = await _launch(
             "bench.bare_insert_app:create", {"BARE_DSN": url.replace("+asyncpg", "")}
@@ -306,9 +312,7 @@ async def bench(
         print(f"(median result latency {statistics.median(latencies) * 1000:.0f} ms)")
     finally:
         for process in processes:
-            if process.poll() is None:
-                process.terminate()
-                process.wait(10)
+            stop_server(process)
         await drop_database(server, url)
 
 
@@ -406,9 +410,7 @@ async def swiss_round(players: int, clients: int, server: str) -> None:
             + ("exactly once" if acked == stored == confirmed == tables else "MISMATCH")
         )
     finally:
-        if process is not None and process.poll() is None:
-            process.terminate()
-            process.wait(10)
+        stop_server(process)
         await drop_database(server, url)
 
 

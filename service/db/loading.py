@@ -5,7 +5,6 @@ from __future__ import annotations
 import random
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
-from typing import NamedTuple
 
 from service.db.tables import PlayerRow, TournamentRow
 from service.db.tournament_config import config_of
@@ -24,8 +23,8 @@ from service.engine.results import GameStatus
 from service.engine.systems import spec_of
 
 __all__ = [
-    "ByeRecord",
-    "GameRecord",
+    "ByeColumns",
+    "GameColumns",
     "engine_player",
     "engine_tournament",
     "initial_colour",
@@ -33,24 +32,12 @@ __all__ = [
 ]
 
 
-class GameRecord(NamedTuple):
-    """The columns of a game the engine needs, in this order (a stored game is read as
-    a plain row of them: see `engine_tournament`)."""
+GameColumns = tuple[int, int, int, int, str | None, str]
+"""The columns of a game the engine needs, in this order: round, table_no, white, black,
+result, status (a stored game is read as a plain row of them)."""
 
-    round: int
-    table_no: int
-    white: int
-    black: int
-    result: str | None
-    status: str
-
-
-class ByeRecord(NamedTuple):
-    """The columns of a bye the engine needs."""
-
-    round: int
-    player: int
-    kind: str
+ByeColumns = tuple[int, int, str]
+"""The columns of a bye the engine needs, in this order: round, player, kind."""
 
 
 def point_system(row: TournamentRow) -> PointSystem:
@@ -75,15 +62,15 @@ def engine_player(row: PlayerRow) -> Player:
 def engine_tournament(
     row: TournamentRow,
     players: Sequence[PlayerRow],
-    games: Iterable[tuple[int, int, int, int, str | None, str]],
-    byes: Iterable[tuple[int, int, str]],
+    games: Iterable[GameColumns],
+    byes: Iterable[ByeColumns],
     *,
     confirmed_only: bool = True,
 ) -> Tournament:
     """The engine's view; with `confirmed_only`, unconfirmed results count as unknown.
 
-    `games` are the columns of `GameRecord` in round and table order, `byes` those of
-    `ByeRecord`, as the database returns them: a round-robin of 400 players has 79,800
+    `games` are `GameColumns` in round and table order, `byes` are `ByeColumns`, as the
+    database returns them: a round-robin of 400 players has 79,800
     games, and this runs whenever a reader's view of a tournament is cold (a record
     object and a sort per game cost more than the query)."""
     results = _RESULT_OF

@@ -279,11 +279,11 @@ _ENGINE_GAMES = (
     .where(col(GameRow.tournament_id) == bindparam("tournament"))
     .order_by(col(GameRow.round), col(GameRow.table_no))
 )
-"""The columns of `loading.GameRecord`, in round and table order."""
+"""`loading.GameColumns`, in round and table order."""
 _ENGINE_BYES = sa_select(col(ByeRow.round), col(ByeRow.player), col(ByeRow.kind)).where(
     col(ByeRow.tournament_id) == bindparam("tournament")
 )
-"""The columns of `loading.ByeRecord`."""
+"""`loading.ByeColumns`."""
 
 
 async def confirmed_shortenings(

@@ -215,7 +215,7 @@ class PlayerData:
         rounds played and the sums kept with `own_sum` move by the changed rounds alone."""
         kinds, points, shares = list(self.kinds), list(self.points), list(self.shares)
         score, played = self.score, self._played
-        before = [self.row(index) for index in rows]
+        before = [self.row(index) for index in rows] if self._sums else []
         repaired = False
         for index, (kind, opponent, colour, earned, share) in rows.items():
             score += earned - points[index]

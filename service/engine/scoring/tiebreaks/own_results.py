@@ -249,42 +249,32 @@ def standard_points(ctx: TieBreakContext) -> dict[int, tuple[int, int]]:
     return ctx.cached("std", lambda: _standard_points(ctx))
 
 
-def _std_halves(entry: Entry, draw: int) -> int:
-    return 2 if entry.points > draw else 1 if entry.points == draw else 0
+def _halves(points: int, draw: int) -> int:
+    """Half-points of a round scoring `points` (art. 7.7: 2 a win, 1 a draw, 0 a loss)."""
+    return 2 if points > draw else 1 if points == draw else 0
 
 
 def _standard_points(ctx: TieBreakContext) -> dict[int, tuple[int, int]]:
     draw = ctx.draw
 
-    def halves_and_rounds(pd: PlayerData) -> tuple[int, int]:
+    def counted_halves(pd: PlayerData) -> int:
         counted = Counter(compress(pd.points, map(_COUNTS_FOR_STD.__contains__, pd.kinds)))
-        halves = sum(
-            (2 if points > draw else 1) * n for points, n in counted.items() if points >= draw
-        )
-        return halves, sum(counted.values())
+        return sum(_halves(points, draw) * n for points, n in counted.items())
+
+    def counted_rounds(pd: PlayerData) -> int:
+        return sum(map(_COUNTS_FOR_STD.__contains__, pd.kinds))
 
     def halves(row: Row) -> int:
-        kind, _, _, points, _ = row
-        if kind not in _COUNTS_FOR_STD or points < draw:
-            return 0
-        return 2 if points > draw else 1
+        return _halves(row[3], draw) if row[0] in _COUNTS_FOR_STD else 0
 
     def rounds(row: Row) -> int:
         return row[0] in _COUNTS_FOR_STD
 
     def std(pd: PlayerData) -> tuple[int, int]:
-        # the player's own rounds only: kept with the digest, moved by the changed rounds;
-        # the two sums are kept and moved together, so they are counted together
-        counted: list[tuple[int, int]] = []
-
-        def count(pd: PlayerData) -> tuple[int, int]:
-            if not counted:
-                counted.append(halves_and_rounds(pd))
-            return counted[0]
-
+        # the player's own rounds only: kept with the digest, moved by the changed rounds
         return (
-            pd.own_sum("STD halves", halves, lambda pd: count(pd)[0]),
-            pd.own_sum("STD rounds", rounds, lambda pd: count(pd)[1]),
+            pd.own_sum("STD halves", halves, counted_halves),
+            pd.own_sum("STD rounds", rounds, counted_rounds),
         )
 
     return {number: std(pd) for number, pd in ctx.players.items()}
@@ -301,7 +291,7 @@ class StandardPoints(TieBreak):
     def explain(self, ctx: TieBreakContext, number: int) -> TieBreakExplanation:
         items = tuple(
             Contribution(
-                e.round, e.opponent or None, Fraction(_std_halves(e, ctx.draw), 2), _describe(e)
+                e.round, e.opponent or None, Fraction(_halves(e.points, ctx.draw), 2), _describe(e)
             )
             for e in ctx.players[number].entries
             if e.kind not in SKIPPED_KINDS
