@@ -19,6 +19,7 @@ from sqlalchemy.orm import Session
 from sqlmodel import col, func, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from service.db.columns import fetch_columns
 from service.db.event_types import PlayerRemoved, TournamentCreated
 from service.db.events import append_event, lock_tournament
 from service.db.loading import engine_tournament
@@ -255,16 +256,15 @@ async def load_engine_tournament(
 ) -> Tournament:
     """The whole tournament as an engine value.
 
-    Reads plain column tuples through the session's connection (no ORM objects, not
-    even the ORM's row handling): this is what a cold view of a tournament costs, and a
-    large event has tens of thousands of games."""
+    Reads plain columns through the session's connection (no ORM objects; on
+    PostgreSQL not even SQLAlchemy's rows, `fetch_columns`): this is what a cold view of
+    a tournament costs, and a large event has tens of thousands of games."""
     players = await list_players(session, tournament.id)
     connection = await session.connection()
-    games = await connection.execute(_ENGINE_GAMES, {"tournament": tournament.id})
-    byes = await connection.execute(_ENGINE_BYES, {"tournament": tournament.id})
-    return engine_tournament(
-        tournament, players, games.all(), byes.all(), confirmed_only=confirmed_only
-    )
+    key = {"tournament": tournament.id}
+    games = await fetch_columns(connection, _ENGINE_GAMES, key)
+    byes = await fetch_columns(connection, _ENGINE_BYES, key)
+    return engine_tournament(tournament, players, games, byes, confirmed_only=confirmed_only)
 
 
 _ENGINE_GAMES = (

@@ -284,3 +284,20 @@ async def test_the_engine_view_reads_back_what_was_stored(sessions: SessionFacto
     ] is GameResult.BLACK_WINS
     # 2: the draw only (the provisional round 1 game does not count); 3: the half-point bye
     assert (confirmed.scores()[2], confirmed.scores()[3]) == (Fraction(1, 2), Fraction(1, 2))
+
+
+async def test_the_engine_view_sees_its_own_transactions_writes(sessions: SessionFactory) -> None:
+    """A workflow reads the engine view inside its write (pairing the next round): the
+    bulk read of the games runs on the session's connection, in its transaction."""
+    tid = await _started(sessions, total_rounds=2)
+    async with sessions() as session:
+        row = await get_tournament(session, tid)
+        await store_round(session, row, Round(2, (Game(2, 4, 2, GameResult.DRAW, table=1),), ()))
+        view = await load_engine_tournament(session, row)
+        await session.rollback()
+    assert [(g.round, g.white, g.black, g.result) for g in view.rounds[-1].games] == [
+        (2, 4, 2, GameResult.DRAW)
+    ]
+    async with sessions() as session:
+        after = await load_engine_tournament(session, await get_tournament(session, tid))
+    assert [r.number for r in after.rounds] == [1]  # rolled back: nothing of round 2 stored
