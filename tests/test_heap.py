@@ -15,6 +15,7 @@ import pytest
 
 from service.api.app import create_app
 from service.config import Settings
+from service.db.loading import Schedule
 from service.heap import YOUNG_COLLECTION_THRESHOLD, settle_heap, tune_collector
 from service.live.reader import TableText, Update, _answer
 from tests.db_backends import prepared_database
@@ -112,12 +113,15 @@ class _Tables:
         self.made.append(in_flight)
         return TableText(at_least, tournament_id)
 
+    async def seed(self, tournament_id: str, seq: int, schedule: Schedule) -> TableText | None:
+        return await self.table(tournament_id, seq)
+
 
 async def test_the_reader_settles_between_answers_not_during_them() -> None:
     ours, theirs = Pipe()
     tables = _Tables()
     for ident in (1, 2):
-        ours.send((ident, "table", "t", 7))
+        ours.send((ident, "table", "t", 7, None))
     ours.send(None)
     await _answer(tables, theirs)
     assert [ours.recv(), ours.recv()] == [(1, True, (7, "t")), (2, True, (7, "t"))]

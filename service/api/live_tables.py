@@ -23,11 +23,13 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from service.api.access import event_view
 from service.api.bridge_views import bridge_ranking_document
+from service.api.snapshots import seed_engine_view
 from service.api.state import AppState
 from service.api.views import standings_document
 from service.config import Settings
 from service.db.bridge import RESULT_EVENTS
 from service.db.events import STANDINGS_EVENTS, events_since
+from service.db.loading import Schedule
 from service.db.session import create_engine, create_session_factory
 from service.db.tables import TournamentKind, TournamentRow
 from service.live.bus import InProcessBus
@@ -133,6 +135,18 @@ class Tables:
         while len(self._documents) > _DOCUMENTS:
             self._documents.popitem(last=False)
         return kept
+
+    async def seed(self, tournament_id: str, seq: int, schedule: Schedule) -> TableText | None:
+        """The table as of at least `seq`, a start's `seq`, whose engine view is built
+        from the rounds it stored (`schedule`) instead of read back."""
+        state = self._state
+        assert state is not None, "reader not started"
+        async with state.sessions() as session:
+            row = await session.get(TournamentRow, tournament_id)
+            if row is None:
+                return None
+            await seed_engine_view(state, session, row, seq, schedule)
+        return await self.table(tournament_id, seq)
 
     async def refresh(self, tournament_id: str, since: int | None) -> Update:
         """The frames of the events after `since` (all of the state when None)."""

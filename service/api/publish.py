@@ -22,6 +22,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from service.api.idempotency import SESSION_SCOPE_KEY, after_commit
 from service.api.state import AppState
 from service.db.events import CHANNEL, NOTIFIED
+from service.db.loading import Schedule
 from service.db.tables import TournamentRow
 from service.live.bus import InProcessBus
 
@@ -48,12 +49,18 @@ async def notify_in_transaction(session: AsyncSession, tournament_id: str) -> in
 
 
 async def commit_and_publish(
-    session: AsyncSession, state: AppState, tournament: TournamentRow, *, warm: bool = False
+    session: AsyncSession,
+    state: AppState,
+    tournament: TournamentRow,
+    *,
+    warm: bool = False,
+    schedule: Schedule | None = None,
 ) -> None:
     """Notify inside the transaction, then commit (or leave the commit to the
     idempotency middleware that owns this session). With `warm` (a write that changes
     more than results: a start, a pairing), the live reader is also asked to compute
-    the new table once committed (`Hub.warm`)."""
+    the new table once committed (`Hub.warm`), from `schedule` when the write stored
+    every round there is (a start of a round-robin or FLAMPARK)."""
     await session.flush()
     seq = await notify_in_transaction(session, tournament.id)
     set_committed_value(tournament, "last_seq", seq)
@@ -66,7 +73,7 @@ async def commit_and_publish(
         if isinstance(bus, InProcessBus):
             await bus.publish(tournament_id, seq)
         if hub is not None:
-            hub.warm(tournament_id, seq)
+            hub.warm(tournament_id, seq, schedule)
 
     if session.info.get(SESSION_SCOPE_KEY):
         after_commit(session, announce)

@@ -19,6 +19,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from service.api.state import AppState
 from service.db.event_types import GAME_RESULT_EVENTS, GameResultEvent, decode
 from service.db.events import events_since
+from service.db.loading import Schedule, engine_tournament
 from service.db.repository import list_players, load_engine_tournament
 from service.db.tables import EventRow, PlayerRow, TournamentRow
 from service.engine.model import GameResult, Tournament
@@ -31,6 +32,7 @@ __all__ = [
     "players_view",
     "result_event_of",
     "result_events",
+    "seed_engine_view",
 ]
 
 _LIMIT = 64
@@ -102,10 +104,29 @@ async def engine_view(state: AppState, session: AsyncSession, row: TournamentRow
                 state.views.players[(row.id, row.last_seq)] = players
     if view is None:
         view = await load_engine_tournament(session, row)
+    _keep(state, row.id, row.last_seq, view)
+    return view
+
+
+def _keep(state: AppState, tournament_id: str, seq: int, view: Tournament) -> None:
+    cache = state.views.engine
     if len(cache) > 256:
         cache.clear()
-    cache[row.id] = (row.last_seq, view)
-    return view
+    cache[tournament_id] = (seq, view)
+
+
+async def seed_engine_view(
+    state: AppState, session: AsyncSession, row: TournamentRow, seq: int, schedule: Schedule
+) -> None:
+    """Keep the engine view as of `seq` built from `schedule`, every round as a start
+    stored it at `seq`, instead of reading them back (a 400-player round-robin: 79,800
+    games). `row` is read at `seq` or later; a later view already kept is left alone,
+    and `engine_view` brings this one forward over any results since."""
+    cached = state.views.engine.get(row.id)
+    if row.last_seq < seq or (cached is not None and cached[0] >= seq):
+        return
+    players = await list_players(session, row.id)
+    _keep(state, row.id, seq, engine_tournament(row, players, schedule.games, schedule.byes))
 
 
 async def players_view(

@@ -13,6 +13,7 @@ from service.app.offload import run_cpu
 from service.app.systems import initial_rounds
 from service.db.event_types import TournamentStarted
 from service.db.events import append_event
+from service.db.loading import Schedule
 from service.db.repository import close_start_list, store_rounds
 from service.db.tables import PlayerRow, TournamentRow
 
@@ -21,10 +22,12 @@ __all__ = ["Started", "start"]
 
 @dataclass(frozen=True, slots=True)
 class Started:
-    """The numbered players with their new tokens, and the organizer's warnings."""
+    """The numbered players with their new tokens, the organizer's warnings, and the
+    rounds paired in advance as stored (None for systems paired round by round)."""
 
     issued: list[tuple[PlayerRow, str]]
     warnings: list[str]
+    schedule: Schedule | None = None
 
 
 async def start(session: AsyncSession, tournament: TournamentRow) -> Started:
@@ -32,10 +35,10 @@ async def start(session: AsyncSession, tournament: TournamentRow) -> Started:
     issued = await close_start_list(session, tournament)
     count = len(issued)
     rounds, warnings = await run_cpu(initial_rounds, tournament, count)
-    await store_rounds(session, tournament, rounds)
+    schedule = await store_rounds(session, tournament, rounds) if rounds else None
     if rounds:
         tournament.total_rounds = len(rounds)
         tournament.current_round = 1
         session.add(tournament)
     await append_event(session, tournament.id, TournamentStarted(count, tournament.total_rounds))
-    return Started(issued, warnings)
+    return Started(issued, warnings, schedule)

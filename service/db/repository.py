@@ -22,7 +22,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from service.db.columns import fetch_columns
 from service.db.event_types import PlayerRemoved, TournamentCreated
 from service.db.events import append_event, lock_tournament
-from service.db.loading import engine_tournament
+from service.db.loading import Schedule, engine_tournament, stored_schedule
 from service.db.tables import ByeRow, EventRow, GameRow, PlayerRow, TournamentRow, TournamentStatus
 from service.db.tokens import hash_token, new_token
 from service.engine.model import Round, Tournament
@@ -195,37 +195,30 @@ async def store_round(session: AsyncSession, tournament: TournamentRow, rnd: Rou
 
 async def store_rounds(
     session: AsyncSession, tournament: TournamentRow, rounds: Sequence[Round]
-) -> None:
+) -> Schedule:
     """Persist paired rounds with one multi-row insert per table (a 400-player
-    round-robin is 79,800 games: row-by-row ORM inserts took most of a minute).
-
-    Games that already carry a result (an imported file) are stored as confirmed.
-    """
+    round-robin is 79,800 games: row-by-row ORM inserts took most of a minute), and
+    return what was stored (`loading.stored_schedule`: games that already carry a
+    result, from an imported file, are stored as confirmed)."""
+    schedule = stored_schedule(rounds)
     games: list[dict[str, Any]] = [
         {
             "tournament_id": tournament.id,
-            "round": rnd.number,
-            "table_no": game.table or table,
-            "white": game.white,
-            "black": game.black,
-            "result": None if game.result is None else game.result.value,
-            "status": GameStatus.PENDING if game.result is None else GameStatus.CONFIRMED,
+            "round": number,
+            "table_no": table,
+            "white": white,
+            "black": black,
+            "result": result,
+            "status": status,
             "reports": {},
             "extra": {},
             "shortened_minutes": None,
         }
-        for rnd in rounds
-        for table, game in enumerate(rnd.games, start=1)
+        for number, table, white, black, result, status in schedule.games
     ]
     byes: list[dict[str, Any]] = [
-        {
-            "tournament_id": tournament.id,
-            "round": rnd.number,
-            "player": bye.player,
-            "kind": bye.kind,
-        }
-        for rnd in rounds
-        for bye in rnd.byes
+        {"tournament_id": tournament.id, "round": number, "player": player, "kind": kind}
+        for number, player, kind in schedule.byes
     ]
     await session.flush()
     connection = await session.connection()
@@ -233,6 +226,7 @@ async def store_rounds(
         await connection.execute(GameRow.__table__.insert(), games)  # type: ignore[attr-defined]
     if byes:
         await connection.execute(ByeRow.__table__.insert(), byes)  # type: ignore[attr-defined]
+    return schedule
 
 
 async def round_rows(

@@ -28,12 +28,15 @@ import logging
 import time
 from collections import deque
 from collections.abc import Callable
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from service.config import Settings
 from service.live.frames import batch_message, ping_message
 from service.live.reader import Reader, Update
 from service.live.wire import DirectSocket, text_frame
+
+if TYPE_CHECKING:
+    from service.db.loading import Schedule
 
 __all__ = ["Channel", "Client", "Hub", "LiveUnavailable", "Socket", "TournamentGone"]
 
@@ -379,14 +382,16 @@ class Hub:
         self.channels: dict[str, Channel] = {}
         self._warming: set[asyncio.Task[None]] = set()
 
-    def warm(self, tournament_id: str, seq: int) -> None:
+    def warm(self, tournament_id: str, seq: int, schedule: Schedule | None = None) -> None:
         """Have the reader compute the tournament's table as of `seq` now, in the
         background, so the first `GET /standings` after a start or a pairing is served
         from memory. Those writes change more than results, so the reader's view of
         the tournament is cold afterwards: for a 400-player round-robin, reading its
         79,800 games back took half a second of the first reader's wait (and of every
-        other request queued behind it at the reader)."""
-        task = asyncio.get_running_loop().create_task(self._warm(tournament_id, seq))
+        other request queued behind it at the reader). A start that paired every round
+        hands them over (`schedule`), and the reader builds its view from them instead
+        of reading them back."""
+        task = asyncio.get_running_loop().create_task(self._warm(tournament_id, seq, schedule))
         self._warming.add(task)
         task.add_done_callback(self._warming.discard)
 
@@ -395,9 +400,12 @@ class Hub:
         while self._warming:
             await asyncio.gather(*self._warming, return_exceptions=True)
 
-    async def _warm(self, tournament_id: str, seq: int) -> None:
+    async def _warm(self, tournament_id: str, seq: int, schedule: Schedule | None) -> None:
         try:
-            await self.reader.table(tournament_id, seq)
+            if schedule is None:
+                await self.reader.table(tournament_id, seq)
+            else:
+                await self.reader.seed(tournament_id, seq, schedule)
         except Exception:  # only a head start is lost: the first read computes it
             _log.debug("warming the table of %s failed", tournament_id, exc_info=True)
 

@@ -4,10 +4,21 @@ saw or later, tagged with that event's seq (ETag) and answered 304 when unchange
 from __future__ import annotations
 
 import asyncio
+import json
 
 import httpx
+import pytest
 from fastapi import FastAPI
+from sqlmodel.ext.asyncio.session import AsyncSession
 
+from service.api import snapshots
+from service.api.app import create_app
+from service.api.live_tables import Tables
+from service.config import Settings
+from service.db.loading import Schedule
+from service.db.repository import load_engine_tournament
+from service.db.tables import TournamentRow
+from service.engine.model import Tournament
 from service.live.reader import ReaderError, TableText
 from tests.api.conftest import create_round_robin
 
@@ -85,39 +96,97 @@ async def test_a_start_and_a_pairing_have_the_reader_compute_the_new_table_at_on
 ) -> None:
     """A start or a pairing leaves the reader's view of the tournament cold: the reader
     is asked for the new table as soon as the write commits, before anybody reads it,
-    so the first `GET /standings` is answered from its memory."""
+    so the first `GET /standings` is answered from its memory. A start that paired
+    every round (a round-robin) hands the reader the rounds it stored."""
     hub = app.state.arbiter.hub
-    asked: list[tuple[str, int]] = []
-    table = hub.reader.table
+    asked: list[tuple[str, int, str]] = []
+    table, seed = hub.reader.table, hub.reader.seed
 
     async def recording(tournament_id: str, at_least: int) -> TableText | None:
-        asked.append((tournament_id, at_least))
+        asked.append((tournament_id, at_least, "read"))
         answer: TableText | None = await table(tournament_id, at_least)
         return answer
 
-    async def warmed(tournament_id: str) -> int:
-        """The seq the reader was last asked for, once the warm-ups have ended."""
+    async def seeding(tournament_id: str, seq: int, schedule: Schedule) -> TableText | None:
+        asked.append((tournament_id, seq, f"handed {len(schedule.games)} games"))
+        answer: TableText | None = await seed(tournament_id, seq, schedule)
+        return answer
+
+    async def warmed(tournament_id: str) -> tuple[int, str]:
+        """The seq the reader was last asked for, and how, once the warm-ups ended."""
         await hub.warmed()
-        seqs = [seq for asked_for, seq in asked if asked_for == tournament_id]
+        seqs = [(seq, how) for asked_for, seq, how in asked if asked_for == tournament_id]
         assert seqs, f"the reader was not asked for the table: {asked}"
         return seqs[-1]
 
-    hub.reader.table = recording
+    hub.reader.table, hub.reader.seed = recording, seeding
     event = await create_round_robin(client, FOUR, start=False)
     assert asked == []  # registrations do not warm: one table per player would be waste
     started = await client.post(f"/v1/tournaments/{event.id}/start", headers=event.auth())
     assert started.status_code == 200
-    seq = await warmed(event.id)
+    seq, how = await warmed(event.id)
+    assert how == "handed 6 games"  # 4 players: 3 rounds of 2 games
     first = await client.get(f"/v1/tournaments/{event.id}/standings")
     assert first.headers["etag"] == f'"{seq}"'  # the start's own seq, asked for before it
 
     swiss = await create_round_robin(client, FOUR, system="swiss-dutch", rounds=3)
-    started_at = await warmed(swiss.id)
+    started_at, how = await warmed(swiss.id)
+    assert how == "read"  # a Swiss start pairs nothing: nothing to hand over
     paired = await client.post(f"/v1/tournaments/{swiss.id}/rounds", json={}, headers=swiss.auth())
     assert paired.status_code == 201, paired.text
-    paired_at = await warmed(swiss.id)
-    assert paired_at > started_at
+    paired_at, how = await warmed(swiss.id)
+    assert (paired_at > started_at, how) == (True, "read")
     asked.clear()
     await _report(client, swiss.id, swiss.auth(), 1)
     await asyncio.sleep(0.05)
     assert asked == []  # a result does not warm: the reader brings its view forward
+
+
+@pytest.mark.parametrize("system", ["round-robin", "flampark"])
+async def test_the_table_built_from_a_starts_schedule_is_the_one_read_back(
+    database_url: str, monkeypatch: pytest.MonkeyPatch, system: str
+) -> None:
+    """The reader's first table after a start comes from the rounds the start handed
+    over, and is brought forward over results from there: it never reads the games
+    back, and a fresh reader that does computes the same document, before and after
+    results (odd fields have byes). The reader runs on a thread here, so its reads of
+    the engine view can be counted."""
+    reads_back: list[str] = []
+
+    async def counted(session: AsyncSession, row: TournamentRow) -> Tournament:
+        reads_back.append(row.id)
+        return await load_engine_tournament(session, row)
+
+    monkeypatch.setattr(snapshots, "load_engine_tournament", counted)
+    app = create_app(Settings(database_url=database_url, live_reader="thread"))
+    async with (
+        app.router.lifespan_context(app),
+        httpx.AsyncClient(
+            transport=httpx.ASGITransport(app=app), base_url="http://a.test"
+        ) as client,
+    ):
+        field = [(f"P{n:02d}", 2400 - 10 * n) for n in range(13)]
+        event = await create_round_robin(client, field, system=system, rounds=4)
+        await app.state.arbiter.hub.warmed()
+        url = f"/v1/tournaments/{event.id}/standings"
+        for table in (None, 1, 2):
+            if table is not None:
+                await _report(client, event.id, event.auth(), table)
+            answer = await client.get(url)
+            assert reads_back == []
+            read_back = await _read_back(database_url, event.id)
+            reads_back.clear()  # the fresh reader's own read
+            assert answer.headers["etag"] == f'"{read_back.seq}"'
+            assert answer.json() == json.loads(read_back.text)
+
+
+async def _read_back(database_url: str, tournament_id: str) -> TableText:
+    """The table of a fresh reader, which reads everything from the database."""
+    cold = Tables(Settings(database_url=database_url))
+    await cold.open()
+    try:
+        found = await cold.table(tournament_id, 0)
+    finally:
+        await cold.close()
+    assert found is not None
+    return found

@@ -11,10 +11,14 @@ import pytest
 import uvloop
 
 from service.config import Settings
+from service.db.loading import GameColumns, Schedule
 from service.live.reader import ProcessReader, TableSource, TableText, Update
 
 BIG = 3_000_000
 """Characters in each answer: many times a socket pair's buffer."""
+
+SLOW = 1.0
+"""Seconds the reader spends on the table of the tournament "slow"."""
 
 
 class _BigTables:
@@ -34,7 +38,12 @@ class _BigTables:
         return None
 
     async def table(self, tournament_id: str, at_least: int) -> TableText | None:
+        if tournament_id == "slow":
+            await asyncio.sleep(SLOW)  # a long computation: the reader reads no request
         return TableText(at_least, tournament_id * 10)
+
+    async def seed(self, tournament_id: str, seq: int, schedule: Schedule) -> TableText | None:
+        return TableText(seq, f"{tournament_id}:{len(schedule.games)}:{schedule.games[-1]}")
 
 
 def big_tables(_settings: Settings) -> TableSource:
@@ -69,3 +78,33 @@ async def _ask_many() -> None:
 def test_large_answers_arrive_whole(loop_factory: Callable[[], asyncio.AbstractEventLoop]) -> None:
     with asyncio.Runner(loop_factory=loop_factory) as runner:
         runner.run(_ask_many())
+
+
+async def _seed_while_busy() -> None:
+    reader = ProcessReader(Settings(), big_tables)
+    reader.start()
+    try:
+        await reader.table("warm", 0)  # the process is up
+        busy = asyncio.create_task(reader.table("slow", 1))
+        await asyncio.sleep(0.1)  # the reader is inside the slow table now
+        games: list[GameColumns] = [
+            (r, t, t, 1000 + t, None, "pending") for r in range(1, 400) for t in range(200)
+        ]
+        seeded = asyncio.create_task(reader.seed("big", 2, Schedule(games, [])))
+        lags = []
+        for _ in range(10):  # the loop keeps ticking while the schedule waits for the pipe
+            before = asyncio.get_running_loop().time()
+            await asyncio.sleep(0.05)
+            lags.append(asyncio.get_running_loop().time() - before - 0.05)
+        assert max(lags) < SLOW / 2, lags
+        assert await asyncio.wait_for(busy, 30) == TableText(1, "slow" * 10)
+        assert await asyncio.wait_for(seeded, 30) == TableText(2, f"big:79800:{games[-1]}")
+    finally:
+        reader.stop()
+
+
+def test_a_schedule_larger_than_the_pipe_never_holds_the_event_loop() -> None:
+    """A start hands the reader its whole schedule (79,800 games for 400 players, more
+    than a pipe holds): written by the requests thread, it waits for the busy reader
+    there, and the API's event loop goes on serving meanwhile."""
+    asyncio.run(_seed_while_busy())

@@ -8,6 +8,7 @@ import asyncio
 import threading
 
 from service.config import Settings
+from service.db.loading import Schedule
 from service.live.reader import TableSource, TableText, ThreadReader, Update
 
 
@@ -39,6 +40,9 @@ class _HangingTables:
         return None
 
     async def table(self, tournament_id: str, at_least: int) -> TableText | None:
+        return None
+
+    async def seed(self, tournament_id: str, seq: int, schedule: Schedule) -> TableText | None:
         return None
 
 

@@ -74,7 +74,7 @@ async def start(
     warns below 3 x rounds."""
     with observe_pairing(request.app, tournament.system):  # schedules paired in advance
         started = await start_workflow(session, tournament)
-    await commit_and_publish(session, state, tournament, warm=True)
+    await commit_and_publish(session, state, tournament, warm=True, schedule=started.schedule)
     tokens = [
         {"start_number": p.start_number, "name": p.name, "token": token}
         for p, token in started.issued
