@@ -6,7 +6,9 @@ server on a fresh PostgreSQL database, registers P players (default 400) in a
 round-robin and starts it (79,800 games), stops the server, and then, in this process,
 times K reads of its table by fresh readers (`--repeat`, default 5), each with nothing
 cached, after one untimed read (the database's first read of the freshly written rows,
-which the server's own warm-up may have made already).
+which the server's own warm-up may have made already). Alternating with them, K fresh
+readers compute the same table from the rounds as the start stored them (what the start
+route hands its replica's reader: `Tables.seed`), and the script prints the ratio.
 
 Run: .venv/bin/python bench/bench_cold_view.py [--players 400] [--repeat 5]
      [--server postgresql+asyncpg://postgres@127.0.0.1:5432/postgres]
@@ -29,6 +31,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the tree this sc
 
 from service.api.live_tables import Tables
 from service.config import Settings
+from service.db.loading import Schedule, stored_schedule
+from service.db.repository import get_tournament, load_engine_tournament
+from service.db.session import create_engine, create_session_factory
 
 
 async def _cold_read(url: str, tournament_id: str) -> float:
@@ -41,6 +46,31 @@ async def _cold_read(url: str, tournament_id: str) -> float:
         return time.perf_counter() - start
     finally:
         await tables.close()
+
+
+async def _seeded_read(url: str, tournament_id: str, seq: int, schedule: Schedule) -> float:
+    tables = Tables(Settings(database_url=url))
+    await tables.open()
+    try:
+        start = time.perf_counter()
+        found = await tables.seed(tournament_id, seq, schedule)
+        assert found is not None
+        return time.perf_counter() - start
+    finally:
+        await tables.close()
+
+
+async def _stored_schedule(url: str, tournament_id: str) -> tuple[int, Schedule]:
+    """The start's seq and the rounds as it stored them (what the start route hands its
+    replica's reader)."""
+    engine = create_engine(url)
+    try:
+        async with create_session_factory(engine)() as session:
+            row = await get_tournament(session, tournament_id)
+            view = await load_engine_tournament(session, row, confirmed_only=False)
+    finally:
+        await engine.dispose()
+    return row.last_seq, stored_schedule(view.rounds)
 
 
 async def bench(players: int, repeat: int, server: str) -> None:
@@ -64,12 +94,20 @@ async def bench(players: int, repeat: int, server: str) -> None:
             assert started.status_code == 200, started.text
         stop_server(process)  # its own warm-up read would race the reads timed here
         await _cold_read(url, tournament_id)
-        reads = [await _cold_read(url, tournament_id) for _ in range(repeat)]
+        seq, schedule = await _stored_schedule(url, tournament_id)
+        reads: list[float] = []
+        seeded: list[float] = []
+        for _ in range(repeat):  # alternating, the same tournament
+            reads.append(await _cold_read(url, tournament_id))
+            seeded.append(await _seeded_read(url, tournament_id, seq, schedule))
         games = players * (players - 1) // 2
         print(
-            f"{players}-player round-robin ({games:,} games): a cold read "
-            f"{statistics.median(reads) * 1000:.0f} ms (median of {repeat}, "
-            f"min {min(reads) * 1000:.0f} ms, max {max(reads) * 1000:.0f} ms)"
+            f"{players}-player round-robin ({games:,} games), medians of {repeat}: "
+            f"a cold read {statistics.median(reads) * 1000:.0f} ms "
+            f"(min {min(reads) * 1000:.0f} ms, max {max(reads) * 1000:.0f} ms); "
+            f"the table from the start's schedule {statistics.median(seeded) * 1000:.0f} ms "
+            f"(min {min(seeded) * 1000:.0f} ms, max {max(seeded) * 1000:.0f} ms); "
+            f"ratio {statistics.median(seeded) / statistics.median(reads):.2f}"
         )
     finally:
         stop_server(process)
