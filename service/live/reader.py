@@ -304,8 +304,17 @@ class ProcessReader:
                 connection.send(message)
             except (OSError, ValueError):
                 return  # the process has gone: the answers thread fails the waiters
+            except Exception as exc:  # this request could not be encoded: it alone fails
+                self._answer_from_thread((message[0], False, f"{type(exc).__name__}: {exc}"))
+                continue
             if message is None:
                 return
+
+    def _answer_from_thread(self, message: tuple[int, bool, Any]) -> None:
+        loop = self._loop
+        if loop is not None:
+            with contextlib.suppress(RuntimeError):  # the loop is closed: nobody waits
+                loop.call_soon_threadsafe(self._on_answer, message)
 
     def _listen(self, connection: Connection, loop: asyncio.AbstractEventLoop) -> None:
         """The answers thread: each whole answer goes to the loop, then the end."""

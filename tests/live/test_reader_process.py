@@ -12,7 +12,7 @@ import uvloop
 
 from service.config import Settings
 from service.db.loading import GameColumns, Schedule
-from service.live.reader import ProcessReader, TableSource, TableText, Update
+from service.live.reader import ProcessReader, ReaderError, TableSource, TableText, Update
 
 BIG = 3_000_000
 """Characters in each answer: many times a socket pair's buffer."""
@@ -99,6 +99,10 @@ async def _seed_while_busy() -> None:
         assert max(lags) < SLOW / 2, lags
         assert await asyncio.wait_for(busy, 30) == TableText(1, "slow" * 10)
         assert await asyncio.wait_for(seeded, 30) == TableText(2, f"big:79800:{games[-1]}")
+        unsendable = Schedule([(1, 1, 1, 2, None, "pending")], [(1, 3, lambda: 0)])  # type: ignore[list-item]
+        with pytest.raises(ReaderError, match="pickle"):  # that request alone fails
+            await asyncio.wait_for(reader.seed("bad", 3, unsendable), 30)
+        assert await reader.table("after", 4) == TableText(4, "after" * 10)
     finally:
         reader.stop()
 
