@@ -109,11 +109,15 @@ class Tables:
         """Drop what the reader keeps for a tournament nobody follows any more."""
         self._known.pop(tournament_id, None)
 
-    async def table(self, tournament_id: str, at_least: int) -> TableText | None:
+    async def table(
+        self, tournament_id: str, at_least: int, schedule: Schedule | None = None
+    ) -> TableText | None:
         """The standings document as of the tournament's latest event, and at least as
         of `at_least` (the seq the asking request read, so a client sees its own write):
         computed here, off the API's GIL, once per event however many ask (DESIGN:
-        Live standings). None when the tournament does not exist."""
+        Live standings). None when the tournament does not exist. With `schedule` (a
+        start's rounds as stored at `at_least`), the engine's view is built from them
+        instead of read back."""
         kept = self._documents.get(tournament_id)
         if kept is not None and kept.seq >= at_least:
             self._documents.move_to_end(tournament_id)
@@ -128,6 +132,8 @@ class Tables:
             if known is not None and known.seq == row.last_seq and table_kind(row.kind) is _CHESS:
                 document = known.document
             else:
+                if schedule is not None:
+                    await seed_engine_view(state, session, row, at_least, schedule)
                 document = await standings_document(state, session, row)
             kept = TableText(row.last_seq, _encode(document))
         self._documents[tournament_id] = kept
@@ -139,14 +145,7 @@ class Tables:
     async def seed(self, tournament_id: str, seq: int, schedule: Schedule) -> TableText | None:
         """The table as of at least `seq`, a start's `seq`, whose engine view is built
         from the rounds it stored (`schedule`) instead of read back."""
-        state = self._state
-        assert state is not None, "reader not started"
-        async with state.sessions() as session:
-            row = await session.get(TournamentRow, tournament_id)
-            if row is None:
-                return None
-            await seed_engine_view(state, session, row, seq, schedule)
-        return await self.table(tournament_id, seq)
+        return await self.table(tournament_id, seq, schedule)
 
     async def refresh(self, tournament_id: str, since: int | None) -> Update:
         """The frames of the events after `since` (all of the state when None)."""
