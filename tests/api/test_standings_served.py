@@ -180,6 +180,48 @@ async def test_the_table_built_from_a_starts_schedule_is_the_one_read_back(
             assert answer.json() == json.loads(read_back.text)
 
 
+async def test_a_schedule_that_reaches_the_reader_after_results_is_brought_forward(
+    app: FastAPI, client: httpx.AsyncClient, database_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Results may be committed before the reader takes a start's schedule (it is busy,
+    or far): the view built from the schedule stands for the start's seq and is brought
+    forward over those results, still without reading a game back."""
+    hub = app.state.arbiter.hub
+    handed: list[tuple[str, int, Schedule]] = []
+    seed = hub.reader.seed
+
+    async def recording(tournament_id: str, seq: int, schedule: Schedule) -> TableText | None:
+        handed.append((tournament_id, seq, schedule))
+        answer: TableText | None = await seed(tournament_id, seq, schedule)
+        return answer
+
+    hub.reader.seed = recording
+    event = await create_round_robin(client, [(f"P{n}", 2000 - n) for n in range(7)])
+    await hub.warmed()
+    ((tournament_id, seq, schedule),) = handed
+    for table in (1, 2, 3):
+        await _report(client, event.id, event.auth(), table)
+
+    reads_back: list[str] = []
+
+    async def counted(session: AsyncSession, row: TournamentRow) -> Tournament:
+        reads_back.append(row.id)
+        return await load_engine_tournament(session, row)
+
+    late = Tables(Settings(database_url=database_url))
+    await late.open()
+    try:
+        monkeypatch.setattr(snapshots, "load_engine_tournament", counted)
+        brought = await late.seed(tournament_id, seq, schedule)
+        monkeypatch.undo()
+    finally:
+        await late.close()
+    assert reads_back == []
+    read_back = await _read_back(database_url, event.id)
+    assert brought is not None and brought.seq == read_back.seq == seq + 3
+    assert json.loads(brought.text) == json.loads(read_back.text)
+
+
 async def _read_back(database_url: str, tournament_id: str) -> TableText:
     """The table of a fresh reader, which reads everything from the database."""
     cold = Tables(Settings(database_url=database_url))
