@@ -8,7 +8,8 @@ times K reads of its table by fresh readers (`--repeat`, default 5), each with n
 cached, after one untimed read (the database's first read of the freshly written rows,
 which the server's own warm-up may have made already). Alternating with them, K fresh
 readers compute the same table from the rounds as the start stored them (what the start
-route hands its replica's reader: `Tables.seed`), and the script prints the ratio.
+route hands its replica's reader, `Tables.table` given the schedule), and the script
+prints the ratio.
 
 Run: .venv/bin/python bench/bench_cold_view.py [--players 400] [--repeat 5]
      [--server postgresql+asyncpg://postgres@127.0.0.1:5432/postgres]
@@ -53,11 +54,17 @@ async def _seeded_read(url: str, tournament_id: str, seq: int, schedule: Schedul
     await tables.open()
     try:
         start = time.perf_counter()
-        found = await tables.seed(tournament_id, seq, schedule)
+        found = await tables.table(tournament_id, seq, schedule)
         assert found is not None
         return time.perf_counter() - start
     finally:
         await tables.close()
+
+
+def _spread(seconds: list[float]) -> str:
+    """Median, min and max in milliseconds."""
+    median, low, high = (1000 * f(seconds) for f in (statistics.median, min, max))
+    return f"{median:.0f} ms (min {low:.0f} ms, max {high:.0f} ms)"
 
 
 async def _stored_schedule(url: str, tournament_id: str) -> tuple[int, Schedule]:
@@ -103,11 +110,8 @@ async def bench(players: int, repeat: int, server: str) -> None:
         games = players * (players - 1) // 2
         print(
             f"{players}-player round-robin ({games:,} games), medians of {repeat}: "
-            f"a cold read {statistics.median(reads) * 1000:.0f} ms "
-            f"(min {min(reads) * 1000:.0f} ms, max {max(reads) * 1000:.0f} ms); "
-            f"the table from the start's schedule {statistics.median(seeded) * 1000:.0f} ms "
-            f"(min {min(seeded) * 1000:.0f} ms, max {max(seeded) * 1000:.0f} ms); "
-            f"ratio {statistics.median(seeded) / statistics.median(reads):.2f}"
+            f"a cold read {_spread(reads)}; the table from the start's schedule "
+            f"{_spread(seeded)}; ratio {statistics.median(seeded) / statistics.median(reads):.2f}"
         )
     finally:
         stop_server(process)

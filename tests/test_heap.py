@@ -107,14 +107,13 @@ class _Tables:
     async def forget(self, tournament_id: str) -> None:
         return None
 
-    async def table(self, tournament_id: str, at_least: int) -> TableText | None:
+    async def table(
+        self, tournament_id: str, at_least: int, schedule: Schedule | None = None
+    ) -> TableText | None:
         in_flight = _Node()
         self.seen.append((_frozen(in_flight), all(_frozen(node) for node in self.made)))
         self.made.append(in_flight)
         return TableText(at_least, tournament_id)
-
-    async def seed(self, tournament_id: str, seq: int, schedule: Schedule) -> TableText | None:
-        return await self.table(tournament_id, seq)
 
 
 async def test_the_reader_settles_between_answers_not_during_them() -> None:

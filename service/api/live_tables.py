@@ -142,11 +142,6 @@ class Tables:
             self._documents.popitem(last=False)
         return kept
 
-    async def seed(self, tournament_id: str, seq: int, schedule: Schedule) -> TableText | None:
-        """The table as of at least `seq`, a start's `seq`, whose engine view is built
-        from the rounds it stored (`schedule`) instead of read back."""
-        return await self.table(tournament_id, seq, schedule)
-
     async def refresh(self, tournament_id: str, since: int | None) -> Update:
         """The frames of the events after `since` (all of the state when None)."""
         state = self._state

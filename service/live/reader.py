@@ -91,12 +91,12 @@ class TableSource(Protocol):
     async def forget(self, tournament_id: str) -> None:
         """Drop a tournament nobody follows any more."""
 
-    async def table(self, tournament_id: str, at_least: int) -> TableText | None:
-        """The standings document as of at least `at_least` (None: no tournament)."""
-
-    async def seed(self, tournament_id: str, seq: int, schedule: Schedule) -> TableText | None:
-        """The table as of at least `seq`, the engine's view built from `schedule` (every
-        round as stored at `seq`) instead of read back."""
+    async def table(
+        self, tournament_id: str, at_least: int, schedule: Schedule | None = None
+    ) -> TableText | None:
+        """The standings document as of at least `at_least` (None: no tournament); with
+        `schedule` (every round as stored at `at_least`), the engine's view is built from
+        it instead of read back."""
 
 
 TableFactory = Callable[[Settings], TableSource]
@@ -192,7 +192,7 @@ class ThreadReader:
 
     async def seed(self, tournament_id: str, seq: int, schedule: Schedule) -> TableText | None:
         """The table as of at least `seq`, built from the rounds a start stored."""
-        return await self._call(self._tables.seed(tournament_id, seq, schedule))
+        return await self._call(self._tables.table(tournament_id, seq, schedule))
 
 
 def _serve_requests(settings_json: str, connection: Connection, tables: TableFactory) -> None:
@@ -225,11 +225,7 @@ async def _answer(tables: TableSource, connection: Connection) -> None:
                         update.snapshot,
                     )
                 elif op in ("table", "seed"):
-                    text = await (
-                        tables.seed(tournament_id, since or 0, schedule)
-                        if op == "seed"
-                        else tables.table(tournament_id, since or 0)
-                    )
+                    text = await tables.table(tournament_id, since or 0, schedule)
                     answer = None if text is None else (text.seq, text.text)
                 else:
                     await tables.forget(tournament_id)

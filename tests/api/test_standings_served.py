@@ -212,7 +212,7 @@ async def test_a_schedule_that_reaches_the_reader_after_results_is_brought_forwa
     await late.open()
     try:
         monkeypatch.setattr(snapshots, "load_engine_tournament", counted)
-        brought = await late.seed(tournament_id, seq, schedule)
+        brought = await late.table(tournament_id, seq, schedule)
         monkeypatch.undo()
     finally:
         await late.close()

@@ -39,10 +39,9 @@ class _HangingTables:
     async def forget(self, tournament_id: str) -> None:
         return None
 
-    async def table(self, tournament_id: str, at_least: int) -> TableText | None:
-        return None
-
-    async def seed(self, tournament_id: str, seq: int, schedule: Schedule) -> TableText | None:
+    async def table(
+        self, tournament_id: str, at_least: int, schedule: Schedule | None = None
+    ) -> TableText | None:
         return None
 
 
