@@ -61,6 +61,11 @@ class Settings(BaseSettings):
     with `Retry-After` (it changed nothing)."""
     retry_after_seconds: int = 5
     """`Retry-After` sent with 503 while the database is unreachable."""
+    warm_wait_seconds: float = 3.0
+    """Longest a start or a pairing holds its answer, once committed, for the live
+    reader's first table of the tournament (`Hub.warm`): the first `GET /standings`
+    after it, and every scoreboard that opens then, is served from memory. Past it
+    the answer goes out and the table is ready a little later; 0 never waits."""
     sql_echo: bool = False
     """Log SQL statements (debugging)."""
     rate_limits_enabled: bool = True

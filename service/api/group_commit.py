@@ -151,8 +151,9 @@ async def _try_group(
         if refused:
             await discard_claims(session, refused)
         await session.commit()
-        await run_after_commit(session)
+        ready = await run_after_commit(session)
     for write, answer in answers:
+        answer.ready = ready
         write.answer = answer
         write.finished.set()
     for write in group:  # keys a committed request holds: each replays its answer

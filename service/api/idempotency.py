@@ -52,6 +52,7 @@ from service.api.idempotency_records import (
     run_purger,
     send_problem,
     store_answers,
+    wait_ready,
 )
 from service.app.write_gate import GatePass, GateTimeout, gate_key
 from service.db.tables import IdempotencyRow
@@ -126,6 +127,7 @@ class IdempotencyMiddleware:
                 send, outage_problem(exc), retry_after=state.settings.retry_after_seconds
             )
         else:
+            await wait_ready(write.answer.ready, state.settings.warm_wait_seconds)
             await write.answer.deliver(send)
 
     async def _lead(self, write: KeyedWrite, passage: GatePass, state: AppState) -> None:
@@ -178,7 +180,7 @@ class IdempotencyMiddleware:
                 return
             await store_answers(session, [(write.parts, answer)])
             await session.commit()
-            await run_after_commit(session)
+            answer.ready = await run_after_commit(session)
             write.answer = answer
 
     async def call_app(self, write: KeyedWrite, session: AsyncSession) -> Answer:

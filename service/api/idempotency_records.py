@@ -43,6 +43,7 @@ __all__ = [
     "KeyedWrite",
     "RequestParts",
     "after_commit",
+    "answer_after",
     "answer_existing",
     "claim",
     "claim_all",
@@ -54,10 +55,12 @@ __all__ = [
     "run_purger",
     "send_problem",
     "store_answers",
+    "wait_ready",
 ]
 
 _KEEP_HEADERS = frozenset({b"content-type", b"location"})
 _AFTER_COMMIT = "arbiter.after_commit"
+_ANSWER_AFTER = "arbiter.answer_after"
 _log = logging.getLogger("arbiter.idempotency")
 
 
@@ -91,6 +94,8 @@ class Answer:
     def __init__(self) -> None:
         self.start: Message | None = None
         self.body = bytearray()
+        self.ready: list[asyncio.Future[Any]] = []
+        """What the answer waits for once committed (`answer_after`)."""
 
     async def send(self, message: Message) -> None:
         """The ASGI `send` the app is given."""
@@ -131,13 +136,29 @@ def after_commit(session: AsyncSession, action: Callable[[], Awaitable[None]]) -
     session.info.setdefault(_AFTER_COMMIT, []).append(action)
 
 
-async def run_after_commit(session: AsyncSession) -> None:
-    """Run what the committed transaction's writes left for after it (`after_commit`)."""
+async def run_after_commit(session: AsyncSession) -> list[asyncio.Future[Any]]:
+    """Run what the committed transaction's writes left for after it (`after_commit`);
+    returns what their answers are to wait for (`answer_after`)."""
     for action in session.info.pop(_AFTER_COMMIT, []):
         try:
             await action()
         except Exception:  # a lost notification is repaired by the log reread
             _log.exception("after-commit action failed")
+    ready: list[asyncio.Future[Any]] = session.info.pop(_ANSWER_AFTER, [])
+    return ready
+
+
+def answer_after(session: AsyncSession, ready: asyncio.Future[Any]) -> None:
+    """Hold the answer of this session's committed write until `ready` is done, bounded
+    by `wait_ready` (a start's answer waits for the live reader's first table)."""
+    session.info.setdefault(_ANSWER_AFTER, []).append(ready)
+
+
+async def wait_ready(ready: list[asyncio.Future[Any]], seconds: float) -> None:
+    """Wait for `ready` to be done, at most `seconds`; nothing is cancelled, and how
+    each ends is its own affair (the write has committed whatever happens here)."""
+    if ready and seconds > 0:
+        await asyncio.wait(ready, timeout=seconds)
 
 
 class InFlight(Exception):

@@ -20,6 +20,7 @@ from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from service.api.idempotency import SESSION_SCOPE_KEY, after_commit
+from service.api.idempotency_records import answer_after, run_after_commit, wait_ready
 from service.api.state import AppState
 from service.db.events import CHANNEL, NOTIFIED
 from service.db.loading import Schedule
@@ -60,7 +61,9 @@ async def commit_and_publish(
     idempotency middleware that owns this session). With `warm` (a write that changes
     more than results: a start, a pairing), the live reader is also asked to compute
     the new table once committed (`Hub.warm`), from `schedule` when the write stored
-    every round there is (a start of a round-robin or FLAMPARK)."""
+    every round there is (a start of a round-robin or FLAMPARK), and the answer waits
+    for that table (at most `warm_wait_seconds`), so that the spectators who come with
+    the first round find it computed; the tournament's gate is open again meanwhile."""
     await session.flush()
     seq = await notify_in_transaction(session, tournament.id)
     set_committed_value(tournament, "last_seq", seq)
@@ -73,10 +76,11 @@ async def commit_and_publish(
         if isinstance(bus, InProcessBus):
             await bus.publish(tournament_id, seq)
         if hub is not None:
-            hub.warm(tournament_id, seq, schedule)
+            answer_after(session, hub.warm(tournament_id, seq, schedule))
 
     if session.info.get(SESSION_SCOPE_KEY):
-        after_commit(session, announce)
+        after_commit(session, announce)  # the middleware holds the answer (`answer_after`)
         return
     await session.commit()
     await announce()
+    await wait_ready(await run_after_commit(session), state.settings.warm_wait_seconds)

@@ -382,7 +382,9 @@ class Hub:
         self.channels: dict[str, Channel] = {}
         self._warming: set[asyncio.Task[None]] = set()
 
-    def warm(self, tournament_id: str, seq: int, schedule: Schedule | None = None) -> None:
+    def warm(
+        self, tournament_id: str, seq: int, schedule: Schedule | None = None
+    ) -> asyncio.Task[None]:
         """Have the reader compute the tournament's table as of `seq` now, in the
         background, so the first `GET /standings` after a start or a pairing is served
         from memory. Those writes change more than results, so the reader's view of
@@ -390,10 +392,12 @@ class Hub:
         79,800 games back took half a second of the first reader's wait (and of every
         other request queued behind it at the reader). A start that paired every round
         hands them over (`schedule`), and the reader builds its view from them instead
-        of reading them back."""
+        of reading them back. Returns the warm-up, which never fails (a start's answer
+        waits for it: `api.publish`)."""
         task = asyncio.get_running_loop().create_task(self._warm(tournament_id, seq, schedule))
         self._warming.add(task)
         task.add_done_callback(self._warming.discard)
+        return task
 
     async def warmed(self) -> None:
         """Wait for the warm-ups asked so far to end (however they end)."""

@@ -232,3 +232,72 @@ async def _read_back(database_url: str, tournament_id: str) -> TableText:
         await cold.close()
     assert found is not None
     return found
+
+
+@pytest.mark.parametrize("keyed", [False, True], ids=["plain", "idempotency-key"])
+async def test_a_start_answers_once_the_reader_holds_the_new_table(
+    database_url: str, keyed: bool
+) -> None:
+    """The spectators come with the first round: a start's answer goes out once the
+    reader has the tournament's table (so the first `GET /standings` is served from its
+    memory), and the tournament's gate is open meanwhile. The reader is slowed down
+    here, so that a start that did not wait would answer before the table is ready."""
+    app = create_app(Settings(database_url=database_url))
+    async with (
+        app.router.lifespan_context(app),
+        httpx.AsyncClient(
+            transport=httpx.ASGITransport(app=app), base_url="http://a.test"
+        ) as client,
+    ):
+        hub = app.state.arbiter.hub
+        seed = hub.reader.seed
+        seeded: list[str] = []
+        gate_was_open: list[bool] = []
+
+        async def slow(tournament_id: str, seq: int, schedule: Schedule) -> TableText | None:
+            await asyncio.sleep(0.4)
+            gate_was_open.append(len(app.state.arbiter.gates) == 0)  # no writer holds one
+            answer: TableText | None = await seed(tournament_id, seq, schedule)
+            seeded.append(tournament_id)
+            return answer
+
+        hub.reader.seed = slow
+        event = await create_round_robin(client, FOUR, start=False)
+        headers = {**event.auth(), **({"Idempotency-Key": f"start-{event.id}"} if keyed else {})}
+        started = await client.post(f"/v1/tournaments/{event.id}/start", headers=headers)
+        assert started.status_code == 200, started.text
+        assert seeded == [event.id]
+        assert gate_was_open == [True]
+
+
+async def test_a_start_waits_for_the_table_no_longer_than_warm_wait_seconds(
+    database_url: str,
+) -> None:
+    """A reader that does not answer (restarting, or far behind) costs a start at most
+    `warm_wait_seconds`: the answer goes out, and the table comes when it comes."""
+    app = create_app(Settings(database_url=database_url, warm_wait_seconds=0.2))
+    async with (
+        app.router.lifespan_context(app),
+        httpx.AsyncClient(
+            transport=httpx.ASGITransport(app=app), base_url="http://a.test"
+        ) as client,
+    ):
+        hub = app.state.arbiter.hub
+        seed = hub.reader.seed
+        held = asyncio.Event()
+
+        async def stuck(tournament_id: str, seq: int, schedule: Schedule) -> TableText | None:
+            await held.wait()
+            answer: TableText | None = await seed(tournament_id, seq, schedule)
+            return answer
+
+        hub.reader.seed = stuck
+        event = await create_round_robin(client, FOUR, start=False)
+        started = await client.post(f"/v1/tournaments/{event.id}/start", headers=event.auth())
+        assert started.status_code == 200, started.text
+        assert not held.is_set()  # answered while the reader still had no table
+        held.set()
+        await hub.warmed()
+        standings = await client.get(f"/v1/tournaments/{event.id}/standings")
+        assert standings.status_code == 200
+        assert len(standings.json()["rows"]) == 4
