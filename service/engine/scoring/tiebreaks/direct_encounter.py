@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
+from itertools import compress
 
 from service.engine.scoring.tiebreaks.base import Contribution, GroupOrder, GroupTieBreak
 from service.engine.scoring.tiebreaks.context import Kind, TieBreakContext, opponent_points
@@ -90,22 +91,26 @@ class DirectEncounter(GroupTieBreak):
     ) -> tuple[dict[int, Score], dict[int, int]]:
         """Per member: mini-table score in context units (an int unless a pair met more
         than once) and the number of distinct group members met."""
-        members = set(group)
+        inside = set(group).__contains__
         encounters = self._encounters(ctx)
         scores: dict[int, Score] = {}
         met: dict[int, int] = {}
         for p in group:
+            opponents, points = encounters[p]
+            kept = list(map(inside, opponents))
+            met_opponents = tuple(compress(opponents, kept))
+            met_points = tuple(compress(points, kept))
+            distinct = len(set(met_opponents))
+            met[p] = distinct
+            if distinct == len(met_opponents):  # every pair met once: the common case
+                scores[p] = sum(met_points)
+                continue
             per_opponent: dict[int, list[int]] = {}
-            for opponent, points in zip(*encounters[p], strict=True):
-                if opponent in members:
-                    per_opponent.setdefault(opponent, []).append(points)
-            if all(len(pts) == 1 for pts in per_opponent.values()):
-                scores[p] = sum(pts[0] for pts in per_opponent.values())
-            else:
-                scores[p] = sum(
-                    (Fraction(sum(pts), len(pts)) for pts in per_opponent.values()), Fraction(0)
-                )
-            met[p] = len(per_opponent)
+            for opponent, pts in zip(met_opponents, met_points, strict=True):
+                per_opponent.setdefault(opponent, []).append(pts)
+            scores[p] = sum(
+                (Fraction(sum(pts), len(pts)) for pts in per_opponent.values()), Fraction(0)
+            )
         return scores, met
 
     def _split(
