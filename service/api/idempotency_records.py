@@ -45,6 +45,7 @@ __all__ = [
     "after_commit",
     "answer_after",
     "answer_existing",
+    "answer_waits",
     "claim",
     "claim_all",
     "discard_claims",
@@ -144,14 +145,20 @@ async def run_after_commit(session: AsyncSession) -> list[asyncio.Future[Any]]:
             await action()
         except Exception:  # a lost notification is repaired by the log reread
             _log.exception("after-commit action failed")
-    ready: list[asyncio.Future[Any]] = session.info.pop(_ANSWER_AFTER, [])
-    return ready
+    return answer_waits(session)
 
 
 def answer_after(session: AsyncSession, ready: asyncio.Future[Any]) -> None:
     """Hold the answer of this session's committed write until `ready` is done, bounded
     by `wait_ready` (a start's answer waits for the live reader's first table)."""
     session.info.setdefault(_ANSWER_AFTER, []).append(ready)
+
+
+def answer_waits(session: AsyncSession) -> list[asyncio.Future[Any]]:
+    """What the answer of this session's committed write is to wait for (`answer_after`),
+    taken from the session."""
+    ready: list[asyncio.Future[Any]] = session.info.pop(_ANSWER_AFTER, [])
+    return ready
 
 
 async def wait_ready(ready: list[asyncio.Future[Any]], seconds: float) -> None:

@@ -20,7 +20,7 @@ from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from service.api.idempotency import SESSION_SCOPE_KEY, after_commit
-from service.api.idempotency_records import answer_after, run_after_commit, wait_ready
+from service.api.idempotency_records import answer_after, answer_waits, wait_ready
 from service.api.state import AppState
 from service.db.events import CHANNEL, NOTIFIED
 from service.db.loading import Schedule
@@ -83,4 +83,4 @@ async def commit_and_publish(
         return
     await session.commit()
     await announce()
-    await wait_ready(await run_after_commit(session), state.settings.warm_wait_seconds)
+    await wait_ready(answer_waits(session), state.settings.warm_wait_seconds)
