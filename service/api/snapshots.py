@@ -22,7 +22,7 @@ from service.db.events import events_since
 from service.db.loading import Schedule, engine_tournament
 from service.db.repository import list_players, load_engine_tournament
 from service.db.tables import EventRow, PlayerRow, TournamentRow
-from service.engine.model import GameResult, Tournament
+from service.engine.model import Game, GameResult, Tournament
 from service.engine.results import GameStatus
 
 __all__ = [
@@ -68,21 +68,30 @@ def result_event_of(row: EventRow) -> GameResultEvent:
 
 
 def _with_results(tournament: Tournament, events: list[EventRow]) -> Tournament | None:
+    """`tournament` with the results of `events` applied in order; None when one names a
+    game the view does not hold (then the view is read back). Each round the events touch
+    is copied once and its games are found by their pair, so a batch of results costs
+    its events and the rounds they touch, not a round's copy and scan per event."""
     rounds = list(tournament.rounds)
     index = {rnd.number: i for i, rnd in enumerate(rounds)}
+    touched: dict[int, tuple[list[Game], dict[tuple[int, int], int]]] = {}
     for stored in events:
         event = result_event_of(stored)
         position = index.get(event.round)
         if position is None:
             return None
-        rnd = rounds[position]
-        games = list(rnd.games)
-        pair = (event.white, event.black)
-        found = next((i for i, g in enumerate(games) if (g.white, g.black) == pair), None)
+        edit = touched.get(position)
+        if edit is None:
+            games = list(rounds[position].games)
+            places = {(g.white, g.black): i for i, g in reversed(list(enumerate(games)))}
+            edit = touched[position] = (games, places)
+        games, places = edit
+        found = places.get((event.white, event.black))
         if found is None:
             return None
         games[found] = replace(games[found], result=confirmed_result(event))
-        rounds[position] = replace(rnd, games=tuple(games))
+    for position, (games, _) in touched.items():
+        rounds[position] = replace(rounds[position], games=tuple(games))
     return replace(tournament, rounds=tuple(rounds))
 
 

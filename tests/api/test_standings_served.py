@@ -301,3 +301,38 @@ async def test_a_start_waits_for_the_table_no_longer_than_warm_wait_seconds(
         standings = await client.get(f"/v1/tournaments/{event.id}/standings")
         assert standings.status_code == 200
         assert len(standings.json()["rows"]) == 4
+
+
+async def test_a_batch_of_results_is_brought_forward_in_order(
+    app: FastAPI, client: httpx.AsyncClient, database_url: str
+) -> None:
+    """Results committed between two reads reach the reader as one batch: a result and
+    its correction in the same game (the later one counts), another game of that round
+    and a game of another round. The table brought forward over them is the one a fresh
+    reader reads back."""
+    event = await create_round_robin(client, [(f"P{n}", 2000 - n) for n in range(6)])
+    url = f"/v1/tournaments/{event.id}/standings"
+    await app.state.arbiter.hub.warmed()
+    assert (await client.get(url)).status_code == 200  # the reader's view, before the batch
+    for round_number, table, result in (
+        (1, 1, "1-0"),
+        (1, 2, "1-0"),
+        (1, 1, "0-1"),
+        (2, 3, "1/2-1/2"),
+    ):
+        response = await client.put(
+            f"/v1/tournaments/{event.id}/rounds/{round_number}/games/{table}/result",
+            json={"result": result},
+            headers=event.auth(),
+        )
+        assert response.status_code == 200, response.text
+    brought = await client.get(url)
+    read_back = await _read_back(database_url, event.id)
+    assert brought.headers["etag"] == f'"{read_back.seq}"'
+    assert brought.json() == json.loads(read_back.text)
+    points = {row["start_number"]: row["points"] for row in brought.json()["rows"]}
+    assert sum(points.values()) == 3  # two decisive games and a draw
+    games = (await client.get(f"/v1/tournaments/{event.id}/rounds/1")).json()["games"]
+    first = next(game for game in games if game["table"] == 1)
+    # the correction counts: round 1's winner is black, and white drew at most in round 2
+    assert points[first["black"]] >= 1 and points[first["white"]] <= 0.5
