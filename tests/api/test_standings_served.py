@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 
 import httpx
 import pytest
@@ -158,12 +160,9 @@ async def test_the_table_built_from_a_starts_schedule_is_the_one_read_back(
         return await load_engine_tournament(session, row)
 
     monkeypatch.setattr(snapshots, "load_engine_tournament", counted)
-    app = create_app(Settings(database_url=database_url, live_reader="thread"))
-    async with (
-        app.router.lifespan_context(app),
-        httpx.AsyncClient(
-            transport=httpx.ASGITransport(app=app), base_url="http://a.test"
-        ) as client,
+    async with _serving(Settings(database_url=database_url, live_reader="thread")) as (
+        app,
+        client,
     ):
         field = [(f"P{n:02d}", 2400 - 10 * n) for n in range(13)]
         event = await create_round_robin(client, field, system=system, rounds=4)
@@ -222,6 +221,18 @@ async def test_a_schedule_that_reaches_the_reader_after_results_is_brought_forwa
     assert json.loads(brought.text) == json.loads(read_back.text)
 
 
+@asynccontextmanager
+async def _serving(settings: Settings) -> AsyncIterator[tuple[FastAPI, httpx.AsyncClient]]:
+    """An app with its lifespan running, and a client talking to it in-process."""
+    app = create_app(settings)
+    transport = httpx.ASGITransport(app=app)
+    async with (
+        app.router.lifespan_context(app),
+        httpx.AsyncClient(transport=transport, base_url="http://a.test") as client,
+    ):
+        yield app, client
+
+
 async def _read_back(database_url: str, tournament_id: str) -> TableText:
     """The table of a fresh reader, which reads everything from the database."""
     cold = Tables(Settings(database_url=database_url))
@@ -242,13 +253,7 @@ async def test_a_start_answers_once_the_reader_holds_the_new_table(
     reader has the tournament's table (so the first `GET /standings` is served from its
     memory), and the tournament's gate is open meanwhile. The reader is slowed down
     here, so that a start that did not wait would answer before the table is ready."""
-    app = create_app(Settings(database_url=database_url))
-    async with (
-        app.router.lifespan_context(app),
-        httpx.AsyncClient(
-            transport=httpx.ASGITransport(app=app), base_url="http://a.test"
-        ) as client,
-    ):
+    async with _serving(Settings(database_url=database_url)) as (app, client):
         hub = app.state.arbiter.hub
         seed = hub.reader.seed
         seeded: list[str] = []
@@ -275,12 +280,9 @@ async def test_a_start_waits_for_the_table_no_longer_than_warm_wait_seconds(
 ) -> None:
     """A reader that does not answer (restarting, or far behind) costs a start at most
     `warm_wait_seconds`: the answer goes out, and the table comes when it comes."""
-    app = create_app(Settings(database_url=database_url, warm_wait_seconds=0.2))
-    async with (
-        app.router.lifespan_context(app),
-        httpx.AsyncClient(
-            transport=httpx.ASGITransport(app=app), base_url="http://a.test"
-        ) as client,
+    async with _serving(Settings(database_url=database_url, warm_wait_seconds=0.2)) as (
+        app,
+        client,
     ):
         hub = app.state.arbiter.hub
         seed = hub.reader.seed
