@@ -83,7 +83,8 @@ def _with_results(tournament: Tournament, events: list[EventRow]) -> Tournament 
         edit = touched.get(position)
         if edit is None:
             games = list(rounds[position].games)
-            places = {(g.white, g.black): i for i, g in reversed(list(enumerate(games)))}
+            # a pair meets once in a round, so the pair names its game
+            places = {(g.white, g.black): i for i, g in enumerate(games)}
             edit = touched[position] = (games, places)
         games, places = edit
         found = places.get((event.white, event.black))
