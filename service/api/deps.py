@@ -30,6 +30,8 @@ __all__ = [
     "StateDep",
     "TournamentDep",
     "TournamentId",
+    "Write",
+    "WriteDep",
 ]
 
 _bearer = HTTPBearer(auto_error=False, description="Organizer, player or viewer token")
@@ -171,3 +173,27 @@ async def require_organizer(access: AccessDep) -> Actor:
 
 
 OrganizerDep = Annotated[Actor, Depends(require_organizer)]
+
+
+@dataclass(frozen=True, slots=True)
+class Write:
+    """What a write to a tournament needs: its session, the app, the tournament and who
+    writes. One dependency for the four: FastAPI walks every dependency's whole subtree
+    on each request, even one it has already solved, so four that share the session and
+    the token cost a write about three times the walk of this one."""
+
+    session: AsyncSession
+    state: AppState
+    tournament: TournamentRow
+    actor: Actor
+
+
+async def get_write(
+    session: SessionDep, state: StateDep, tournament_id: TournamentId, credentials: Credentials
+) -> Write:
+    """The tournament, once its organizer or one of its players writes (`get_actor`)."""
+    access = await _access(session, tournament_id, _token_of(credentials))
+    return Write(session, state, access.row, await get_actor(access))
+
+
+WriteDep = Annotated[Write, Depends(get_write)]

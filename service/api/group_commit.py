@@ -39,6 +39,7 @@ from service.api.idempotency_records import (
 )
 from service.app.report_result import preload_reports
 from service.app.write_gate import GatePass, Rider
+from service.db.columns import DRIVER_WRITES
 from service.db.repository import discard_loaded
 from service.db.session import SessionFactory
 
@@ -178,12 +179,20 @@ async def _preload(session: AsyncSession, writes: list[KeyedWrite]) -> bool:
 
 class _WriteCounter:
     """Counts the statements a connection sends that may change something (all but
-    SELECT): how a group tells a refusal that changed nothing from one that did."""
+    SELECT): how a group tells a refusal that changed nothing from one that did. Those
+    SQLAlchemy runs are seen by its events, those run on the driver by the connection's
+    own tally (`db.columns.DRIVER_WRITES`)."""
 
     def __init__(self, connection: Any) -> None:
-        self.count = 0
+        self._info = connection.info
+        self._executed = 0
         event.listen(connection.sync_connection, "before_cursor_execute", self._seen)
+
+    @property
+    def count(self) -> int:
+        """Writes so far (compare two readings: the driver's tally outlives a checkout)."""
+        return self._executed + int(self._info.get(DRIVER_WRITES, 0))
 
     def _seen(self, _conn: Any, _cursor: Any, statement: str, *_: Any) -> None:
         if statement.lstrip()[:6].upper() != "SELECT":
-            self.count += 1
+            self._executed += 1

@@ -1,11 +1,14 @@
-"""Bulk reads of plain columns, for the few reads whose row count is the tournament's
-size (a cold engine view reads every game: 79,800 of them in a 400-player round-robin).
+"""Statements run on the driver itself, on PostgreSQL: bulk reads of plain columns, for
+the few reads whose row count is the tournament's size (a cold engine view reads every
+game: 79,800 of them in a 400-player round-robin), and the one statement of every
+reported result.
 
 SQLAlchemy wraps each driver row in a `Row` of its own, which for such a read costs as
-much as the query itself. On PostgreSQL the statement is therefore compiled once for
-the dialect and run through asyncpg's own `fetch` on the session's connection (inside
-the same transaction), whose records unpack like tuples; any other driver goes the
-ordinary way.
+much as the query itself, and its execution path (ORM context, bind processing, result
+metadata) costs a reported result about a tenth of the server's time for one statement.
+On PostgreSQL the statement is therefore compiled once for the dialect and run through
+asyncpg's own `fetch` on the session's connection (inside the same transaction), whose
+records unpack like tuples; any other driver goes the ordinary way.
 """
 
 from __future__ import annotations
@@ -13,20 +16,27 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, TypeVarTuple
 
-from sqlalchemy import Select
+from sqlalchemy import Select, TextClause
 from sqlalchemy.engine import Dialect
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-__all__ = ["fetch_columns"]
+__all__ = ["DRIVER_WRITES", "driver_fetch_one", "fetch_columns"]
 
 Columns = TypeVarTuple("Columns")
 
-_COMPILED: dict[tuple[Select[*tuple[Any, ...]], str], tuple[str, tuple[str, ...]]] = {}
+DRIVER_WRITES = "arbiter_driver_writes"
+"""`Connection.info` key: how many statements that may change something (all but
+SELECT) this connection ran on the driver, where SQLAlchemy's execution events do not
+see them (`api.group_commit` counts a report's writes by both)."""
+
+Statement = Select[*tuple[Any, ...]] | TextClause
+
+_COMPILED: dict[tuple[Statement, str], tuple[str, tuple[str, ...]]] = {}
 """(statement, dialect name) -> SQL text and its parameters' names in order (the
 statements are module constants: a few entries)."""
 
 
-def _compiled(statement: Select[*tuple[Any, ...]], dialect: Dialect) -> tuple[str, tuple[str, ...]]:
+def _compiled(statement: Statement, dialect: Dialect) -> tuple[str, tuple[str, ...]]:
     key = (statement, dialect.name)
     found = _COMPILED.get(key)
     if found is None:
@@ -51,3 +61,18 @@ async def fetch_columns(
     driver: Any = raw.driver_connection
     records: Sequence[tuple[*Columns]] = await driver.fetch(sql, *(parameters[n] for n in names))
     return records
+
+
+async def driver_fetch_one(
+    connection: AsyncConnection, statement: TextClause, parameters: Mapping[str, Any]
+) -> tuple[Any, ...]:
+    """The one row of `statement` (a module-level constant, PostgreSQL only), run through
+    asyncpg on the session's connection. The parameters go to the driver as they are:
+    JSON ones as their text (SQLAlchemy's codec on every pooled connection takes it so)."""
+    sql, names = _compiled(statement, connection.dialect)
+    if not sql.lstrip().upper().startswith("SELECT"):
+        connection.info[DRIVER_WRITES] = connection.info.get(DRIVER_WRITES, 0) + 1
+    raw = await connection.get_raw_connection()
+    driver: Any = raw.driver_connection
+    record: tuple[Any, ...] = await driver.fetchrow(sql, *(parameters[n] for n in names))
+    return record

@@ -11,6 +11,7 @@ two-core machine is a large part of a write's time (issue 12, bench_writes.py).
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, fields
 from typing import Any
 
@@ -18,6 +19,7 @@ from sqlalchemy import bindparam, text
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from service.db.columns import driver_fetch_one
 from service.db.event_types import Event
 from service.db.events import (
     EVENT_BINDS,
@@ -89,16 +91,14 @@ async def _store_in_one_statement(
     session: AsyncSession, game: GameRow, change: GameChange, event: Event
 ) -> StoredResult:
     columns = _columns(change)
-    result = await session.exec(  # type: ignore[call-overload]
+    params = {**columns, **event_params(game.tournament_id, event)}
+    for name in _JSON_PARAMS:
+        params[name] = json.dumps(params[name])
+    seq, round_open = await driver_fetch_one(
+        await session.connection(),
         _STORE_GAME_EVENT_AND_PROBE,
-        params={
-            **columns,
-            **event_params(game.tournament_id, event),
-            "game": game.id,
-            "round": game.round,
-        },
+        {**params, "game": game.id, "round": game.round},
     )
-    seq, round_open = result.one()
     for name, value in columns.items():
         set_committed_value(game, name, value)
     session.info.setdefault(NOTIFIED, {})[game.tournament_id] = seq
@@ -125,6 +125,9 @@ _STORE_GAME_EVENT_AND_PROBE = text(
     *EVENT_BINDS,
 )
 """PostgreSQL: the game's new state, the next seq, the event row and its NOTIFY (queued,
-sent at commit), and the round probe, in one statement. Every part reads the snapshot
-taken as the statement starts, after the tournament's lock was granted: the probe sees
-the game's state before this update, so the game is left out of it (`id != :game`)."""
+sent at commit), and the round probe, in one statement, run on the driver
+(`driver_fetch_one`). Every part reads the snapshot taken as the statement starts,
+after the tournament's lock was granted: the probe sees the game's state before this
+update, so the game is left out of it (`id != :game`)."""
+_JSON_PARAMS = ("reports", "extra", "payload")
+"""The statement's JSON parameters, sent to the driver as text (`driver_fetch_one`)."""

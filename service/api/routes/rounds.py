@@ -11,7 +11,7 @@ from fastapi import APIRouter, Path, Query, Request, status
 from fastapi.responses import StreamingResponse
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from service.api.deps import ActorDep, OrganizerDep, SessionDep, StateDep, TournamentDep
+from service.api.deps import OrganizerDep, SessionDep, StateDep, TournamentDep, WriteDep
 from service.api.errors import engine_problem, is_outage, outage_problem
 from service.api.observability import observe_pairing
 from service.api.publish import commit_and_publish
@@ -208,10 +208,7 @@ async def read_round(
 @router.put("/{round_number}/games/{table}/result", response_model=GamePublic)
 async def report_result(
     body: ResultSubmit,
-    tournament: TournamentDep,
-    actor: ActorDep,
-    session: SessionDep,
-    state: StateDep,
+    write: WriteDep,
     round_number: int = RoundNumber,
     table: int = TableNumber,
 ) -> GamePublic:
@@ -219,13 +216,14 @@ async def report_result(
     one); a player's report is provisional until the opponent agrees; disagreement
     marks the game disputed until the organizer decides. Send `Idempotency-Key` so a
     retry over a flaky network changes nothing."""
+    session, tournament = write.session, write.tournament
     extra = await reporting.check_shortening(
         session, tournament, round_number, table, body.time_shortened_minutes
     )
     outcome = await reporting.report_result(
-        session, tournament, round_number, table, body.result, actor, extra
+        session, tournament, round_number, table, body.result, write.actor, extra
     )
     if outcome.seq is not None:
-        await commit_and_publish(session, state, tournament)
+        await commit_and_publish(session, write.state, tournament)
     game = outcome.game
     return round_public(game.round, [game], []).games[0]
