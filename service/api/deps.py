@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Annotated
 
@@ -64,6 +65,12 @@ async def get_session(request: Request, state: StateDep) -> AsyncIterator[AsyncS
     GET and HEAD requests read from the readers' pool (`AppState.read_session`), so no queue
     of writers can hold them up. A write to a tournament first passes the tournament's
     gate (`app.write_gate`), as the idempotency middleware does for a keyed one."""
+    async with _request_session(request, state) as session:
+        yield session
+
+
+@asynccontextmanager
+async def _request_session(request: Request, state: AppState) -> AsyncIterator[AsyncSession]:
     owned = request.scope.get(SESSION_SCOPE_KEY)
     if owned is not None:
         yield owned
@@ -180,7 +187,8 @@ class Write:
     """What a write to a tournament needs: its session, the app, the tournament and who
     writes. One dependency for the four: FastAPI walks every dependency's whole subtree
     on each request, even one it has already solved, so four that share the session and
-    the token cost a write about three times the walk of this one."""
+    the token cost a write about three times the walk of this one (issue 12: the
+    dependency walk was a fifth of a reported result's time on the server)."""
 
     session: AsyncSession
     state: AppState
@@ -189,11 +197,14 @@ class Write:
 
 
 async def get_write(
-    session: SessionDep, state: StateDep, tournament_id: TournamentId, credentials: Credentials
-) -> Write:
-    """The tournament, once its organizer or one of its players writes (`get_actor`)."""
-    access = await _access(session, tournament_id, _token_of(credentials))
-    return Write(session, state, access.row, await get_actor(access))
+    request: Request, tournament_id: TournamentId, credentials: Credentials
+) -> AsyncIterator[Write]:
+    """The tournament's session (`get_session`) and the tournament, once its organizer or
+    one of its players writes (`get_actor`)."""
+    state: AppState = request.app.state.arbiter
+    async with _request_session(request, state) as session:
+        access = await _access(session, tournament_id, _token_of(credentials))
+        yield Write(session, state, access.row, await get_actor(access))
 
 
 WriteDep = Annotated[Write, Depends(get_write)]
