@@ -23,8 +23,7 @@ from service.errors import Forbidden, NotFound
 __all__ = [
     "Access",
     "AccessDep",
-    "ActorDep",
-    "OrganizerDep",
+    "OrganizerWriteDep",
     "PageTournamentDep",
     "ReaderDep",
     "SessionDep",
@@ -159,7 +158,7 @@ async def get_page_tournament(
 PageTournamentDep = Annotated[TournamentRow, Depends(get_page_tournament)]
 
 
-async def get_actor(access: AccessDep) -> Actor:
+def _writer(access: Access) -> Actor:
     """The organizer or a player of this tournament, from the bearer token: the viewer
     token and a withdrawn player's token are 403, writes to an archived tournament 410."""
     reader = require_writer(access.row, access.reader)
@@ -168,18 +167,12 @@ async def get_actor(access: AccessDep) -> Actor:
     return Actor("player", reader.start_number)
 
 
-ActorDep = Annotated[Actor, Depends(get_actor)]
-
-
-async def require_organizer(access: AccessDep) -> Actor:
+def _organizer(access: Access) -> Actor:
     """Only the organizer (arbiter) may do this: any other token of the tournament is
     403 (checked before a withdrawn player's or the viewer's own refusal)."""
     if access.reader is not None and access.reader.role != "organizer":
         raise Forbidden("only the organizer may do this", field="Authorization")
-    return await get_actor(access)
-
-
-OrganizerDep = Annotated[Actor, Depends(require_organizer)]
+    return _writer(access)
 
 
 @dataclass(frozen=True, slots=True)
@@ -200,11 +193,29 @@ async def get_write(
     request: Request, tournament_id: TournamentId, credentials: Credentials
 ) -> AsyncIterator[Write]:
     """The tournament's session (`get_session`) and the tournament, once its organizer or
-    one of its players writes (`get_actor`)."""
-    state: AppState = request.app.state.arbiter
-    async with _request_session(request, state) as session:
-        access = await _access(session, tournament_id, _token_of(credentials))
-        yield Write(session, state, access.row, await get_actor(access))
+    one of its players writes (`_writer`)."""
+    async with _writing(request, tournament_id, credentials) as (session, state, access):
+        yield Write(session, state, access.row, _writer(access))
 
 
 WriteDep = Annotated[Write, Depends(get_write)]
+
+
+async def get_organizer_write(
+    request: Request, tournament_id: TournamentId, credentials: Credentials
+) -> AsyncIterator[Write]:
+    """`get_write` for what only the organizer may do (`_organizer`)."""
+    async with _writing(request, tournament_id, credentials) as (session, state, access):
+        yield Write(session, state, access.row, _organizer(access))
+
+
+OrganizerWriteDep = Annotated[Write, Depends(get_organizer_write)]
+
+
+@asynccontextmanager
+async def _writing(
+    request: Request, tournament_id: str, credentials: HTTPAuthorizationCredentials | None
+) -> AsyncIterator[tuple[AsyncSession, AppState, Access]]:
+    state: AppState = request.app.state.arbiter
+    async with _request_session(request, state) as session:
+        yield session, state, await _access(session, tournament_id, _token_of(credentials))

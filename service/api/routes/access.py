@@ -19,7 +19,7 @@ from sqlmodel import col, func, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from service.api.access import Reader, authorize_read, require_writer
-from service.api.deps import OrganizerDep, SessionDep, StateDep, TournamentDep
+from service.api.deps import OrganizerWriteDep, SessionDep, StateDep
 from service.api.publish import commit_and_publish
 from service.api.schemas.access import (
     BridgeTokenRevoke,
@@ -116,10 +116,7 @@ def _current(row: TournamentRow, name: str) -> Any:
 )
 async def change_settings(
     body: TournamentSettingsPatch,
-    tournament: TournamentDep,
-    _organizer: OrganizerDep,
-    session: SessionDep,
-    state: StateDep,
+    write: OrganizerWriteDep,
 ) -> dict[str, Any]:
     """Change settings that alter no pairing already made (organizer): `name`,
     `schedule`, `tiebreaks`, `time_control`, `visibility`, `publish_personal_data`;
@@ -127,6 +124,7 @@ async def change_settings(
     the `before` and `after` values, so live clients see it; a request that changes
     nothing appends none. Making a tournament private issues its viewer token (in the
     response, once) unless it has one."""
+    session, state, tournament = write.session, write.state, write.tournament
     given = set(body.model_fields_set)
     await lock_tournament(session, tournament.id)
     await session.refresh(tournament)
@@ -161,12 +159,13 @@ async def change_settings(
     tags=["tournaments"],
 )
 async def archive(
-    tournament: TournamentDep, _organizer: OrganizerDep, session: SessionDep, state: StateDep
+    write: OrganizerWriteDep,
 ) -> Response:
     """Archive a tournament (organizer): it leaves every list and answers 410 Gone to
     everyone but its organizer, who can still read and export it; nothing can be
     written to it any more. Its data is kept. A `tournament_archived` event tells live
     clients. Archiving again is 410."""
+    session, state, tournament = write.session, write.state, write.tournament
     await lock_tournament(session, tournament.id)
     await session.refresh(tournament)
     tournament.archived_at = utcnow()
@@ -184,15 +183,13 @@ async def archive(
 )
 async def rotate(
     body: TokenRotate,
-    tournament: TournamentDep,
-    _organizer: OrganizerDep,
-    session: SessionDep,
-    state: StateDep,
+    write: OrganizerWriteDep,
 ) -> TokenIssued:
     """Replace a token (organizer): `{"role": "organizer"}` (its own), `"viewer"`, or
     `{"role": "player", "start_number": 7}` (a lost phone). The old token stops working
     at once; the new one is in the response, shown only this once, and stops working
     at `expires_at` if given. A `token_rotated` event records who (never the token)."""
+    session, state, tournament = write.session, write.state, write.tournament
     expires_at = _future(body.expires_at)
     token = await rotate_token(session, tournament, body.role, body.start_number, expires_at)
     await commit_and_publish(session, state, tournament)
@@ -208,14 +205,12 @@ async def rotate(
 )
 async def revoke(
     body: TokenRevoke,
-    tournament: TournamentDep,
-    _organizer: OrganizerDep,
-    session: SessionDep,
-    state: StateDep,
+    write: OrganizerWriteDep,
 ) -> Response:
     """Withdraw the viewer token or a player's token (organizer): it stops working at
     once; rotate it to issue a new one. The organizer still enters that player's
     results."""
+    session, state, tournament = write.session, write.state, write.tournament
     await revoke_token(session, tournament, body.role, body.start_number)
     await commit_and_publish(session, state, tournament)
     return Response(status_code=status.HTTP_204_NO_CONTENT)

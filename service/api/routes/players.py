@@ -6,7 +6,7 @@ from __future__ import annotations
 from fastapi import APIRouter, Path, Response, status
 
 from service.api.access import shows_personal_data
-from service.api.deps import OrganizerDep, ReaderDep, SessionDep, StateDep, TournamentDep
+from service.api.deps import OrganizerWriteDep, ReaderDep, SessionDep, TournamentDep
 from service.api.publish import commit_and_publish
 from service.api.schemas.players import (
     PlayerCreate,
@@ -29,17 +29,11 @@ PlayerNumber = Path(
 
 
 @router.post("", status_code=status.HTTP_201_CREATED, response_model=PlayerRegistered)
-async def register(
-    body: PlayerCreate,
-    tournament: TournamentDep,
-    _organizer: OrganizerDep,
-    session: SessionDep,
-    state: StateDep,
-) -> PlayerRegistered:
+async def register(body: PlayerCreate, write: OrganizerWriteDep) -> PlayerRegistered:
     """Register a player (organizer; start list open). A Swiss tournament also takes late
     entries while running: the player gets the next start number and a token."""
-    player, token = await register_player(session, tournament, body.model_dump())
-    await commit_and_publish(session, state, tournament)
+    player, token = await register_player(write.session, write.tournament, body.model_dump())
+    await commit_and_publish(write.session, write.state, write.tournament)
     return PlayerRegistered(**player_public(player).model_dump(), token=token)
 
 
@@ -56,31 +50,20 @@ async def list_all(
 
 @router.patch("/{number}", response_model=PlayerPublic)
 async def change(
-    body: PlayerUpdate,
-    tournament: TournamentDep,
-    _organizer: OrganizerDep,
-    session: SessionDep,
-    state: StateDep,
-    number: int = PlayerNumber,
+    body: PlayerUpdate, write: OrganizerWriteDep, number: int = PlayerNumber
 ) -> PlayerPublic:
     """Change a player's details (organizer; start list open), or withdraw a player from a
     running tournament with `{"withdrawn": true}`: not paired again in a Swiss; in a
     schedule paired in advance every game with no result reported is forfeited."""
     fields = body.model_dump(exclude_unset=True)
-    player = await change_player(session, tournament, number, fields)
-    await commit_and_publish(session, state, tournament)
+    player = await change_player(write.session, write.tournament, number, fields)
+    await commit_and_publish(write.session, write.state, write.tournament)
     return player_public(player)
 
 
 @router.delete("/{number}", status_code=status.HTTP_204_NO_CONTENT)
-async def remove(
-    tournament: TournamentDep,
-    _organizer: OrganizerDep,
-    session: SessionDep,
-    state: StateDep,
-    number: int = PlayerNumber,
-) -> Response:
+async def remove(write: OrganizerWriteDep, number: int = PlayerNumber) -> Response:
     """Remove a player (organizer; start list open)."""
-    await delete_player(session, tournament, number)
-    await commit_and_publish(session, state, tournament)
+    await delete_player(write.session, write.tournament, number)
+    await commit_and_publish(write.session, write.state, write.tournament)
     return Response(status_code=status.HTTP_204_NO_CONTENT)

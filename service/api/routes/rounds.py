@@ -11,7 +11,7 @@ from fastapi import APIRouter, Path, Query, Request, status
 from fastapi.responses import StreamingResponse
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from service.api.deps import OrganizerDep, SessionDep, StateDep, TournamentDep, WriteDep
+from service.api.deps import OrganizerWriteDep, SessionDep, TournamentDep, WriteDep
 from service.api.errors import engine_problem, is_outage, outage_problem
 from service.api.observability import observe_pairing
 from service.api.publish import commit_and_publish
@@ -67,10 +67,7 @@ PAIR_RESPONSES: dict[int | str, dict[str, Any]] = {
 )
 async def pair_next_round(
     request: Request,
-    tournament: TournamentDep,
-    _organizer: OrganizerDep,
-    session: SessionDep,
-    state: StateDep,
+    write: OrganizerWriteDep,
     body: PairRequest | None = None,
     explain: Annotated[bool, Query(description="Say why each bracket was paired so")] = False,
 ) -> PairedRound | StreamingResponse:
@@ -85,6 +82,7 @@ async def pair_next_round(
     `{"event": "error", "problem": {...}}` (nothing stored). Checks that fail before the
     engine starts (an open table, a finished tournament) are ordinary problem
     responses. Not with `Idempotency-Key` (422): a stream cannot be replayed."""
+    session, state, tournament = write.session, write.state, write.tournament
     announced = [(bye.player, bye.type) for bye in (body or PairRequest()).byes]
     if PROGRESS_MEDIA_TYPE in request.headers.get("accept", ""):
         if request.headers.get("idempotency-key"):

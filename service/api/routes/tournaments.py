@@ -6,7 +6,7 @@ from typing import Any
 
 from fastapi import APIRouter, Request, status
 
-from service.api.deps import OrganizerDep, SessionDep, StateDep, TournamentDep
+from service.api.deps import OrganizerWriteDep, SessionDep, StateDep, TournamentDep
 from service.api.observability import observe_pairing
 from service.api.publish import commit_and_publish
 from service.api.schemas.tournaments import (
@@ -61,20 +61,15 @@ async def read(tournament: TournamentDep, session: SessionDep) -> dict[str, Any]
 
 
 @router.post("/{tournament_id}/start", response_model=TournamentStarted)
-async def start(
-    request: Request,
-    tournament: TournamentDep,
-    _organizer: OrganizerDep,
-    session: SessionDep,
-    state: StateDep,
-) -> dict[str, Any]:
+async def start(request: Request, write: OrganizerWriteDep) -> dict[str, Any]:
     """Close the start list: number players by rating (descending, ties by name), issue
     their tokens (shown only this once) and, for round-robins and FLAMPARK, pair every
     round. FLAMPARK needs at least 2 x rounds players (422 naming both numbers) and
     warns below 3 x rounds."""
+    session, tournament = write.session, write.tournament
     with observe_pairing(request.app, tournament.system):  # schedules paired in advance
         started = await start_workflow(session, tournament)
-    await commit_and_publish(session, state, tournament, warm=True, schedule=started.schedule)
+    await commit_and_publish(session, write.state, tournament, warm=True, schedule=started.schedule)
     tokens = [
         {"start_number": p.start_number, "name": p.name, "token": token}
         for p, token in started.issued
