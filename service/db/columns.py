@@ -4,9 +4,9 @@ game: 79,800 of them in a 400-player round-robin), and the one statement of ever
 reported result.
 
 SQLAlchemy wraps each driver row in a `Row` of its own, which for such a read costs as
-much as the query itself, and its execution path (ORM context, bind processing, result
-metadata) costs a reported result about a tenth of the server's time for one statement.
-On PostgreSQL the statement is therefore compiled once for the dialect and run through
+much as the query itself; and the one statement of every reported result pays its
+execution path (ORM context, bind processing, result metadata) on the busiest path of
+all. On PostgreSQL the statement is therefore compiled once for the dialect and run through
 asyncpg's own `fetch` on the session's connection (inside the same transaction), whose
 records unpack like tuples; any other driver goes the ordinary way.
 """
