@@ -121,6 +121,10 @@ async def test_viewer_and_player_tokens_on_organizer_endpoints_are_403_and_chang
     for token in (viewer, event.players[1]):
         attempts = [
             client.post(f"{base}/players", json={"name": "Eve"}, headers=bearer(token)),
+            client.patch(f"{base}/players/2", json={"name": "Eve"}, headers=bearer(token)),
+            client.delete(f"{base}/players/2", headers=bearer(token)),
+            client.post(f"{base}/start", headers=bearer(token)),
+            client.post(f"{base}/rounds", headers=bearer(token)),
             client.patch(base, json={"name": "Mine now"}, headers=bearer(token)),
             client.delete(base, headers=bearer(token)),
             client.post(f"{base}/tokens/rotate", json={"role": "organizer"}, headers=bearer(token)),
