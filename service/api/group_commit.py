@@ -39,7 +39,7 @@ from service.api.idempotency_records import (
 )
 from service.app.report_result import preload_reports
 from service.app.write_gate import GatePass, Rider
-from service.db.columns import DRIVER_WRITES
+from service.db.columns import DRIVER_WRITES, may_write
 from service.db.repository import discard_loaded
 from service.db.session import SessionFactory
 
@@ -194,5 +194,5 @@ class _WriteCounter:
         return self._executed + int(self._info.get(DRIVER_WRITES, 0))
 
     def _seen(self, _conn: Any, _cursor: Any, statement: str, *_: Any) -> None:
-        if statement.lstrip()[:6].upper() != "SELECT":
+        if may_write(statement):
             self._executed += 1

@@ -20,7 +20,7 @@ from sqlalchemy import Select, TextClause
 from sqlalchemy.engine import Dialect
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-__all__ = ["DRIVER_WRITES", "driver_fetch_one", "fetch_columns"]
+__all__ = ["DRIVER_WRITES", "driver_fetch_one", "fetch_columns", "may_write"]
 
 Columns = TypeVarTuple("Columns")
 
@@ -28,6 +28,12 @@ DRIVER_WRITES = "arbiter_driver_writes"
 """`Connection.info` key: how many statements that may change something (all but
 SELECT) this connection ran on the driver, where SQLAlchemy's execution events do not
 see them (`api.group_commit` counts a report's writes by both)."""
+
+
+def may_write(sql: str) -> bool:
+    """Whether a statement may change something (all but SELECT)."""
+    return sql.lstrip()[:6].upper() != "SELECT"
+
 
 Statement = Select[*tuple[Any, ...]] | TextClause
 
@@ -70,7 +76,7 @@ async def driver_fetch_one(
     asyncpg on the session's connection. The parameters go to the driver as they are:
     JSON ones as their text (SQLAlchemy's codec on every pooled connection takes it so)."""
     sql, names = _compiled(statement, connection.dialect)
-    if not sql.lstrip().upper().startswith("SELECT"):
+    if may_write(sql):
         connection.info[DRIVER_WRITES] = connection.info.get(DRIVER_WRITES, 0) + 1
     raw = await connection.get_raw_connection()
     driver: Any = raw.driver_connection
