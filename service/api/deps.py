@@ -32,6 +32,7 @@ __all__ = [
     "TournamentId",
     "Write",
     "WriteDep",
+    "write_session",
 ]
 
 _bearer = HTTPBearer(auto_error=False, description="Organizer, player or viewer token")
@@ -213,9 +214,18 @@ OrganizerWriteDep = Annotated[Write, Depends(get_organizer_write)]
 
 
 @asynccontextmanager
+async def write_session(request: Request) -> AsyncIterator[tuple[AsyncSession, AppState]]:
+    """The session of a write (`get_session`'s rules: the idempotency middleware's own,
+    or a new one behind the tournament's gate) and the app, for one-dependency writes
+    (`get_write`, the bridge's `get_bridge_write`)."""
+    state: AppState = request.app.state.arbiter
+    async with _request_session(request, state) as session:
+        yield session, state
+
+
+@asynccontextmanager
 async def _writing(
     request: Request, tournament_id: str, credentials: HTTPAuthorizationCredentials | None
 ) -> AsyncIterator[tuple[AsyncSession, AppState, Access]]:
-    state: AppState = request.app.state.arbiter
-    async with _request_session(request, state) as session:
+    async with write_session(request) as (session, state):
         yield session, state, await _access(session, tournament_id, _token_of(credentials))

@@ -100,3 +100,28 @@ async def test_bad_bridge_token_requests_name_the_field(client: httpx.AsyncClien
     assert (
         await client.put(f"{base}/tables/1/boards/2", json=RESULT, headers=table)
     ).status_code == 200
+
+
+async def test_only_the_organizer_removes_or_imports(client: httpx.AsyncClient) -> None:
+    # One dependency authorizes a bridge write (routes/bridge_events.get_bridge_write):
+    # no token is 401, the viewer's and a table's tokens are 403 on what only the
+    # organizer may do, each naming the header, and none of them changes a result.
+    event = await _private_event(client)
+    base = f"{EVENTS}/{event['id']}"
+    organizer = bearer(event["organizer_token"])
+    board = f"{base}/tables/1/boards/2"
+    entered = await client.put(board, json=RESULT, headers=organizer)
+    assert entered.status_code == 200, entered.text
+    assert (await client.put(board, json=RESULT)).status_code == 401
+    pbn = '[Board "2"]\n[Table "1"]\n[Contract "3NT"]\n[Declarer "S"]\n[Result "9"]\n'
+    for token in (event["viewer_token"], event["table_tokens"][0]["token"]):
+        headers = bearer(token)
+        removed = await client.delete(board, headers=headers)
+        imported = await client.post(
+            f"{base}/import", content=pbn, headers={**headers, "content-type": "text/plain"}
+        )
+        for refused in (removed, imported):
+            assert refused.status_code == 403, refused.text
+            assert refused.json()["field"] == "Authorization"
+    stored = await client.get(board, headers=organizer)
+    assert stored.json()["contract"] == "4S" and len(stored.json()["history"]) == 1

@@ -11,6 +11,9 @@ chess `standings`.
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from typing import Annotated, Any
 
 from fastapi import (
@@ -25,9 +28,9 @@ from fastapi import (
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from service.api.access import authorize_read, identify, require_writer
+from service.api.access import Reader, authorize_read, require_writer
 from service.api.bridge_views import bridge_ranking_document
-from service.api.deps import SessionDep, StateDep
+from service.api.deps import SessionDep, StateDep, write_session
 from service.api.publish import commit_and_publish
 from service.api.routes.live import is_bridge, serve_live
 from service.api.schemas.bridge import (
@@ -65,6 +68,7 @@ from service.db.bridge import (
 )
 from service.db.credentials import issue_viewer_token
 from service.db.tables import TournamentRow
+from service.engine.bridge.movement import Layout
 from service.errors import Forbidden, InvalidInput
 
 __all__ = ["router"]
@@ -99,29 +103,66 @@ async def _event(session: SessionDep, event_id: EventId, credentials: Credential
 EventDep = Annotated[TournamentRow, Depends(_event)]
 
 
-async def _actor(session: SessionDep, event: EventDep, credentials: Credentials) -> BridgeActor:
+@dataclass(frozen=True, slots=True)
+class BridgeWrite:
+    """What a write to a bridge event needs: its session, the app, the event and who
+    writes (the bridge's `deps.Write`: one dependency, one token lookup)."""
+
+    session: AsyncSession
+    state: AppState
+    event: TournamentRow
+    actor: BridgeActor
+
+    @property
+    def layout(self) -> Layout:
+        """The event's movement or schedule, players and boards (cached per event)."""
+        return self.state.views.layout(self.event)
+
+
+def _bridge_actor(event: TournamentRow, reader: Reader | None) -> BridgeActor:
     """The organizer or a table; the viewer token is 403 (service.api.access)."""
-    reader = (
-        None if credentials is None else await identify(session, event, credentials.credentials)
-    )
     writer = require_writer(event, reader)
-    return (
-        BridgeActor("organizer")
-        if writer.role == "organizer"
-        else BridgeActor("table", writer.table)
-    )
+    if writer.role == "organizer":
+        return BridgeActor("organizer")
+    return BridgeActor("table", writer.table)
 
 
-ActorDep = Annotated[BridgeActor, Depends(_actor)]
+@asynccontextmanager
+async def _bridge_writing(
+    request: Request, event_id: str, credentials: HTTPAuthorizationCredentials | None
+) -> AsyncIterator[tuple[AsyncSession, AppState, TournamentRow, BridgeActor]]:
+    """401 and 410 from the event and the token first (`authorize_read`), then 403 for
+    the viewer token (`require_writer`)."""
+    async with write_session(request) as (session, state):
+        event = await get_bridge_event(session, event_id)
+        token = None if credentials is None else credentials.credentials
+        reader = await authorize_read(session, event, token)
+        yield session, state, event, _bridge_actor(event, reader)
 
 
-async def _organizer(actor: ActorDep) -> BridgeActor:
-    if actor.kind != "organizer":
-        raise Forbidden("only the organizer may do this", field="Authorization")
-    return actor
+async def get_bridge_write(
+    request: Request, event_id: EventId, credentials: Credentials
+) -> AsyncIterator[BridgeWrite]:
+    """The event's session and the event, once its organizer or one of its tables writes."""
+    async with _bridge_writing(request, event_id, credentials) as (session, state, event, actor):
+        yield BridgeWrite(session, state, event, actor)
 
 
-OrganizerDep = Annotated[BridgeActor, Depends(_organizer)]
+BridgeWriteDep = Annotated[BridgeWrite, Depends(get_bridge_write)]
+
+
+async def get_bridge_organizer_write(
+    request: Request, event_id: EventId, credentials: Credentials
+) -> AsyncIterator[BridgeWrite]:
+    """`get_bridge_write` for what only the organizer may do: a table's token is 403
+    before anything else is read (a PBN file's body included)."""
+    async with _bridge_writing(request, event_id, credentials) as (session, state, event, actor):
+        if actor.kind != "organizer":
+            raise Forbidden("only the organizer may do this", field="Authorization")
+        yield BridgeWrite(session, state, event, actor)
+
+
+BridgeOrganizerWriteDep = Annotated[BridgeWrite, Depends(get_bridge_organizer_write)]
 
 
 async def _event_public(
@@ -206,10 +247,7 @@ def _input(body: BridgeResultSubmit) -> ResultInput:
 @router.put("/{event_id}/tables/{table}/boards/{board}", response_model=BridgeResultPublic)
 async def enter_result(
     body: BridgeResultSubmit,
-    event: EventDep,
-    actor: ActorDep,
-    session: SessionDep,
-    state: StateDep,
+    write: BridgeWriteDep,
     table: TableNo,
     board: BoardNo,
 ) -> dict[str, Any]:
@@ -218,26 +256,26 @@ async def enter_result(
     artificial score `{"adjusted": {"ns_percent": 60, "ew_percent": 40}}`. The NS score
     follows from the board's vulnerability (Law 77). A correction keeps the previous
     value in the event log; repeating the stored result changes nothing."""
-    layout = state.views.layout(event)
-    outcome = await enter_result_workflow(session, event, layout, table, board, _input(body), actor)
+    session, event = write.session, write.event
+    outcome = await enter_result_workflow(
+        session, event, write.layout, table, board, _input(body), write.actor
+    )
     if outcome.seq is not None:
-        await commit_and_publish(session, state, event)
+        await commit_and_publish(session, write.state, event)
     return result_document(outcome.result)
 
 
 @router.delete("/{event_id}/tables/{table}/boards/{board}", status_code=status.HTTP_204_NO_CONTENT)
 async def remove_result(
-    event: EventDep,
-    actor: OrganizerDep,
-    session: SessionDep,
-    state: StateDep,
+    write: BridgeOrganizerWriteDep,
     table: TableNo,
     board: BoardNo,
 ) -> None:
     """Remove a result entered by mistake (organizer only, e.g. a table that keyed in a
     board it did not play). The event log keeps the removed value."""
-    await remove_result_workflow(session, event, state.views.layout(event), table, board, actor)
-    await commit_and_publish(session, state, event)
+    session, event = write.session, write.event
+    await remove_result_workflow(session, event, write.layout, table, board, write.actor)
+    await commit_and_publish(session, write.state, event)
 
 
 @router.get("/{event_id}/tables/{table}/boards/{board}", response_model=BridgeResultWithHistory)
@@ -258,13 +296,7 @@ async def read_ranking(event: EventDep, session: SessionDep, state: StateDep) ->
 
 
 @router.post("/{event_id}/import", response_model=BridgeImportSummary, openapi_extra=PBN_BODY)
-async def import_pbn(
-    request: Request,
-    event: EventDep,
-    actor: OrganizerDep,
-    session: SessionDep,
-    state: StateDep,
-) -> dict[str, int]:
+async def import_pbn(request: Request, write: BridgeOrganizerWriteDep) -> dict[str, int]:
     """Enter results from a PBN file (organizer only). Every game with a [Contract]
     needs [Board] and [Table] (PBN 2.1 supplemental tag); [Round] and [Vulnerable],
     when given, must agree with the movement and the board. [Result] is the number of
@@ -277,9 +309,10 @@ async def import_pbn(
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
         text = raw.decode("latin-1")
-    outcome = await import_pbn_workflow(session, event, state.views.layout(event), text, actor)
+    session, event = write.session, write.event
+    outcome = await import_pbn_workflow(session, event, write.layout, text, write.actor)
     if outcome.changed:
-        await commit_and_publish(session, state, event)
+        await commit_and_publish(session, write.state, event)
     return {
         "games": outcome.games,
         "changed": outcome.changed,
