@@ -126,9 +126,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         reader = create_reader(config, create_tables)
         reader.start()
         hub = Hub(reader, config)
-        hub.observe_lag = metrics_of(app).bus_lag_seconds.observe
+        metrics = metrics_of(app)
+        hub.observe_lag = metrics.bus_lag_seconds.observe
+        hub.count_warmup = lambda trigger: metrics.tables_warmed.labels(trigger=trigger).inc()
         bus = create_bus(config.database_url)
-        bus.attach(hub.notify, hub.resync)
+        bus.attach(hub.notify, hub.resync, hub.warm_for_peer)
         await bus.start()
         read_engine = _read_engine(config)
         app.state.arbiter = AppState(

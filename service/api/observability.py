@@ -58,6 +58,9 @@ class Metrics:
     this process (reading the event and bringing the table forward included)."""
     pairing_seconds: Histogram
     """Time to pair one round (or a whole schedule), by pairing system."""
+    tables_warmed: Counter
+    """Standings tables computed ahead of their first read, by what asked: `write` (a
+    start or a pairing through this process) or `peer` (another replica's)."""
 
     @classmethod
     def create(cls) -> Metrics:
@@ -95,6 +98,12 @@ class Metrics:
                 ["system"],
                 registry=registry,
                 buckets=(0.01, 0.05, 0.1, 0.5, 1, 5, 10, 30, 60, 300, 900),
+            ),
+            tables_warmed=Counter(
+                "arbiter_live_tables_warmed_total",
+                "Standings tables computed ahead of their first read, by trigger",
+                ["trigger"],
+                registry=registry,
             ),
         )
 

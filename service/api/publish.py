@@ -22,7 +22,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from service.api.idempotency import SESSION_SCOPE_KEY, after_commit
 from service.api.idempotency_records import answer_after, answer_waits, wait_ready
 from service.api.state import AppState
-from service.db.events import CHANNEL, NOTIFIED
+from service.db.events import CHANNEL, NOTIFIED, TABLES_CHANNEL
 from service.db.loading import Schedule
 from service.db.tables import TournamentRow
 from service.live.bus import InProcessBus
@@ -63,11 +63,18 @@ async def commit_and_publish(
     the new table once committed (`Hub.warm`), from `schedule` when the write stored
     every round there is (a start of a round-robin or FLAMPARK), and the answer waits
     for that table (at most `warm_wait_seconds`), so that the spectators who come with
-    the first round find it computed; the tournament's gate is open again meanwhile."""
+    the first round find it computed; the tournament's gate is open again meanwhile.
+    On PostgreSQL the other replicas are told in the same transaction (the bus's table
+    channel), and compute that table too."""
     await session.flush()
     seq = await notify_in_transaction(session, tournament.id)
     set_committed_value(tournament, "last_seq", seq)
     bus = state.bus
+    if warm and session.get_bind().dialect.name == "postgresql":
+        await session.exec(  # type: ignore[call-overload]
+            text("SELECT pg_notify(:channel, :payload)"),
+            params={"channel": TABLES_CHANNEL, "payload": f"{bus.origin}:{tournament.id}:{seq}"},
+        )
     tournament_id = tournament.id
 
     hub = state.hub if warm else None

@@ -24,6 +24,7 @@ __all__ = [
     "NOTIFIED",
     "NUMBER_AND_STORE_EVENT",
     "STANDINGS_EVENTS",
+    "TABLES_CHANNEL",
     "append_event",
     "event_params",
     "events_since",
@@ -47,6 +48,11 @@ STANDINGS_EVENTS = frozenset(
 
 CHANNEL = "arbiter_events"
 """The PostgreSQL channel that announces new events (payload `tournament id:seq`)."""
+
+TABLES_CHANNEL = "arbiter_tables"
+"""The PostgreSQL channel that announces a write which changed more than results (a
+start, a pairing: payload `origin:tournament id:seq`, `origin` naming the announcing
+process), so that every other replica computes the new table before its first read."""
 
 NOTIFIED = "arbiter_notified"
 """`session.info` key: tournament id -> the seq already announced in this transaction."""

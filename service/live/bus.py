@@ -12,6 +12,11 @@ limit). A listener that loses its connection (PostgreSQL restart, `pg_terminate_
 network loss, `CannotConnectNowError` while the server starts) reconnects with
 exponential backoff and then asks the hub to resynchronise every tournament from the
 event log, since notifications sent meanwhile are gone.
+
+A second channel, `arbiter_tables` (payload `<origin>:<tournament id>:<seq>`), is told
+of the writes after which a table must be read back cold (a start, a pairing): every
+other replica computes that table at once, so the first reader there does not wait for
+it. A replica that misses one only computes the table on its first read.
 """
 
 from __future__ import annotations
@@ -19,10 +24,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import secrets
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from service.db.events import CHANNEL
+from service.db.events import CHANNEL, TABLES_CHANNEL
 
 __all__ = [
     "CHANNEL",
@@ -44,6 +50,8 @@ OnEvent = Callable[[str, int], None]
 """Called with (tournament id, seq) for each notification."""
 OnResync = Callable[[], None]
 """Called after a gap in the notifications: every follower must reread the log."""
+OnNewTable = Callable[[str, int], None]
+"""Called with (tournament id, seq) when another process started or paired a tournament."""
 
 
 def parse_payload(payload: str) -> tuple[str, int] | None:
@@ -57,7 +65,12 @@ def parse_payload(payload: str) -> tuple[str, int] | None:
 class EventBus(Protocol):
     """What the app needs from a bus."""
 
-    def attach(self, on_event: OnEvent, on_resync: OnResync) -> None:
+    origin: str
+    """This process's name in the table announcements it makes (`TABLES_CHANNEL`)."""
+
+    def attach(
+        self, on_event: OnEvent, on_resync: OnResync, on_new_table: OnNewTable | None = None
+    ) -> None:
         """Register the process's hub (one receiver per process)."""
 
     async def start(self) -> None:
@@ -76,15 +89,22 @@ class _Receiver:
     def __init__(self) -> None:
         self._on_event: OnEvent = lambda _t, _s: None
         self._on_resync: OnResync = lambda: None
+        self._on_new_table: OnNewTable = lambda _t, _s: None
+        self.origin = secrets.token_hex(6)
 
-    def attach(self, on_event: OnEvent, on_resync: OnResync) -> None:
+    def attach(
+        self, on_event: OnEvent, on_resync: OnResync, on_new_table: OnNewTable | None = None
+    ) -> None:
         """Register the process's hub."""
         self._on_event = on_event
         self._on_resync = on_resync
+        if on_new_table is not None:
+            self._on_new_table = on_new_table
 
 
 class InProcessBus(_Receiver):
-    """A bus for one process: publishing calls the hub directly."""
+    """A bus for one process: publishing calls the hub directly (the process that
+    starts or pairs a tournament computes its table itself, so no table is announced)."""
 
     async def start(self) -> None:
         """Nothing to open."""
@@ -139,6 +159,7 @@ class PostgresBus(_Receiver):
         )
         try:
             await connection.add_listener(CHANNEL, self._on_notify)
+            await connection.add_listener(TABLES_CHANNEL, self._on_table_notify)
         except BaseException:
             await connection.close()
             raise
@@ -150,6 +171,12 @@ class PostgresBus(_Receiver):
         parsed = parse_payload(payload)
         if parsed is not None:
             self._on_event(*parsed)
+
+    def _on_table_notify(self, _conn: Any, _pid: int, _channel: str, payload: str) -> None:
+        origin, _, rest = payload.partition(":")
+        parsed = parse_payload(rest)
+        if parsed is not None and origin != self.origin:  # this process has its own
+            self._on_new_table(*parsed)
 
     async def _keep_listening(self) -> None:
         """Wait for the connection to drop (or notice it closed), then reconnect with

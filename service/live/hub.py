@@ -376,6 +376,9 @@ class Hub:
     def __init__(self, reader: Reader, settings: Settings, *, attempts: int = 5) -> None:
         self.observe_lag: Callable[[float], None] | None = None
         """Told each notification-to-fan-out delay (the app's metrics)."""
+        self.count_warmup: Callable[[str], None] | None = None
+        """Told what asked for each warm-up: `write` (this process's start or pairing)
+        or `peer` (another replica's, announced on the bus)."""
         self.reader = reader
         self.settings = settings
         self.attempts = attempts
@@ -383,7 +386,12 @@ class Hub:
         self._warming: set[asyncio.Task[None]] = set()
 
     def warm(
-        self, tournament_id: str, seq: int, schedule: Schedule | None = None
+        self,
+        tournament_id: str,
+        seq: int,
+        schedule: Schedule | None = None,
+        *,
+        trigger: str = "write",
     ) -> asyncio.Task[None]:
         """Have the reader compute the tournament's table as of `seq` now, in the
         background, so the first `GET /standings` after a start or a pairing is served
@@ -394,10 +402,18 @@ class Hub:
         hands them over (`schedule`), and the reader builds its view from them instead
         of reading them back. Returns the warm-up, which never fails (a start's answer
         waits for it: `api.publish`)."""
+        if self.count_warmup is not None:
+            self.count_warmup(trigger)
         task = asyncio.get_running_loop().create_task(self._warm(tournament_id, seq, schedule))
         self._warming.add(task)
         task.add_done_callback(self._warming.discard)
         return task
+
+    def warm_for_peer(self, tournament_id: str, seq: int) -> None:
+        """Another replica started or paired `tournament_id` (the bus's table channel):
+        compute the new table here too, so that this replica's first reader of it finds
+        it computed (without the start's rounds, which only the writer holds)."""
+        self.warm(tournament_id, seq, trigger="peer")
 
     async def warmed(self) -> None:
         """Wait for the warm-ups asked so far to end (however they end)."""

@@ -148,3 +148,37 @@ async def test_the_listener_reconnects_and_resyncs(shared_database_url: str) -> 
     finally:
         await stop_server(writer, writer_task)
         await stop_server(follower, follower_task)
+
+
+def _warmed(metrics: str, trigger: str) -> float:
+    """`arbiter_live_tables_warmed_total{trigger=...}` from a /metrics page (0 if absent)."""
+    prefix = f'arbiter_live_tables_warmed_total{{trigger="{trigger}"}} '
+    found = [line[len(prefix) :] for line in metrics.splitlines() if line.startswith(prefix)]
+    return float(found[0]) if found else 0.0
+
+
+async def test_a_start_readies_the_table_on_the_other_replica(shared_database_url: str) -> None:
+    """A start through one replica has the other compute the started table before any
+    reader asks it (the bus's table channel, `TABLES_CHANNEL`), and that replica's first
+    read is the table as of the start; a replica ignores its own announcement."""
+    async with (
+        serve_process(shared_database_url) as a,
+        serve_process(shared_database_url) as b,
+        httpx.AsyncClient(base_url=f"http://{a}") as http_a,
+        httpx.AsyncClient(base_url=f"http://{b}") as http_b,
+    ):
+        event = await create_round_robin(http_a, PLAYERS)
+        for _ in range(200):
+            if _warmed((await http_b.get("/metrics")).text, "peer") >= 1:
+                break
+            await asyncio.sleep(0.05)
+        else:
+            raise AssertionError("the other replica never computed the started table")
+        own = (await http_a.get("/metrics")).text
+        assert (_warmed(own, "write"), _warmed(own, "peer")) == (1, 0)
+        first_b = await http_b.get(f"/v1/tournaments/{event.id}/standings")
+        first_a = await http_a.get(f"/v1/tournaments/{event.id}/standings")
+        assert first_b.status_code == 200, first_b.text
+        assert first_b.headers["etag"] == first_a.headers["etag"]
+        assert first_b.json() == first_a.json()
+        assert _warmed((await http_b.get("/metrics")).text, "write") == 0
