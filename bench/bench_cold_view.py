@@ -26,7 +26,14 @@ import time
 from pathlib import Path
 
 import httpx
-from bench_writes import _launch, create_database, drop_database, stop_server  # bench/: this folder
+from bench_writes import (  # bench/: this folder
+    _launch,
+    create_database,
+    drop_database,
+    register_round_robin,
+    start_tournament,
+    stop_server,
+)
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the tree this script is in
 
@@ -86,19 +93,8 @@ async def bench(players: int, repeat: int, server: str) -> None:
     try:
         process, base = await _launch("service.api.app:create_app", {"ARBITER_DATABASE_URL": url})
         async with httpx.AsyncClient(base_url=base, timeout=600) as http:
-            created = (
-                await http.post("/v1/tournaments", json={"name": "Bench", "system": "round-robin"})
-            ).json()
-            auth = {"Authorization": f"Bearer {created['organizer_token']}"}
-            tournament_id = created["id"]
-            for n in range(players):
-                await http.post(
-                    f"/v1/tournaments/{tournament_id}/players",
-                    json={"name": f"Player {n:04d}", "rating": 2800 - n},
-                    headers=auth,
-                )
-            started = await http.post(f"/v1/tournaments/{tournament_id}/start", headers=auth)
-            assert started.status_code == 200, started.text
+            tournament_id, auth = await register_round_robin(http, players)
+            await start_tournament(http, tournament_id, auth)
         stop_server(process)  # its own warm-up read would race the reads timed here
         await _cold_read(url, tournament_id)
         seq, schedule = await _stored_schedule(url, tournament_id)

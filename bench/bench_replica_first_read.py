@@ -22,24 +22,14 @@ import statistics
 import time
 
 import httpx
-from bench_writes import _launch, create_database, drop_database, stop_server  # bench/: this folder
-
-
-async def _started_round_robin(http: httpx.AsyncClient, players: int) -> str:
-    created = (
-        await http.post("/v1/tournaments", json={"name": "Bench", "system": "round-robin"})
-    ).json()
-    auth = {"Authorization": f"Bearer {created['organizer_token']}"}
-    tournament_id: str = created["id"]
-    for n in range(players):
-        await http.post(
-            f"/v1/tournaments/{tournament_id}/players",
-            json={"name": f"Player {n:04d}", "rating": 2800 - n},
-            headers=auth,
-        )
-    started = await http.post(f"/v1/tournaments/{tournament_id}/start", headers=auth)
-    assert started.status_code == 200, started.text
-    return tournament_id
+from bench_writes import (  # bench/: this folder
+    _launch,
+    create_database,
+    drop_database,
+    register_round_robin,
+    start_tournament,
+    stop_server,
+)
 
 
 async def _first_read_ms(http: httpx.AsyncClient, tournament_id: str) -> float:
@@ -65,7 +55,8 @@ async def bench(players: int, tournaments: int, settle: float, server: str) -> N
             httpx.AsyncClient(base_url=base_b, timeout=600) as b,
         ):
             for _ in range(tournaments):
-                tournament_id = await _started_round_robin(a, players)
+                tournament_id, auth = await register_round_robin(a, players)
+                await start_tournament(a, tournament_id, auth)
                 await asyncio.sleep(settle)
                 other.append(await _first_read_ms(b, tournament_id))
                 own.append(await _first_read_ms(a, tournament_id))

@@ -79,6 +79,31 @@ async def _launch(app: str, env: dict[str, str]) -> tuple[subprocess.Popen[bytes
     raise RuntimeError(f"{app} did not start")
 
 
+async def register_round_robin(http: httpx.AsyncClient, players: int) -> tuple[str, dict[str, str]]:
+    """A new round-robin with `players` registered one by one (ratings 2800 down), not
+    started: its id and the organizer's `Authorization` header."""
+    created = (
+        await http.post("/v1/tournaments", json={"name": "Bench", "system": "round-robin"})
+    ).json()
+    auth = {"Authorization": f"Bearer {created['organizer_token']}"}
+    tournament_id: str = created["id"]
+    for n in range(players):
+        await http.post(
+            f"/v1/tournaments/{tournament_id}/players",
+            json={"name": f"Player {n:04d}", "rating": 2800 - n},
+            headers=auth,
+        )
+    return tournament_id, auth
+
+
+async def start_tournament(
+    http: httpx.AsyncClient, tournament_id: str, auth: dict[str, str]
+) -> None:
+    """Close the list and pair (a round-robin: every round)."""
+    started = await http.post(f"/v1/tournaments/{tournament_id}/start", headers=auth)
+    assert started.status_code == 200, started.text
+
+
 def stop_server(process: subprocess.Popen[bytes] | None) -> None:
     """End a server `_launch` started, if it still runs."""
     if process is not None and process.poll() is None:
@@ -185,24 +210,11 @@ async def bench(
         events: list[tuple[str, dict[str, str]]] = []  # (tournament id, organizer auth)
         async with httpx.AsyncClient(base_url=base, timeout=600) as http:
             for _ in range(tournaments):
-                created = (
-                    await http.post(
-                        "/v1/tournaments", json={"name": "Bench", "system": "round-robin"}
-                    )
-                ).json()
-                auth = {"Authorization": f"Bearer {created['organizer_token']}"}
-                tid = created["id"]
                 t0 = time.perf_counter()
-                for n in range(players):
-                    await http.post(
-                        f"/v1/tournaments/{tid}/players",
-                        json={"name": f"Player {n:04d}", "rating": 2800 - n},
-                        headers=auth,
-                    )
+                tid, auth = await register_round_robin(http, players)
                 registered = time.perf_counter() - t0
                 t0 = time.perf_counter()
-                started = await http.post(f"/v1/tournaments/{tid}/start", headers=auth)
-                assert started.status_code == 200, started.text
+                await start_tournament(http, tid, auth)
                 start_seconds = time.perf_counter() - t0
                 events.append((tid, auth))
         tid, auth = events[0]

@@ -5,7 +5,8 @@ reconnects and resynchronises."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
+import contextlib
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import httpx
@@ -56,15 +57,24 @@ def shared_database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Itera
     yield from prepared_database(request.param, tmp_path)
 
 
-async def test_replicas_share_events(shared_database_url: str) -> None:
-    """Two `arbiter serve` processes on one PostgreSQL database: results written through
-    either reach the spectators of both, in seq order."""
+@contextlib.asynccontextmanager
+async def _two_replicas(
+    database_url: str,
+) -> AsyncIterator[tuple[str, str, httpx.AsyncClient, httpx.AsyncClient]]:
+    """Two `arbiter serve` processes on one database: their addresses and a client each."""
     async with (
-        serve_process(shared_database_url) as a,
-        serve_process(shared_database_url) as b,
+        serve_process(database_url) as a,
+        serve_process(database_url) as b,
         httpx.AsyncClient(base_url=f"http://{a}") as http_a,
         httpx.AsyncClient(base_url=f"http://{b}") as http_b,
     ):
+        yield a, b, http_a, http_b
+
+
+async def test_replicas_share_events(shared_database_url: str) -> None:
+    """Two `arbiter serve` processes on one PostgreSQL database: results written through
+    either reach the spectators of both, in seq order."""
+    async with _two_replicas(shared_database_url) as (a, b, http_a, http_b):
         event = await create_round_robin(http_a, PLAYERS)
         boards = [Follower(), Follower()]
         async with (
@@ -161,12 +171,7 @@ async def test_a_start_readies_the_table_on_the_other_replica(shared_database_ur
     """A start through one replica has the other compute the started table before any
     reader asks it (the bus's table channel, `TABLES_CHANNEL`), and that replica's first
     read is the table as of the start; a replica ignores its own announcement."""
-    async with (
-        serve_process(shared_database_url) as a,
-        serve_process(shared_database_url) as b,
-        httpx.AsyncClient(base_url=f"http://{a}") as http_a,
-        httpx.AsyncClient(base_url=f"http://{b}") as http_b,
-    ):
+    async with _two_replicas(shared_database_url) as (_, _, http_a, http_b):
         event = await create_round_robin(http_a, PLAYERS)
         for _ in range(200):
             if _warmed((await http_b.get("/metrics")).text, "peer") >= 1:
