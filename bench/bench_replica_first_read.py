@@ -2,11 +2,13 @@
 
 Two real servers (A and B) on one fresh PostgreSQL database. For each of K round-robins
 of P players (default 3 of 400: 79,800 games each), the script registers the players
-and starts the tournament through A, waits `--settle` seconds (default 3, the time a
-peer has to prepare the table after hearing of the start), then times the first
-`GET /standings` on B (the replica that did not start it) and then on A. Before the
-bus's table channel, B's first read waited for its live reader's cold read of the whole
-schedule; with it, B computed that table as soon as the start committed.
+through A, reads the standings once through B (a results page open before the start:
+B now follows the tournament), starts the tournament through A, waits `--settle`
+seconds (default 3, the time a peer has to prepare the table after hearing of the
+start), then times the first `GET /standings` after the start on B (the replica that
+did not start it) and then on A. Before the bus's table channel, B's first read waited
+for its live reader's cold read of the whole schedule; with it, B computed that table
+as soon as the start committed.
 
 Run: .venv/bin/python bench/bench_replica_first_read.py [--players 400] [--tournaments 3]
      [--settle 3] [--server postgresql+asyncpg://postgres@127.0.0.1:5432/postgres]
@@ -56,6 +58,7 @@ async def bench(players: int, tournaments: int, settle: float, server: str) -> N
         ):
             for _ in range(tournaments):
                 tournament_id, auth = await register_round_robin(a, players)
+                await _first_read_ms(b, tournament_id)  # the registered players
                 await start_tournament(a, tournament_id, auth)
                 await asyncio.sleep(settle)
                 other.append(await _first_read_ms(b, tournament_id))

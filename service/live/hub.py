@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from service.config import Settings
 from service.live.frames import batch_message, ping_message
-from service.live.reader import Reader, Update
+from service.live.reader import Reader, TableText, Update
 from service.live.wire import DirectSocket, text_frame
 
 if TYPE_CHECKING:
@@ -50,6 +50,11 @@ GONE = 4404
 """Close code for a tournament that does not exist."""
 FANOUT_SLICE = 64
 """Clients woken between two yields to the event loop."""
+INTEREST_SECONDS = 3600.0
+"""How long a table served by this process counts as interest in its tournament: a
+peer's start or pairing is then prepared here too (`Hub.warm_for_peer`)."""
+INTEREST_LIMIT = 10_000
+"""Tournaments remembered as read (the least recently read is forgotten first)."""
 
 
 class LiveUnavailable(Exception):  # a state, not a programming error
@@ -384,6 +389,8 @@ class Hub:
         self.attempts = attempts
         self.channels: dict[str, Channel] = {}
         self._warming: set[asyncio.Task[None]] = set()
+        self._read_at: dict[str, float] = {}
+        """When this process last served each tournament's table (`table`)."""
 
     def warm(
         self,
@@ -409,11 +416,31 @@ class Hub:
         task.add_done_callback(self._warming.discard)
         return task
 
+    async def table(self, tournament_id: str, at_least: int) -> TableText | None:
+        """The reader's table of the tournament as of `at_least` or later (`GET
+        /standings`), the read remembered as interest in the tournament (`follows`)."""
+        read_at = self._read_at  # oldest first: a bounded least-recently-read order
+        read_at.pop(tournament_id, None)
+        read_at[tournament_id] = time.monotonic()
+        if len(read_at) > INTEREST_LIMIT:
+            del read_at[next(iter(read_at))]
+        return await self.reader.table(tournament_id, at_least)
+
+    def follows(self, tournament_id: str) -> bool:
+        """Whether this process has spectators of the tournament, or served its table
+        within the last `INTEREST_SECONDS`."""
+        if tournament_id in self.channels:
+            return True
+        read_at = self._read_at.get(tournament_id)
+        return read_at is not None and time.monotonic() - read_at < INTEREST_SECONDS
+
     def warm_for_peer(self, tournament_id: str, seq: int) -> None:
         """Another replica started or paired `tournament_id` (the bus's table channel):
-        compute the new table here too, so that this replica's first reader of it finds
-        it computed (without the start's rounds, which only the writer holds)."""
-        self.warm(tournament_id, seq, trigger="peer")
+        if this process follows it, compute the new table here too, so that its next
+        reader finds it computed (without the start's rounds, which only the writer
+        holds). A tournament nobody reads here costs this process nothing."""
+        if self.follows(tournament_id):
+            self.warm(tournament_id, seq, trigger="peer")
 
     async def warmed(self) -> None:
         """Wait for the warm-ups asked so far to end (however they end)."""

@@ -167,22 +167,38 @@ def _warmed(metrics: str, trigger: str) -> float:
     return float(found[0]) if found else 0.0
 
 
-async def test_a_start_readies_the_table_on_the_other_replica(shared_database_url: str) -> None:
-    """A start through one replica has the other compute the started table before any
-    reader asks it (the bus's table channel, `TABLES_CHANNEL`), and that replica's first
-    read is the table as of the start; a replica ignores its own announcement."""
+async def _peer_warmups_reach(http: httpx.AsyncClient, count: int) -> None:
+    for _ in range(200):
+        if _warmed((await http.get("/metrics")).text, "peer") >= count:
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"the replica never counted {count} tables prepared for a peer")
+
+
+async def test_a_start_readies_the_table_on_the_replicas_that_follow_it(
+    shared_database_url: str,
+) -> None:
+    """A start through one replica has another that served the tournament's table compute
+    the started table before any reader asks it again (the bus's table channel,
+    `TABLES_CHANNEL`); a replica that never read a tournament leaves its start alone, and
+    a replica ignores its own announcement."""
     async with _two_replicas(shared_database_url) as (_, _, http_a, http_b):
-        event = await create_round_robin(http_a, PLAYERS)
-        for _ in range(200):
-            if _warmed((await http_b.get("/metrics")).text, "peer") >= 1:
-                break
-            await asyncio.sleep(0.05)
-        else:
-            raise AssertionError("the other replica never computed the started table")
+        followed = await create_round_robin(http_a, PLAYERS, start=False)
+        unread = await create_round_robin(http_a, PLAYERS, start=False)
+        last = await create_round_robin(http_a, PLAYERS, start=False)
+        for event in (followed, last):  # B serves their tables before the start
+            assert (await http_b.get(f"/v1/tournaments/{event.id}/standings")).status_code == 200
+        for event in (followed, unread, last):
+            started = await http_a.post(f"/v1/tournaments/{event.id}/start", headers=event.auth())
+            assert started.status_code == 200, started.text
+        # the announcements reach B in commit order: once the last one is counted, the
+        # unread tournament's has been heard and left alone
+        await _peer_warmups_reach(http_b, 2)
+        assert _warmed((await http_b.get("/metrics")).text, "peer") == 2
         own = (await http_a.get("/metrics")).text
-        assert (_warmed(own, "write"), _warmed(own, "peer")) == (1, 0)
-        first_b = await http_b.get(f"/v1/tournaments/{event.id}/standings")
-        first_a = await http_a.get(f"/v1/tournaments/{event.id}/standings")
+        assert (_warmed(own, "write"), _warmed(own, "peer")) == (3, 0)
+        first_b = await http_b.get(f"/v1/tournaments/{followed.id}/standings")
+        first_a = await http_a.get(f"/v1/tournaments/{followed.id}/standings")
         assert first_b.status_code == 200, first_b.text
         assert first_b.headers["etag"] == first_a.headers["etag"]
         assert first_b.json() == first_a.json()

@@ -90,7 +90,7 @@ async def _whole_table(
     text = None
     if hub is not None:
         try:
-            text = await hub.reader.table(tournament.id, tournament.last_seq)
+            text = await hub.table(tournament.id, tournament.last_seq)
         except ReaderError:
             text = None  # the reader is restarting: compute here
     response: Response
