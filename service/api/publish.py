@@ -65,7 +65,7 @@ async def commit_and_publish(
     for that table (at most `warm_wait_seconds`), so that the spectators who come with
     the first round find it computed; the tournament's gate is open again meanwhile.
     On PostgreSQL the other replicas are told in the same transaction (the bus's table
-    channel), and compute that table too."""
+    channel), and those that follow the tournament compute that table too."""
     await session.flush()
     seq = await notify_in_transaction(session, tournament.id)
     set_committed_value(tournament, "last_seq", seq)

@@ -52,7 +52,8 @@ CHANNEL = "arbiter_events"
 TABLES_CHANNEL = "arbiter_tables"
 """The PostgreSQL channel that announces a write which changed more than results (a
 start, a pairing: payload `origin:tournament id:seq`, `origin` naming the announcing
-process), so that every other replica computes the new table before its first read."""
+process), so that the other replicas that follow the tournament compute the new table
+before their next read of it."""
 
 NOTIFIED = "arbiter_notified"
 """`session.info` key: tournament id -> the seq already announced in this transaction."""

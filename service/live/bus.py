@@ -15,8 +15,9 @@ event log, since notifications sent meanwhile are gone.
 
 A second channel, `arbiter_tables` (payload `<origin>:<tournament id>:<seq>`), is told
 of the writes after which a table must be read back cold (a start, a pairing): every
-other replica computes that table at once, so the first reader there does not wait for
-it. A replica that misses one only computes the table on its first read.
+other replica that follows the tournament computes that table at once (`Hub.follows`),
+so its next reader does not wait for it. A replica that misses one only computes the
+table on its next read.
 """
 
 from __future__ import annotations

@@ -391,6 +391,8 @@ class Hub:
         self._warming: set[asyncio.Task[None]] = set()
         self._read_at: dict[str, float] = {}
         """When this process last served each tournament's table (`table`)."""
+        self.clock: Callable[[], float] = time.monotonic
+        """The clock of those reads (a test's own)."""
 
     def warm(
         self,
@@ -421,7 +423,7 @@ class Hub:
         /standings`), the read remembered as interest in the tournament (`follows`)."""
         read_at = self._read_at  # oldest first: a bounded least-recently-read order
         read_at.pop(tournament_id, None)
-        read_at[tournament_id] = time.monotonic()
+        read_at[tournament_id] = self.clock()
         if len(read_at) > INTEREST_LIMIT:
             del read_at[next(iter(read_at))]
         return await self.reader.table(tournament_id, at_least)
@@ -432,7 +434,7 @@ class Hub:
         if tournament_id in self.channels:
             return True
         read_at = self._read_at.get(tournament_id)
-        return read_at is not None and time.monotonic() - read_at < INTEREST_SECONDS
+        return read_at is not None and self.clock() - read_at < INTEREST_SECONDS
 
     def warm_for_peer(self, tournament_id: str, seq: int) -> None:
         """Another replica started or paired `tournament_id` (the bus's table channel):

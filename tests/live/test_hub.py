@@ -8,9 +8,12 @@ import asyncio
 import json
 from typing import Any, cast
 
+import pytest
+
 from service.config import Settings
+from service.live import hub as hub_module
 from service.live.hub import Hub
-from service.live.reader import Reader, Update
+from service.live.reader import Reader, TableText, Update
 
 
 class _Log:
@@ -229,3 +232,37 @@ async def test_caught_up_clients_take_frames_directly_in_order() -> None:
         for task in tasks:
             task.cancel()
         await hub.stop()
+
+
+class _Tables:
+    """A stand-in reader that serves tables and records the ones it was asked for."""
+
+    def __init__(self) -> None:
+        self.asked: list[tuple[str, int]] = []
+
+    async def table(self, tournament_id: str, at_least: int) -> TableText | None:
+        self.asked.append((tournament_id, at_least))
+        return TableText(at_least, "{}")
+
+
+async def test_a_peer_table_is_prepared_only_for_a_tournament_read_here(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Hub.follows: a table served within the hour; the memory keeps the most recently
+    # read INTEREST_LIMIT tournaments, forgetting the least recently read first.
+    tables = _Tables()
+    hub = Hub(cast(Reader, tables), Settings())
+    monkeypatch.setattr(hub_module, "INTEREST_LIMIT", 3)
+    clock = [1000.0]
+    hub.clock = lambda: clock[0]
+    for tournament in ("a", "b", "c"):
+        await hub.table(tournament, 1)
+    await hub.table("a", 2)  # read again: now the most recent
+    await hub.table("d", 1)  # the fourth: "b", the least recently read, is forgotten
+    assert [hub.follows(t) for t in "abcd"] == [True, False, True, True]
+    hub.warm_for_peer("b", 5)
+    hub.warm_for_peer("c", 5)
+    await hub.warmed()
+    assert tables.asked[-1] == ("c", 5) and ("b", 5) not in tables.asked
+    clock[0] += hub_module.INTEREST_SECONDS
+    assert not any(hub.follows(t) for t in "abcd")  # an hour without a read
