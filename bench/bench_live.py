@@ -467,11 +467,24 @@ Fired = tuple[dict[int, float], list[float], dict[str, int]]
 """(send time by seq, request milliseconds, outcomes by status)."""
 
 
+async def _drop_database(url: str) -> None:
+    """Drop a PostgreSQL database `_database` made (its servers stopped first)."""
+    import asyncpg
+
+    admin = await asyncpg.connect("postgresql://postgres@127.0.0.1:5432/postgres")
+    try:
+        await admin.execute(f'DROP DATABASE IF EXISTS "{url.rpartition("/")[2]}" WITH (FORCE)')
+    finally:
+        await admin.close()
+
+
 async def _arbiter(n: int, args: argparse.Namespace, tmp: Path) -> dict[str, Any]:
     url = await _database(args.database, tmp)
     replicas = args.replicas if args.database == "postgresql" else 1
     ports = [_free_port() for _ in range(replicas)]
     async with contextlib.AsyncExitStack() as stack:
+        if args.database == "postgresql":  # dropped last, once the servers have stopped
+            stack.push_async_callback(_drop_database, url)
         pids = [await stack.enter_async_context(_server(url, port)) for port in ports]
         _note(f"{replicas} server(s) up; creating a {args.players}-player round-robin")
         tid, auth = await _tournament(f"http://127.0.0.1:{ports[0]}", args.players)
