@@ -30,6 +30,16 @@ from service.live.bus import InProcessBus
 __all__ = ["commit_and_publish", "notify_in_transaction"]
 
 
+_NOTIFY = text("SELECT pg_notify(:channel, :payload)")
+
+
+async def _notify(session: AsyncSession, channel: str, payload: str) -> None:
+    """Queue a NOTIFY in the session's transaction (PostgreSQL: sent at commit)."""
+    await session.exec(  # type: ignore[call-overload]
+        _NOTIFY, params={"channel": channel, "payload": payload}
+    )
+
+
 async def notify_in_transaction(session: AsyncSession, tournament_id: str) -> int:
     """Queue the NOTIFY for the tournament's newest event in this transaction (PostgreSQL
     only); returns that sequence number. Nothing to do when `append_event` already
@@ -42,10 +52,7 @@ async def notify_in_transaction(session: AsyncSession, tournament_id: str) -> in
     )
     seq = int(result.scalar_one())
     if session.get_bind().dialect.name == "postgresql":
-        await session.exec(  # type: ignore[call-overload]
-            text("SELECT pg_notify(:channel, :payload)"),
-            params={"channel": CHANNEL, "payload": f"{tournament_id}:{seq}"},
-        )
+        await _notify(session, CHANNEL, f"{tournament_id}:{seq}")
     return seq
 
 
@@ -71,10 +78,7 @@ async def commit_and_publish(
     set_committed_value(tournament, "last_seq", seq)
     bus = state.bus
     if warm and session.get_bind().dialect.name == "postgresql":
-        await session.exec(  # type: ignore[call-overload]
-            text("SELECT pg_notify(:channel, :payload)"),
-            params={"channel": TABLES_CHANNEL, "payload": f"{bus.origin}:{tournament.id}:{seq}"},
-        )
+        await _notify(session, TABLES_CHANNEL, f"{bus.origin}:{tournament.id}:{seq}")
     tournament_id = tournament.id
 
     hub = state.hub if warm else None

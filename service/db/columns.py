@@ -52,6 +52,16 @@ def _compiled(statement: Statement, dialect: Dialect) -> tuple[str, tuple[str, .
     return found
 
 
+async def _on_driver(
+    connection: AsyncConnection, statement: Statement, parameters: Mapping[str, Any]
+) -> tuple[Any, str, list[Any]]:
+    """asyncpg's connection under the session's, the statement's SQL for it, and the
+    parameters in the order that SQL takes them."""
+    sql, names = _compiled(statement, connection.dialect)
+    raw = await connection.get_raw_connection()
+    return raw.driver_connection, sql, [parameters[n] for n in names]
+
+
 async def fetch_columns(
     connection: AsyncConnection,
     statement: Select[*Columns],
@@ -62,10 +72,8 @@ async def fetch_columns(
     as that tuple does), SQLAlchemy's rows elsewhere."""
     if connection.dialect.driver != "asyncpg":
         return (await connection.execute(statement, dict(parameters))).all()
-    sql, names = _compiled(statement, connection.dialect)
-    raw = await connection.get_raw_connection()
-    driver: Any = raw.driver_connection
-    records: Sequence[tuple[*Columns]] = await driver.fetch(sql, *(parameters[n] for n in names))
+    driver, sql, values = await _on_driver(connection, statement, parameters)
+    records: Sequence[tuple[*Columns]] = await driver.fetch(sql, *values)
     return records
 
 
@@ -75,10 +83,8 @@ async def driver_fetch_one(
     """The one row of `statement` (a module-level constant, PostgreSQL only), run through
     asyncpg on the session's connection. The parameters go to the driver as they are:
     JSON ones as their text (SQLAlchemy's codec on every pooled connection takes it so)."""
-    sql, names = _compiled(statement, connection.dialect)
+    driver, sql, values = await _on_driver(connection, statement, parameters)
     if may_write(sql):
         connection.info[DRIVER_WRITES] = connection.info.get(DRIVER_WRITES, 0) + 1
-    raw = await connection.get_raw_connection()
-    driver: Any = raw.driver_connection
-    record: tuple[Any, ...] = await driver.fetchrow(sql, *(parameters[n] for n in names))
+    record: tuple[Any, ...] = await driver.fetchrow(sql, *values)
     return record

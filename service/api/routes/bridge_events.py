@@ -92,11 +92,19 @@ _bearer = HTTPBearer(auto_error=False, description="Organizer or table token")
 Credentials = Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)]
 
 
-async def _event(session: SessionDep, event_id: EventId, credentials: Credentials) -> TournamentRow:
-    """The event, once the caller may read it (service.api.access: private events need
-    a token of theirs, archived ones are 410)."""
+async def _readable_event(
+    session: AsyncSession, event_id: str, credentials: HTTPAuthorizationCredentials | None
+) -> tuple[TournamentRow, Reader | None]:
+    """The event and who reads it, once the caller may (service.api.access: private
+    events need a token of theirs, archived ones are 410)."""
     row = await get_bridge_event(session, event_id)
-    await authorize_read(session, row, None if credentials is None else credentials.credentials)
+    token = None if credentials is None else credentials.credentials
+    return row, await authorize_read(session, row, token)
+
+
+async def _event(session: SessionDep, event_id: EventId, credentials: Credentials) -> TournamentRow:
+    """The event, once the caller may read it (`_readable_event`)."""
+    row, _reader = await _readable_event(session, event_id, credentials)
     return row
 
 
@@ -134,9 +142,7 @@ async def _bridge_writing(
     """401 and 410 from the event and the token first (`authorize_read`), then 403 for
     the viewer token (`require_writer`)."""
     async with write_session(request) as (session, state):
-        event = await get_bridge_event(session, event_id)
-        token = None if credentials is None else credentials.credentials
-        reader = await authorize_read(session, event, token)
+        event, reader = await _readable_event(session, event_id, credentials)
         yield session, state, event, _bridge_actor(event, reader)
 
 
