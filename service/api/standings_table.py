@@ -154,9 +154,8 @@ async def standings_table(
         ordered = _rerank(
             [r for r in ordered if selected.keeps(players[r["start_number"]], _games(r, played))]
         )
-    done = max((r.number for r in tournament.rounds if any(g.result for g in r.games)), default=0)
     return {
-        "round": done,
+        "round": _last_decided_round(tournament, table),
         "tiebreaks": order,
         "order": sort_order,
         "filters": selected.as_dict(),
@@ -195,6 +194,16 @@ def points_only(tournament: Tournament) -> Standings:
         for rank, number in zip(places, ordered, strict=True)
     ]
     return Standings(rows=tuple(rows), tiebreaks=())
+
+
+def _last_decided_round(tournament: Tournament, table: Standings) -> int:
+    """The highest round with a game result (0 before the first): from the tie-break
+    digest when there is one, which keeps it for the rounds it brought forward, else
+    from the rounds."""
+    if table.context is not None:
+        return table.context.last_decided_round()
+    decided = (r.number for r in tournament.rounds if any(g.result for g in r.games))
+    return max(decided, default=0)
 
 
 def _rerank(rows: list[Row]) -> list[Row]:

@@ -180,6 +180,10 @@ def test_a_digest_brought_forward_ranks_as_a_fresh_one(
     for number, digest in brought.context.players.items():
         if number not in touched:
             assert digest is first.context.players[number]
+    # the rounds the digest kept remember whether they had a result; a touched round
+    # may have gained its first result or lost its last one
+    decided = [r.number for r in later.rounds if any(g.result is not None for g in r.games)]
+    assert brought.context.last_decided_round() == max(decided, default=0)
     shorter = compute_standings(replace(later, rounds=later.rounds[:-1]), codes)
     assert _rows(compute_standings(later, codes, previous=shorter.context)) == _rows(brought)
     last = later.players[-1]
@@ -187,3 +191,41 @@ def test_a_digest_brought_forward_ranks_as_a_fresh_one(
     assert _rows(compute_standings(rerated, codes, previous=brought.context)) == _rows(
         compute_standings(rerated, codes)
     )
+
+
+def test_the_last_decided_round_follows_a_digest_brought_forward() -> None:
+    """The table's `round` (the highest round with a result) from a digest brought
+    forward: a later round's first result raises it, removing that result lowers it
+    again, and a round the digest kept keeps its answer."""
+    players = tuple(Player(n) for n in range(1, 7))
+    schedule = [
+        Round(r, tuple(Game(r, w, b) for w, b in pairs))
+        for r, pairs in enumerate(
+            [((1, 6), (2, 5), (3, 4)), ((6, 4), (5, 3), (1, 2)), ((2, 6), (3, 1), (4, 5))], 1
+        )
+    ]
+
+    def with_result(rounds: list[Round], index: int, result: GameResult | None) -> list[Round]:
+        games = rounds[index].games
+        changed = replace(rounds[index], games=(replace(games[0], result=result), *games[1:]))
+        return [*rounds[:index], changed, *rounds[index + 1 :]]
+
+    def digest(rounds: list[Round], previous: Standings | None) -> Standings:
+        tournament = Tournament(players, tuple(rounds), total_rounds=5)
+        context = None if previous is None else previous.context
+        return compute_standings(tournament, ["DE"], round_robin=True, previous=context)
+
+    def last(table: Standings) -> int:
+        assert table.context is not None
+        return table.context.last_decided_round()
+
+    nothing = digest(schedule, None)
+    assert last(nothing) == 0
+    first = with_result(schedule, 0, GameResult.DRAW)
+    opened = digest(first, nothing)
+    assert last(opened) == 1
+    third = with_result(first, 2, GameResult.WHITE_WINS)
+    later = digest(third, opened)
+    assert last(later) == 3
+    assert last(digest(with_result(third, 2, None), later)) == 1
+    assert last(digest(with_result(first, 0, None), opened)) == 0

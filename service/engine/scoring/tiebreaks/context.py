@@ -331,6 +331,17 @@ class TieBreakContext:
     """The tournament digested, for `build_context(..., previous=)`."""
     by_round: tuple[dict[int, Row], ...] = field(default=(), compare=False, repr=False)
     """Each round's rows by start number, for `build_context(..., previous=)`."""
+    decided: tuple[bool, ...] = field(default=(), compare=False, repr=False)
+    """Per round (by index), whether any of its games has a result: kept for the rounds
+    a digest brought forward did not touch, so `last_decided_round` never rescans a
+    large round-robin's unplayed schedule (79,800 games at 400 players)."""
+
+    def last_decided_round(self) -> int:
+        """The highest round number with a game result; 0 before the first result."""
+        source = self.source
+        assert source is not None, "a digest built by build_context"
+        numbers = (rnd.number for rnd in compress(source.rounds, self.decided))
+        return max(numbers, default=0)
 
     def cached(self, key: str, compute: Callable[[], T]) -> T:
         """Compute a derived aggregate once per context."""
@@ -472,21 +483,27 @@ def build_context(
         bye_rows[bye_kind] = (free_kind if kind is Kind.ZERO_BYE else kind, 0, 0, pts, share)
     ratings = {p.start_number: p.rating for p in tournament.players}
 
-    old_rounds, old_maps, old_players = _reusable(previous, tournament, edition, round_robin)
+    old_rounds, old_maps, old_players, old_decided = _reusable(
+        previous, tournament, edition, round_robin
+    )
     # One map per round (start number -> row); a player missing from it was absent.
     by_round: list[dict[int, Row]] = []
+    decided: list[bool] = []
     # Brought forward: per player whose rows changed, the new row at each round index.
     changed: dict[int, dict[int, Row]] = {}
     for index, rnd in enumerate(tournament.rounds):
         if index < len(old_rounds):
             if old_rounds[index] is rnd:
                 by_round.append(old_maps[index])
+                decided.append(old_decided[index])
                 continue
             patched = _patched_round(
                 old_rounds[index], rnd, old_maps[index], index, white_rows, black_rows, changed
             )
             if patched is not None:
                 by_round.append(patched)
+                unchanged = patched is old_maps[index]
+                decided.append(old_decided[index] if unchanged else _has_result(rnd))
                 continue
         found: dict[int, Row] = {}
         for game in rnd.games:
@@ -506,6 +523,7 @@ def build_context(
                 if row != before.get(n, absent):
                     changed.setdefault(n, {})[index] = row
         by_round.append(found)
+        decided.append(_has_result(rnd))
     count = len(round_numbers)
     same_rounds = bool(old_players) and len(old_rounds) == count
     players: dict[int, PlayerData] = {}
@@ -531,7 +549,13 @@ def build_context(
         round_robin=round_robin,
         source=tournament,
         by_round=tuple(by_round),
+        decided=tuple(decided),
     )
+
+
+def _has_result(rnd: Round) -> bool:
+    """Whether any game of the round has a result."""
+    return any(game.result is not None for game in rnd.games)
 
 
 def _patched_round(
@@ -573,12 +597,12 @@ def _patched_round(
 
 def _reusable(
     previous: TieBreakContext | None, tournament: Tournament, edition: str, round_robin: bool
-) -> tuple[tuple[Round, ...], tuple[dict[int, Row], ...], dict[int, PlayerData]]:
-    """What `previous` digested (its rounds, their maps, its players) when it is an
-    earlier state of this tournament under the same reading: the same start list and
-    ratings, point system and announced rounds; nothing otherwise."""
+) -> tuple[tuple[Round, ...], tuple[dict[int, Row], ...], dict[int, PlayerData], tuple[bool, ...]]:
+    """What `previous` digested (its rounds, their maps, its players, which rounds had a
+    result) when it is an earlier state of this tournament under the same reading: the
+    same start list and ratings, point system and announced rounds; nothing otherwise."""
     if previous is None or previous.source is None:
-        return (), (), {}
+        return (), (), {}, ()
     before = previous.source
     same = (
         previous.edition == edition
@@ -587,7 +611,9 @@ def _reusable(
         and before.total_rounds == tournament.total_rounds
         and (before.players is tournament.players or before.players == tournament.players)
     )
-    return (before.rounds, previous.by_round, previous.players) if same else ((), (), {})
+    if not same:
+        return (), (), {}, ()
+    return before.rounds, previous.by_round, previous.players, previous.decided
 
 
 def _raise_first_error(number: int, rnd: Round, known: dict[int, int]) -> None:
