@@ -349,8 +349,9 @@ class TieBreakContext:
             self.memo[key] = compute()
         return cast(T, self.memo[key])
 
-    def fraction(self, value: int) -> Fraction:
-        """Convert a value in units to points."""
+    def fraction(self, value: int | Fraction) -> Fraction:
+        """Convert a value in units to points (a Fraction of units: DE's averaged
+        mini-table scores)."""
         return Fraction(value, self.unit)
 
     def fraction2(self, value: int) -> Fraction:

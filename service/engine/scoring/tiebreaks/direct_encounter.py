@@ -78,7 +78,7 @@ class DirectEncounter(GroupTieBreak):
 
     def order(self, ctx: TieBreakContext, group: Sequence[int]) -> GroupOrder:
         units, met = self._mini_table(ctx, group)
-        scores = {p: Fraction(units[p]) / ctx.unit for p in group}
+        scores = {p: ctx.fraction(units[p]) for p in group}
         notes = {
             p: f"mini-table of {len(group)} tied: {scores[p]} from {met[p]} of "
             f"{len(group) - 1} opponents met"
