@@ -116,12 +116,22 @@ class DirectEncounter(GroupTieBreak):
         self, ctx: TieBreakContext, group: Sequence[int]
     ) -> tuple[dict[int, Score], dict[int, int]]:
         """Per member: mini-table score in context units (an int unless a pair met more
-        than once) and the number of distinct group members met."""
+        than once) and the number of distinct group members met.
+
+        Each member walks the shorter of the group and its own opponents, so a mini-table
+        costs at most the group's size, and at most the rounds played, per member: a
+        large tied group early in an event (few rounds) and a small one late in a
+        round-robin (many rounds) are both cheap."""
+        inside = set(group)
+        size = len(group)
         scores: dict[int, Score] = {}
         met: dict[int, int] = {}
         for p in group:
             points, meetings = self._encounters(ctx, p)
-            met_opponents = list(filter(points.__contains__, group))
+            if len(points) < size:
+                met_opponents = list(filter(inside.__contains__, points))
+            else:
+                met_opponents = list(filter(points.__contains__, group))
             met[p] = len(met_opponents)
             if meetings is None or all(meetings[q] == 1 for q in met_opponents):
                 scores[p] = sum(map(points.__getitem__, met_opponents))  # every pair once
