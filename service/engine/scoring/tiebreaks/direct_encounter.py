@@ -28,45 +28,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
-from functools import cache
+from itertools import compress
 
 from service.engine.scoring.tiebreaks.base import Contribution, GroupOrder, GroupTieBreak
-from service.engine.scoring.tiebreaks.context import (
-    Kind,
-    PlayerData,
-    TieBreakContext,
-    opponent_points,
-)
+from service.engine.scoring.tiebreaks.context import Kind, TieBreakContext, opponent_points
 
 __all__ = ["DirectEncounter"]
 
 Score = int | Fraction
 """A mini-table score in context units: exact, and an int in the common case (every
 pair met once), which keeps the nested splits of large tied groups cheap."""
-
-Encounters = tuple[dict[int, int], dict[int, int] | None]
-"""One participant's points (context units) by opponent, summed over their meetings,
-and the number of meetings by opponent, None when every pair met at most once."""
-
-
-def _by_opponent(data: PlayerData, kinds: frozenset[Kind]) -> Encounters:
-    """`Encounters` from the participant's rounds of `kinds`."""
-    opponents, points = opponent_points(data, kinds)
-    once = dict(zip(opponents, points, strict=True))
-    if len(once) == len(opponents):
-        return once, None
-    totals: dict[int, int] = {}
-    meetings: dict[int, int] = {}
-    for opponent, pts in zip(opponents, points, strict=True):
-        totals[opponent] = totals.get(opponent, 0) + pts
-        meetings[opponent] = meetings.get(opponent, 0) + 1
-    return totals, meetings
-
-
-@cache
-def _encounters_key(kinds: frozenset[Kind]) -> str:
-    """The `PlayerData.own` key of `_by_opponent` for `kinds` (spelt out once)."""
-    return f"DE encounters {sorted(kinds)}"
 
 
 class DirectEncounter(GroupTieBreak):
@@ -103,41 +74,43 @@ class DirectEncounter(GroupTieBreak):
             return (Kind.PLAYED, Kind.FORFEIT_WIN, Kind.FORFEIT_LOSS)
         return (Kind.PLAYED,)
 
-    def _encounters(self, ctx: TieBreakContext, number: int) -> Encounters:
-        """The participant's points by opponent over the rounds DE counts, and how often
-        they met each (None when no pair met twice, the common case): read from the
-        participant's own rounds, so kept with the digest (`PlayerData.own`) and
-        rebuilt only for a participant whose rounds changed. A mini-table then costs
-        the group's size per member, not a pass over every round the member played."""
+    def _encounters(
+        self, ctx: TieBreakContext
+    ) -> dict[int, tuple[tuple[int, ...], tuple[int, ...]]]:
+        """Per participant, the opponents and points of the rounds DE counts, once per
+        context: the mini-tables of the nested groups (art. 6.2) then visit only real
+        encounters, not every scheduled round (a round-robin's pending games)."""
         kinds = frozenset(self._kinds(ctx))
-        return ctx.players[number].own(_encounters_key(kinds), lambda pd: _by_opponent(pd, kinds))
+        return ctx.cached(
+            f"DE encounters {sorted(kinds)}",
+            lambda: {n: opponent_points(data, kinds) for n, data in ctx.players.items()},
+        )
 
     def _mini_table(
         self, ctx: TieBreakContext, group: Sequence[int]
     ) -> tuple[dict[int, Score], dict[int, int]]:
         """Per member: mini-table score in context units (an int unless a pair met more
-        than once) and the number of distinct group members met.
-
-        Each member walks the shorter of the group and its own opponents, so a mini-table
-        costs at most the group's size, and at most the rounds played, per member: a
-        large tied group early in an event (few rounds) and a small one late in a
-        round-robin (many rounds) are both cheap."""
-        inside = set(group)
-        size = len(group)
+        than once) and the number of distinct group members met."""
+        inside = set(group).__contains__
+        encounters = self._encounters(ctx)
         scores: dict[int, Score] = {}
         met: dict[int, int] = {}
         for p in group:
-            points, meetings = self._encounters(ctx, p)
-            if len(points) < size:
-                met_opponents = list(filter(inside.__contains__, points))
-            else:
-                met_opponents = list(filter(points.__contains__, group))
-            met[p] = len(met_opponents)
-            if meetings is None or all(meetings[q] == 1 for q in met_opponents):
-                scores[p] = sum(map(points.__getitem__, met_opponents))  # every pair once
+            opponents, points = encounters[p]
+            kept = list(map(inside, opponents))
+            met_opponents = tuple(compress(opponents, kept))
+            met_points = tuple(compress(points, kept))
+            distinct = len(set(met_opponents))
+            met[p] = distinct
+            if distinct == len(met_opponents):  # every pair met once: the common case
+                scores[p] = sum(met_points)
                 continue
-            # art. 6.1.2 reading: a pair that met more than once weighs its average
-            scores[p] = sum((Fraction(points[q], meetings[q]) for q in met_opponents), Fraction(0))
+            per_opponent: dict[int, list[int]] = {}
+            for opponent, pts in zip(met_opponents, met_points, strict=True):
+                per_opponent.setdefault(opponent, []).append(pts)
+            scores[p] = sum(
+                (Fraction(sum(pts), len(pts)) for pts in per_opponent.values()), Fraction(0)
+            )
         return scores, met
 
     def _split(
