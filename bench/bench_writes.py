@@ -4,8 +4,9 @@ A real server process (one uvicorn worker) on a fresh database:
 
 1. registers P players (default 400) and starts a round-robin (times both);
 2. C clients (default 50) report organizer results in that one tournament for S
-   seconds (default 15), each result with its own Idempotency-Key, while two more
-   clients poll `GET /standings` and `GET /healthz` 5 times a second each: prints
+   seconds (default 15), each result with its own Idempotency-Key, while more
+   clients poll `GET /standings` (one, or `--pollers N`) and `GET /healthz` (one),
+   5 times a second each: prints
    results/s, latency p50/p99, the count of 5xx, the two reads' latency p50/p99, and
    checks every acknowledged result is stored once;
 3. the same C clients hit a bare FastAPI + asyncpg insert endpoint
@@ -15,6 +16,7 @@ Run: .venv/bin/python bench/bench_writes.py [--players 400] [--clients 50] [--se
      [--server postgresql+asyncpg://postgres@127.0.0.1:5432/postgres]
      .venv/bin/python bench/bench_writes.py --tournaments 4   (the same load over 4 events)
      .venv/bin/python bench/bench_writes.py --no-standings   (the writes without the reads)
+     .venv/bin/python bench/bench_writes.py --pollers 50   (50 scoreboards polling the standings)
      .venv/bin/python bench/bench_writes.py --swiss 2000 --clients 200   (exactly once)
 Bounded: about 2 x S seconds plus set-up (registration and start).
 """
@@ -200,7 +202,7 @@ async def bench(
     seconds: float,
     server: str,
     tournaments: int = 1,
-    standings_reads: bool = True,
+    standings_pollers: int = 1,
 ) -> None:
     url = await create_database(server)
     processes: list[subprocess.Popen[bytes]] = []
@@ -259,8 +261,10 @@ async def bench(
             connection.close()
 
         pollers = [asyncio.create_task(poll("/healthz", health))]
-        if standings_reads:
-            pollers.append(asyncio.create_task(poll(f"/v1/tournaments/{tid}/standings", standings)))
+        pollers += [
+            asyncio.create_task(poll(f"/v1/tournaments/{tid}/standings", standings))
+            for _ in range(standings_pollers)
+        ]
         t0 = time.perf_counter()
         latencies, statuses = await _hammer(clients, seconds, report, base)
         elapsed = time.perf_counter() - t0
@@ -276,11 +280,12 @@ async def bench(
             f"5xx {errors} of {len(statuses)}"
         )
         reads = (
-            f"GET /standings while reporting: {len(standings)} reads, "
+            f"GET /standings while reporting ({standings_pollers} pollers, 5 a second "
+            f"each): {len(standings)} reads, "
             f"p50 {_pct(standings, 0.5):.0f} ms, p99 {_pct(standings, 0.99):.0f} ms "
             f"(the first, on cold caches, {standings[0] * 1000 if standings else 0:.0f} ms; "
             f"the others p99 {_pct(standings[1:], 0.99):.0f} ms); "
-            if standings_reads
+            if standings_pollers
             else "GET /standings not polled; "
         )
         print(
@@ -459,6 +464,13 @@ def main() -> None:
         help="leave out the GET /standings poll (what the standings reads cost the writes)",
     )
     parser.add_argument(
+        "--pollers",
+        type=int,
+        default=1,
+        metavar="N",
+        help="N scoreboards polling GET /standings, 5 times a second each (default 1)",
+    )
+    parser.add_argument(
         "--uvicorn",
         default="",
         metavar="OPTIONS",
@@ -477,7 +489,7 @@ def main() -> None:
             args.seconds,
             args.server,
             args.tournaments,
-            standings_reads=not args.no_standings,
+            standings_pollers=0 if args.no_standings else args.pollers,
         )
     )
 

@@ -266,3 +266,86 @@ async def test_a_peer_table_is_prepared_only_for_a_tournament_read_here(
     assert tables.asked[-1] == ("c", 5) and ("b", 5) not in tables.asked
     clock[0] += hub_module.INTEREST_SECONDS
     assert not any(hub.follows(t) for t in "abcd")  # an hour without a read
+
+
+class _SlowTables:
+    """A stand-in reader whose tables wait for the test: each answer is as of the
+    tournament's seq when it is let through (`release`), and at least the seq asked."""
+
+    def __init__(self) -> None:
+        self.asked: list[int] = []
+        self.seq = 0
+        self.fail: Exception | None = None
+        self._gates: list[asyncio.Event] = []
+
+    async def table(self, _tournament_id: str, at_least: int) -> TableText | None:
+        self.asked.append(at_least)
+        gate = asyncio.Event()
+        self._gates.append(gate)
+        await gate.wait()
+        if self.fail is not None:
+            raise self.fail
+        return TableText(max(self.seq, at_least), "{}")
+
+    async def release(self) -> None:
+        """Let the oldest waiting request answer."""
+        while not self._gates:
+            await asyncio.sleep(0)
+        self._gates.pop(0).set()
+        for _ in range(5):
+            await asyncio.sleep(0)
+
+
+async def _answer(read: asyncio.Future[TableText | None]) -> TableText:
+    """A read's table, failing the test rather than waiting for ever."""
+    text = await asyncio.wait_for(read, 5)
+    assert text is not None
+    return text
+
+
+async def test_reads_during_a_table_wait_together_for_the_next() -> None:
+    # Hub.table: one request per tournament in flight; the reads that arrive meanwhile
+    # are answered by the table in flight when it covers them, else together by one
+    # more request, as of the newest seq among them.
+    tables = _SlowTables()
+    hub = Hub(cast(Reader, tables), Settings())
+    first = asyncio.ensure_future(hub.table("t", 1))
+    await asyncio.sleep(0)
+    later = {at: asyncio.ensure_future(hub.table("t", at)) for at in (3, 5, 2)}
+    other = asyncio.ensure_future(hub.table("u", 7))  # another tournament: its own flight
+    for _ in range(5):
+        await asyncio.sleep(0)
+    assert tables.asked == [1, 7]  # the three reads of "t" wait for its table in flight
+    tables.seq = 2  # the table in flight reads the tournament at seq 2
+    await tables.release()
+    assert (await _answer(first)).seq == 2 and (await _answer(later[2])).seq == 2
+    assert not later[3].done() and not later[5].done()
+    await tables.release()  # "u"
+    await tables.release()  # the second request for "t", as of 5
+    assert [(await _answer(later[at])).seq for at in (3, 5)] == [5, 5]
+    assert (await _answer(other)).seq == 7
+    assert tables.asked == [1, 7, 5]
+
+
+async def test_a_failed_table_read_fails_its_waiters_and_the_next_read_asks_again() -> None:
+    # A reader restarting fails the reads that waited for it (the route then computes
+    # the table itself); a read cancelled meanwhile is left out; the next read starts
+    # a new request.
+    tables = _SlowTables()
+    hub = Hub(cast(Reader, tables), Settings())
+    first = asyncio.ensure_future(hub.table("t", 1))
+    await asyncio.sleep(0)
+    gone = asyncio.ensure_future(hub.table("t", 2))
+    waiting = asyncio.ensure_future(hub.table("t", 1))
+    await asyncio.sleep(0)
+    gone.cancel()
+    tables.fail = RuntimeError("reader restarting")
+    await tables.release()
+    for read in (first, waiting):
+        with pytest.raises(RuntimeError, match="reader restarting"):
+            await _answer(read)
+    tables.fail = None
+    again = asyncio.ensure_future(hub.table("t", 3))
+    await tables.release()
+    assert (await _answer(again)).seq == 3
+    assert tables.asked == [1, 3]
