@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from service.config import Settings
 from service.live.frames import batch_message, ping_message
-from service.live.reader import Reader, ReaderError, TableText, Update
+from service.live.reader import Reader, TableText, Update
 from service.live.wire import DirectSocket, text_frame
 
 if TYPE_CHECKING:
@@ -228,33 +228,6 @@ def _settle(waiter: asyncio.Future[bool]) -> None:
         waiter.set_result(False)
 
 
-_TableRead = tuple[int, "asyncio.Future[TableText | None]"]
-"""A read waiting for a tournament's table: the seq it needs, and its answer."""
-
-
-def _settle_reads(
-    waiting: list[_TableRead],
-    covered: int,
-    *,
-    text: TableText | None = None,
-    exception: Exception | None = None,
-) -> None:
-    """Answer, in place, the reads of `waiting` that asked for `covered` or less (with
-    `text`, or the reader's `exception`); the others stay for the next table. A read
-    whose request went away (cancelled) is dropped."""
-    kept: list[_TableRead] = []
-    for at_least, future in waiting:
-        if at_least > covered:
-            kept.append((at_least, future))
-        elif future.done():
-            continue
-        elif exception is not None:
-            future.set_exception(exception)
-        else:
-            future.set_result(text)
-    waiting[:] = kept
-
-
 class _Wire:
     """An update's frames as one message's bytes, built on first use and shared by every
     client that takes them directly (one event: its frame; several: one batch)."""
@@ -416,10 +389,6 @@ class Hub:
         self.attempts = attempts
         self.channels: dict[str, Channel] = {}
         self._warming: set[asyncio.Task[None]] = set()
-        self._reading: set[asyncio.Task[None]] = set()
-        self._table_reads: dict[str, list[_TableRead]] = {}
-        """Per tournament, the `GET /standings` reads waiting for the table being read
-        (`table`): (the seq each asked for, its answer)."""
         self._read_at: dict[str, float] = {}
         """When this process last served each tournament's table (`table`)."""
         self.clock: Callable[[], float] = time.monotonic
@@ -451,54 +420,13 @@ class Hub:
 
     async def table(self, tournament_id: str, at_least: int) -> TableText | None:
         """The reader's table of the tournament as of `at_least` or later (`GET
-        /standings`), the read remembered as interest in the tournament (`follows`).
-
-        One request per tournament at a time (single flight): the reader answers in
-        turn, and while results stream every read needs a table newer than the last, so
-        a request per read would queue one computation per reader behind another, and a
-        hundred scoreboards polling once a second would outrun it. Reads that arrive
-        while a table is being computed wait together for the next one, asked as of the
-        newest seq among them; a read the table in flight already covers takes it."""
+        /standings`), the read remembered as interest in the tournament (`follows`)."""
         read_at = self._read_at  # oldest first: a bounded least-recently-read order
         read_at.pop(tournament_id, None)
         read_at[tournament_id] = self.clock()
         if len(read_at) > INTEREST_LIMIT:
             del read_at[next(iter(read_at))]
-        waiting = self._table_reads.get(tournament_id)
-        future: asyncio.Future[TableText | None] = asyncio.get_running_loop().create_future()
-        if waiting is None:
-            waiting = self._table_reads[tournament_id] = []
-            waiting.append((at_least, future))
-            task = asyncio.get_running_loop().create_task(self._read_tables(tournament_id))
-            self._reading.add(task)  # the loop keeps only a weak reference to a task
-            task.add_done_callback(self._reading.discard)
-        else:
-            waiting.append((at_least, future))
-        return await future
-
-    async def _read_tables(self, tournament_id: str) -> None:
-        """Ask the reader for the tournament's table until no read waits: each time as of
-        the newest seq the waiting reads ask for, answering every read the table covers
-        (those that came meanwhile too)."""
-        waiting = self._table_reads[tournament_id]
-        try:
-            while True:
-                waiting[:] = [read for read in waiting if not read[1].done()]  # gone: left out
-                if not waiting:
-                    break
-                asked = max(at_least for at_least, _ in waiting)
-                try:
-                    text = await self.reader.table(tournament_id, asked)
-                except Exception as exc:  # the reader restarting: each read computes alone
-                    _settle_reads(waiting, asked, exception=exc)
-                    continue
-                # None: no such tournament, for every read asked as of `asked` or before
-                covered = asked if text is None else max(text.seq, asked)
-                _settle_reads(waiting, covered, text=text)
-        finally:
-            del self._table_reads[tournament_id]
-            stopped = ReaderError("the hub stopped reading tables")  # the route computes
-            _settle_reads(waiting, max((at for at, _ in waiting), default=0), exception=stopped)
+        return await self.reader.table(tournament_id, at_least)
 
     def follows(self, tournament_id: str) -> bool:
         """Whether this process has spectators of the tournament, or served its table
