@@ -40,7 +40,6 @@ import statistics
 import sys
 import tempfile
 import time
-import uuid
 from array import array
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
@@ -350,18 +349,13 @@ async def _server(database_url: str, port: int) -> AsyncIterator[int]:
 async def _database(kind: str, tmp: Path) -> str:
     if kind == "sqlite":
         url = f"sqlite+aiosqlite:///{tmp / 'bench.db'}"
-    else:
-        import asyncpg
+        from service.db.migrate import upgrade
 
-        name = f"arbiter_bench_{uuid.uuid4().hex[:10]}"
-        admin = await asyncpg.connect("postgresql://postgres@127.0.0.1:5432/postgres")
-        await admin.execute(f'CREATE DATABASE "{name}"')
-        await admin.close()
-        url = f"{PG}/{name}"
-    from service.db.migrate import upgrade
+        await asyncio.to_thread(upgrade, url)
+        return url
+    from bench_writes import create_database  # bench/: this folder
 
-    await asyncio.to_thread(upgrade, url)
-    return url
+    return await create_database(f"{PG}/postgres")
 
 
 async def _tournament(base: str, players: int) -> tuple[str, dict[str, str]]:
@@ -468,14 +462,10 @@ Fired = tuple[dict[int, float], list[float], dict[str, int]]
 
 
 async def _drop_database(url: str) -> None:
-    """Drop a PostgreSQL database `_database` made (its servers stopped first)."""
-    import asyncpg
+    """Drop the PostgreSQL database `_database` made (its servers stopped first)."""
+    from bench_writes import drop_database  # bench/: this folder
 
-    admin = await asyncpg.connect("postgresql://postgres@127.0.0.1:5432/postgres")
-    try:
-        await admin.execute(f'DROP DATABASE IF EXISTS "{url.rpartition("/")[2]}" WITH (FORCE)')
-    finally:
-        await admin.close()
+    await drop_database(f"{PG}/postgres", url)
 
 
 async def _arbiter(n: int, args: argparse.Namespace, tmp: Path) -> dict[str, Any]:

@@ -27,6 +27,7 @@ from service.engine.ranking import shared_places
 from service.engine.scoring.reading import DEFAULT_JCA, ROUND_ROBIN_SYSTEMS
 from service.engine.scoring.reading import default_tiebreaks as system_default
 from service.engine.scoring.standings import StandingRow, Standings, compute_standings
+from service.engine.scoring.tiebreaks.context import last_decided_round
 from service.engine.scoring.withdrawals import annulled_withdrawals, without_players
 
 __all__ = [
@@ -202,8 +203,7 @@ def _last_decided_round(tournament: Tournament, table: Standings) -> int:
     from the rounds."""
     if table.context is not None:
         return table.context.last_decided_round()
-    decided = (r.number for r in tournament.rounds if any(g.result for g in r.games))
-    return max(decided, default=0)
+    return last_decided_round(tournament.rounds)
 
 
 def _rerank(rows: list[Row]) -> list[Row]:

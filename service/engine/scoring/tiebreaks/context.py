@@ -62,6 +62,7 @@ __all__ = [
     "TieBreakContext",
     "build_context",
     "is_round_robin",
+    "last_decided_round",
     "opponent_points",
 ]
 
@@ -338,10 +339,8 @@ class TieBreakContext:
 
     def last_decided_round(self) -> int:
         """The highest round number with a game result; 0 before the first result."""
-        source = self.source
-        assert source is not None, "a digest built by build_context"
-        numbers = (rnd.number for rnd in compress(source.rounds, self.decided))
-        return max(numbers, default=0)
+        assert self.source is not None, "a digest built by build_context"
+        return last_decided_round(self.source.rounds, self.decided)
 
     def cached(self, key: str, compute: Callable[[], T]) -> T:
         """Compute a derived aggregate once per context."""
@@ -557,6 +556,14 @@ def build_context(
 def _has_result(rnd: Round) -> bool:
     """Whether any game of the round has a result."""
     return any(game.result is not None for game in rnd.games)
+
+
+def last_decided_round(rounds: Sequence[Round], decided: Sequence[bool] | None = None) -> int:
+    """The highest number among `rounds` with a game result (0 before the first);
+    `decided`, when given, says per round whether it has one (`TieBreakContext.decided`)
+    instead of its games being looked at."""
+    flags = map(_has_result, rounds) if decided is None else decided
+    return max((rnd.number for rnd in compress(rounds, flags)), default=0)
 
 
 def _patched_round(
