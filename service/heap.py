@@ -19,13 +19,39 @@ counting; only a reference cycle that was alive at the freeze and dies later is 
 until the process ends, which is why the heap is frozen only where nothing is in
 flight: once start-up is over, and in the reader process between two answers (it
 answers one request at a time, so no session or read is open then).
+
+Spectators are the other long-lived objects (issue 11): each live connection holds
+about 60 containers (its tasks, coroutines, futures, transport) for as long as it is
+open. CPython counts a generation's size as allocations minus deallocations of any
+age, so once spectators are connected, objects dying in the older generations (a
+spectator's previous wait, the handshake's leftovers) make room in that count for new
+ones, and the young generation grew past 280,000 objects while the count stood at its
+threshold: with 5,000 spectators a single young collection took 265-350 ms, in the
+middle of the fan-out and of the result PUTs (`bench_live.py 5000`: PUT p99 97-188 ms,
+e2e p99 172-260 ms). `SpectatorHeap` freezes them once they have joined, and lets the
+collector back in once enough of them have left: a spectator's connection ends in
+reference cycles (its transport, socket and exit stack), which only a collection
+frees, and a frozen cycle is never collected.
 """
 
 from __future__ import annotations
 
+import asyncio
 import gc
+from collections.abc import Callable
 
-__all__ = ["YOUNG_COLLECTION_THRESHOLD", "settle_after_start", "settle_heap", "tune_collector"]
+__all__ = [
+    "REOPEN_LEAVES",
+    "REOPEN_SHARE",
+    "SETTLE_BATCH",
+    "SETTLE_DELAY_SECONDS",
+    "YOUNG_COLLECTION_THRESHOLD",
+    "SpectatorHeap",
+    "reopen_heap",
+    "settle_after_start",
+    "settle_heap",
+    "tune_collector",
+]
 
 YOUNG_COLLECTION_THRESHOLD = 10_000
 """Container objects made (net of those freed) between two young collections; 700 is
@@ -53,3 +79,94 @@ def settle_after_start() -> None:
     less often, and the start-up heap frozen."""
     tune_collector()
     settle_heap()
+
+
+def reopen_heap() -> None:
+    """Unfreeze the heap, collect it whole, and freeze what is left: the one full pass
+    that frees the reference cycles frozen meanwhile (departed spectators')."""
+    gc.unfreeze()
+    settle_heap()
+
+
+SETTLE_DELAY_SECONDS = 0.5
+"""Quiet time (no spectator joining or leaving) after which the heap is settled."""
+SETTLE_BATCH = 500
+"""Joins and departures after which the heap is settled even while more keep coming:
+a settle then walks the objects of at most this many new spectators (about 10 ms)."""
+REOPEN_LEAVES = 256
+"""Departures (at least) between two full collections: about 12 MiB of frozen cycles."""
+REOPEN_SHARE = 0.25
+"""...or this share of the spectators still connected, whichever is more, so that a
+full pass over a large audience (about 400 ms for 5,000) stays rare."""
+
+
+class SpectatorHeap:
+    """Keeps the collector's passes off the objects of connected spectators (see the
+    module's docstring): joins are settled in batches (`settle_heap`: a pass over what
+    was made since the last freeze, then a freeze), and after enough departures one
+    full pass (`reopen_heap`) frees the cycles they left. Both happen when joining and
+    leaving pause for `delay` seconds, or at once after `batch` of them."""
+
+    def __init__(
+        self,
+        *,
+        delay: float = SETTLE_DELAY_SECONDS,
+        batch: int = SETTLE_BATCH,
+        settle: Callable[[], None] = settle_heap,
+        reopen: Callable[[], None] = reopen_heap,
+    ) -> None:
+        self._delay = delay
+        self._batch = batch
+        self._settle_heap = settle
+        self._reopen_heap = reopen
+        self.connected = 0
+        """Spectators connected now."""
+        self._changes = 0
+        """Joins and departures since the last settle."""
+        self._left = 0
+        """Departures since the last full pass."""
+        self._timer: asyncio.TimerHandle | None = None
+        self._closed = False
+
+    def joined(self) -> None:
+        """A spectator connected."""
+        self.connected += 1
+        self._changed()
+
+    def left(self) -> None:
+        """A spectator went away."""
+        self.connected -= 1
+        self._left += 1
+        self._changed()
+
+    def _changed(self) -> None:
+        if self._closed:
+            return
+        self._changes += 1
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        if self._changes >= self._batch:
+            self.settle()
+        else:
+            self._timer = asyncio.get_running_loop().call_later(self._delay, self.settle)
+
+    def settle(self) -> None:
+        """Settle now: a full pass if enough spectators left since the last one, else
+        a pass over what was made since the last freeze; then freeze."""
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        self._changes = 0
+        if self._left >= max(REOPEN_LEAVES, REOPEN_SHARE * self.connected):
+            self._left = 0
+            self._reopen_heap()
+        else:
+            self._settle_heap()
+
+    def close(self) -> None:
+        """Cancel a settle that is due and settle no more (the process is stopping)."""
+        self._closed = True
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None

@@ -1,23 +1,35 @@
 """The collector's settings for long-running processes (service/heap.py): garbage is
 collected before the heap is frozen, what lives on is frozen out of later passes, the
-young generation is collected less often, and the API and the live reader process
-settle their heaps where nothing is in flight."""
+young generation is collected less often, the API and the live reader process settle
+their heaps where nothing is in flight, and the API's hub settles its spectators once
+they joined and collects whole once enough of them left."""
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import weakref
 from collections.abc import Iterator
 from multiprocessing import Pipe
 from pathlib import Path
+from typing import cast
 
 import pytest
 
 from service.api.app import create_app
 from service.config import Settings
 from service.db.loading import Schedule
-from service.heap import YOUNG_COLLECTION_THRESHOLD, settle_heap, tune_collector
-from service.live.reader import TableText, Update, _answer
+from service.heap import (
+    REOPEN_LEAVES,
+    REOPEN_SHARE,
+    YOUNG_COLLECTION_THRESHOLD,
+    SpectatorHeap,
+    reopen_heap,
+    settle_heap,
+    tune_collector,
+)
+from service.live.hub import Hub, Socket
+from service.live.reader import Reader, TableText, Update, _answer
 from tests.db_backends import prepared_database
 
 
@@ -127,3 +139,113 @@ async def test_the_reader_settles_between_answers_not_during_them() -> None:
     assert tables.seen == [(False, True), (False, True)]
     assert _frozen(tables.made[-1])
     assert gc.get_threshold()[0] == YOUNG_COLLECTION_THRESHOLD
+
+
+class _Passes:
+    """Records the passes a `SpectatorHeap` asks for, instead of running them."""
+
+    def __init__(self) -> None:
+        self.done: list[str] = []
+
+    def heap(self, *, delay: float = 0.01, batch: int = 1000) -> SpectatorHeap:
+        return SpectatorHeap(
+            delay=delay,
+            batch=batch,
+            settle=lambda: self.done.append("settle"),
+            reopen=lambda: self.done.append("reopen"),
+        )
+
+
+async def test_spectators_joining_are_settled_once_joining_pauses() -> None:
+    passes = _Passes()
+    heap = passes.heap(delay=0.05)
+    for _ in range(30):
+        heap.joined()
+    assert passes.done == []  # nothing while they keep coming
+    await asyncio.sleep(0.2)
+    assert passes.done == ["settle"]
+    assert heap.connected == 30
+
+
+async def test_a_long_stream_of_joins_is_settled_in_batches() -> None:
+    passes = _Passes()
+    heap = passes.heap(delay=60, batch=100)
+    for _ in range(250):
+        heap.joined()
+    assert passes.done == ["settle", "settle"]
+    heap.close()
+
+
+async def test_a_full_pass_comes_only_after_enough_departures() -> None:
+    """REOPEN_LEAVES at least, and REOPEN_SHARE of those still connected."""
+    passes = _Passes()
+    heap = passes.heap(delay=60, batch=1)
+    audience = 4 * REOPEN_LEAVES + 400
+    for _ in range(audience):
+        heap.joined()
+    passes.done.clear()
+    needed = next(
+        n for n in range(1, audience) if n >= max(REOPEN_LEAVES, REOPEN_SHARE * (audience - n))
+    )
+    assert needed > REOPEN_LEAVES  # here the share decides
+    for _ in range(needed - 1):
+        heap.left()
+    assert set(passes.done) == {"settle"}
+    heap.left()
+    assert passes.done[-1] == "reopen"
+    heap.left()  # counted afresh from the full pass
+    assert passes.done[-1] == "settle"
+    assert heap.connected == audience - needed - 1
+
+
+async def test_a_closed_heap_settles_no_more() -> None:
+    passes = _Passes()
+    heap = passes.heap(delay=0.01)
+    heap.joined()
+    heap.close()
+    heap.left()
+    await asyncio.sleep(0.05)
+    assert passes.done == []
+
+
+def test_a_cycle_frozen_while_alive_is_freed_by_the_next_full_pass() -> None:
+    """Why departures call for `reopen_heap`: a spectator's objects, frozen while it was
+    connected, end in reference cycles that no settle reaches."""
+    node = _Node()
+    node.other = node
+    gone = weakref.ref(node)
+    settle_heap()
+    del node
+    settle_heap()
+    assert gone() is not None  # frozen: the collector does not see it
+    reopen_heap()
+    assert gone() is None
+
+
+async def test_the_hub_tells_its_heap_of_every_spectator_joining_and_leaving() -> None:
+    passes = _Passes()
+    heap = passes.heap(delay=60)
+    hub = Hub(cast(Reader, _OneTable()), Settings(live_poll_seconds=60), heap=heap)
+    channel = await hub.open("t")
+    clients = [channel.join(cast(Socket, object()), None) for _ in range(3)]
+    assert heap.connected == 3
+    channel.leave(clients[0])
+    channel.leave(clients[0])  # a second leave of the same spectator counts once
+    assert heap.connected == 2
+    await hub.stop()
+
+
+async def test_the_api_hub_keeps_a_spectator_heap(sqlite_url: str) -> None:
+    app = create_app(Settings(database_url=sqlite_url, live_reader="thread"))
+    async with app.router.lifespan_context(app):
+        assert isinstance(app.state.arbiter.hub.heap, SpectatorHeap)
+
+
+class _OneTable:
+    """A reader with one tournament and no events."""
+
+    async def refresh(self, _tournament_id: str, since: int | None) -> Update:
+        return Update(exists=True, system="round-robin", seq=0, snapshot='{"type":"snapshot"}')
+
+    async def forget(self, _tournament_id: str) -> None:
+        return None

@@ -43,7 +43,7 @@ from service.api.security import SecurityHeadersMiddleware
 from service.api.state import AppState
 from service.config import Settings, get_settings
 from service.db.session import create_engine, create_session_factory
-from service.heap import settle_after_start
+from service.heap import SpectatorHeap, settle_after_start
 from service.live.bus import create_bus
 from service.live.hub import Hub
 from service.live.reader import create_reader
@@ -125,7 +125,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         )
         reader = create_reader(config, create_tables)
         reader.start()
-        hub = Hub(reader, config)
+        hub = Hub(reader, config, heap=SpectatorHeap())
         metrics = metrics_of(app)
         hub.observe_lag = metrics.bus_lag_seconds.observe
         hub.count_warmup = lambda trigger: metrics.tables_warmed.labels(trigger=trigger).inc()

@@ -31,6 +31,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
 
 from service.config import Settings
+from service.heap import SpectatorHeap
 from service.live.frames import batch_message, ping_message
 from service.live.reader import Reader, TableText, Update
 from service.live.wire import DirectSocket, text_frame
@@ -291,10 +292,14 @@ class Channel:
         )
         client.resume(since)
         self.clients.add(client)
+        if self.hub.heap is not None:
+            self.hub.heap.joined()
         return client
 
     def leave(self, client: Client) -> None:
         """A spectator went away."""
+        if client in self.clients and self.hub.heap is not None:
+            self.hub.heap.left()
         self.clients.discard(client)
         if not self.clients:
             self._idle_since = time.monotonic()
@@ -378,7 +383,14 @@ class Channel:
 class Hub:
     """The process's channels, fed by the bus."""
 
-    def __init__(self, reader: Reader, settings: Settings, *, attempts: int = 5) -> None:
+    def __init__(
+        self,
+        reader: Reader,
+        settings: Settings,
+        *,
+        attempts: int = 5,
+        heap: SpectatorHeap | None = None,
+    ) -> None:
         self.observe_lag: Callable[[float], None] | None = None
         """Told each notification-to-fan-out delay (the app's metrics)."""
         self.count_warmup: Callable[[str], None] | None = None
@@ -387,6 +399,9 @@ class Hub:
         self.reader = reader
         self.settings = settings
         self.attempts = attempts
+        self.heap = heap
+        """Told of every spectator joining and leaving (`heap.SpectatorHeap`); None in
+        tests that leave the collector alone."""
         self.channels: dict[str, Channel] = {}
         self._warming: set[asyncio.Task[None]] = set()
         self._read_at: dict[str, float] = {}
@@ -494,6 +509,8 @@ class Hub:
                 RESTART, f"server restarting; reconnect with ?since={channel.snapshot[0]}"
             )
         await asyncio.sleep(0)
+        if self.heap is not None:
+            self.heap.close()
         for channel in tuple(self.channels.values()):
             channel.task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
