@@ -47,6 +47,7 @@ from typing import Any
 
 import httpx
 from fastapi import FastAPI, WebSocket, WebSocketDisconnect
+from http_load import collector_paused  # bench/: the script's folder
 
 HEAD = re.compile(rb'^\{"type":"(\w+)","(?:seq|from)":(\d+)(?:,"to":(\d+))?')
 PG = "postgresql+asyncpg://postgres@127.0.0.1:5432"
@@ -304,8 +305,9 @@ def _client_main(
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(all_ready.wait(), 60)
         out.put(("ready", held, time.monotonic()))
-        while time.monotonic() < deadline and not done_event.is_set():
-            await asyncio.sleep(0.1)
+        with collector_paused():
+            while time.monotonic() < deadline and not done_event.is_set():
+                await asyncio.sleep(0.1)
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
@@ -415,7 +417,8 @@ async def _load(
     await asyncio.sleep(1.0)
     rss_idle = _rss_kib(server_pids)
     _note(f"{held} held their snapshot in {connect:.1f}s; firing")
-    sent, put_ms, outcomes = await fire(args)
+    with collector_paused():
+        sent, put_ms, outcomes = await fire(args)
     await asyncio.sleep(args.drain)
     done.set()
     datas = [await asyncio.to_thread(out.get, True, 120) for _ in workers]

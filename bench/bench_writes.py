@@ -37,7 +37,7 @@ from pathlib import Path
 
 import asyncpg
 import httpx
-from http_load import LoadConnection  # bench/ is the script's own directory
+from http_load import LoadConnection, collector_paused  # bench/: the script's folder
 
 ROOT = Path(__file__).resolve().parents[1]
 _QUIET = ("--host", "127.0.0.1", "--log-level", "warning", "--no-access-log", "--loop", "asyncio")
@@ -172,7 +172,8 @@ async def _hammer(
             statuses.append(status)
         connection.close()
 
-    await asyncio.gather(*(client() for _ in range(clients)))
+    with collector_paused():
+        await asyncio.gather(*(client() for _ in range(clients)))
     return latencies, statuses
 
 

@@ -13,8 +13,32 @@ responses, and a reconnect when the server closes a kept-alive connection.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import gc
 import json
+from collections.abc import Iterator
 from typing import Any
+
+
+@contextlib.contextmanager
+def collector_paused() -> Iterator[None]:
+    """No garbage-collector pass in this (load) process while the block runs: what lives
+    now is collected and frozen first, and the collector is turned back on after.
+
+    A load process holds every connection and every latency it records, and CPython's
+    full pass walks them all: `bench_writes.py`'s client paused 61-72 ms three times in
+    a 15-second run (a probe of its collector, 2026-11-27), and every response that came
+    in meanwhile was timed as late as the pause, on the server's account. The timed
+    phases run with the collector off, as timing harnesses usually do; they are short
+    (seconds) and make few reference cycles."""
+    gc.collect()
+    gc.freeze()
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
+        gc.unfreeze()
 
 
 class LoadConnection:
