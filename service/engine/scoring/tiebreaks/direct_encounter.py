@@ -27,6 +27,7 @@ steps above, so the ranking uses the order, not only the shown value.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from fractions import Fraction
 from itertools import compress
 
@@ -40,6 +41,18 @@ Score = int | Fraction
 pair met once), which keeps the nested splits of large tied groups cheap."""
 
 
+@dataclass(frozen=True, slots=True)
+class _Table:
+    """A group's mini-table: per member, the score in context units and how many
+    distinct members it met; `single` when every pair of the group met at most once
+    (then every score is an int, and a sub-group's table follows from this one by
+    subtraction: `DirectEncounter._narrowed`)."""
+
+    scores: dict[int, Score]
+    met: dict[int, int]
+    single: bool
+
+
 class DirectEncounter(GroupTieBreak):
     """DE, C.07 art. 6; `count_forfeits` for the /P modifier."""
 
@@ -48,14 +61,14 @@ class DirectEncounter(GroupTieBreak):
         self.code = "DE/P" if count_forfeits else "DE"
 
     def order(self, ctx: TieBreakContext, group: Sequence[int]) -> GroupOrder:
-        units, met = self._mini_table(ctx, group)
-        scores = {p: ctx.fraction(units[p]) for p in group}
+        table = self._mini_table(ctx, group)
+        scores = {p: ctx.fraction(table.scores[p]) for p in group}
         notes = {
-            p: f"mini-table of {len(group)} tied: {scores[p]} from {met[p]} of "
+            p: f"mini-table of {len(group)} tied: {scores[p]} from {table.met[p]} of "
             f"{len(group) - 1} opponents met"
             for p in group
         }
-        return GroupOrder(scores, self._split(ctx, list(group), (units, met)), notes)
+        return GroupOrder(scores, self._split(ctx, list(group), table), notes)
 
     def contributions(
         self, ctx: TieBreakContext, group: Sequence[int], number: int
@@ -86,15 +99,14 @@ class DirectEncounter(GroupTieBreak):
             lambda: {n: opponent_points(data, kinds) for n, data in ctx.players.items()},
         )
 
-    def _mini_table(
-        self, ctx: TieBreakContext, group: Sequence[int]
-    ) -> tuple[dict[int, Score], dict[int, int]]:
+    def _mini_table(self, ctx: TieBreakContext, group: Sequence[int]) -> _Table:
         """Per member: mini-table score in context units (an int unless a pair met more
         than once) and the number of distinct group members met."""
         inside = set(group).__contains__
         encounters = self._encounters(ctx)
         scores: dict[int, Score] = {}
         met: dict[int, int] = {}
+        single = True
         for p in group:
             opponents, points = encounters[p]
             kept = list(map(inside, opponents))
@@ -105,48 +117,86 @@ class DirectEncounter(GroupTieBreak):
             if distinct == len(met_opponents):  # every pair met once: the common case
                 scores[p] = sum(met_points)
                 continue
+            single = False
             per_opponent: dict[int, list[int]] = {}
             for opponent, pts in zip(met_opponents, met_points, strict=True):
                 per_opponent.setdefault(opponent, []).append(pts)
             scores[p] = sum(
                 (Fraction(sum(pts), len(pts)) for pts in per_opponent.values()), Fraction(0)
             )
-        return scores, met
+        return _Table(scores, met, single)
 
-    def _split(
+    def _narrowed(
         self,
         ctx: TieBreakContext,
-        group: list[int],
-        table: tuple[dict[int, Score], dict[int, int]] | None = None,
-    ) -> list[list[int]]:
+        table: _Table,
+        members: list[int],
+        part: list[int],
+        take_over: bool = False,
+    ) -> _Table | None:
+        """The mini-table of `part`, a sub-group of `members` whose table is `table`:
+        each remaining member's score less what it scored against those who left, and
+        one encounter fewer met per leaver it met (art. 6.2 counts only the games among
+        the sub-group). Work for the leavers' encounters only, where computing afresh
+        visits every remaining member's: a group peeled one participant at a time (a
+        chain of wins, common early in a round-robin) costs its size, not its square.
+        None when computing afresh is the cheaper road (more leave than stay) or the
+        only exact one (a pair met more than once: averaged scores). `take_over`: the
+        group's table is not needed again, and becomes the part's."""
+        if not table.single or 2 * len(part) <= len(members):
+            return None
+        encounters = self._encounters(ctx)
+        leavers = set(members).difference(part)
+        if take_over:
+            scores, met = table.scores, table.met
+            for leaver in leavers:
+                del scores[leaver], met[leaver]
+        else:
+            scores = {p: table.scores[p] for p in part}
+            met = {p: table.met[p] for p in part}
+        for leaver in leavers:
+            for opponent in encounters[leaver][0]:
+                if opponent in scores:
+                    opponents, points = encounters[opponent]
+                    scores[opponent] -= sum(compress(points, [o == leaver for o in opponents]))
+                    met[opponent] -= 1
+        return _Table(scores, met, True)
+
+    def _split(self, ctx: TieBreakContext, group: list[int], table: _Table) -> list[list[int]]:
         """The group's order as tied sub-groups, best first (art. 6.2 and 6.3).
 
         A work list, not recursion: peeling a large tied group one participant at a
         time (art. 6.2 applied again to the rest) nests as deep as the group is large.
         """
         result: list[list[int]] = []
-        work: list[tuple[bool, list[int], tuple[dict[int, Score], dict[int, int]] | None]]
-        work = [(True, group, table)]
+        work: list[tuple[bool, list[int], _Table | None]] = [(True, group, table)]
         while work:
             again, members, known = work.pop()
-            if not again:
+            if not again or len(members) < 2:
                 result.append(members)
                 continue
+            if known is None:
+                known = self._mini_table(ctx, members)
             parts = self._split_once(ctx, members, known)
-            work.extend((split, part, None) for split, part in reversed(parts))
+            # the largest part to split again takes over the group's table, the others
+            # narrow copies of it first (a peel then copies nothing)
+            again_sizes = [len(part) if split else 0 for split, part in parts]
+            heir = again_sizes.index(max(again_sizes))
+            narrowed: list[_Table | None] = [None] * len(parts)
+            for index in sorted(range(len(parts)), key=lambda i: i == heir):
+                split, part = parts[index]
+                if split:
+                    narrowed[index] = self._narrowed(ctx, known, members, part, index == heir)
+            for (split, part), sub_table in zip(reversed(parts), reversed(narrowed), strict=True):
+                work.append((split, part, sub_table))
         return result
 
     def _split_once(
-        self,
-        ctx: TieBreakContext,
-        group: list[int],
-        table: tuple[dict[int, Score], dict[int, int]] | None,
+        self, ctx: TieBreakContext, group: list[int], table: _Table
     ) -> list[tuple[bool, list[int]]]:
-        """One step: the group's parts in order, each marked whether DE applies to it
-        again (a smaller tied group) or it is final."""
-        if len(group) < 2:
-            return [(False, group)]
-        scores, met = table if table is not None else self._mini_table(ctx, group)
+        """One step for a group of two or more: its parts in order, each marked whether
+        DE applies to it again (a smaller tied group) or it is final."""
+        scores, met = table.scores, table.met
         ordered = sorted(group, key=lambda p: (-scores[p], p))
         size = len(group)
         if ctx.round_robin or all(met[p] == size - 1 for p in group):
