@@ -31,7 +31,12 @@ middle of the fan-out and of the result PUTs (`bench_live.py 5000`: PUT p99 97-1
 e2e p99 172-260 ms). `SpectatorHeap` freezes them once they have joined, and lets the
 collector back in once enough of them have left: a spectator's connection ends in
 reference cycles (its transport, socket and exit stack), which only a collection
-frees, and a frozen cycle is never collected.
+frees, and a frozen cycle is never collected. Spectators join while requests are in
+flight, so a settle may also freeze a request's objects; a cycle of theirs that dies
+later waits for the next full pass. That bounds it: every settle follows a join or a
+departure, and a full pass comes after at most `max(REOPEN_LEAVES, REOPEN_SHARE x
+connected)` departures, so an audience that comes and goes is collected whole
+regularly, and one that stays was settled only as often as it grew.
 """
 
 from __future__ import annotations
