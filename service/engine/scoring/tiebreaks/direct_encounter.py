@@ -132,6 +132,8 @@ class DirectEncounter(GroupTieBreak):
         table: _Table,
         members: list[int],
         part: list[int],
+        against: dict[int, dict[int, int]],
+        *,
         take_over: bool = False,
     ) -> _Table | None:
         """The mini-table of `part`, a sub-group of `members` whose table is `table`:
@@ -141,8 +143,10 @@ class DirectEncounter(GroupTieBreak):
         visits every remaining member's: a group peeled one participant at a time (a
         chain of wins, common early in a round-robin) costs its size, not its square.
         None when computing afresh is the cheaper road (more leave than stay) or the
-        only exact one (a pair met more than once: averaged scores). `take_over`: the
-        group's table is not needed again, and becomes the part's."""
+        only exact one (a pair met more than once: averaged scores). `against` keeps,
+        per member a leaver met, its points by opponent (within the group every pair
+        met once, so one entry per leaver). `take_over`: the group's table is not
+        needed again, and becomes the part's."""
         if not table.single or 2 * len(part) <= len(members):
             return None
         encounters = self._encounters(ctx)
@@ -157,8 +161,12 @@ class DirectEncounter(GroupTieBreak):
         for leaver in leavers:
             for opponent in encounters[leaver][0]:
                 if opponent in scores:
-                    opponents, points = encounters[opponent]
-                    scores[opponent] -= sum(compress(points, [o == leaver for o in opponents]))
+                    by_opponent = against.get(opponent)
+                    if by_opponent is None:
+                        opponents, points = encounters[opponent]
+                        by_opponent = dict(zip(opponents, points, strict=True))
+                        against[opponent] = by_opponent
+                    scores[opponent] -= by_opponent[leaver]
                     met[opponent] -= 1
         return _Table(scores, met, True)
 
@@ -169,6 +177,8 @@ class DirectEncounter(GroupTieBreak):
         time (art. 6.2 applied again to the rest) nests as deep as the group is large.
         """
         result: list[list[int]] = []
+        against: dict[int, dict[int, int]] = {}
+        """Per member met by a leaver: its points by opponent (`_narrowed`), made once."""
         work: list[tuple[bool, list[int], _Table | None]] = [(True, group, table)]
         while work:
             again, members, known = work.pop()
@@ -183,10 +193,12 @@ class DirectEncounter(GroupTieBreak):
             again_sizes = [len(part) if split else 0 for split, part in parts]
             heir = again_sizes.index(max(again_sizes))
             narrowed: list[_Table | None] = [None] * len(parts)
-            for index in sorted(range(len(parts)), key=lambda i: i == heir):
+            for index in [*(i for i in range(len(parts)) if i != heir), heir]:
                 split, part = parts[index]
                 if split:
-                    narrowed[index] = self._narrowed(ctx, known, members, part, index == heir)
+                    narrowed[index] = self._narrowed(
+                        ctx, known, members, part, against, take_over=index == heir
+                    )
             for (split, part), sub_table in zip(reversed(parts), reversed(narrowed), strict=True):
                 work.append((split, part, sub_table))
         return result
