@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import random
+from collections.abc import Callable
 from typing import Any, cast
 
 import pytest
@@ -188,11 +190,13 @@ async def test_shutdown_closes_with_1012_and_the_seq_to_resume_from() -> None:
 
 class _Transport:
     """A stand-in for the socket's transport: records frames written to it directly,
-    and can be paused like a transport above its high-water mark."""
+    and can be paused like a transport above its high-water mark; `wrote` is told how
+    many messages each write carried."""
 
-    def __init__(self, socket: _Socket) -> None:
+    def __init__(self, socket: _Socket, wrote: Callable[[int], None] | None = None) -> None:
         self.socket = socket
         self.paused = False
+        self.wrote = wrote
 
     def writable(self) -> bool:
         return not self.paused
@@ -202,7 +206,10 @@ class _Transport:
         size = frame[1] & 0x7F
         start = 2 if size < 126 else 4 if size == 126 else 10
         message = json.loads(frame[start:])
-        self.socket.sent.extend(message["frames"] if message["type"] == "batch" else [message])
+        carried = message["frames"] if message["type"] == "batch" else [message]
+        self.socket.sent.extend(carried)
+        if self.wrote is not None:
+            self.wrote(len(carried))
 
 
 async def test_caught_up_clients_take_frames_directly_in_order() -> None:
@@ -228,6 +235,121 @@ async def test_caught_up_clients_take_frames_directly_in_order() -> None:
         assert paused.seqs() == list(range(31))  # queued while paused, then direct again
         assert clients[0].direct_writes == 30  # every event framed once, written at once
         assert 0 < clients[1].direct_writes < 30
+    finally:
+        for task in tasks:
+            task.cancel()
+        await hub.stop()
+
+
+async def test_a_read_during_a_fan_out_reaches_the_clients_not_yet_served_at_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A result reported while the previous one is still being fanned out is read at
+    once (not after the fan-out), the clients not reached yet get both events in one
+    message, and those reached before get the newer one in one more pass."""
+    monkeypatch.setattr(hub_module, "FANOUT_SLICE_SECONDS", 0.0)  # yield every few sends
+    log = _Log()
+    hub = Hub(cast(Reader, log), Settings(live_queue_size=64, live_poll_seconds=60))
+    lags: list[float] = []
+    hub.observe_lag = lags.append
+    channel = await hub.open("t")
+    carried: list[int] = []
+    counting = False
+
+    def wrote(messages: int) -> None:
+        if counting:
+            carried.append(messages)
+            if len(carried) == 20:  # the next result lands in the middle of the fan-out
+                log.seq = 2
+                hub.notify("t", 2)
+
+    sockets = [_Socket() for _ in range(200)]
+    clients = [channel.join(s, None, cast(Any, _Transport(s, wrote))) for s in sockets]
+    tasks = [asyncio.create_task(c.run()) for c in clients]
+    try:
+        await _until(lambda: all(s.seqs() == [0] for s in sockets))
+        reads = log.calls
+        counting = True
+        log.seq = 1
+        hub.notify("t", 1)
+        await _until(lambda: all(s.seqs()[-1:] == [2] for s in sockets))
+        assert all(s.seqs() == [0, 1, 2] for s in sockets)
+        assert log.calls == reads + 2
+        both = carried.count(2)  # clients reached after the second read landed
+        assert 100 < both < 200
+        assert len(carried) == 200 + (200 - both)  # one more write only for the others
+        assert len(lags) == 2  # each notification observed once its pass ended
+    finally:
+        for task in tasks:
+            task.cancel()
+        await hub.stop()
+
+
+async def test_a_client_the_history_no_longer_reaches_gets_the_snapshot() -> None:
+    """Five events read at once by a channel that keeps two: the client starts again
+    from the snapshot at the newest seq, and is not handed the frames again."""
+    log = _Log()
+    hub = Hub(cast(Reader, log), Settings(live_history=2, live_poll_seconds=60))
+    channel = await hub.open("t")
+    socket = _Socket()
+    client = channel.join(socket, None, cast(Any, _Transport(socket)))
+    task = asyncio.create_task(client.run())
+    try:
+        await _until(lambda: socket.seqs() == [0])
+        log.seq = 5
+        hub.notify("t", 5)
+        await _until(lambda: socket.seqs() == [0, 5])
+        assert [m["type"] for m in socket.sent] == ["snapshot", "snapshot"]
+        assert client.offered == 5
+        log.seq = 6
+        hub.notify("t", 6)
+        await _until(lambda: socket.seqs() == [0, 5, 6])
+    finally:
+        task.cancel()
+        await hub.stop()
+
+
+@pytest.mark.parametrize("seed", range(6))
+async def test_every_client_gets_every_seq_once_in_order_whatever_lands_when(
+    monkeypatch: pytest.MonkeyPatch, seed: int
+) -> None:
+    """Results land at random points of the fan-outs while random transports pause and
+    resume: every client that never overflowed gets every seq once, in order; one that
+    did gets a snapshot covering what it skipped, never a seq twice or backwards."""
+    monkeypatch.setattr(hub_module, "FANOUT_SLICE_SECONDS", 0.0)
+    chance = random.Random(seed)
+    log = _Log()
+    hub = Hub(cast(Reader, log), Settings(live_queue_size=8, live_poll_seconds=60))
+    channel = await hub.open("t")
+    last = 40
+    transports: list[_Transport] = []
+
+    def wrote(_messages: int) -> None:
+        if log.seq < last and chance.random() < 0.02:
+            log.seq += 1
+            hub.notify("t", log.seq)
+        for transport in chance.sample(transports, 3):
+            transport.paused = chance.random() < 0.3
+
+    sockets = [_Socket() for _ in range(120)]
+    transports.extend(_Transport(s, wrote) for s in sockets)
+    clients = [
+        channel.join(s, None, cast(Any, t)) for s, t in zip(sockets, transports, strict=True)
+    ]
+    tasks = [asyncio.create_task(c.run()) for c in clients]
+    try:
+        while log.seq < last:
+            log.seq += 1
+            hub.notify("t", log.seq)
+            await asyncio.sleep(0)
+        for transport in transports:
+            transport.paused = False
+        await _until(lambda: all(s.seqs()[-1:] == [last] for s in sockets))
+        for socket, client in zip(sockets, clients, strict=True):
+            seqs = socket.seqs()
+            assert sorted(set(seqs)) == seqs
+            if client.overflows == 0:
+                assert seqs == list(range(last + 1))
     finally:
         for task in tasks:
             task.cancel()
