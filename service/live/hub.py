@@ -60,10 +60,10 @@ GONE = 4404
 FANOUT_SLICE_SECONDS = 0.00025
 """The longest run of sends between two yields to the event loop. A request served
 meanwhile (a result PUT takes tens of turns of the loop, most of them database round
-trips) waits this long at most per turn. bench_live.py, alternating runs: at 5,000
-spectators 0.25 ms gave PUT p50 32-37 ms against 50-61 ms for 0.5 ms, and a yield every
-64 sends 17-31 ms but p99 121-137 ms, as the fan-outs then left gaps; 0.1 ms was no
-better than 0.25 ms."""
+trips) waits at most this long per turn. bench_live.py at 5,000 spectators, alternating:
+0.25 ms gave PUT p50 32-37 ms against 50-61 ms for 0.5 ms, and 0.1 ms was no better.
+A fixed slice of 64 spectators, kept from before reads ran during a fan-out, let PUTs
+queue up behind the fan-out (p50 0.5-4.6 s at 10,000)."""
 FANOUT_CLOCK_EVERY = 8
 """Sends between two looks at the clock during a fan-out."""
 INTEREST_SECONDS = 3600.0
