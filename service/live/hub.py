@@ -127,8 +127,8 @@ class Client:
     def offer(self, frames: list[tuple[int, str]], wire: Callable[[], bytes] | None = None) -> None:
         """Hand over frames without ever waiting: written at once when the client is
         caught up and its transport takes them (`wire` builds their bytes, once per
-        update), else queued; a full queue means a snapshot instead."""
-        self.offered = frames[-1][0]
+        update), else queued; a full queue means a snapshot instead. The fan-out keeps
+        `offered`."""
         if self.needs_snapshot:
             pass  # the snapshot this client gets next is at least this new
         elif wire is not None and self._takes_directly(frames[0][0]):
@@ -219,6 +219,12 @@ class Client:
             await self.socket.send_text(text)
         finally:
             self._sending = False
+
+    def restart(self, seq: int) -> None:
+        """Start again from the channel's snapshot, which covers `seq`."""
+        self.needs_snapshot = True
+        self.offered = seq
+        self.wake()
 
     def wake(self) -> None:
         """Have the sender look at the client's state again."""
@@ -358,9 +364,7 @@ class Channel:
             self._due.append(notified)
         if rebuilt and not update.frames:
             for client in tuple(self.clients):
-                client.needs_snapshot = True
-                client.offered = update.seq
-                client.wake()
+                client.restart(update.seq)
 
     def _frames_after(self, offered: int) -> list[tuple[int, str]] | None:
         """The frames after `offered` up to the channel's seq, or None when the history
@@ -403,11 +407,11 @@ class Channel:
                         wires[offered] = None if frames is None else (frames, _Wire(frames))
                     handed = wires[offered]
                     if handed is None:
-                        client.needs_snapshot = True
-                        client.wake()
-                    elif handed[0]:
-                        client.offer(*handed)
-                    client.offered = seq  # no frame lies between the last handed and seq
+                        client.restart(seq)
+                    else:
+                        if handed[0]:
+                            client.offer(*handed)
+                        client.offered = seq  # the frames handed reach seq
                 if position % FANOUT_CLOCK_EVERY == 0 and clock() > deadline:
                     await asyncio.sleep(0)
                     self._read_ahead()
