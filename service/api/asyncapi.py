@@ -15,6 +15,7 @@ from service.api.schemas.live import (
     PingMessage,
     SnapshotMessage,
 )
+from service.live.frames import DELTA_FORMS
 
 __all__ = ["CLOSE_CODES", "asyncapi_document"]
 
@@ -46,6 +47,17 @@ _QUERY = {
             "description": (
                 "Resume after this seq: the events after it, then live ones (a snapshot "
                 "instead when they are no longer kept or the seq is ahead of the log)."
+            ),
+        },
+        "delta": {
+            "type": "string",
+            "enum": list(DELTA_FORMS),
+            "default": "full",
+            "description": (
+                "How a table delta gives the ranks: `full`, a patch for every row whose "
+                "rank moved; `compact`, every row's rank as one list (`ranks`, in "
+                "`positions` order), with patches only for rows whose other fields "
+                "changed: a fifth of the bytes when one result moves most ranks."
             ),
         },
         "token": {

@@ -33,7 +33,7 @@ from service.db.loading import Schedule
 from service.db.session import create_engine, create_session_factory
 from service.db.tables import TournamentKind, TournamentRow
 from service.live.bus import InProcessBus
-from service.live.frames import Rows, event_message, snapshot_message, table_delta
+from service.live.frames import Frame, Rows, event_message, snapshot_message, table_delta
 from service.live.reader import TableText, Update
 
 __all__ = ["TableKind", "Tables", "create_tables", "table_kind"]
@@ -156,7 +156,7 @@ class Tables:
             kind = table_kind(row.kind)
             if since is None or known is None or known.seq != since:
                 document = await kind.build(state, session, row)
-                _, _, _, rows = table_delta(None, document, kind.row_id)
+                rows = table_delta(None, document, kind.row_id).rows
                 self._known[tournament_id] = _Known(row.last_seq, rows, document)
                 return Update(
                     exists=True,
@@ -172,25 +172,28 @@ class Tables:
                 if e.seq <= row.last_seq
             ]
             moving = [e.seq for e in events if e.type in kind.moving]
-            table: dict[str, Any] | None = None
+            delta = None
             if moving:
                 document = await kind.build(state, session, row)
-                delta, changed, positions, rows = table_delta(known.rows, document, kind.row_id)
-                known.rows, known.document = rows, document
-                table = {kind.key: delta, "changed": changed, "positions": positions}
+                delta = table_delta(known.rows, document, kind.row_id)
+                known.rows, known.document = delta.rows, document
             known.seq = row.last_seq
-            frames = [
-                (
-                    e.seq,
-                    event_message(
+            frames = []
+            for e in events:
+                payload = event_view(row, None, e.type, e.payload)  # one frame for every reader
+                if delta is None or e.seq != moving[-1]:
+                    text = event_message(e.seq, e.type, payload)
+                    frames.append(Frame(e.seq, text, text))
+                    continue
+                full = delta.message_parts(kind.key, compact=False)
+                compact = delta.message_parts(kind.key, compact=True)
+                frames.append(
+                    Frame(
                         e.seq,
-                        e.type,
-                        event_view(row, None, e.type, e.payload),  # one frame for every reader
-                        table if moving and e.seq == moving[-1] else None,
-                    ),
+                        event_message(e.seq, e.type, payload, full),
+                        event_message(e.seq, e.type, payload, compact),
+                    )
                 )
-                for e in events
-            ]
             snapshot = snapshot_message(
                 row.last_seq, row.status, row.current_round, kind.key, known.document
             )

@@ -9,6 +9,10 @@ Every message is a JSON object with a `type`:
   key holds the document without its rows plus `rows`, the rows that changed given as
   patches (the row id and the fields whose value changed; a new row in full),
   `changed` (the ids of those rows) and `positions` (every row id in table order);
+  a client that asked for `?delta=compact` gets the rank of every row as one list
+  instead, `ranks` (in `positions` order), and patches only for rows whose other fields
+  changed (one result in a 200-player round-robin moves the rank of most rows: 1.6 KB
+  against 7.7 KB);
 - `batch`: `from`, `to` and `frames`, the consecutive `event` messages `from`..`to`
   (a client that fell slightly behind gets them in one message);
 - `ping`: `seq`, the newest seq of the tournament (a heartbeat while nothing happens);
@@ -19,10 +23,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, NamedTuple
 
 __all__ = [
+    "DELTA_FORMS",
+    "Frame",
     "Rows",
+    "TableDelta",
     "batch_message",
     "encode",
     "event_message",
@@ -34,31 +42,84 @@ __all__ = [
 Rows = dict[Any, dict[str, Any]]
 """A table's rows by row id."""
 
+DELTA_FORMS = ("full", "compact")
+"""The forms of a table delta a client can ask for (`?delta=`; `full` by default)."""
+
+
+class Frame(NamedTuple):
+    """One event's message in each delta form: the same string twice when the event
+    carries no table."""
+
+    seq: int
+    full: str
+    compact: str
+
+    def text(self, compact: bool) -> str:
+        """The message in the form a client asked for."""
+        return self.compact if compact else self.full
+
+
+@dataclass(frozen=True, slots=True)
+class TableDelta:
+    """A new table against the rows clients hold, in both delta forms."""
+
+    document: dict[str, Any]
+    """The table without its rows."""
+    patches: list[dict[str, Any]]
+    """The rows that changed: a patch (the id and the fields that differ) or a new row
+    in full."""
+    positions: list[Any]
+    """Every row id in table order."""
+    rows: Rows
+    """The new table's rows by id (what clients hold next)."""
+    added: frozenset[Any]
+    """The ids of the rows given in full (new to the client)."""
+    row_id: str
+
+    def message_parts(self, key: str, compact: bool) -> dict[str, Any]:
+        """The keys an event message carries for this delta (`key`: `standings` or
+        `ranking`). Compact: a patch leaves out `rank` (a patch with nothing else
+        left is dropped) and `ranks` lists every row's rank in `positions` order."""
+        patches = self.patches
+        if compact:
+            patches = [p for p in map(self._without_rank, patches) if len(p) > 1]
+        parts: dict[str, Any] = {
+            key: {**self.document, "rows": patches},
+            "changed": [patch[self.row_id] for patch in patches],
+            "positions": self.positions,
+        }
+        if compact:
+            parts["ranks"] = [self.rows[row_id].get("rank") for row_id in self.positions]
+        return parts
+
+    def _without_rank(self, patch: dict[str, Any]) -> dict[str, Any]:
+        if "rank" not in patch or patch[self.row_id] in self.added:
+            return patch  # a new row stays whole
+        return {name: value for name, value in patch.items() if name != "rank"}
+
 
 def encode(message: dict[str, Any]) -> str:
     """Compact JSON, built once per message and shared by every socket."""
     return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
 
 
-def table_delta(
-    previous: Rows | None, document: dict[str, Any], row_id: str
-) -> tuple[dict[str, Any], list[Any], list[Any], Rows]:
-    """(delta document, changed ids, positions, rows by id) of a new table against the
-    rows a client already holds. A patch keeps the row id and the fields that differ."""
+def table_delta(previous: Rows | None, document: dict[str, Any], row_id: str) -> TableDelta:
+    """A new table against the rows a client already holds (None: it holds none). A
+    patch keeps the row id and the fields that differ."""
     rows: Rows = {row[row_id]: row for row in document["rows"]}
     patches: list[dict[str, Any]] = []
+    added: set[Any] = set()
     for row in document["rows"]:
         before = None if previous is None else previous.get(row[row_id])
         if before is None:
             patches.append(row)
+            added.add(row[row_id])
             continue
         patch = {key: value for key, value in row.items() if before.get(key) != value}
         if patch:
             patches.append({row_id: row[row_id], **patch})
-    delta = {key: value for key, value in document.items() if key != "rows"}
-    delta["rows"] = patches
-    changed = [patch[row_id] for patch in patches]
-    return delta, changed, list(rows), rows
+    rest = {key: value for key, value in document.items() if key != "rows"}
+    return TableDelta(rest, patches, list(rows), rows, frozenset(added), row_id)
 
 
 def event_message(

@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from service.config import Settings
 from service.heap import SpectatorHeap
-from service.live.frames import batch_message, ping_message
+from service.live.frames import Frame, batch_message, ping_message
 from service.live.reader import Reader, TableText, Update
 from service.live.wire import DirectSocket, text_frame
 
@@ -92,7 +92,7 @@ class Socket(Protocol):
 
 
 class Client:
-    """One spectator: a bounded queue of (seq, frame) and the task that sends them."""
+    """One spectator: a bounded queue of (seq, message) and the task that sends them."""
 
     def __init__(
         self,
@@ -101,11 +101,15 @@ class Client:
         limit: int,
         heartbeat: float,
         direct: DirectSocket | None = None,
+        *,
+        compact: bool = False,
     ) -> None:
         self.channel = channel
         self.socket = socket
         self.direct = direct
         """The socket's transport for frames built once (None: every send is awaited)."""
+        self.compact = compact
+        """The delta form this client asked for (`?delta=compact`; `frames.Frame`)."""
         self.limit = limit
         self.heartbeat = heartbeat
         self.pending: deque[tuple[int, str]] = deque()
@@ -124,17 +128,17 @@ class Client:
         self._woken = False
         self._waiter: asyncio.Future[bool] | None = None
 
-    def offer(self, frames: list[tuple[int, str]], wire: Callable[[], bytes] | None = None) -> None:
+    def offer(self, frames: list[Frame], wire: Callable[[], bytes] | None = None) -> None:
         """Hand over frames without ever waiting: written at once when the client is
         caught up and its transport takes them (`wire` builds their bytes, once per
         update), else queued; a full queue means a snapshot instead. The fan-out keeps
         `offered`."""
         if self.needs_snapshot:
             pass  # the snapshot this client gets next is at least this new
-        elif wire is not None and self._takes_directly(frames[0][0]):
+        elif wire is not None and self._takes_directly(frames[0].seq):
             assert self.direct is not None
             self.direct.write(wire())
-            self.last = frames[-1][0]
+            self.last = frames[-1].seq
             self.direct_writes += 1
             self._wrote_directly = True
             return
@@ -143,7 +147,7 @@ class Client:
             self.needs_snapshot = True
             self.overflows += 1
         else:
-            self.pending.extend(frames)
+            self.pending.extend((frame.seq, frame.text(self.compact)) for frame in frames)
         self.wake()
 
     def _takes_directly(self, first: int) -> bool:
@@ -169,7 +173,8 @@ class Client:
             self.needs_snapshot, self.last = False, since
         elif history and history[0][0] <= since + 1:
             self.needs_snapshot, self.last = False, since
-            self.pending.extend(frame for frame in history if frame[0] > since)
+            compact = self.compact
+            self.pending.extend((f.seq, f.text(compact)) for f in history if f.seq > since)
             self.wake()
 
     def close(self, code: int, reason: str) -> None:
@@ -263,20 +268,21 @@ def _settle(waiter: asyncio.Future[bool]) -> None:
 
 
 class _Wire:
-    """An update's frames as one message's bytes, built on first use and shared by every
-    client that takes them directly (one event: its frame; several: one batch)."""
+    """An update's frames in one delta form as one message's bytes, built on first use
+    and shared by every client that takes them directly (one event: its frame; several:
+    one batch)."""
 
-    __slots__ = ("_bytes", "_frames")
+    __slots__ = ("_bytes", "_compact", "frames")
 
-    def __init__(self, frames: list[tuple[int, str]]) -> None:
-        self._frames = frames
+    def __init__(self, frames: list[Frame], compact: bool) -> None:
+        self.frames = frames
+        self._compact = compact
         self._bytes: bytes | None = None
 
     def __call__(self) -> bytes:
         if self._bytes is None:
-            frames = self._frames
-            text = frames[0][1] if len(frames) == 1 else batch_message(frames)
-            self._bytes = text_frame(text)
+            texts = [(frame.seq, frame.text(self._compact)) for frame in self.frames]
+            self._bytes = text_frame(texts[0][1] if len(texts) == 1 else batch_message(texts))
         return self._bytes
 
 
@@ -290,7 +296,7 @@ class Channel:
         self.seq = -1
         self.snapshot: tuple[int, str] = (-1, "")
         self._snapshot_frame: tuple[int, bytes] | None = None
-        self.history: deque[tuple[int, str]] = deque(maxlen=hub.settings.live_history)
+        self.history: deque[Frame] = deque(maxlen=hub.settings.live_history)
         self.clients: set[Client] = set()
         self.ready: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self.ready.add_done_callback(lambda f: f.cancelled() or f.exception())
@@ -321,12 +327,25 @@ class Channel:
                 self._notified = time.monotonic()
             self._wake.set()
 
-    def join(self, socket: Socket, since: int | None, direct: DirectSocket | None = None) -> Client:
+    def join(
+        self,
+        socket: Socket,
+        since: int | None,
+        direct: DirectSocket | None = None,
+        *,
+        compact: bool = False,
+    ) -> Client:
         """A new spectator, resumed from `since` when possible; `direct` is its socket's
-        transport when frames built once can be written to it (`wire.direct_socket`)."""
+        transport when frames built once can be written to it (`wire.direct_socket`);
+        `compact`: it asked for the compact delta form (`frames.Frame`)."""
         settings = self.hub.settings
         client = Client(
-            self, socket, settings.live_queue_size, settings.live_heartbeat_seconds, direct
+            self,
+            socket,
+            settings.live_queue_size,
+            settings.live_heartbeat_seconds,
+            direct,
+            compact=compact,
         )
         client.resume(since)
         self.clients.add(client)
@@ -366,15 +385,15 @@ class Channel:
             for client in tuple(self.clients):
                 client.restart(update.seq)
 
-    def _frames_after(self, offered: int) -> list[tuple[int, str]] | None:
+    def _frames_after(self, offered: int) -> list[Frame] | None:
         """The frames after `offered` up to the channel's seq, or None when the history
         no longer reaches back to it (the client needs the snapshot)."""
         history = self.history
-        if not history or history[0][0] > offered + 1:
+        if not history or history[0].seq > offered + 1:
             return None
-        frames: list[tuple[int, str]] = []
+        frames: list[Frame] = []
         for frame in reversed(history):
-            if frame[0] <= offered:
+            if frame.seq <= offered:
                 break
             frames.append(frame)
         frames.reverse()
@@ -387,8 +406,8 @@ class Channel:
         At each yield a read the bus asked for meanwhile starts (`_read_ahead`), and
         one that landed is taken: the rest of the pass hands out the newer frames, and
         one more pass serves the clients reached before. The messages are framed once
-        per starting seq (`_Wire`): in a pass, nearly every client starts from the
-        same one. A pass ends with every client offered at least the seq the pass
+        per starting seq and delta form (`_Wire`): in a pass, nearly every client
+        starts from the same seq. A pass ends with every client offered at least the seq the pass
         began with: the delays of the notifications read by then are observed."""
         clock = time.perf_counter
         while True:
@@ -397,20 +416,21 @@ class Channel:
                 break
             due, self._due = self._due, []
             seq = self.seq
-            wires: dict[int, tuple[list[tuple[int, str]], _Wire] | None] = {}
+            wires: dict[tuple[int, bool], _Wire | None] = {}
             deadline = clock() + FANOUT_SLICE_SECONDS
             for position, client in enumerate(behind, start=1):
                 offered = client.offered
                 if offered < seq:
-                    if offered not in wires:
+                    key = (offered, client.compact)
+                    if key not in wires:
                         frames = self._frames_after(offered)
-                        wires[offered] = None if frames is None else (frames, _Wire(frames))
-                    handed = wires[offered]
-                    if handed is None:
+                        wires[key] = None if frames is None else _Wire(frames, client.compact)
+                    wire = wires[key]
+                    if wire is None:
                         client.restart(seq)
                     else:
-                        if handed[0]:
-                            client.offer(*handed)
+                        if wire.frames:
+                            client.offer(wire.frames, wire)
                         client.offered = seq  # the frames handed reach seq
                 if position % FANOUT_CLOCK_EVERY == 0 and clock() > deadline:
                     await asyncio.sleep(0)

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from service.config import Settings
 from service.heap import settle_after_start, settle_heap
+from service.live.frames import Frame
 
 if TYPE_CHECKING:
     from service.db.loading import Schedule
@@ -61,7 +62,8 @@ class Update:
     exists: bool
     system: str = ""
     seq: int = 0
-    frames: list[tuple[int, str]] = field(default_factory=list)
+    frames: list[Frame] = field(default_factory=list)
+    """The events after the seq asked from, each in both delta forms."""
     snapshot: str | None = None
     """The encoded snapshot at `seq`, when it changed."""
 

@@ -1,8 +1,8 @@
 // The live feed as the scoreboard follows it (README: Live). A `snapshot` gives the
 // whole table; then one `event` per event in seq order (or several in a `batch`), the
 // newest table-moving one carrying the table (`standings` or `ranking`) either whole or as
-// a delta (changed rows as patches plus `positions`, every row id in order); `ping` is a
-// heartbeat. When the socket closes the feed reconnects with exponential backoff and
+// a delta (changed rows as patches plus `positions`, every row id in order, and with
+// `?delta=compact` `ranks`, every row's rank in that order); `ping` is a heartbeat. When the socket closes the feed reconnects with exponential backoff and
 // `?since=<seq>` so the server replays what was missed (after a restart too).
 
 const FIRST_DELAY = 1;       // seconds before the first retry, doubled per failure
@@ -25,9 +25,10 @@ export class LiveTable {
     this.rows = new Map(rows.map(row => [row[this.idKey], row]));
   }
 
-  /** The table of a message: whole, or a delta against the rows held. False when a
-   * delta cannot be applied (a row or the base is missing): then refetch the table. */
-  apply(document, positions) {
+  /** The table of a message: whole, or a delta against the rows held (`ranks`, in
+   * `positions` order, when the feed sends the compact form). False when a delta cannot
+   * be applied (a row or the base is missing): then refetch the table. */
+  apply(document, positions, ranks) {
     if (!Array.isArray(positions)) {
       this.replace(document);
       return true;
@@ -42,6 +43,10 @@ export class LiveTable {
       else return false;
     }
     if (!positions.every(id => next.has(id))) return false;
+    if (Array.isArray(ranks)) {
+      if (ranks.length !== positions.length) return false;
+      positions.forEach((id, at) => next.set(id, { ...next.get(id), rank: ranks[at] }));
+    }
     const { rows, ...rest } = document;
     this.document = { ...this.document, ...rest };
     this.rows = new Map(positions.map(id => [id, next.get(id)]));
@@ -227,7 +232,7 @@ export class LiveBoard {
   event(message) {
     const table = message[this.tableKey];
     if (table) {
-      if (this.table.apply(table, message.positions)) {
+      if (this.table.apply(table, message.positions, message.ranks)) {
         this.highlight = new Set(message.changed || []);
         this.tableStale = false;
         clearTimeout(this.timers.table);

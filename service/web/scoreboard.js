@@ -92,7 +92,11 @@ async function main() {
   const base = `${prefix}/${kind}/${encodeURIComponent(decodeURIComponent(id))}`;
   const Board = kind === "tournaments" ? ChessBoard : BridgeBoard;
   const board = new Board(screen, base);
-  const live = `${base}/live${token ? `?token=${encodeURIComponent(token)}` : ""}`;
+  // The compact delta: a result that moves most ranks costs a list of ranks, not a patch
+  // per row (README: Live).
+  const query = new URLSearchParams({ delta: "compact" });
+  if (token) query.set("token", token);
+  const live = `${base}/live?${query}`;
   const feed = new LiveFeed(live, {
     snapshot: message => board.snapshot(message),
     event: message => board.event(message),

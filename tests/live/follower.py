@@ -61,6 +61,10 @@ class Follower:
                 for patch in delta["rows"]:
                     self.rows.setdefault(patch[self.row_id], {}).update(patch)
                 self.positions = list(message["positions"])
+                ranks = message.get("ranks")  # the compact form (`?delta=compact`)
+                if ranks is not None:
+                    for row_id, rank in zip(self.positions, ranks, strict=True):
+                        self.rows[row_id]["rank"] = rank
                 self.document = {**delta, "rows": self.table()}
             self.events.append(message)
             return [message]

@@ -9,6 +9,7 @@ import json
 from typing import Any
 
 import httpx
+import pytest
 import websockets
 
 from tests.live.follower import Follower
@@ -53,11 +54,16 @@ async def _enter(http: httpx.AsyncClient, event: dict[str, Any], table: int, tri
     assert response.status_code == 200, response.text
 
 
-async def test_snapshot_then_results_with_the_ranking(server: str, http: httpx.AsyncClient) -> None:
+@pytest.mark.parametrize("form", ["full", "compact"])
+async def test_snapshot_then_results_with_the_ranking(
+    server: str, http: httpx.AsyncClient, form: str
+) -> None:
+    """The ranking follows each result, as patches per changed rank or (`?delta=compact`)
+    with the ranks as one list."""
     event = await _create(http)
     url = f"ws://{server}{EVENTS}/{event['id']}/live"
     board = Follower("ranking", "number")
-    async with websockets.connect(url) as ws:
+    async with websockets.connect(f"{url}?delta={form}") as ws:
         snapshot = await board.receive(ws)
         assert snapshot["type"] == "snapshot"
         assert snapshot["status"] == "running"
@@ -82,6 +88,7 @@ async def test_snapshot_then_results_with_the_ranking(server: str, http: httpx.A
         # the deltas rebuilt exactly the table a fresh snapshot shows
         async with websockets.connect(url) as fresh:
             assert (await _receive(fresh))["ranking"]["rows"] == board.table()
+        assert [("ranks" in m) for m in board.events] == [form == "compact"] * 3
 
 
 async def test_since_replays_and_the_tournament_feed_carries_the_events(

@@ -14,6 +14,7 @@ import pytest
 
 from service.config import Settings
 from service.live import hub as hub_module
+from service.live.frames import Frame
 from service.live.hub import Hub
 from service.live.reader import Reader, TableText, Update
 
@@ -34,7 +35,12 @@ class _Log:
         if since is None:
             return Update(exists=True, system="round-robin", seq=self.seq, snapshot=snapshot)
         frames = [
-            (s, json.dumps({"type": "event", "seq": s})) for s in range(since + 1, self.seq + 1)
+            Frame(
+                s,
+                json.dumps({"type": "event", "seq": s}),
+                json.dumps({"type": "event", "seq": s, "compact": True}),
+            )
+            for s in range(since + 1, self.seq + 1)
         ]
         return Update(
             exists=True, system="round-robin", seq=self.seq, frames=frames, snapshot=snapshot
@@ -235,6 +241,45 @@ async def test_caught_up_clients_take_frames_directly_in_order() -> None:
         assert paused.seqs() == list(range(31))  # queued while paused, then direct again
         assert clients[0].direct_writes == 30  # every event framed once, written at once
         assert 0 < clients[1].direct_writes < 30
+    finally:
+        for task in tasks:
+            task.cancel()
+        await hub.stop()
+
+
+async def test_each_client_gets_the_delta_form_it_asked_for() -> None:
+    """Full and compact clients on one channel, written to directly, through a paused
+    transport's queue (batches) and resumed from the history: every message in the form
+    the client asked for, every seq once, in order."""
+    log = _Log()
+    hub = Hub(cast(Reader, log), Settings(live_queue_size=64, live_poll_seconds=60))
+    channel = await hub.open("t")
+    sockets = [_Socket() for _ in range(4)]
+    wires = [_Transport(socket) for socket in sockets]
+    compact = [False, True, True, False]
+    clients = [
+        channel.join(socket, None, cast(Any, wire), compact=form)
+        for socket, wire, form in zip(sockets, wires, compact, strict=True)
+    ]
+    tasks = [asyncio.create_task(c.run()) for c in clients]
+    try:
+        await _until(lambda: all(s.seqs() == [0] for s in sockets))
+        for seq in range(1, 13):
+            wires[2].paused = wires[3].paused = 4 <= seq < 8  # these two lag for a while
+            log.seq = seq
+            hub.notify("t", seq)
+            await _until(lambda: channel.seq == log.seq)
+        late = _Socket()
+        tasks.append(asyncio.create_task(channel.join(late, 9, compact=True).run()))
+        sockets.append(late)
+        compact.append(True)
+        await _until(lambda: all(s.seqs()[-1:] == [12] for s in sockets))
+        for socket, form in zip(sockets, compact, strict=True):
+            events = [m for m in socket.sent if m["type"] == "event"]
+            assert all(m.get("compact", False) is form for m in events)
+        assert [s.seqs() for s in sockets[:4]] == [list(range(13))] * 4
+        assert late.seqs() == [10, 11, 12]  # resumed from the history, compact
+        assert 0 < clients[2].direct_writes < 12  # queued while paused: a batch, compact
     finally:
         for task in tasks:
             task.cancel()

@@ -145,6 +145,71 @@ async def test_a_bad_since_closes_with_a_reason(server: str, http: httpx.AsyncCl
             assert ws.close_reason is not None and "since" in ws.close_reason
 
 
+async def test_a_bad_delta_form_closes_with_a_reason(server: str, http: httpx.AsyncClient) -> None:
+    event = await create_round_robin(http, PLAYERS)
+    url = f"ws://{server}/v1/tournaments/{event.id}/live?delta=small"
+    async with websockets.connect(url) as ws:
+        message = await _receive(ws)
+        assert (message["type"], message["status"], message["field"]) == ("error", 422, "delta")
+        assert "full, compact" in message["detail"]
+        await asyncio.wait_for(ws.wait_closed(), 5)
+        assert ws.close_code == 4400
+
+
+async def test_compact_deltas_give_the_ranks_as_one_list(
+    server: str, http: httpx.AsyncClient
+) -> None:
+    """`?delta=compact`: one result that moves most ranks of a ten-player round-robin
+    reaches a compact client as `ranks` (every rank, in table order) and patches of the
+    two players who played alone; a full-form client on the same feed gets a patch per
+    moved rank; both rebuild the same table, the one a fresh snapshot gives, and the
+    compact message is the smaller."""
+    event = await create_round_robin(http, TEN)
+    url = f"ws://{server}/v1/tournaments/{event.id}/live"
+    full, compact = Follower(), Follower()
+    async with (
+        websockets.connect(url) as full_ws,
+        websockets.connect(f"{url}?delta=compact") as compact_ws,
+        websockets.connect(f"{url}?delta=full") as named_ws,
+    ):
+        named = Follower()
+        for ws, follower in ((full_ws, full), (compact_ws, compact), (named_ws, named)):
+            await follower.receive(ws)
+        start = full.seq
+        assert start is not None
+        sizes: dict[str, list[int]] = {"full": [], "compact": []}
+        for table, result in ((1, "0-1"), (2, "1/2-1/2"), (5, "1-0")):
+            await _result(http, event, table, result)
+            for name, ws, follower in (("full", full_ws, full), ("compact", compact_ws, compact)):
+                text = await asyncio.wait_for(ws.recv(), 10)
+                sizes[name].append(len(text))
+                follower.apply(json.loads(text))
+        await named.until(named_ws, start + 3)
+        first_full, first_compact = full.events[0], compact.events[0]
+        assert "ranks" not in first_full
+        assert len({p["start_number"] for p in first_full["standings"]["rows"]}) == 10
+        beyond_rank = [  # the loser's points and tie-breaks did not move: only its rank
+            {k: v for k, v in p.items() if k != "rank"}
+            for p in first_full["standings"]["rows"]
+            if set(p) - {"start_number", "rank"}
+        ]
+        assert [p["start_number"] for p in beyond_rank] == [first_full["payload"]["black"]]
+        assert first_compact["standings"]["rows"] == beyond_rank
+        assert first_compact["changed"] == [
+            p["start_number"] for p in first_compact["standings"]["rows"]
+        ]
+        assert all("rank" not in p for p in first_compact["standings"]["rows"])
+        ranks = dict(zip(first_compact["positions"], first_compact["ranks"], strict=True))
+        winner = first_full["payload"]["black"]  # 0-1 on table 1
+        assert ranks[winner] == 1
+        assert sorted(ranks.values()) == [1] + [2] * 9  # the loser ties with the idle eight
+        assert all(c < f for c, f in zip(sizes["compact"], sizes["full"], strict=True))
+        async with websockets.connect(url) as fresh:
+            final = (await _receive(fresh))["standings"]["rows"]
+        assert full.table() == compact.table() == named.table() == final
+        assert [m["seq"] for m in compact.events] == [start + 1, start + 2, start + 3]
+
+
 async def test_unknown_tournament_closes(server: str) -> None:
     async with websockets.connect(f"ws://{server}/v1/tournaments/nope/live") as ws:
         message = await _receive(ws)

@@ -84,6 +84,12 @@ async def test_results_submitted_through_the_api_appear(
     leader = page.locator("#left tbody tr").first
     await expect(leader).to_contain_text(names[first["white"]])
     await expect(leader.locator("td.strong")).to_have_text("1")
+    # the page follows the compact delta (every rank in one list): each row's rank, as
+    # the server's standings give them
+    standings = (await api.get(f"/v1/tournaments/{tournament.id}/standings")).json()
+    ranks = {str(row["start_number"]): str(row["rank"]) for row in standings["rows"]}
+    assert sorted(ranks.values()) == ["1"] + ["2"] * 5  # the loser ties with the idle four
+    assert await page.evaluate(_RANKS_SHOWN) == ranks
 
     for game in games[1:]:
         await report(api, tournament, 1, game["table"], "1/2-1/2")
@@ -95,6 +101,12 @@ async def test_results_submitted_through_the_api_appear(
     # the standings came with the feed: the page never asked the server for them
     assert not [url for url in requests if "/standings" in url], requests
     browser.check()
+
+
+_RANKS_SHOWN = """() => Object.fromEntries(
+    [...document.querySelectorAll("#left tbody tr")].map(
+        tr => [tr.dataset.key, tr.cells[0].textContent.trim()]))"""
+"""The standings' rank column by start number, as the page shows it."""
 
 
 async def _every_row(page: Page, panel: str, expected: set[str], seconds: float) -> None:

@@ -330,9 +330,12 @@ async def import_pbn(request: Request, write: BridgeOrganizerWriteDep) -> dict[s
 
 
 @router.websocket("/{event_id}/live")
-async def live(websocket: WebSocket, event_id: str, since: str | None = None) -> None:
+async def live(
+    websocket: WebSocket, event_id: str, since: str | None = None, delta: str | None = None
+) -> None:
     """Stream an event's results and ranking: a `snapshot` (`seq`, `status`, `round`,
     `ranking`), then one message per event; the newest result event carries the
     `ranking` and the `changed` rows. `?since=<seq>` replays exactly the events after
-    `seq` first. The same handler as the tournaments' feed."""
-    await serve_live(websocket, event_id, since, is_bridge)
+    `seq` first; `?delta=compact` gives the ranks as one list. The same handler as the
+    tournaments' feed."""
+    await serve_live(websocket, event_id, since, is_bridge, delta)

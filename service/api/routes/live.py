@@ -5,14 +5,16 @@ process still holds them (else a snapshot covering them, also when `seq` is abov
 tournament's). Then one `event` message per event, in seq order; a client a few frames
 behind gets them together in a `batch`; a client too far behind gets a fresh `snapshot`.
 A `ping` every `live_heartbeat_seconds` of silence. The messages are described in
-`service.live.frames`; the bridge feed (`/v1/bridge/events/{id}/live`) is this handler.
+`service.live.frames`; `?delta=compact` asks for table deltas that give every row's rank
+as one list (`ranks`) instead of a patch per row whose rank moved. The bridge feed
+(`/v1/bridge/events/{id}/live`) is this handler.
 
 A private tournament's feed needs one of its tokens as `?token=` (browsers cannot send
 headers on a WebSocket): checked once at connect against the tournament's row. Frames are
 encoded once for every reader, so player events carry no personal data unless the
 organizer published it (issue 14).
 
-Close codes: 4400 bad `since` (after an `error` message naming the field), 4401 a private
+Close codes: 4400 bad `since` or `delta` (after an `error` message naming the field), 4401 a private
 tournament without a valid token, 4404 no such tournament, 4410 archived, 1011 the feed
 cannot read the tournament (database outage), 1012 server restarting; the reasons of
 1011 and 1012 say the `?since=` to resume from.
@@ -33,16 +35,24 @@ from service.api.state import AppState
 from service.db.bridge import BRIDGE_SYSTEMS
 from service.db.tables import TournamentRow
 from service.errors import Gone, Unauthenticated
-from service.live.frames import encode
+from service.live.frames import DELTA_FORMS, encode
 from service.live.hub import GONE, OUTAGE, LiveUnavailable, TournamentGone
 from service.live.wire import SERVER_SEND, direct_socket
 
-__all__ = ["BAD_REQUEST", "Accepts", "is_bridge", "parse_since", "router", "serve_live"]
+__all__ = [
+    "BAD_REQUEST",
+    "Accepts",
+    "is_bridge",
+    "parse_delta",
+    "parse_since",
+    "router",
+    "serve_live",
+]
 
 router = APIRouter(tags=["live"])
 
 BAD_REQUEST = 4400
-"""Close code for a malformed query (`since`)."""
+"""Close code for a malformed query (`since`, `delta`)."""
 UNAUTHENTICATED = 4401
 """Close code for a private tournament without a valid `?token=`."""
 ARCHIVED = 4410
@@ -59,6 +69,16 @@ def parse_since(text: str | None) -> int | None:
     if not text.isascii() or not text.isdigit() or len(text) > 18:
         raise ValueError(text)
     return int(text)
+
+
+def parse_delta(text: str | None) -> bool:
+    """Whether `delta` asks for the compact form; ValueError unless absent or one of
+    `DELTA_FORMS`."""
+    if text is None:
+        return False
+    if text not in DELTA_FORMS:
+        raise ValueError(text)
+    return text == "compact"
 
 
 async def _refuse(websocket: WebSocket, code: int, status: int, detail: str, field: str) -> None:
@@ -87,7 +107,11 @@ def _any(_system: str) -> bool:
 
 
 async def serve_live(
-    websocket: WebSocket, tournament_id: str, since_text: str | None, accepts: Accepts
+    websocket: WebSocket,
+    tournament_id: str,
+    since_text: str | None,
+    accepts: Accepts,
+    delta_text: str | None = None,
 ) -> None:
     """Run the feed of one tournament or bridge event until the client leaves."""
     state: AppState = websocket.app.state.arbiter
@@ -98,6 +122,12 @@ async def serve_live(
     except ValueError:
         detail = "since must be a non-negative integer (a seq this feed sent)"
         await _refuse(websocket, BAD_REQUEST, 422, detail, "since")
+        return
+    try:
+        compact = parse_delta(delta_text)
+    except ValueError:
+        detail = f"delta must be one of {', '.join(DELTA_FORMS)}"
+        await _refuse(websocket, BAD_REQUEST, 422, detail, "delta")
         return
     try:
         async with state.read_session() as session:
@@ -125,7 +155,8 @@ async def serve_live(
         await _refuse(websocket, GONE, 404, f"no tournament {tournament_id!r}", "tournament_id")
         return
     # the ASGI send under Starlette's WebSocket: uvicorn's protocol when nothing wraps it
-    client = channel.join(websocket, since, direct_socket(websocket.scope.get(SERVER_SEND)))
+    direct = direct_socket(websocket.scope.get(SERVER_SEND))
+    client = channel.join(websocket, since, direct, compact=compact)
     subscribers = metrics_of(websocket.app).live_subscribers
     subscribers.inc()
     sender = asyncio.create_task(client.run())
@@ -143,6 +174,8 @@ async def serve_live(
 
 
 @router.websocket("/v1/tournaments/{tournament_id}/live")
-async def live(websocket: WebSocket, tournament_id: str, since: str | None = None) -> None:
+async def live(
+    websocket: WebSocket, tournament_id: str, since: str | None = None, delta: str | None = None
+) -> None:
     """Stream a tournament's events to a scoreboard or app."""
-    await serve_live(websocket, tournament_id, since, _any)
+    await serve_live(websocket, tournament_id, since, _any, delta)

@@ -30,7 +30,9 @@ class EventMessage(BaseModel):
     a burst that moves the table also carries the table as a delta: `standings` (or
     `ranking`) without unchanged rows, a changed row as a patch (its id and the fields
     that changed; a new row in full), `changed` (the ids of those rows) and `positions`
-    (every row id in table order)."""
+    (every row id in table order). A feed opened with `?delta=compact` gives the ranks as
+    one list instead, `ranks` (every row's rank, in `positions` order), and patches only
+    the rows whose other fields changed."""
 
     type: Literal["event"]
     seq: int
@@ -40,6 +42,9 @@ class EventMessage(BaseModel):
     ranking: dict[str, Any] | None = None
     changed: list[int | str] | None = None
     positions: list[int | str] | None = None
+    ranks: list[int] | None = Field(
+        default=None, description="`?delta=compact` only: every row's rank, in `positions` order"
+    )
 
 
 class BatchMessage(BaseModel):
