@@ -407,8 +407,9 @@ class Channel:
         one that landed is taken: the rest of the pass hands out the newer frames, and
         one more pass serves the clients reached before. The messages are framed once
         per starting seq and delta form (`_Wire`): in a pass, nearly every client
-        starts from the same seq. A pass ends with every client offered at least the seq the pass
-        began with: the delays of the notifications read by then are observed."""
+        starts from the same seq. A pass ends with every client offered at least the
+        seq the pass began with: the delays of the notifications read by then are
+        observed."""
         clock = time.perf_counter
         while True:
             behind = [client for client in self.clients if client.offered < self.seq]
