@@ -13,6 +13,10 @@ is full (its socket does not drain) has its queue dropped and gets the channel's
 current snapshot next, then the frames after it: it never slows the others, and the
 seqs it receives stay exact (every seq once, in order, or a snapshot covering it).
 
+Each event is kept in both delta forms (`frames.Frame`): a client that asked for the
+compact one (`?delta=compact`) is handed that text, queued or written, and the rest the
+full one; the messages are framed once per form.
+
 The common case takes a shorter road (`wire.py`): a client that is caught up, with
 nothing queued and a transport that is not paused, gets the channel's frame bytes,
 built once per update, written straight to its transport during the fan-out; no task
@@ -171,7 +175,7 @@ class Client:
         history = channel.history
         if since == channel.seq:
             self.needs_snapshot, self.last = False, since
-        elif history and history[0][0] <= since + 1:
+        elif history and history[0].seq <= since + 1:
             self.needs_snapshot, self.last = False, since
             compact = self.compact
             self.pending.extend((f.seq, f.text(compact)) for f in history if f.seq > since)
