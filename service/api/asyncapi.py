@@ -52,7 +52,7 @@ _QUERY = {
         "delta": {
             "type": "string",
             "enum": list(DELTA_FORMS),
-            "default": "full",
+            "default": DELTA_FORMS[0],
             "description": (
                 "How a table delta gives the ranks: `full`, a patch for every row whose "
                 "rank moved; `compact`, every row's rank as one list (`ranks`, in "

@@ -2,8 +2,9 @@
 // whole table; then one `event` per event in seq order (or several in a `batch`), the
 // newest table-moving one carrying the table (`standings` or `ranking`) either whole or as
 // a delta (changed rows as patches plus `positions`, every row id in order, and with
-// `?delta=compact` `ranks`, every row's rank in that order); `ping` is a heartbeat. When the socket closes the feed reconnects with exponential backoff and
-// `?since=<seq>` so the server replays what was missed (after a restart too).
+// `?delta=compact` `ranks`, every row's rank in that order); `ping` is a heartbeat. When
+// the socket closes the feed reconnects with exponential backoff and `?since=<seq>` so
+// the server replays what was missed (after a restart too).
 
 const FIRST_DELAY = 1;       // seconds before the first retry, doubled per failure
 const LONGEST_DELAY = 30;    // seconds: the backoff's ceiling

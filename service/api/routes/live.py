@@ -14,10 +14,10 @@ headers on a WebSocket): checked once at connect against the tournament's row. F
 encoded once for every reader, so player events carry no personal data unless the
 organizer published it (issue 14).
 
-Close codes: 4400 bad `since` or `delta` (after an `error` message naming the field), 4401 a private
-tournament without a valid token, 4404 no such tournament, 4410 archived, 1011 the feed
-cannot read the tournament (database outage), 1012 server restarting; the reasons of
-1011 and 1012 say the `?since=` to resume from.
+Close codes: 4400 bad `since` or `delta` (after an `error` message naming the field),
+4401 a private tournament without a valid token, 4404 no such tournament, 4410 archived,
+1011 the feed cannot read the tournament (database outage), 1012 server restarting; the
+reasons of 1011 and 1012 say the `?since=` to resume from.
 """
 
 from __future__ import annotations
