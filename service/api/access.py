@@ -39,6 +39,7 @@ __all__ = [
     "PERSONAL_FIELDS",
     "Reader",
     "authorize_read",
+    "check_readable",
     "event_view",
     "identify",
     "install_token_redaction",
@@ -150,6 +151,14 @@ async def authorize_read(
     raises.
     """
     reader = None if token is None else await identify(session, row, token)
+    check_readable(row, reader)
+    return reader
+
+
+def check_readable(row: TournamentRow, reader: Reader | None) -> None:
+    """`authorize_read` once the token, if any, is identified (`reader`; None: no
+    token): `Gone` on an archived tournament but for its organizer, `Unauthenticated`
+    on a private one without a reader."""
     if row.archived_at is not None and (reader is None or reader.role != "organizer"):
         raise _gone(row)
     if row.visibility == "private" and reader is None:
@@ -159,7 +168,6 @@ async def authorize_read(
             " (or '?token=' on the live channel and the pages)",
             field="Authorization",
         )
-    return reader
 
 
 def require_writer(row: TournamentRow, reader: Reader | None) -> Reader:

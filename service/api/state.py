@@ -8,17 +8,19 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from service.api.connect_reads import SharedRowReads
 from service.app.write_gate import WriteGates
 from service.config import Settings
 from service.db.bridge import validate_layout
 from service.db.session import SessionFactory
+from service.db.tables import TournamentRow
 from service.live.bus import InProcessBus, PostgresBus
 
 if TYPE_CHECKING:
     from sqlmodel.ext.asyncio.session import AsyncSession
 
     from service.api.flampark_scores import FlamparkTable
-    from service.db.tables import PlayerRow, TournamentRow
+    from service.db.tables import PlayerRow
     from service.engine.bridge.movement import Layout
     from service.engine.model import Tournament
     from service.engine.scoring.flampark import FlamparkAccumulator
@@ -106,9 +108,18 @@ class AppState:
     gates: WriteGates = field(init=False)
     """This process's queue of writers per tournament (`app.write_gate`), each wait
     bounded by `settings.lock_wait_seconds`."""
+    connect_rows: SharedRowReads = field(init=False)
+    """The tournament rows connecting spectators are checked against, one read shared
+    by those who arrive together (`api.connect_reads`)."""
 
     def __post_init__(self) -> None:
         self.gates = WriteGates(self.settings.lock_wait_seconds)
+        self.connect_rows = SharedRowReads(self._read_row)
+
+    async def _read_row(self, tournament_id: str) -> TournamentRow | None:
+        """One read of a tournament's row, on the readers' pool."""
+        async with self.read_session() as session:
+            return await session.get(TournamentRow, tournament_id)
 
     def read_session(self) -> AsyncSession:
         """A session for work that only reads, on the readers' pool when there is one."""

@@ -1,5 +1,7 @@
-"""The live feed of a private tournament needs one of its tokens (`?token=`), and its
-frames carry no personal data the organizer did not publish (issue 14)."""
+"""The live feed of a private tournament needs one of its tokens (`?token=`), an archived
+one is closed to all but its organizer, even for spectators who arrive together and
+share one read of the tournament (api.connect_reads), and its frames carry no personal
+data the organizer did not publish (issue 14)."""
 
 from __future__ import annotations
 
@@ -11,6 +13,8 @@ import httpx
 import pytest
 import websockets
 from websockets.exceptions import ConnectionClosed
+
+from tests.api.conftest import create_round_robin
 
 
 async def _receive(ws: Any) -> dict[str, Any]:
@@ -60,3 +64,32 @@ async def test_player_events_hide_personal_data(server: str, http: httpx.AsyncCl
     assert message["event"] == "player_added"
     assert message["payload"]["name"] == "Nowak, Anna"
     assert "birth_year" not in message["payload"] and "sex" not in message["payload"]
+
+
+async def _first_message(url: str) -> tuple[dict[str, Any], int | None]:
+    """The first message a new spectator gets, and the close code if one follows it."""
+    async with websockets.connect(url) as ws:
+        first = await _receive(ws)
+        if first["type"] != "error":
+            return first, None
+        await asyncio.wait_for(ws.wait_closed(), 10)
+        return first, ws.close_code
+
+
+async def test_a_crowd_arriving_after_the_archival_is_refused(
+    server: str, http: httpx.AsyncClient
+) -> None:
+    """Forty spectators arrive together, then forty more just after the organizer
+    archived the tournament: the first all get the snapshot, every later one 4410 (a
+    shared read is always one that began after the spectator arrived), and the
+    organizer's token still opens the feed."""
+    event = await create_round_robin(http, [("Ann", 2100), ("Bob", 2000)])
+    url = f"ws://{server}/v1/tournaments/{event.id}/live"
+    before = await asyncio.gather(*(_first_message(url) for _ in range(40)))
+    assert [(m["type"], code) for m, code in before] == [("snapshot", None)] * 40
+    archived = await http.delete(f"/v1/tournaments/{event.id}", headers=event.auth())
+    assert archived.status_code == 204
+    after = await asyncio.gather(*(_first_message(url) for _ in range(40)))
+    assert [(m["type"], m["status"], code) for m, code in after] == [("error", 410, 4410)] * 40
+    organizer, code = await _first_message(f"{url}?token={event.organizer}")
+    assert (organizer["type"], code) == ("snapshot", None)

@@ -10,7 +10,8 @@ as one list (`ranks`) instead of a patch per row whose rank moved. The bridge fe
 (`/v1/bridge/events/{id}/live`) is this handler.
 
 A private tournament's feed needs one of its tokens as `?token=` (browsers cannot send
-headers on a WebSocket): checked once at connect against the tournament's row. Frames are
+headers on a WebSocket): checked once at connect against the tournament's row, which
+the spectators without a token who arrive together read once (`api.connect_reads`). Frames are
 encoded once for every reader, so player events carry no personal data unless the
 organizer published it (issue 14).
 
@@ -29,7 +30,7 @@ from collections.abc import Callable
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from sqlalchemy.exc import SQLAlchemyError
 
-from service.api.access import authorize_read
+from service.api.access import authorize_read, check_readable
 from service.api.observability import metrics_of
 from service.api.state import AppState
 from service.db.bridge import BRIDGE_SYSTEMS
@@ -129,11 +130,17 @@ async def serve_live(
         detail = f"delta must be one of {', '.join(DELTA_FORMS)}"
         await _refuse(websocket, BAD_REQUEST, 422, detail, "delta")
         return
+    token = websocket.query_params.get("token")
     try:
-        async with state.read_session() as session:
-            row = await session.get(TournamentRow, tournament_id)
+        if token is None:  # the crowd: one read of the row for all who arrive together
+            row = await state.connect_rows.row(tournament_id)
             if row is not None:
-                await authorize_read(session, row, websocket.query_params.get("token"))
+                check_readable(row, None)
+        else:
+            async with state.read_session() as session:
+                row = await session.get(TournamentRow, tournament_id)
+                if row is not None:
+                    await authorize_read(session, row, token)
     except Unauthenticated as refused:
         await _refuse(websocket, UNAUTHENTICATED, 401, refused.detail, "token")
         return
