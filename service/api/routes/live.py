@@ -11,9 +11,9 @@ as one list (`ranks`) instead of a patch per row whose rank moved. The bridge fe
 
 A private tournament's feed needs one of its tokens as `?token=` (browsers cannot send
 headers on a WebSocket): checked once at connect against the tournament's row, which
-the spectators without a token who arrive together read once (`api.connect_reads`). Frames are
-encoded once for every reader, so player events carry no personal data unless the
-organizer published it (issue 14).
+the spectators without a token who arrive together read once (`api.connect_reads`).
+Frames are encoded once for every reader, so player events carry no personal data
+unless the organizer published it (issue 14).
 
 Close codes: 4400 bad `since` or `delta` (after an `error` message naming the field),
 4401 a private tournament without a valid token, 4404 no such tournament, 4410 archived,
