@@ -24,6 +24,8 @@ import asyncio
 from collections.abc import Callable, Coroutine
 from typing import TYPE_CHECKING
 
+from service.futures import mark_retrieved
+
 if TYPE_CHECKING:
     from service.db.tables import TournamentRow
 
@@ -56,13 +58,13 @@ class SharedRowReads:
             answer = self._next[tournament_id]
         else:
             answer = self._next[tournament_id] = asyncio.get_running_loop().create_future()
-            answer.add_done_callback(_retrieve)
+            answer.add_done_callback(mark_retrieved)
         return await asyncio.shield(answer)  # a spectator who leaves cancels only its wait
 
     def _start(self, tournament_id: str) -> asyncio.Task[TournamentRow | None]:
         self.reads += 1
         task = asyncio.get_running_loop().create_task(self._read(tournament_id))
-        task.add_done_callback(_retrieve)
+        task.add_done_callback(mark_retrieved)
         task.add_done_callback(lambda _: self._ended(tournament_id))
         self._running[tournament_id] = task
         return task
@@ -86,9 +88,3 @@ def _settle(
         waiting.set_exception(error)
     else:
         waiting.set_result(read.result())
-
-
-def _retrieve(future: asyncio.Future[TournamentRow | None]) -> None:
-    """Mark an outcome nobody may await any more (every sharer left) as seen."""
-    if not future.cancelled():
-        future.exception()

@@ -43,6 +43,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
 
 from service.config import Settings
+from service.futures import mark_retrieved
 from service.heap import SpectatorHeap
 from service.live.frames import Frame, batch_message, ping_message
 from service.live.reader import Reader, TableText, Update
@@ -260,12 +261,6 @@ class Client:
             self._woken = False
 
 
-def _retrieve(task: asyncio.Task[tuple[Update, float | None]]) -> None:
-    """Mark the outcome of a read nobody awaits any more as seen."""
-    if not task.cancelled():
-        task.exception()
-
-
 def _settle(waiter: asyncio.Future[bool]) -> None:
     if not waiter.done():
         waiter.set_result(False)
@@ -303,7 +298,7 @@ class Channel:
         self.history: deque[Frame] = deque(maxlen=hub.settings.live_history)
         self.clients: set[Client] = set()
         self.ready: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self.ready.add_done_callback(lambda f: f.cancelled() or f.exception())
+        self.ready.add_done_callback(mark_retrieved)
         self.refreshes = 0
         """How many times the reader was asked (for tests and figures)."""
         self._wake = asyncio.Event()
@@ -514,7 +509,7 @@ class Channel:
         finally:
             if self._next is not None:
                 self._next.cancel()
-                self._next.add_done_callback(_retrieve)
+                self._next.add_done_callback(mark_retrieved)
             self.hub.drop(self)
 
 
