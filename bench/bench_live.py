@@ -14,6 +14,8 @@ message; a failed handshake is tried again, up to four times, as an app would), 
   a batch, or a snapshot at or after it);
 - lost: (subscriber, seq) pairs never covered within the drain time;
 - PUT outcomes and p50/p99;
+- the same for `--leave-watch` s of further results while every subscriber leaves at
+  once (closing its socket), as when a venue's screens or a stream's audience go;
 - memory per idle subscriber: server RSS growth / N, after connecting, before results;
 - the server's own part: the mean of `arbiter_live_bus_lag_seconds` (a notification to
   the end of its fan-out), read from `/metrics`;
@@ -405,8 +407,11 @@ async def _load(
     fire: Any,
     args: argparse.Namespace,
     server_pids: list[int],
+    leave: Any = None,
 ) -> dict[str, Any]:
-    """Connect n subscribers, measure idle memory, fire results, collect coverage."""
+    """Connect n subscribers, measure idle memory, fire results, collect coverage; with
+    `leave`, keep reporting results (`leave(args)`) while every subscriber leaves at
+    once."""
     ctx = mp.get_context("spawn")
     out = ctx.Queue()
     done = ctx.Event()
@@ -430,7 +435,12 @@ async def _load(
     with collector_paused():
         sent, put_ms, outcomes = await fire(args)
     await asyncio.sleep(args.drain)
-    done.set()
+    done.set()  # every subscriber closes its socket now
+    leaving: list[float] = []
+    left: dict[str, int] = {}
+    if leave is not None:
+        with collector_paused():
+            _, leaving, left = await leave(args)
     datas = [await asyncio.to_thread(out.get, True, 120) for _ in workers]
     for worker in workers:
         worker.join(30)
@@ -465,6 +475,9 @@ async def _load(
         "put": outcomes,
         "put_p50_ms": _pct(put_ms, 0.5),
         "put_p99_ms": _pct(put_ms, 0.99),
+        "leave_put": left,
+        "leave_p50_ms": _pct(leaving, 0.5) if leaving else float("nan"),
+        "leave_p99_ms": _pct(leaving, 0.99) if leaving else float("nan"),
         "kib_per_sub": (rss_idle - rss_before) / max(1, n),
         "mean_bytes": statistics.fmean(sizes) if sizes else 0.0,
     }
@@ -493,24 +506,27 @@ async def _arbiter(n: int, args: argparse.Namespace, tmp: Path) -> dict[str, Any
         tid, auth = await _tournament(f"http://127.0.0.1:{ports[0]}", args.players)
         server_pids = [p for pid in pids for p in _children(pid)]
 
-        async def fire(
-            a: argparse.Namespace,
-        ) -> tuple[dict[int, float], list[float], dict[str, int]]:
+        clients = [
+            await stack.enter_async_context(
+                httpx.AsyncClient(base_url=f"http://127.0.0.1:{p}", timeout=30)
+            )
+            for p in ports
+        ]
+        async with __import__("websockets").connect(
+            f"ws://127.0.0.1:{ports[0]}/v1/tournaments/{tid}/live"
+        ) as ws:
+            first = HEAD.match((await ws.recv()).encode())
+            assert first is not None
+            base_seq = int(first.group(2))
+        games_per_round = args.players // 2
+        count = int(args.duration / args.interval)
+
+        async def results(start: int, many: int, interval: float) -> Fired:
+            """PUT results `start` .. `start + many - 1` (round by round, table by
+            table), one every `interval` s, over the replicas in turn."""
             sent: dict[int, float] = {}
             put_ms: list[float] = []
             outcomes: dict[str, int] = {}
-            clients = [
-                httpx.AsyncClient(base_url=f"http://127.0.0.1:{p}", timeout=30) for p in ports
-            ]
-            async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{ports[0]}") as probe:
-                async with __import__("websockets").connect(
-                    f"ws://127.0.0.1:{ports[0]}/v1/tournaments/{tid}/live"
-                ) as ws:
-                    first = HEAD.match((await ws.recv()).encode())
-                    assert first is not None
-                    base_seq = int(first.group(2))
-                del probe
-            games_per_round = a.players // 2
 
             async def one(i: int) -> None:
                 rnd, table = divmod(i, games_per_round)
@@ -532,22 +548,27 @@ async def _arbiter(n: int, args: argparse.Namespace, tmp: Path) -> dict[str, Any
                 if key != "200":
                     sent.pop(seq, None)
 
-            count = int(a.duration / a.interval)
             t0 = time.monotonic()
             tasks = []
-            for i in range(count):
-                await asyncio.sleep(max(0.0, t0 + i * a.interval - time.monotonic()))
-                tasks.append(asyncio.create_task(one(i)))
+            for k in range(many):
+                await asyncio.sleep(max(0.0, t0 + k * interval - time.monotonic()))
+                tasks.append(asyncio.create_task(one(start + k)))
             await asyncio.gather(*tasks)
+            return sent, put_ms, outcomes
+
+        async def fire(a: argparse.Namespace) -> Fired:
+            fired = await results(0, count, a.interval)
             await asyncio.sleep(1.0)  # the last fan-outs
             for client in clients:
                 lag.extend(_bus_lag(await client.get("/metrics")))
-                await client.aclose()
-            return sent, put_ms, outcomes
+            return fired
+
+        async def leave(a: argparse.Namespace) -> Fired:
+            return await results(count, int(a.leave_watch / a.interval), a.interval)
 
         urls = [f"ws://127.0.0.1:{p}/v1/tournaments/{tid}/live?delta={args.delta}" for p in ports]
         lag: list[tuple[float, float]] = []
-        result = await _load(urls, n, args.client_procs, fire, args, server_pids)
+        result = await _load(urls, n, args.client_procs, fire, args, server_pids, leave)
         total, count = sum(s for s, _ in lag), sum(c for _, c in lag)
         result["lag_ms"] = 1000 * total / count if count else float("nan")
         return result
@@ -617,6 +638,12 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--interval", type=float, default=0.1)
     parser.add_argument("--drain", type=float, default=5.0)
     parser.add_argument("--client-procs", type=int, default=2)
+    parser.add_argument(
+        "--leave-watch",
+        type=float,
+        default=8.0,
+        help="seconds of further results, one per --interval, while every subscriber leaves",
+    )
     parser.add_argument("--no-bare", action="store_true")
     parser.add_argument(
         "--delta",
@@ -628,7 +655,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     _raise_nofile()
     header = (
         "| N | connect s | e2e p50 / p99 ms | lost | PUTs | PUT p50 / p99 ms | KiB/sub | "
-        "msg bytes | bare connect s | bare p50 / p99 ms | bare lost |"
+        "msg bytes | PUTs while all leave | their p50 / p99 ms | bare connect s | "
+        "bare p50 / p99 ms | bare lost |"
     )
     print(
         f"database={args.database} replicas={args.replicas if args.database == 'postgresql' else 1}"
@@ -637,17 +665,20 @@ def main(argv: Sequence[str] | None = None) -> None:
         flush=True,
     )
     print(header)
-    print("|" + "---|" * 11, flush=True)
+    print("|" + "---|" * 13, flush=True)
     for n in args.subscribers:
         with tempfile.TemporaryDirectory() as tmp:
             a = asyncio.run(_arbiter(n, args, Path(tmp)))
         puts = " ".join(f"{k}x{v}" for k, v in sorted(a["put"].items()))
+        leave_puts = " ".join(f"{k}x{v}" for k, v in sorted(a["leave_put"].items()))
         print(
             f"  arbiter N={n}: connect {a['connect_s']:.1f}s, e2e p50/p99 "
             f"{a['p50_ms']:.0f}/{a['p99_ms']:.0f} ms, lost {a['lost']} of {a['expected']}, "
             f"PUTs {puts}, PUT p50/p99 {a['put_p50_ms']:.0f}/{a['put_p99_ms']:.0f} ms, "
             f"{a['kib_per_sub']:.1f} KiB/sub, {a['mean_bytes']:.0f} B/msg, "
-            f"server notification-to-fan-out-end mean {a['lag_ms']:.0f} ms",
+            f"server notification-to-fan-out-end mean {a['lag_ms']:.0f} ms; while every "
+            f"subscriber left: PUTs {leave_puts}, p50/p99 {a['leave_p50_ms']:.0f}/"
+            f"{a['leave_p99_ms']:.0f} ms",
             file=sys.stderr,
             flush=True,
         )
@@ -666,7 +697,8 @@ def main(argv: Sequence[str] | None = None) -> None:
             f"| {n:,} | {a['connect_s']:.1f} | {a['p50_ms']:.0f} / {a['p99_ms']:.0f} | "
             f"{a['lost']} of {a['expected']} | {puts} | "
             f"{a['put_p50_ms']:.0f} / {a['put_p99_ms']:.0f} | "
-            f"{a['kib_per_sub']:.1f} | {a['mean_bytes']:.0f} | {b['connect_s']:.1f} | "
+            f"{a['kib_per_sub']:.1f} | {a['mean_bytes']:.0f} | {leave_puts} | "
+            f"{a['leave_p50_ms']:.0f} / {a['leave_p99_ms']:.0f} | {b['connect_s']:.1f} | "
             f"{b['p50_ms']:.0f} / {b['p99_ms']:.0f} | {b['lost']} |",
             flush=True,
         )

@@ -29,14 +29,24 @@ ones, and the young generation grew past 280,000 objects while the count stood a
 threshold: with 5,000 spectators a single young collection took 265-350 ms, in the
 middle of the fan-out and of the result PUTs (`bench_live.py 5000`: PUT p99 97-188 ms,
 e2e p99 172-260 ms). `SpectatorHeap` freezes them once they have joined, and lets the
-collector back in once enough of them have left: a spectator's connection ends in
-reference cycles (its transport, socket and exit stack), which only a collection
-frees, and a frozen cycle is never collected. Spectators join while requests are in
-flight, so a settle may also freeze a request's objects; a cycle of theirs that dies
-later waits for the next full pass. That bounds it: every settle follows a join or a
-departure, and a full pass comes after at most `max(REOPEN_LEAVES, REOPEN_SHARE x
-connected)` departures, so an audience that comes and goes is collected whole
-regularly, and one that stays was settled only as often as it grew.
+collector back in once enough of them have left. A departed spectator is freed by
+reference counting but for one small cycle asyncio's transport keeps (its read
+callback, a bound method of itself: five objects, about 0.5 KiB with its socket), and
+a frozen cycle is never collected. Spectators join while requests are in flight, so a
+settle may also freeze a request's objects; a cycle of theirs that dies later waits for
+the next full pass. That bounds it: every settle follows a join or a departure, and a
+full pass comes at the first pause after `max(REOPEN_LEAVES, REOPEN_SHARE x
+connected)` departures (under churn that never pauses, after `REOPEN_UNDER_CHURN` times
+as many), so an audience that comes and goes is collected whole now and then, and one
+that stays was settled only as often as it grew.
+
+A full pass walks every spectator still connected, so it must stay rare. It once came
+every 256 departures or a quarter of the audience: each connection then ended in a cycle
+of 58 objects holding its whole ASGI scope, protocol and handshake (about 13 KiB of
+containers; the scope kept the server's `send`, a bound method of the protocol that
+holds the scope, `wire.ServerSendMiddleware`), and 10,000 spectators leaving at once
+cost ten full passes, 20 s in which no request was answered (`bench_live.py 10000`, the
+results reported while everyone leaves).
 """
 
 from __future__ import annotations
@@ -48,6 +58,7 @@ from collections.abc import Callable
 __all__ = [
     "REOPEN_LEAVES",
     "REOPEN_SHARE",
+    "REOPEN_UNDER_CHURN",
     "SETTLE_BATCH",
     "SETTLE_DELAY_SECONDS",
     "YOUNG_COLLECTION_THRESHOLD",
@@ -98,19 +109,28 @@ SETTLE_DELAY_SECONDS = 0.5
 SETTLE_BATCH = 500
 """Joins and departures after which the heap is settled even while more keep coming:
 a settle then walks the objects of at most this many new spectators (about 10 ms)."""
-REOPEN_LEAVES = 256
-"""Departures (at least) between two full collections: about 12 MiB of frozen cycles."""
-REOPEN_SHARE = 0.25
-"""...or this share of the spectators still connected, whichever is more, so that a
-full pass over a large audience (about 400 ms for 5,000) stays rare."""
+REOPEN_LEAVES = 8192
+"""Departures (at least) between two full collections: about 4 MiB of frozen cycles
+(each departure leaves its transport's, see the module's docstring)."""
+REOPEN_SHARE = 1.0
+"""...or this share of the spectators still connected, whichever is more: a full pass
+walks them all, so its cost per departure stays that of a spectator's own settle."""
+REOPEN_UNDER_CHURN = 4
+"""A full pass waits for joining and leaving to pause: a spectator's objects outlive
+its departure by a few turns of the event loop (its tasks are cancelled and awaited,
+its protocol closes), so in the middle of a crowd leaving most of them are still
+alive and a full pass walks them all (2.2-2.6 s with 8,500 of 10,000 gone). Only
+under churn that never pauses does a full pass come at a batch, once this many times
+the departures a quiet one needs have gone by (a bound on the frozen leftovers)."""
 
 
 class SpectatorHeap:
     """Keeps the collector's passes off the objects of connected spectators (see the
     module's docstring): joins are settled in batches (`settle_heap`: a pass over what
     was made since the last freeze, then a freeze), and after enough departures one
-    full pass (`reopen_heap`) frees the cycles they left. Both happen when joining and
-    leaving pause for `delay` seconds, or at once after `batch` of them."""
+    full pass (`reopen_heap`) frees the cycles they left. A settle comes when joining
+    and leaving pause for `delay` seconds, or at once after `batch` of them; a full
+    pass only at a pause (see `REOPEN_UNDER_CHURN`)."""
 
     def __init__(
         self,
@@ -152,18 +172,20 @@ class SpectatorHeap:
             self._timer.cancel()
             self._timer = None
         if self._changes >= self._batch:
-            self.settle()
+            self.settle(paused=False)
         else:
             self._timer = asyncio.get_running_loop().call_later(self._delay, self.settle)
 
-    def settle(self) -> None:
+    def settle(self, *, paused: bool = True) -> None:
         """Settle now: a full pass if enough spectators left since the last one, else
-        a pass over what was made since the last freeze; then freeze."""
+        a pass over what was made since the last freeze; then freeze. `paused`: joining
+        and leaving have paused (else a full pass waits, `REOPEN_UNDER_CHURN`)."""
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
         self._changes = 0
-        if self._left >= max(REOPEN_LEAVES, REOPEN_SHARE * self.connected):
+        due = max(REOPEN_LEAVES, REOPEN_SHARE * self.connected)
+        if self._left >= (due if paused else REOPEN_UNDER_CHURN * due):
             self._left = 0
             self._reopen_heap()
         else:

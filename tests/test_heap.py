@@ -22,6 +22,7 @@ from service.db.loading import Schedule
 from service.heap import (
     REOPEN_LEAVES,
     REOPEN_SHARE,
+    REOPEN_UNDER_CHURN,
     YOUNG_COLLECTION_THRESHOLD,
     SpectatorHeap,
     reopen_heap,
@@ -176,26 +177,71 @@ async def test_a_long_stream_of_joins_is_settled_in_batches() -> None:
     heap.close()
 
 
-async def test_a_full_pass_comes_only_after_enough_departures() -> None:
-    """REOPEN_LEAVES at least, and REOPEN_SHARE of those still connected."""
+def _departures_needed(audience: int, times: float = 1) -> int:
+    """Departures from `audience` after which a full pass is due: REOPEN_LEAVES at
+    least, and REOPEN_SHARE of those still connected (`times` as many under churn)."""
+    return next(
+        n
+        for n in range(1, audience)
+        if n >= times * max(REOPEN_LEAVES, REOPEN_SHARE * (audience - n))
+    )
+
+
+async def test_a_full_pass_comes_at_a_pause_after_enough_departures() -> None:
+    passes = _Passes()
+    heap = passes.heap(delay=0.01, batch=10**9)
+    audience = 3 * REOPEN_LEAVES
+    for _ in range(audience):
+        heap.joined()
+    await asyncio.sleep(0.05)
+    needed = _departures_needed(audience)
+    assert needed > REOPEN_LEAVES  # here the share decides
+    passes.done.clear()
+    for _ in range(needed - 1):
+        heap.left()
+    await asyncio.sleep(0.05)
+    assert passes.done == ["settle"]
+    heap.left()
+    await asyncio.sleep(0.05)
+    assert passes.done == ["settle", "reopen"]
+    heap.left()  # counted afresh from the full pass
+    await asyncio.sleep(0.05)
+    assert passes.done[-1] == "settle"
+    assert heap.connected == audience - needed - 1
+
+
+async def test_a_crowd_leaving_is_collected_whole_once_it_has_gone() -> None:
+    """Not in the middle, where most of those counted as gone are still alive."""
+    passes = _Passes()
+    heap = passes.heap(delay=0.05, batch=500)
+    audience = 2 * REOPEN_LEAVES
+    for _ in range(audience):
+        heap.joined()
+    await asyncio.sleep(0.1)
+    passes.done.clear()
+    for _ in range(audience):
+        heap.left()
+    assert set(passes.done) == {"settle"}  # the batches while they leave
+    assert len(passes.done) == audience // 500
+    await asyncio.sleep(0.1)
+    assert passes.done[-1] == "reopen"
+    assert passes.done.count("reopen") == 1
+
+
+async def test_churn_that_never_pauses_still_gets_a_full_pass() -> None:
     passes = _Passes()
     heap = passes.heap(delay=60, batch=1)
-    audience = 4 * REOPEN_LEAVES + 400
+    audience = 6 * REOPEN_UNDER_CHURN * REOPEN_LEAVES
     for _ in range(audience):
         heap.joined()
     passes.done.clear()
-    needed = next(
-        n for n in range(1, audience) if n >= max(REOPEN_LEAVES, REOPEN_SHARE * (audience - n))
-    )
-    assert needed > REOPEN_LEAVES  # here the share decides
+    needed = _departures_needed(audience, REOPEN_UNDER_CHURN)
     for _ in range(needed - 1):
         heap.left()
     assert set(passes.done) == {"settle"}
     heap.left()
     assert passes.done[-1] == "reopen"
-    heap.left()  # counted afresh from the full pass
-    assert passes.done[-1] == "settle"
-    assert heap.connected == audience - needed - 1
+    heap.close()
 
 
 async def test_a_closed_heap_settles_no_more() -> None:

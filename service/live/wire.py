@@ -87,12 +87,20 @@ def direct_socket(send: Any) -> DirectSocket | None:
 class ServerSendMiddleware:
     """The outermost middleware: keeps a WebSocket's ASGI send as the server gave it in
     the scope (`SERVER_SEND`), before the middleware and Starlette's exception handling
-    wrap it, so the live route can find the protocol under it (`direct_socket`)."""
+    wrap it, so the live route can find the protocol under it (`direct_socket`). The
+    entry goes when the connection ends: the protocol holds the scope, and a bound
+    method of it left there would keep the whole connection in a reference cycle that
+    only a full collection frees (`service.heap`)."""
 
     def __init__(self, app: Any) -> None:
         self.app = app
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        if scope["type"] == "websocket":
-            scope[SERVER_SEND] = send
-        await self.app(scope, receive, send)
+        if scope["type"] != "websocket":
+            await self.app(scope, receive, send)
+            return
+        scope[SERVER_SEND] = send
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            del scope[SERVER_SEND]
