@@ -173,8 +173,13 @@ class SpectatorHeap:
             self._timer = None
         if self._changes >= self._batch:
             self.settle(paused=False)
-        else:
+        if self._changes or self._left >= self._full_pass_due():
             self._timer = asyncio.get_running_loop().call_later(self._delay, self.settle)
+
+    def _full_pass_due(self, *, paused: bool = True) -> float:
+        """Departures after which a full pass comes (see `REOPEN_UNDER_CHURN`)."""
+        due = max(REOPEN_LEAVES, REOPEN_SHARE * self.connected)
+        return due if paused else REOPEN_UNDER_CHURN * due
 
     def settle(self, *, paused: bool = True) -> None:
         """Settle now: a full pass if enough spectators left since the last one, else
@@ -184,8 +189,7 @@ class SpectatorHeap:
             self._timer.cancel()
             self._timer = None
         self._changes = 0
-        due = max(REOPEN_LEAVES, REOPEN_SHARE * self.connected)
-        if self._left >= (due if paused else REOPEN_UNDER_CHURN * due):
+        if self._left >= self._full_pass_due(paused=paused):
             self._left = 0
             self._reopen_heap()
         else:
