@@ -103,4 +103,4 @@ class ServerSendMiddleware:
         try:
             await self.app(scope, receive, send)
         finally:
-            del scope[SERVER_SEND]
+            scope.pop(SERVER_SEND, None)
