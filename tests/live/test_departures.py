@@ -1,7 +1,7 @@
 """Spectators who leave are freed by reference counting, not left to the collector
 (`service.heap`): a full collection walks every spectator still connected, and when a
 departure ended in a reference cycle holding its connection, an audience of 10,000
-leaving at once cost ten of them, 20 s in which no result PUT was answered."""
+leaving at once cost ten of them, 25 s in which result PUTs waited or got 503."""
 
 from __future__ import annotations
 
