@@ -36,6 +36,7 @@ from service.api.state import AppState
 from service.db.bridge import BRIDGE_SYSTEMS
 from service.db.tables import TournamentRow
 from service.errors import Gone, Unauthenticated
+from service.futures import mark_retrieved
 from service.live.frames import DELTA_FORMS, encode
 from service.live.hub import GONE, OUTAGE, LiveUnavailable, TournamentGone
 from service.live.wire import SERVER_SEND, direct_socket
@@ -175,9 +176,13 @@ async def serve_live(
         subscribers.dec()
         for task in (sender, receiver):
             task.cancel()
-        for task in (sender, receiver):
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task  # a send to a socket that went away fails: that is the end
+            # a send to a socket that went away fails: that is the end. The outcome is
+            # looked at, not raised here: raised, its traceback would hold this frame,
+            # which holds the task, which holds the exception, a cycle that keeps the
+            # whole connection until a full collection (`service.heap`)
+            task.add_done_callback(mark_retrieved)
+        with contextlib.suppress(asyncio.CancelledError):
+            await asyncio.wait((sender, receiver))
 
 
 @router.websocket("/v1/tournaments/{tournament_id}/live")
