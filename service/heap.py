@@ -44,8 +44,9 @@ A full pass walks every spectator still connected, so it must stay rare. It once
 every 256 departures or a quarter of the audience: each connection then ended in a cycle
 of 58 objects holding its whole ASGI scope, protocol and handshake (about 13 KiB of
 containers; the scope kept the server's `send`, a bound method of the protocol that
-holds the scope, `wire.ServerSendMiddleware`), and 10,000 spectators leaving at once
-cost ten full passes of 2.1-2.7 s each: result PUTs made meanwhile waited 25 s, and
+holds the scope, `wire.ServerSendMiddleware`; and when its last send had failed, the
+live route's frame, held by the failure's traceback), and 10,000 spectators leaving at
+once cost ten full passes of 2.1-2.7 s each: result PUTs made meanwhile waited 25 s, and
 some were answered 503 (`bench_live.py 10000`, the results reported while everyone
 leaves).
 """
