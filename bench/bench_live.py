@@ -569,8 +569,8 @@ async def _arbiter(n: int, args: argparse.Namespace, tmp: Path) -> dict[str, Any
         urls = [f"ws://127.0.0.1:{p}/v1/tournaments/{tid}/live?delta={args.delta}" for p in ports]
         lag: list[tuple[float, float]] = []
         result = await _load(urls, n, args.client_procs, fire, args, server_pids, leave)
-        total, count = sum(s for s, _ in lag), sum(c for _, c in lag)
-        result["lag_ms"] = 1000 * total / count if count else float("nan")
+        lag_sum, lag_count = sum(s for s, _ in lag), sum(c for _, c in lag)
+        result["lag_ms"] = 1000 * lag_sum / lag_count if lag_count else float("nan")
         return result
 
 

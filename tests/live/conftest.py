@@ -8,7 +8,7 @@ import os
 import signal
 import socket
 import sys
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 
 import httpx
@@ -56,6 +56,16 @@ async def start_server(
         await asyncio.sleep(0.02)
     assert server.started, "uvicorn did not start"
     return server, task, f"127.0.0.1:{port}"
+
+
+async def until(condition: Callable[[], bool], timeout: float = 10.0) -> None:
+    """Wait until `condition()` holds, looking every 20 ms; AssertionError after
+    `timeout` seconds."""
+    for _ in range(int(timeout / 0.02)):
+        if condition():
+            return
+        await asyncio.sleep(0.02)
+    raise AssertionError("condition never met")
 
 
 async def stop_server(server: uvicorn.Server, task: asyncio.Task[None]) -> None:

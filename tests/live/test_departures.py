@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 import gc
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +19,7 @@ import websockets
 from service.live.wire import SERVER_SEND
 from tests.api.conftest import create_round_robin
 from tests.db_backends import prepared_database
-from tests.live.conftest import start_server, stop_server
+from tests.live.conftest import start_server, stop_server, until
 
 PLAYERS = [("Ann", 2100), ("Bob", 2000), ("Cid", 1900), ("Dan", 1800)]
 SERVER_SIDE = (
@@ -48,14 +48,6 @@ def _server_side(thing: object) -> str | None:
     return name if name.startswith(SERVER_SIDE) else None
 
 
-async def _until(condition: Callable[[], bool], timeout: float = 10.0) -> None:
-    for _ in range(int(timeout / 0.02)):
-        if condition():
-            return
-        await asyncio.sleep(0.02)
-    raise AssertionError("the server did not see every spectator leave")
-
-
 async def test_a_departed_spectator_leaves_no_cycle_behind(sqlite_url: str) -> None:
     # a heartbeat every 2 ms: most senders are in the middle of a send when the sockets
     # go, the path where the send fails and its task ends with the disconnect
@@ -78,7 +70,7 @@ async def test_a_departed_spectator_leaves_no_cycle_behind(sqlite_url: str) -> N
                 await ws.close()  # the closing handshake
             for ws in boards[4:]:
                 ws.transport.abort()  # gone without one, as a phone leaving the venue
-            await _until(lambda: heap.connected == 0 and not server.server_state.tasks)
+            await until(lambda: heap.connected == 0 and not server.server_state.tasks)
             await asyncio.sleep(0.1)  # the protocols' last callbacks
             gc.unfreeze()  # the spectators were frozen once they joined
             gc.collect()

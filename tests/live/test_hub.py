@@ -17,6 +17,7 @@ from service.live import hub as hub_module
 from service.live.frames import Frame
 from service.live.hub import Hub
 from service.live.reader import Reader, TableText, Update
+from tests.live.conftest import until
 
 
 class _Log:
@@ -72,14 +73,6 @@ class _Socket:
         return [m["seq"] for m in self.sent]
 
 
-async def _until(condition: Any) -> None:
-    for _ in range(500):
-        if condition():
-            return
-        await asyncio.sleep(0.01)
-    raise AssertionError("condition never met")
-
-
 async def test_a_stuck_consumer_does_not_hold_up_the_others() -> None:
     log = _Log()
     hub = Hub(cast(Reader, log), Settings(live_queue_size=4, live_poll_seconds=60))
@@ -91,8 +84,8 @@ async def test_a_stuck_consumer_does_not_hold_up_the_others() -> None:
         for _ in range(20):  # twenty events, one notification each
             log.seq += 1
             hub.notify("t", log.seq)
-            await _until(lambda: channel.seq == log.seq)
-        await _until(lambda: good.seqs()[-1:] == [20])
+            await until(lambda: channel.seq == log.seq)
+        await until(lambda: good.seqs()[-1:] == [20])
         # the healthy client got the snapshot then every seq, in order
         assert good.sent[0]["type"] == "snapshot"
         assert good.seqs() == list(range(0, 21))
@@ -100,7 +93,7 @@ async def test_a_stuck_consumer_does_not_hold_up_the_others() -> None:
         assert clients[1].overflows >= 1
         assert len(clients[1].pending) <= 4
         stuck.stuck.set()  # it reads again: a snapshot covering what it skipped
-        await _until(lambda: stuck.seqs()[-1:] == [20])
+        await until(lambda: stuck.seqs()[-1:] == [20])
         assert [m["type"] for m in stuck.sent][-1] == "snapshot"
         assert sorted(set(stuck.seqs())) == stuck.seqs()  # never back, never twice
     finally:
@@ -116,18 +109,18 @@ async def test_events_during_a_read_are_read_together() -> None:
     socket = _Socket()
     task = asyncio.create_task(channel.join(socket, None).run())
     try:
-        await _until(lambda: socket.seqs() == [0])
+        await until(lambda: socket.seqs() == [0])
         calls = log.calls
         log.gate.clear()  # the next read takes a while
         log.seq = 1
         hub.notify("t", 1)
-        await _until(lambda: log.calls == calls + 1)
+        await until(lambda: log.calls == calls + 1)
         for seq in range(2, 50):  # 48 more events while it reads: no extra reads
             log.seq = seq
             hub.notify("t", seq)
         assert log.calls == calls + 1
         log.gate.set()
-        await _until(lambda: socket.seqs()[-1:] == [49])
+        await until(lambda: socket.seqs()[-1:] == [49])
         assert log.calls == calls + 2  # the first read saw seq 49, the second caught up
         assert socket.seqs() == list(range(0, 50))
     finally:
@@ -152,7 +145,7 @@ async def test_a_quiet_feed_sends_heartbeats_with_the_newest_seq() -> None:
     socket = _Socket()
     task = asyncio.create_task(channel.join(socket, None).run())
     try:
-        await _until(lambda: len(socket.sent) >= 3)
+        await until(lambda: len(socket.sent) >= 3)
         assert socket.sent[0] == {"type": "snapshot", "seq": 7}
         assert socket.sent[1:3] == [{"type": "ping", "seq": 7}] * 2
     finally:
@@ -167,14 +160,14 @@ async def test_an_outage_closes_with_1011_and_the_seq_to_resume_from() -> None:
     channel = await hub.open("t")
     socket = _ClosingSocket()
     task = asyncio.create_task(channel.join(socket, None).run())
-    await _until(lambda: socket.seqs() == [3])
+    await until(lambda: socket.seqs() == [3])
 
     async def broken(_tournament_id: str, _since: int | None) -> Update:
         raise OSError("database unreachable")
 
     log.refresh = broken  # type: ignore[method-assign,assignment]
     hub.notify("t", 4)
-    await _until(lambda: socket.closed is not None)
+    await until(lambda: socket.closed is not None)
     assert socket.closed == (1011, "live feed unavailable; reconnect with ?since=3")
     await asyncio.wait_for(task, 5)
     assert "t" not in hub.channels  # the next spectator starts a fresh channel
@@ -188,7 +181,7 @@ async def test_shutdown_closes_with_1012_and_the_seq_to_resume_from() -> None:
     channel = await hub.open("t")
     socket = _ClosingSocket()
     task = asyncio.create_task(channel.join(socket, None).run())
-    await _until(lambda: socket.seqs() == [5])
+    await until(lambda: socket.seqs() == [5])
     await hub.stop()
     await asyncio.wait_for(task, 5)
     assert socket.closed == (1012, "server restarting; reconnect with ?since=5")
@@ -230,13 +223,13 @@ async def test_caught_up_clients_take_frames_directly_in_order() -> None:
     ]
     tasks = [asyncio.create_task(c.run()) for c in clients]
     try:
-        await _until(lambda: fast.seqs() == [0] and paused.seqs() == [0])
+        await until(lambda: fast.seqs() == [0] and paused.seqs() == [0])
         for seq in range(1, 31):
             paused_wire.paused = 10 <= seq < 20  # a reader that lags for ten events
             log.seq = seq
             hub.notify("t", seq)
-            await _until(lambda: channel.seq == log.seq)
-        await _until(lambda: fast.seqs()[-1:] == [30] and paused.seqs()[-1:] == [30])
+            await until(lambda: channel.seq == log.seq)
+        await until(lambda: fast.seqs()[-1:] == [30] and paused.seqs()[-1:] == [30])
         assert fast.seqs() == list(range(31))
         assert paused.seqs() == list(range(31))  # queued while paused, then direct again
         assert clients[0].direct_writes == 30  # every event framed once, written at once
@@ -263,17 +256,17 @@ async def test_each_client_gets_the_delta_form_it_asked_for() -> None:
     ]
     tasks = [asyncio.create_task(c.run()) for c in clients]
     try:
-        await _until(lambda: all(s.seqs() == [0] for s in sockets))
+        await until(lambda: all(s.seqs() == [0] for s in sockets))
         for seq in range(1, 13):
             wires[2].paused = wires[3].paused = 4 <= seq < 8  # these two lag for a while
             log.seq = seq
             hub.notify("t", seq)
-            await _until(lambda: channel.seq == log.seq)
+            await until(lambda: channel.seq == log.seq)
         late = _Socket()
         tasks.append(asyncio.create_task(channel.join(late, 9, compact=True).run()))
         sockets.append(late)
         compact.append(True)
-        await _until(lambda: all(s.seqs()[-1:] == [12] for s in sockets))
+        await until(lambda: all(s.seqs()[-1:] == [12] for s in sockets))
         for socket, form in zip(sockets, compact, strict=True):
             events = [m for m in socket.sent if m["type"] == "event"]
             assert all(m.get("compact", False) is form for m in events)
@@ -312,12 +305,12 @@ async def test_a_read_during_a_fan_out_reaches_the_clients_not_yet_served_at_onc
     clients = [channel.join(s, None, cast(Any, _Transport(s, wrote))) for s in sockets]
     tasks = [asyncio.create_task(c.run()) for c in clients]
     try:
-        await _until(lambda: all(s.seqs() == [0] for s in sockets))
+        await until(lambda: all(s.seqs() == [0] for s in sockets))
         reads = log.calls
         counting = True
         log.seq = 1
         hub.notify("t", 1)
-        await _until(lambda: all(s.seqs()[-1:] == [2] for s in sockets))
+        await until(lambda: all(s.seqs()[-1:] == [2] for s in sockets))
         assert all(s.seqs() == [0, 1, 2] for s in sockets)
         assert log.calls == reads + 2
         both = carried.count(2)  # clients reached after the second read landed
@@ -340,15 +333,15 @@ async def test_a_client_the_history_no_longer_reaches_gets_the_snapshot() -> Non
     client = channel.join(socket, None, cast(Any, _Transport(socket)))
     task = asyncio.create_task(client.run())
     try:
-        await _until(lambda: socket.seqs() == [0])
+        await until(lambda: socket.seqs() == [0])
         log.seq = 5
         hub.notify("t", 5)
-        await _until(lambda: socket.seqs() == [0, 5])
+        await until(lambda: socket.seqs() == [0, 5])
         assert [m["type"] for m in socket.sent] == ["snapshot", "snapshot"]
         assert client.offered == 5
         log.seq = 6
         hub.notify("t", 6)
-        await _until(lambda: socket.seqs() == [0, 5, 6])
+        await until(lambda: socket.seqs() == [0, 5, 6])
     finally:
         task.cancel()
         await hub.stop()
@@ -389,7 +382,7 @@ async def test_every_client_gets_every_seq_once_in_order_whatever_lands_when(
             await asyncio.sleep(0)
         for transport in transports:
             transport.paused = False
-        await _until(lambda: all(s.seqs()[-1:] == [last] for s in sockets))
+        await until(lambda: all(s.seqs()[-1:] == [last] for s in sockets))
         for socket, client in zip(sockets, clients, strict=True):
             seqs = socket.seqs()
             assert sorted(set(seqs)) == seqs

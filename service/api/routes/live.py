@@ -174,12 +174,12 @@ async def serve_live(
     finally:
         channel.leave(client)
         subscribers.dec()
+        # a send to a socket that went away fails: that is the end. The outcome is
+        # looked at, not raised here: raised, its traceback would hold this frame,
+        # which holds the task, which holds the exception, a cycle that keeps the
+        # whole connection until a full collection (`service.heap`)
         for task in (sender, receiver):
             task.cancel()
-            # a send to a socket that went away fails: that is the end. The outcome is
-            # looked at, not raised here: raised, its traceback would hold this frame,
-            # which holds the task, which holds the exception, a cycle that keeps the
-            # whole connection until a full collection (`service.heap`)
             task.add_done_callback(mark_retrieved)
         with contextlib.suppress(asyncio.CancelledError):
             await asyncio.wait((sender, receiver))
