@@ -14,8 +14,10 @@ message; a failed handshake is tried again, up to four times, as an app would), 
   a batch, or a snapshot at or after it);
 - lost: (subscriber, seq) pairs never covered within the drain time;
 - PUT outcomes and p50/p99;
-- the same for `--leave-watch` s of further results while every subscriber leaves at
-  once (closing its socket), as when a venue's screens or a stream's audience go;
+- the same for `--join-watch` s of results reported from the moment every subscriber
+  starts connecting at once, as when a venue's screens come back after a network
+  outage, and for `--leave-watch` s of further results while every subscriber leaves
+  at once (closing its socket), as when a venue's screens or a stream's audience go;
 - memory per idle subscriber: server RSS growth / N, after connecting, before results;
 - the server's own part: the mean of `arbiter_live_bus_lag_seconds` (a notification to
   the end of its fan-out), read from `/metrics`;
@@ -408,10 +410,12 @@ async def _load(
     args: argparse.Namespace,
     server_pids: list[int],
     leave: Any = None,
+    join: Any = None,
 ) -> dict[str, Any]:
     """Connect n subscribers, measure idle memory, fire results, collect coverage; with
-    `leave`, keep reporting results (`leave(args)`) while every subscriber leaves at
-    once."""
+    `join`, report results (`join(args)`) from the moment every subscriber starts to
+    connect; with `leave`, keep reporting results (`leave(args)`) while every subscriber
+    leaves at once."""
     ctx = mp.get_context("spawn")
     out = ctx.Queue()
     done = ctx.Event()
@@ -426,7 +430,17 @@ async def _load(
         worker.start()
         workers.append(worker)
     _note(f"connecting {n} subscribers from {procs} processes")
-    readies = [await asyncio.to_thread(out.get, True, 120) for _ in workers]
+    joining: list[float] = []
+    joined: dict[str, int] = {}
+    with contextlib.ExitStack() as paused:
+        joiner = None
+        if join is not None:
+            await asyncio.sleep(max(0.0, start_at - time.monotonic()))
+            paused.enter_context(collector_paused())
+            joiner = asyncio.create_task(join(args))
+        readies = [await asyncio.to_thread(out.get, True, 120) for _ in workers]
+        if joiner is not None:
+            _, joining, joined = await joiner
     held = sum(r[1] for r in readies)
     connect = max(r[2] for r in readies) - start_at
     await asyncio.sleep(1.0)
@@ -475,6 +489,9 @@ async def _load(
         "put": outcomes,
         "put_p50_ms": _pct(put_ms, 0.5),
         "put_p99_ms": _pct(put_ms, 0.99),
+        "join_put": joined,
+        "join_p50_ms": _pct(joining, 0.5) if joining else float("nan"),
+        "join_p99_ms": _pct(joining, 0.99) if joining else float("nan"),
         "leave_put": left,
         "leave_p50_ms": _pct(leaving, 0.5) if leaving else float("nan"),
         "leave_p99_ms": _pct(leaving, 0.99) if leaving else float("nan"),
@@ -556,19 +573,26 @@ async def _arbiter(n: int, args: argparse.Namespace, tmp: Path) -> dict[str, Any
             await asyncio.gather(*tasks)
             return sent, put_ms, outcomes
 
+        joins = int(args.join_watch / args.interval)
+
+        async def join(a: argparse.Namespace) -> Fired:
+            return await results(0, joins, a.interval)
+
         async def fire(a: argparse.Namespace) -> Fired:
-            fired = await results(0, count, a.interval)
+            fired = await results(joins, count, a.interval)
             await asyncio.sleep(1.0)  # the last fan-outs
             for client in clients:
                 lag.extend(_bus_lag(await client.get("/metrics")))
             return fired
 
         async def leave(a: argparse.Namespace) -> Fired:
-            return await results(count, int(a.leave_watch / a.interval), a.interval)
+            return await results(joins + count, int(a.leave_watch / a.interval), a.interval)
 
         urls = [f"ws://127.0.0.1:{p}/v1/tournaments/{tid}/live?delta={args.delta}" for p in ports]
         lag: list[tuple[float, float]] = []
-        result = await _load(urls, n, args.client_procs, fire, args, server_pids, leave)
+        result = await _load(
+            urls, n, args.client_procs, fire, args, server_pids, leave, join if joins else None
+        )
         lag_sum, lag_count = sum(s for s, _ in lag), sum(c for _, c in lag)
         result["lag_ms"] = 1000 * lag_sum / lag_count if lag_count else float("nan")
         return result
@@ -639,6 +663,13 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--drain", type=float, default=5.0)
     parser.add_argument("--client-procs", type=int, default=2)
     parser.add_argument(
+        "--join-watch",
+        type=float,
+        default=0.0,
+        help="seconds of results, one per --interval, from the moment every subscriber "
+        "starts connecting (default 0: none, so the connect time is the crowd's alone)",
+    )
+    parser.add_argument(
         "--leave-watch",
         type=float,
         default=8.0,
@@ -655,7 +686,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     _raise_nofile()
     header = (
         "| N | connect s | e2e p50 / p99 ms | lost | PUTs | PUT p50 / p99 ms | KiB/sub | "
-        "msg bytes | PUTs while all leave | their p50 / p99 ms | bare connect s | "
+        "msg bytes | PUTs while all join | their p50 / p99 ms | PUTs while all leave | "
+        "their p50 / p99 ms | bare connect s | "
         "bare p50 / p99 ms | bare lost |"
     )
     print(
@@ -665,11 +697,12 @@ def main(argv: Sequence[str] | None = None) -> None:
         flush=True,
     )
     print(header)
-    print("|" + "---|" * 13, flush=True)
+    print("|" + "---|" * 15, flush=True)
     for n in args.subscribers:
         with tempfile.TemporaryDirectory() as tmp:
             a = asyncio.run(_arbiter(n, args, Path(tmp)))
         puts = " ".join(f"{k}x{v}" for k, v in sorted(a["put"].items()))
+        join_puts = " ".join(f"{k}x{v}" for k, v in sorted(a["join_put"].items())) or "-"
         leave_puts = " ".join(f"{k}x{v}" for k, v in sorted(a["leave_put"].items()))
         print(
             f"  arbiter N={n}: connect {a['connect_s']:.1f}s, e2e p50/p99 "
@@ -677,6 +710,8 @@ def main(argv: Sequence[str] | None = None) -> None:
             f"PUTs {puts}, PUT p50/p99 {a['put_p50_ms']:.0f}/{a['put_p99_ms']:.0f} ms, "
             f"{a['kib_per_sub']:.1f} KiB/sub, {a['mean_bytes']:.0f} B/msg, "
             f"server notification-to-fan-out-end mean {a['lag_ms']:.0f} ms; while every "
+            f"subscriber joined: PUTs {join_puts}, p50/p99 {a['join_p50_ms']:.0f}/"
+            f"{a['join_p99_ms']:.0f} ms; while every "
             f"subscriber left: PUTs {leave_puts}, p50/p99 {a['leave_p50_ms']:.0f}/"
             f"{a['leave_p99_ms']:.0f} ms",
             file=sys.stderr,
@@ -697,7 +732,8 @@ def main(argv: Sequence[str] | None = None) -> None:
             f"| {n:,} | {a['connect_s']:.1f} | {a['p50_ms']:.0f} / {a['p99_ms']:.0f} | "
             f"{a['lost']} of {a['expected']} | {puts} | "
             f"{a['put_p50_ms']:.0f} / {a['put_p99_ms']:.0f} | "
-            f"{a['kib_per_sub']:.1f} | {a['mean_bytes']:.0f} | {leave_puts} | "
+            f"{a['kib_per_sub']:.1f} | {a['mean_bytes']:.0f} | {join_puts} | "
+            f"{a['join_p50_ms']:.0f} / {a['join_p99_ms']:.0f} | {leave_puts} | "
             f"{a['leave_p50_ms']:.0f} / {a['leave_p99_ms']:.0f} | {b['connect_s']:.1f} | "
             f"{b['p50_ms']:.0f} / {b['p99_ms']:.0f} | {b['lost']} |",
             flush=True,

@@ -5,8 +5,10 @@ from __future__ import annotations
 from functools import lru_cache
 
 from limits import parse
-from pydantic import field_validator
+from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from service.live.admission import ADMISSIONS_PER_TURN
 
 __all__ = ["Settings", "get_settings"]
 
@@ -28,6 +30,10 @@ class Settings(BaseSettings):
     """Each followed tournament's log is reread this often in case a notification was lost."""
     live_linger_seconds: float = 120.0
     """How long a process keeps following a tournament after its last spectator left."""
+    live_admissions_per_turn: int = Field(default=ADMISSIONS_PER_TURN, ge=1)
+    """Live connections let into the application per turn of the event loop; the rest
+    wait for the next turns, so a crowd connecting at once does not hold up the writers
+    (`service.live.admission`)."""
     live_reader: str = "process"
     """Where the live reader runs: "process" (its own process: standings computations
     never take the API's GIL) or "thread" (lighter; shares the GIL)."""

@@ -44,6 +44,7 @@ from service.api.state import AppState
 from service.config import Settings, get_settings
 from service.db.session import create_engine, create_session_factory
 from service.heap import SpectatorHeap, settle_after_start
+from service.live.admission import AdmissionGate, AdmissionMiddleware
 from service.live.bus import create_bus
 from service.live.hub import Hub
 from service.live.reader import create_reader
@@ -114,6 +115,7 @@ def _read_engine(config: Settings) -> AsyncEngine | None:
 def create_app(settings: Settings | None = None) -> FastAPI:
     """Build the app; the lifespan opens the database engine and the event bus."""
     config = settings or get_settings()
+    admission = AdmissionGate(config.live_admissions_per_turn)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -125,7 +127,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         )
         reader = create_reader(config, create_tables)
         reader.start()
-        hub = Hub(reader, config, heap=SpectatorHeap())
+        hub = Hub(reader, config, heap=SpectatorHeap(), admission=admission)
         metrics = metrics_of(app)
         hub.observe_lag = metrics.bus_lag_seconds.observe
         hub.count_warmup = lambda trigger: metrics.tables_warmed.labels(trigger=trigger).inc()
@@ -199,5 +201,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         access,
     ):
         app.include_router(module.router)
-    app.add_middleware(ServerSendMiddleware)  # outermost: the live feed's direct path
+    app.add_middleware(ServerSendMiddleware)  # the live feed's direct path
+    # outermost: a crowd of spectators connecting is let in a few per turn of the loop
+    app.add_middleware(AdmissionMiddleware, gate=admission)
     return app

@@ -45,6 +45,7 @@ from typing import TYPE_CHECKING, Protocol
 from service.config import Settings
 from service.futures import mark_retrieved
 from service.heap import SpectatorHeap
+from service.live.admission import AdmissionGate
 from service.live.frames import Frame, batch_message, ping_message
 from service.live.reader import Reader, TableText, Update
 from service.live.wire import DirectSocket, text_frame
@@ -523,6 +524,7 @@ class Hub:
         *,
         attempts: int = 5,
         heap: SpectatorHeap | None = None,
+        admission: AdmissionGate | None = None,
     ) -> None:
         self.observe_lag: Callable[[float], None] | None = None
         """Told each notification-to-fan-out delay (the app's metrics)."""
@@ -541,6 +543,9 @@ class Hub:
         """When this process last served each tournament's table (`table`)."""
         self.clock: Callable[[], float] = time.monotonic
         """The clock of those reads (a test's own)."""
+        self.admission = admission or AdmissionGate(settings.live_admissions_per_turn)
+        """The gate connecting spectators pass again once their access is checked
+        (`live.admission`)."""
 
     def warm(
         self,

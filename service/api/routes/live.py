@@ -151,6 +151,8 @@ async def serve_live(
     except (OSError, SQLAlchemyError):
         await _refuse(websocket, OUTAGE, 503, "live feed unavailable; retry later", "")
         return
+    # one shared read answers a crowd at once; its members join a few per turn
+    await state.hub.admission.enter()
     try:
         channel = await state.hub.open(tournament_id)
     except TournamentGone:
