@@ -21,8 +21,8 @@ and back, a few turns per round trip). HTTP requests are never queued here, so w
 and readers go first; with none being served, the crowd connects about as fast as
 before, and while they are, more slowly (10,000 on SQLite in 14-19 s against 9-10 s).
 
-A connection passes the gate twice. `AdmissionMiddleware`, outside every other
-middleware, paces everything up to the access check; the live route passes it again
+A connection passes the gate twice. `AdmissionMiddleware`, outside every middleware
+of ours, paces everything up to the access check; the live route passes it again
 once the check is done, because one shared read of the tournament's row answers
 everyone who arrived while it ran (`api.connect_reads`), hundreds at once in a crowd.
 What the server does before the application is called (accepting the socket, parsing
@@ -104,7 +104,7 @@ class AdmissionGate:
 
 
 class AdmissionMiddleware:
-    """The outermost middleware: every WebSocket connection passes `gate` before
+    """The outermost of our middleware: every WebSocket connection passes `gate` before
     anything else of the application runs for it; HTTP requests go straight through,
     counted while they are served (`AdmissionGate.requests`)."""
 
