@@ -39,10 +39,11 @@ def _serve(args: argparse.Namespace) -> int:
         log_level=args.log_level,
         server_header=False,
         backlog=args.backlog,
-        # asyncio's own loop, even where uvloop is installed: measured with
+        # asyncio's own loop, even where uvloop is installed (measured with
         # bench/bench_live.py at 5,000 spectators, uvloop connected them more slowly and
-        # delivered later (the fan-out is bound by socket writes, not by the loop)
-        loop="asyncio",
+        # delivered later: the fan-out is bound by socket writes, not by the loop), on a
+        # selector that takes spectators' socket events a few per turn (service.live.loop)
+        loop="service.live.loop:spectator_loop",
         # frames are encoded once and shared by every socket: compressing them per
         # socket would cost CPU and ~100 KiB of zlib state per spectator
         ws_per_message_deflate=False,

@@ -9,6 +9,7 @@ from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from service.live.admission import ADMISSIONS_PER_TURN
+from service.live.loop import SPECTATOR_EVENTS_PER_TURN
 
 __all__ = ["Settings", "get_settings"]
 
@@ -34,6 +35,10 @@ class Settings(BaseSettings):
     """Live connections let into the application per turn of the event loop; the rest
     wait for the next turns, so a crowd connecting at once does not hold up the writers
     (`service.live.admission`)."""
+    live_spectator_events_per_turn: int = Field(default=SPECTATOR_EVENTS_PER_TURN, ge=1)
+    """Socket events of connected spectators the event loop of `arbiter serve` takes per
+    turn; the rest wait for the next turns, so a crowd leaving at once does not hold up
+    the writers (`service.live.loop`)."""
     live_reader: str = "process"
     """Where the live reader runs: "process" (its own process: standings computations
     never take the API's GIL) or "thread" (lighter; shares the GIL)."""

@@ -21,24 +21,25 @@ flight: once start-up is over, and in the reader process between two answers (it
 answers one request at a time, so no session or read is open then).
 
 Spectators are the other long-lived objects (issue 11): each live connection holds
-about 60 containers (its tasks, coroutines, futures, transport) for as long as it is
-open. CPython counts a generation's size as allocations minus deallocations of any
+about 200 containers (its tasks, coroutines, futures, transport, the server's protocol
+and handshake) for as long as it is open. CPython counts a generation's size as allocations minus deallocations of any
 age, so once spectators are connected, objects dying in the older generations (a
 spectator's previous wait, the handshake's leftovers) make room in that count for new
 ones, and the young generation grew past 280,000 objects while the count stood at its
 threshold: with 5,000 spectators a single young collection took 265-350 ms, in the
 middle of the fan-out and of the result PUTs (`bench_live.py 5000`: PUT p99 97-188 ms,
-e2e p99 172-260 ms). `SpectatorHeap` freezes them once they have joined, and lets the
-collector back in once enough of them have left. A departed spectator is freed by
-reference counting but for one small cycle asyncio's transport keeps (its read
-callback, a bound method of itself: five objects, about 0.5 KiB with its socket), and
-a frozen cycle is never collected. Spectators join while requests are in flight, so a
-settle may also freeze a request's objects; a cycle of theirs that dies later waits for
-the next full pass. That bounds it: every settle follows a join or a departure, and a
-full pass comes at the first pause after `max(REOPEN_LEAVES, REOPEN_SHARE x
-connected)` departures (under churn that never pauses, after `REOPEN_UNDER_CHURN` times
-as many), so an audience that comes and goes is collected whole now and then, and one
-that stays was settled only as often as it grew.
+e2e p99 172-260 ms). `SpectatorHeap` freezes them once they have joined. A departed
+spectator is freed by reference counting: asyncio's transport used to keep one small
+cycle (its read callback, a bound method of itself: six objects, about 0.5 KiB with its
+socket), which `live.loop.SpectatorLoop` now ends when the connection is lost, so a
+departure calls for no pass of the collector at all (under another loop each still
+leaves that cycle, and a frozen cycle is never collected). Spectators join while
+requests are in flight, so a settle may also freeze a request's objects; a cycle of
+theirs that dies later waits for the next full pass. A full pass comes at the first
+pause after `max(REOPEN_LEAVES, REOPEN_SHARE x connected)` departures (under churn that
+never pauses, after `REOPEN_UNDER_CHURN` times as many), so an audience that comes and
+goes is collected whole now and then, and one that stays was settled only as often as
+it grew.
 
 A full pass walks every spectator still connected, so it must stay rare. It once came
 every 256 departures or a quarter of the audience: each connection then ended in a cycle
@@ -48,7 +49,12 @@ holds the scope, `wire.ServerSendMiddleware`; and when its last send had failed,
 live route's frame, held by the failure's traceback), and 10,000 spectators leaving at
 once cost ten full passes of 2.1-2.7 s each: result PUTs made meanwhile waited 25 s, and
 some were answered 503 (`bench_live.py 10000`, the results reported while everyone
-leaves).
+leaves). Once that cycle was gone too, the passes left were those the departures asked
+for themselves: a settle every `SETTLE_BATCH` departures (10-60 ms each, walking the
+objects of the connections still tearing down) and, at 10,000, one full pass of
+330-390 ms once they had gone, which freed 60,000 objects, the transports' cycles, and
+nothing else. Departures now only count towards the full pass, which is rare
+(`REOPEN_LEAVES`).
 """
 
 from __future__ import annotations
@@ -109,11 +115,13 @@ def reopen_heap() -> None:
 SETTLE_DELAY_SECONDS = 0.5
 """Quiet time (no spectator joining or leaving) after which the heap is settled."""
 SETTLE_BATCH = 500
-"""Joins and departures after which the heap is settled even while more keep coming:
-a settle then walks the objects of at most this many new spectators (about 10 ms)."""
-REOPEN_LEAVES = 8192
-"""Departures (at least) between two full collections: about 4 MiB of frozen cycles
-(each departure leaves its transport's, see the module's docstring)."""
+"""Joins after which the heap is settled even while more keep coming: a settle then
+walks the objects of at most this many new spectators (about 10 ms)."""
+REOPEN_LEAVES = 65_536
+"""Departures (at least) between two full collections. A departure leaves no cycle under
+`live.loop.SpectatorLoop`, so this bounds only the rare cycles of requests frozen by the
+settles; under another loop, about 32 MiB of the transports' cycles (see the module's
+docstring)."""
 REOPEN_SHARE = 1.0
 """...or this share of the spectators still connected, whichever is more: a full pass
 walks them all, so its cost per departure stays that of a spectator's own settle."""
@@ -130,9 +138,10 @@ class SpectatorHeap:
     """Keeps the collector's passes off the objects of connected spectators (see the
     module's docstring): joins are settled in batches (`settle_heap`: a pass over what
     was made since the last freeze, then a freeze), and after enough departures one
-    full pass (`reopen_heap`) frees the cycles they left. A settle comes when joining
-    and leaving pause for `delay` seconds, or at once after `batch` of them; a full
-    pass only at a pause (see `REOPEN_UNDER_CHURN`)."""
+    full pass (`reopen_heap`) frees whatever cycles were frozen meanwhile. A settle
+    comes when joining and leaving pause for `delay` seconds after a join, or at once
+    after `batch` joins; departures ask for no settle of their own; a full pass only
+    at a pause (see `REOPEN_UNDER_CHURN`)."""
 
     def __init__(
         self,
@@ -149,7 +158,7 @@ class SpectatorHeap:
         self.connected = 0
         """Spectators connected now."""
         self._changes = 0
-        """Joins and departures since the last settle."""
+        """Joins since the last settle."""
         self._left = 0
         """Departures since the last full pass."""
         self._timer: asyncio.TimerHandle | None = None
@@ -158,18 +167,21 @@ class SpectatorHeap:
     def joined(self) -> None:
         """A spectator connected."""
         self.connected += 1
+        self._changes += 1
         self._changed()
 
     def left(self) -> None:
-        """A spectator went away."""
+        """A spectator went away (freed by reference counting: it counts only towards
+        the next full pass)."""
         self.connected -= 1
         self._left += 1
         self._changed()
 
     def _changed(self) -> None:
+        """Settle at once after a batch of joins; else (re)start the wait for a pause
+        when a settle or a full pass is due."""
         if self._closed:
             return
-        self._changes += 1
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None

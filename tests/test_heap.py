@@ -200,48 +200,50 @@ async def test_a_full_pass_comes_at_a_pause_after_enough_departures() -> None:
     for _ in range(needed - 1):
         heap.left()
     await asyncio.sleep(0.05)
-    assert passes.done == ["settle"]
+    assert passes.done == []  # departures leave nothing to settle
     heap.left()
     await asyncio.sleep(0.05)
-    assert passes.done == ["settle", "reopen"]
+    assert passes.done == ["reopen"]
     heap.left()  # counted afresh from the full pass
     await asyncio.sleep(0.05)
-    assert passes.done[-1] == "settle"
+    assert passes.done == ["reopen"]
     assert heap.connected == audience - needed - 1
 
 
-async def test_a_crowd_leaving_is_collected_whole_once_it_has_gone() -> None:
-    """Not in the middle, where most of those counted as gone are still alive."""
+async def test_a_crowd_leaving_asks_for_no_pass_until_it_has_gone() -> None:
+    """Then one full pass; none in the middle, where most of those counted as gone are
+    still alive, and no settles: departures are freed by reference counting."""
     passes = _Passes()
     heap = passes.heap(delay=0.05, batch=512)
-    audience = 2 * REOPEN_LEAVES  # the last departure makes a batch: no change is left
-    assert audience % 512 == 0
+    audience = 2 * REOPEN_LEAVES
     for _ in range(audience):
         heap.joined()
     await asyncio.sleep(0.1)
+    assert set(passes.done) == {"settle"}  # the joins' batches
     passes.done.clear()
     for _ in range(audience):
         heap.left()
-    assert set(passes.done) == {"settle"}  # the batches while they leave
-    assert len(passes.done) == audience // 512
+    assert passes.done == []
     await asyncio.sleep(0.1)
-    assert passes.done[-1] == "reopen"
-    assert passes.done.count("reopen") == 1
+    assert passes.done == ["reopen"]
 
 
 async def test_churn_that_never_pauses_still_gets_a_full_pass() -> None:
+    """Spectators coming and going with no pause: the joins' batches bring the full
+    pass once `REOPEN_UNDER_CHURN` times the departures a pause needs have gone by."""
     passes = _Passes()
     heap = passes.heap(delay=60, batch=1)
-    audience = 6 * REOPEN_UNDER_CHURN * REOPEN_LEAVES
+    audience = 2 * REOPEN_LEAVES
     for _ in range(audience):
         heap.joined()
     passes.done.clear()
-    needed = _departures_needed(audience, REOPEN_UNDER_CHURN)
-    for _ in range(needed - 1):
+    needed = REOPEN_UNDER_CHURN * max(REOPEN_LEAVES, REOPEN_SHARE * audience)
+    for _ in range(int(needed)):
         heap.left()
-    assert set(passes.done) == {"settle"}
-    heap.left()
+        assert passes.done[-1:] != ["reopen"]
+        heap.joined()
     assert passes.done[-1] == "reopen"
+    assert passes.done.count("reopen") == 1
     heap.close()
 
 
@@ -256,8 +258,8 @@ async def test_a_closed_heap_settles_no_more() -> None:
 
 
 def test_a_cycle_frozen_while_alive_is_freed_by_the_next_full_pass() -> None:
-    """Why departures call for `reopen_heap`: a spectator's objects, frozen while it was
-    connected, end in reference cycles that no settle reaches."""
+    """Why departures still count towards `reopen_heap`: objects frozen while alive
+    that end in a reference cycle are reached by no settle."""
     node = _Node()
     node.other = node
     gone = weakref.ref(node)

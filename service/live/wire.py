@@ -62,6 +62,11 @@ class DirectSocket:
             and not protocol.transport.is_closing()
         )
 
+    @property
+    def transport(self) -> Any:
+        """The connection's asyncio transport."""
+        return self._protocol.transport
+
     def write(self, frame: bytes) -> None:
         """Queue a whole frame on the transport (never blocks; see `writable`)."""
         self._protocol.transport.write(frame)

@@ -39,6 +39,7 @@ from service.errors import Gone, Unauthenticated
 from service.futures import mark_retrieved
 from service.live.frames import DELTA_FORMS, encode
 from service.live.hub import GONE, OUTAGE, LiveUnavailable, TournamentGone
+from service.live.loop import demote
 from service.live.wire import SERVER_SEND, direct_socket
 
 __all__ = [
@@ -167,6 +168,8 @@ async def serve_live(
     # the ASGI send under Starlette's WebSocket: uvicorn's protocol when nothing wraps it
     direct = direct_socket(websocket.scope.get(SERVER_SEND))
     client = channel.join(websocket, since, direct, compact=compact)
+    if direct is not None:
+        demote(direct.transport)  # its socket events now wait behind the writers'
     subscribers = metrics_of(websocket.app).live_subscribers
     subscribers.inc()
     sender = asyncio.create_task(client.run())

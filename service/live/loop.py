@@ -1,0 +1,206 @@
+"""The event loop `arbiter serve` runs: spectators' sockets wait their turn behind the
+rest (issue 11: no number of subscribers may make a result PUT wait).
+
+asyncio's loop asks its selector which sockets are ready, queues a callback for each,
+and runs everything queued as one turn, first come first served. When every spectator
+of a venue leaves at once, the selector reports all of their sockets in one turn, and
+each departure then takes about ten more callbacks over the next turns (the end of the
+stream, the lost connection, the live route's task unwinding through the middleware),
+some 0.2 ms of the loop's time per spectator. `bench_live.py 10000` measured turns of
+100-340 ms holding 2,000 to 18,000 callbacks for two seconds, and every step of a result
+report queued behind each of them.
+
+`SpectatorSelector` keeps the sockets of spectators that have joined a channel (`demote`)
+in an epoll set of their own, nested in the main one, and takes at most `per_turn` of
+their events per turn; every other socket (HTTP requests, the database, the loop's own
+wake-up pipe) is reported in full at every turn as before. A departing crowd then starts
+leaving a few spectators per turn, a turn carries the work of a few departures, and a
+result report's steps wait for no more than that. The spectators' own frames do not go
+through the selector: the fan-out writes them to each transport directly.
+
+The selector is the one public hook asyncio has for this (`SelectorEventLoop(selector)`);
+uvicorn takes the loop from `spectator_loop` (its `loop` setting names a factory). Under
+any other loop `demote` does nothing.
+
+The same loop ends a reference cycle that every closed connection used to leave behind:
+asyncio's socket transport keeps its read callback, a bound method of itself, after the
+connection is lost, so the transport, its socket and its extra information were freed
+only by a full pass of the collector. `SpectatorLoop`'s transports drop that callback
+once the connection is lost, and are freed at once by reference counting
+(`service.heap` counts on it: departures then leave nothing for a full pass to free).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import select
+import selectors
+import weakref
+from asyncio import selector_events
+from typing import Any
+
+__all__ = [
+    "SPECTATOR_EVENTS_PER_TURN",
+    "SpectatorLoop",
+    "SpectatorSelector",
+    "demote",
+    "spectator_loop",
+    "spectator_selector",
+]
+
+SPECTATOR_EVENTS_PER_TURN = 16
+"""Spectators' socket events taken per turn of the loop. A departure costs about 0.2 ms
+of the loop's time over its next turns, so sixteen keep a turn's share of a leaving
+crowd to a few milliseconds, and 10,000 spectators still leave in about 600 turns."""
+
+_SELECTORS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, SpectatorSelector] = (
+    weakref.WeakKeyDictionary()
+)
+"""The selector of each loop `spectator_loop` made."""
+
+
+class _NestedEpoll:
+    """Two epoll sets behind the interface `selectors.EpollSelector` drives: the main one,
+    polled in full, and the spectators', nested in it (its own descriptor is registered
+    for reading in the main set) and polled for at most `per_turn` events."""
+
+    def __init__(self, per_turn: int) -> None:
+        self.per_turn = per_turn
+        self.main = select.epoll()
+        self.spectators = select.epoll()
+        self.main.register(self.spectators.fileno(), select.EPOLLIN)
+        self.masks: dict[int, int] = {}
+        """The event mask of every registered descriptor."""
+        self.demoted: set[int] = set()
+        """Descriptors in the spectators' set."""
+
+    def fileno(self) -> int:
+        return self.main.fileno()
+
+    def _set(self, fd: int) -> Any:
+        return self.spectators if fd in self.demoted else self.main
+
+    def register(self, fd: int, mask: int) -> None:
+        self.main.register(fd, mask)
+        self.masks[fd] = mask
+
+    def modify(self, fd: int, mask: int) -> None:
+        self._set(fd).modify(fd, mask)
+        self.masks[fd] = mask
+
+    def unregister(self, fd: int) -> None:
+        epoll = self._set(fd)
+        self.demoted.discard(fd)
+        self.masks.pop(fd, None)
+        epoll.unregister(fd)
+
+    def demote(self, fd: int) -> bool:
+        """Move a registered descriptor to the spectators' set (False if it is not
+        registered, or is there already)."""
+        mask = self.masks.get(fd)
+        if mask is None or fd in self.demoted:
+            return False
+        self.main.unregister(fd)
+        self.spectators.register(fd, mask)
+        self.demoted.add(fd)
+        return True
+
+    def poll(self, timeout: float = -1, maxevents: int = -1) -> list[tuple[int, int]]:
+        """Every ready event of the main set (waiting up to `timeout`, as epoll does),
+        then at most `per_turn` of the spectators' (without waiting)."""
+        nested = self.spectators.fileno()
+        events = [event for event in self.main.poll(timeout, maxevents) if event[0] != nested]
+        if self.demoted:
+            events.extend(self.spectators.poll(0, self.per_turn))
+        return events
+
+    def close(self) -> None:
+        self.spectators.close()
+        self.main.close()
+
+
+class SpectatorSelector(selectors.EpollSelector):
+    """`selectors.EpollSelector` whose demoted descriptors (`demote`) are reported at
+    most `per_turn` at a time (see the module's docstring)."""
+
+    def __init__(self, per_turn: int = SPECTATOR_EVENTS_PER_TURN) -> None:
+        if per_turn < 1:
+            raise ValueError("per_turn must be at least 1")
+        super().__init__()
+        self._selector.close()
+        self._epolls = _NestedEpoll(per_turn)
+        self._selector = self._epolls
+
+    @property
+    def demoted(self) -> int:
+        """Descriptors reported at most `per_turn` at a time now."""
+        return len(self._epolls.demoted)
+
+    def demote(self, fd: int) -> bool:
+        """Report `fd`'s events among the spectators' from now on (until it is
+        unregistered); False if it is not registered here."""
+        return self._epolls.demote(fd)
+
+
+_SocketTransport: Any = getattr(selector_events, "_SelectorSocketTransport", None)
+"""asyncio's transport for stream sockets (a private class: None where it is missing)."""
+
+
+if _SocketTransport is not None and hasattr(_SocketTransport, "_call_connection_lost"):
+
+    class _AcyclicTransport(_SocketTransport):  # type: ignore[misc, valid-type]
+        """asyncio's socket transport, minus the cycle it keeps once closed."""
+
+        def _call_connection_lost(self, exc: BaseException | None) -> None:
+            try:
+                super()._call_connection_lost(exc)
+            finally:
+                # the bound method `_read_ready__data_received` (or `__get_buffer`)
+                # held by the transport itself; nothing reads a lost connection
+                self._read_ready_cb = None
+
+else:  # another asyncio: its own transports
+    _AcyclicTransport = None
+
+
+class SpectatorLoop(asyncio.SelectorEventLoop):
+    """asyncio's selector loop whose socket transports leave no reference cycle behind
+    (see the module's docstring)."""
+
+    def _make_socket_transport(  # type: ignore[no-untyped-def]
+        self, sock, protocol, waiter=None, *, extra=None, server=None
+    ):
+        if _AcyclicTransport is None:
+            return super()._make_socket_transport(
+                sock, protocol, waiter, extra=extra, server=server
+            )
+        return _AcyclicTransport(self, sock, protocol, waiter, extra, server)
+
+
+def spectator_loop(per_turn: int | None = None) -> asyncio.AbstractEventLoop:
+    """A new `SpectatorLoop` on a `SpectatorSelector` (uvicorn's `loop` factory;
+    `per_turn` defaults to the `live_spectator_events_per_turn` setting)."""
+    if per_turn is None:
+        from service.config import get_settings
+
+        per_turn = get_settings().live_spectator_events_per_turn
+    selector = SpectatorSelector(per_turn)
+    loop = SpectatorLoop(selector)
+    _SELECTORS[loop] = selector
+    return loop
+
+
+def spectator_selector(loop: asyncio.AbstractEventLoop) -> SpectatorSelector | None:
+    """The selector of a loop `spectator_loop` made (None for any other loop)."""
+    return _SELECTORS.get(loop)
+
+
+def demote(transport: asyncio.BaseTransport) -> bool:
+    """Let the loop report `transport`'s socket events at most a few per turn (a
+    spectator's); False under a loop `spectator_loop` did not make, or when the
+    transport has no socket registered."""
+    selector = _SELECTORS.get(asyncio.get_running_loop())
+    sock = transport.get_extra_info("socket")
+    if selector is None or sock is None:
+        return False
+    return selector.demote(sock.fileno())
