@@ -20,26 +20,26 @@ until the process ends, which is why the heap is frozen only where nothing is in
 flight: once start-up is over, and in the reader process between two answers (it
 answers one request at a time, so no session or read is open then).
 
-Spectators are the other long-lived objects (issue 11): each live connection holds
-about 200 containers (its tasks, coroutines, futures, transport, the server's protocol
-and handshake) for as long as it is open. CPython counts a generation's size as allocations minus deallocations of any
-age, so once spectators are connected, objects dying in the older generations (a
-spectator's previous wait, the handshake's leftovers) make room in that count for new
-ones, and the young generation grew past 280,000 objects while the count stood at its
-threshold: with 5,000 spectators a single young collection took 265-350 ms, in the
-middle of the fan-out and of the result PUTs (`bench_live.py 5000`: PUT p99 97-188 ms,
-e2e p99 172-260 ms). `SpectatorHeap` freezes them once they have joined. A departed
-spectator is freed by reference counting: asyncio's transport used to keep one small
-cycle (its read callback, a bound method of itself: six objects, about 0.5 KiB with its
-socket), which `live.loop.SpectatorLoop` now ends when the connection is lost, so a
-departure calls for no pass of the collector at all (under another loop each still
-leaves that cycle, and a frozen cycle is never collected). Spectators join while
-requests are in flight, so a settle may also freeze a request's objects; a cycle of
-theirs that dies later waits for the next full pass. A full pass comes at the first
+Spectators are the other long-lived objects (issue 11): each live connection holds about
+200 containers (its tasks, coroutines, futures, transport, the server's protocol and
+handshake) for as long as it is open. CPython counts a generation's size as allocations
+minus deallocations of any age, so once spectators are connected, objects dying in the
+older generations (a spectator's previous wait, the handshake's leftovers) make room in
+that count for new ones, and the young generation grew past 280,000 objects while the
+count stood at its threshold: with 5,000 spectators a single young collection took
+265-350 ms, in the middle of the fan-out and of the result PUTs (`bench_live.py 5000`:
+PUT p99 97-188 ms, e2e p99 172-260 ms). `SpectatorHeap` freezes them once they have
+joined. A departed spectator is freed by reference counting: asyncio's transport used to
+keep one small cycle (its read callback, a bound method of itself: six objects, about
+0.5 KiB with its socket), which `live.loop.SpectatorLoop` now ends when the connection
+is lost, so a departure calls for no pass of the collector at all (under another loop
+each still leaves that cycle, and a frozen cycle is never collected). Spectators join
+while requests are in flight, so a settle may also freeze a request's objects; a cycle
+of theirs that dies later waits for the next full pass. A full pass comes at the first
 pause after `max(REOPEN_LEAVES, REOPEN_SHARE x connected)` departures (under churn that
 never pauses, after `REOPEN_UNDER_CHURN` times as many), so an audience that comes and
-goes is collected whole now and then, and one that stays was settled only as often as
-it grew.
+goes is collected whole now and then, and one that stays was settled only as often as it
+grew.
 
 A full pass walks every spectator still connected, so it must stay rare. It once came
 every 256 departures or a quarter of the audience: each connection then ended in a cycle

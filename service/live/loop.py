@@ -123,10 +123,13 @@ class SpectatorSelector(selectors.EpollSelector):
     """`selectors.EpollSelector` whose demoted descriptors (`demote`) are reported at
     most `per_turn` at a time (see the module's docstring)."""
 
+    _selector: Any
+
     def __init__(self, per_turn: int = SPECTATOR_EVENTS_PER_TURN) -> None:
         if per_turn < 1:
             raise ValueError("per_turn must be at least 1")
         super().__init__()
+        # `EpollSelector` drives its epoll object as `_selector`: the nested pair instead
         self._selector.close()
         self._epolls = _NestedEpoll(per_turn)
         self._selector = self._epolls
@@ -142,39 +145,39 @@ class SpectatorSelector(selectors.EpollSelector):
         return self._epolls.demote(fd)
 
 
-_SocketTransport: Any = getattr(selector_events, "_SelectorSocketTransport", None)
-"""asyncio's transport for stream sockets (a private class: None where it is missing)."""
+def _acyclic_transport() -> Any:
+    """asyncio's transport for stream sockets, minus the cycle it keeps once closed (None
+    where asyncio has no such private class)."""
+    base: Any = getattr(selector_events, "_SelectorSocketTransport", None)
+    if base is None or not hasattr(base, "_call_connection_lost"):
+        return None
 
-
-if _SocketTransport is not None and hasattr(_SocketTransport, "_call_connection_lost"):
-
-    class _AcyclicTransport(_SocketTransport):  # type: ignore[misc, valid-type]
-        """asyncio's socket transport, minus the cycle it keeps once closed."""
-
+    class AcyclicTransport(base):  # type: ignore[misc]
         def _call_connection_lost(self, exc: BaseException | None) -> None:
             try:
                 super()._call_connection_lost(exc)
             finally:
-                # the bound method `_read_ready__data_received` (or `__get_buffer`)
-                # held by the transport itself; nothing reads a lost connection
+                # the bound method `_read_ready__data_received` (or `__get_buffer`) the
+                # transport holds of itself; nothing reads a lost connection
                 self._read_ready_cb = None
 
-else:  # another asyncio: its own transports
-    _AcyclicTransport = None
+    return AcyclicTransport
+
+
+_ACYCLIC_TRANSPORT = _acyclic_transport()
 
 
 class SpectatorLoop(asyncio.SelectorEventLoop):
     """asyncio's selector loop whose socket transports leave no reference cycle behind
     (see the module's docstring)."""
 
-    def _make_socket_transport(  # type: ignore[no-untyped-def]
-        self, sock, protocol, waiter=None, *, extra=None, server=None
-    ):
-        if _AcyclicTransport is None:
-            return super()._make_socket_transport(
-                sock, protocol, waiter, extra=extra, server=server
-            )
-        return _AcyclicTransport(self, sock, protocol, waiter, extra, server)
+    def _make_socket_transport(
+        self, sock: Any, protocol: Any, waiter: Any = None, *, extra: Any = None, server: Any = None
+    ) -> Any:
+        if _ACYCLIC_TRANSPORT is None:
+            inherited = super()._make_socket_transport  # type: ignore[misc]
+            return inherited(sock, protocol, waiter, extra=extra, server=server)
+        return _ACYCLIC_TRANSPORT(self, sock, protocol, waiter, extra, server)
 
 
 def spectator_loop(per_turn: int | None = None) -> asyncio.AbstractEventLoop:
