@@ -81,8 +81,10 @@ class _NestedEpoll:
         return self.spectators if fd in self.demoted else self.main
 
     def register(self, fd: int, mask: int) -> None:
+        """A new descriptor: in the main set, whatever one of its number was before."""
         self.main.register(fd, mask)
         self.masks[fd] = mask
+        self.demoted.discard(fd)
 
     def modify(self, fd: int, mask: int) -> None:
         self._set(fd).modify(fd, mask)
