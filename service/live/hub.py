@@ -412,14 +412,19 @@ class Channel:
         observed."""
         clock = time.perf_counter
         while True:
-            behind = [client for client in self.clients if client.offered < self.seq]
+            # taken from the left as the pass goes: a spectator who left meanwhile is
+            # freed once passed, not thousands at once when the pass ends
+            behind = deque(client for client in self.clients if client.offered < self.seq)
             if not behind and self._next is None:
                 break
             due, self._due = self._due, []
             seq = self.seq
             wires: dict[tuple[int, bool], _Wire | None] = {}
             deadline = clock() + FANOUT_SLICE_SECONDS
-            for position, client in enumerate(behind, start=1):
+            position = 0
+            while behind:
+                client = behind.popleft()
+                position += 1
                 offered = client.offered
                 if offered < seq:
                     key = (offered, client.compact)

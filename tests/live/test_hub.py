@@ -5,8 +5,11 @@ during one read are read together (single flight)."""
 from __future__ import annotations
 
 import asyncio
+import functools
+import gc
 import json
 import random
+import weakref
 from collections.abc import Callable
 from typing import Any, cast
 
@@ -319,6 +322,52 @@ async def test_a_read_during_a_fan_out_reaches_the_clients_not_yet_served_at_onc
         assert len(lags) == 2  # each notification observed once its pass ended
     finally:
         for task in tasks:
+            task.cancel()
+        await hub.stop()
+
+
+async def test_a_spectator_who_left_is_freed_once_the_pass_has_gone_by(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A fan-out pass holds each spectator only until it has served it: one who leaves
+    meanwhile is freed by reference counting at once, not with thousands of others when
+    the pass ends (10,000 leaving together: a 150 ms step of the loop)."""
+    monkeypatch.setattr(hub_module, "FANOUT_SLICE_SECONDS", 0.0)  # yield every few sends
+    log = _Log()
+    hub = Hub(cast(Reader, log), Settings(live_queue_size=64, live_poll_seconds=60))
+    channel = await hub.open("t")
+    writes = 0
+    gone: list[weakref.ref[Any]] = []
+    freed_by: list[int] = []
+
+    def wrote(index: int, _messages: int) -> None:
+        nonlocal writes
+        writes += 1
+        if writes == 220:  # 200 snapshots, then the first event's pass: this one leaves
+            client = held.pop(index)
+            gone.append(weakref.ref(client))
+            channel.leave(client)
+            senders.pop(index).cancel()  # its sender ends, and nothing here keeps it
+        elif gone and gone[0]() is None and not freed_by:
+            freed_by.append(writes)
+
+    sockets = [_Socket() for _ in range(200)]
+    held = {
+        i: channel.join(s, None, cast(Any, _Transport(s, functools.partial(wrote, i))))
+        for i, s in enumerate(sockets)
+    }
+    senders = {i: asyncio.create_task(client.run()) for i, client in held.items()}
+    gc.disable()
+    try:
+        await until(lambda: all(s.seqs() == [0] for s in sockets))
+        for seq in (1, 2):
+            log.seq = seq
+            hub.notify("t", seq)
+            await until(lambda: sum(s.seqs()[-1:] == [log.seq] for s in sockets) >= 199)
+        assert freed_by and freed_by[0] < 400  # in the middle of the pass that served it
+    finally:
+        gc.enable()
+        for task in senders.values():
             task.cancel()
         await hub.stop()
 
