@@ -15,8 +15,11 @@ in an epoll set of their own, nested in the main one, and takes at most `per_tur
 their events per turn; every other socket (HTTP requests, the database, the loop's own
 wake-up pipe) is reported in full at every turn as before. A departing crowd then starts
 leaving a few spectators per turn, a turn carries the work of a few departures, and a
-result report's steps wait for no more than that. The spectators' own frames do not go
-through the selector: the fan-out writes them to each transport directly.
+result report's steps wait for no more than that (`bench_live.py 10000`, alternating,
+the reports made while everyone leaves: p99 121-175 ms against 1.9-3.6 s on PostgreSQL;
+1.4 s against 2.4-2.8 s on SQLite, whose driver crosses to a thread for every call).
+The spectators' own frames do not go through the selector: the fan-out writes them to
+each transport directly.
 
 The selector is the one public hook asyncio has for this (`SelectorEventLoop(selector)`);
 uvicorn takes the loop from `spectator_loop` (its `loop` setting names a factory). Under
