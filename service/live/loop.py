@@ -38,7 +38,6 @@ from __future__ import annotations
 import asyncio
 import select
 import selectors
-import weakref
 from asyncio import selector_events
 from typing import Any
 
@@ -55,11 +54,6 @@ SPECTATOR_EVENTS_PER_TURN = 16
 """Spectators' socket events taken per turn of the loop. A departure costs about 0.2 ms
 of the loop's time over its next turns, so sixteen keep a turn's share of a leaving
 crowd to a few milliseconds, and 10,000 spectators still leave in about 600 turns."""
-
-_SELECTORS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, SpectatorSelector] = (
-    weakref.WeakKeyDictionary()
-)
-"""The selector of each loop `spectator_loop` made."""
 
 
 class _NestedEpoll:
@@ -173,8 +167,12 @@ _ACYCLIC_TRANSPORT = _acyclic_transport()
 
 
 class SpectatorLoop(asyncio.SelectorEventLoop):
-    """asyncio's selector loop whose socket transports leave no reference cycle behind
-    (see the module's docstring)."""
+    """asyncio's selector loop on a `SpectatorSelector`, whose socket transports leave no
+    reference cycle behind (see the module's docstring)."""
+
+    def __init__(self, per_turn: int = SPECTATOR_EVENTS_PER_TURN) -> None:
+        self.spectator_selector = SpectatorSelector(per_turn)
+        super().__init__(self.spectator_selector)
 
     def _make_socket_transport(
         self, sock: Any, protocol: Any, waiter: Any = None, *, extra: Any = None, server: Any = None
@@ -185,29 +183,26 @@ class SpectatorLoop(asyncio.SelectorEventLoop):
         return _ACYCLIC_TRANSPORT(self, sock, protocol, waiter, extra, server)
 
 
-def spectator_loop(per_turn: int | None = None) -> asyncio.AbstractEventLoop:
-    """A new `SpectatorLoop` on a `SpectatorSelector` (uvicorn's `loop` factory;
-    `per_turn` defaults to the `live_spectator_events_per_turn` setting)."""
+def spectator_loop(per_turn: int | None = None) -> SpectatorLoop:
+    """A new `SpectatorLoop` (uvicorn's `loop` factory; `per_turn` defaults to the
+    `live_spectator_events_per_turn` setting)."""
     if per_turn is None:
         from service.config import get_settings
 
         per_turn = get_settings().live_spectator_events_per_turn
-    selector = SpectatorSelector(per_turn)
-    loop = SpectatorLoop(selector)
-    _SELECTORS[loop] = selector
-    return loop
+    return SpectatorLoop(per_turn)
 
 
 def spectator_selector(loop: asyncio.AbstractEventLoop) -> SpectatorSelector | None:
-    """The selector of a loop `spectator_loop` made (None for any other loop)."""
-    return _SELECTORS.get(loop)
+    """The selector of a `SpectatorLoop` (None for any other loop)."""
+    return loop.spectator_selector if isinstance(loop, SpectatorLoop) else None
 
 
 def demote(transport: asyncio.BaseTransport) -> bool:
     """Let the loop report `transport`'s socket events at most a few per turn (a
-    spectator's); False under a loop `spectator_loop` did not make, or when the
-    transport has no socket registered."""
-    selector = _SELECTORS.get(asyncio.get_running_loop())
+    spectator's); False under any loop but a `SpectatorLoop`, or when the transport has
+    no socket registered."""
+    selector = spectator_selector(asyncio.get_running_loop())
     sock = transport.get_extra_info("socket")
     if selector is None or sock is None:
         return False
