@@ -134,20 +134,28 @@ class Client:
         self._woken = False
         self._waiter: asyncio.Future[bool] | None = None
 
-    def offer(self, frames: list[Frame], wire: Callable[[], bytes] | None = None) -> None:
-        """Hand over frames without ever waiting: written at once when the client is
-        caught up and its transport takes them (`wire` builds their bytes, once per
-        update), else queued; a full queue means a snapshot instead. The fan-out keeps
-        `offered`."""
-        if self.needs_snapshot:
-            pass  # the snapshot this client gets next is at least this new
-        elif wire is not None and self._takes_directly(frames[0].seq):
-            assert self.direct is not None
-            self.direct.write(wire())
-            self.last = frames[-1].seq
+    def offer(self, wire: _Wire) -> None:
+        """Hand over an update's frames without ever waiting: written at once when the
+        client is caught up, has nothing queued or being sent, is not closing, and its
+        transport takes them (`DirectSocket.put`, the update's bytes framed once), else
+        queued; a full queue means a snapshot instead. The fan-out keeps `offered`."""
+        direct = self.direct
+        if (
+            direct is not None
+            and wire.first == self.last + 1
+            and not self.needs_snapshot
+            and not self.pending
+            and not self._sending
+            and self.closing is None
+            and direct.put(wire.data())
+        ):
+            self.last = wire.last
             self.direct_writes += 1
             self._wrote_directly = True
             return
+        frames = wire.frames
+        if self.needs_snapshot:
+            pass  # the snapshot this client gets next is at least this new
         elif len(self.pending) + len(frames) > self.limit:
             self.pending.clear()
             self.needs_snapshot = True
@@ -155,18 +163,6 @@ class Client:
         else:
             self.pending.extend((frame.seq, frame.text(self.compact)) for frame in frames)
         self.wake()
-
-    def _takes_directly(self, first: int) -> bool:
-        """Caught up (`first` follows what it was sent), nothing queued or being sent,
-        not closing, and a transport that is not paused."""
-        return (
-            self.direct is not None
-            and first == self.last + 1
-            and not self.pending
-            and not self._sending
-            and self.closing is None
-            and self.direct.writable()
-        )
 
     def resume(self, since: int | None) -> None:
         """Start from `since` if the channel's history covers it, else from a snapshot
@@ -201,9 +197,7 @@ class Client:
                 seq, text = self.channel.snapshot
                 self.last = seq
                 self.offered = max(self.offered, seq)
-                if self.direct is not None and self.direct.writable():
-                    self.direct.write(self.channel.snapshot_frame())
-                else:
+                if self.direct is None or not self.direct.put(self.channel.snapshot_frame()):
                     await self._send(text)
                 continue
             if self.pending:
@@ -268,18 +262,22 @@ def _settle(waiter: asyncio.Future[bool]) -> None:
 
 
 class _Wire:
-    """An update's frames in one delta form as one message's bytes, built on first use
-    and shared by every client that takes them directly (one event: its frame; several:
-    one batch)."""
+    """An update's frames in one delta form, handed to every client that starts after
+    the same seq: the frames for queues, and one message's bytes for the transports that
+    take them directly (one event: its frame; several: one batch), built on first use
+    and shared. No frames: the channel's seq moved without any (a rebuild)."""
 
-    __slots__ = ("_bytes", "_compact", "frames")
+    __slots__ = ("_bytes", "_compact", "first", "frames", "last")
 
     def __init__(self, frames: list[Frame], compact: bool) -> None:
         self.frames = frames
+        self.first = frames[0].seq if frames else -1
+        self.last = frames[-1].seq if frames else -1
         self._compact = compact
         self._bytes: bytes | None = None
 
-    def __call__(self) -> bytes:
+    def data(self) -> bytes:
+        """The message's frame bytes (`wire.text_frame`)."""
         if self._bytes is None:
             texts = [(frame.seq, frame.text(self._compact)) for frame in self.frames]
             self._bytes = text_frame(texts[0][1] if len(texts) == 1 else batch_message(texts))
@@ -422,27 +420,30 @@ class Channel:
             wires: dict[tuple[int, bool], _Wire | None] = {}
             deadline = clock() + FANOUT_SLICE_SECONDS
             position = 0
+            key: tuple[int, bool] | None = None  # the last client's, whose wire is `wire`
+            wire: _Wire | None = None
             while behind:
                 client = behind.popleft()
                 position += 1
                 offered = client.offered
                 if offered < seq:
-                    key = (offered, client.compact)
-                    if key not in wires:
-                        frames = self._frames_after(offered)
-                        wires[key] = None if frames is None else _Wire(frames, client.compact)
-                    wire = wires[key]
+                    if key is None or key[0] != offered or key[1] is not client.compact:
+                        key = (offered, client.compact)
+                        if key not in wires:
+                            frames = self._frames_after(offered)
+                            wires[key] = None if frames is None else _Wire(frames, key[1])
+                        wire = wires[key]
                     if wire is None:
                         client.restart(seq)
                     else:
                         if wire.frames:
-                            client.offer(wire.frames, wire)
+                            client.offer(wire)
                         client.offered = seq  # the frames handed reach seq
                 if position % FANOUT_CLOCK_EVERY == 0 and clock() > deadline:
                     await asyncio.sleep(0)
                     self._read_ahead()
                     if self.seq != seq:
-                        wires, seq = {}, self.seq
+                        wires, seq, key = {}, self.seq, None
                     deadline = clock() + FANOUT_SLICE_SECONDS
             self._observe(due)
             if self._next is not None:

@@ -44,32 +44,36 @@ def text_frame(text: str) -> bytes:
 class DirectSocket:
     """The transport under one accepted WebSocket, for frames built by `text_frame`."""
 
-    __slots__ = ("_protocol",)
+    __slots__ = ("_protocol", "_transport")
 
     def __init__(self, protocol: Any) -> None:
         self._protocol = protocol
+        self._transport = protocol.transport
 
-    def writable(self) -> bool:
-        """True while a frame written now goes out in order and without waiting: the
-        handshake is done, no close was sent or received, and the transport is not
-        paused by its high-water mark (a slow reader takes the ordinary, waiting send)."""
+    def put(self, frame: bytes) -> bool:
+        """Write a whole frame if it goes out now, in order and without waiting: the
+        handshake is done, no close was sent or received, and the transport is neither
+        closing nor paused by its high-water mark. False, and nothing written, otherwise
+        (a slow reader takes the ordinary, waiting send). One call per spectator and
+        update in a fan-out, so the checks and the write are made in one step."""
         protocol = self._protocol
-        return bool(
-            protocol.handshake_complete
-            and not protocol.close_sent
-            and not protocol.disconnected
-            and protocol.writable.is_set()
-            and not protocol.transport.is_closing()
-        )
+        if (
+            protocol.close_sent
+            or protocol.disconnected
+            or not protocol.handshake_complete
+            or not protocol.writable.is_set()
+        ):
+            return False
+        transport = self._transport
+        if transport.is_closing():
+            return False
+        transport.write(frame)
+        return True
 
     @property
     def transport(self) -> Any:
         """The connection's asyncio transport."""
-        return self._protocol.transport
-
-    def write(self, frame: bytes) -> None:
-        """Queue a whole frame on the transport (never blocks; see `writable`)."""
-        self._protocol.transport.write(frame)
+        return self._transport
 
 
 def direct_socket(send: Any) -> DirectSocket | None:

@@ -200,10 +200,9 @@ class _Transport:
         self.paused = False
         self.wrote = wrote
 
-    def writable(self) -> bool:
-        return not self.paused
-
-    def write(self, frame: bytes) -> None:
+    def put(self, frame: bytes) -> bool:
+        if self.paused:
+            return False
         # the stand-in frame is the text after a 2-, 4- or 10-byte header
         size = frame[1] & 0x7F
         start = 2 if size < 126 else 4 if size == 126 else 10
@@ -212,6 +211,7 @@ class _Transport:
         self.socket.sent.extend(carried)
         if self.wrote is not None:
             self.wrote(len(carried))
+        return True
 
 
 async def test_caught_up_clients_take_frames_directly_in_order() -> None:

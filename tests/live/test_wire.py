@@ -48,8 +48,13 @@ class WebSocketsSansIOProtocol:
         self.handshake_complete = True
         self.close_sent = False
         self.disconnected = False
-        self.writable = SimpleNamespace(is_set=lambda: True)
-        self.transport = SimpleNamespace(is_closing=lambda: False)
+        self.paused = False
+        self.closing = False
+        self.written: list[bytes] = []
+        self.writable = SimpleNamespace(is_set=lambda: not self.paused)
+        self.transport = SimpleNamespace(
+            is_closing=lambda: self.closing, write=self.written.append
+        )
 
     async def asgi_send(self, _message: object) -> None:
         return None
@@ -65,3 +70,21 @@ def test_direct_path_only_without_extensions() -> None:
         return None
 
     assert direct_socket(wrapped) is None
+
+
+@pytest.mark.parametrize(
+    "state",
+    ["open", "handshaking", "close sent", "disconnected", "paused", "transport closing"],
+)
+def test_a_frame_is_put_only_on_a_connection_that_takes_it_now(state: str) -> None:
+    protocol = WebSocketsSansIOProtocol([])
+    direct = direct_socket(protocol.asgi_send)
+    assert direct is not None
+    protocol.handshake_complete = state != "handshaking"
+    protocol.close_sent = state == "close sent"  # nothing may follow a close (RFC 6455 5.5.1)
+    protocol.disconnected = state == "disconnected"
+    protocol.paused = state == "paused"  # above the high-water mark: the waiting send
+    protocol.closing = state == "transport closing"
+    frame = text_frame("x")
+    assert direct.put(frame) is (state == "open")
+    assert protocol.written == ([frame] if state == "open" else [])
