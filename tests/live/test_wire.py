@@ -52,9 +52,7 @@ class WebSocketsSansIOProtocol:
         self.closing = False
         self.written: list[bytes] = []
         self.writable = SimpleNamespace(is_set=lambda: not self.paused)
-        self.transport = SimpleNamespace(
-            is_closing=lambda: self.closing, write=self.written.append
-        )
+        self.transport = SimpleNamespace(is_closing=lambda: self.closing, write=self.written.append)
 
     async def asgi_send(self, _message: object) -> None:
         return None
