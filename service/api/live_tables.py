@@ -23,7 +23,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from service.api.access import event_view
 from service.api.bridge_views import bridge_ranking_document
-from service.api.snapshots import seed_engine_view
+from service.api.snapshots import bring_engine_view_forward, seed_engine_view
 from service.api.state import AppState
 from service.api.views import standings_document
 from service.config import Settings
@@ -174,6 +174,8 @@ class Tables:
             moving = [e.seq for e in events if e.type in kind.moving]
             delta = None
             if moving:
+                # the events just read bring the engine's view forward: not read twice
+                bring_engine_view_forward(state, row, since, events)
                 document = await kind.build(state, session, row)
                 delta = table_delta(known.rows, document, kind.row_id)
                 known.rows, known.document = delta.rows, document

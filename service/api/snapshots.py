@@ -27,6 +27,7 @@ from service.engine.results import GameStatus
 
 __all__ = [
     "RESULT_EVENTS",
+    "bring_engine_view_forward",
     "confirmed_result",
     "engine_view",
     "players_view",
@@ -47,10 +48,18 @@ async def result_events(
 ) -> list[EventRow] | None:
     """The events after `since` up to the row's `last_seq`, or None when one of them is
     not a result event (then a view must be rebuilt, not brought forward)."""
-    events = [e for e in await events_since(session, row.id, since) if e.seq <= row.last_seq]
-    if len(events) != row.last_seq - since or any(e.type not in RESULT_EVENTS for e in events):
+    return _results_only(row, since, await events_since(session, row.id, since))
+
+
+def _results_only(
+    row: TournamentRow, since: int, events: list[EventRow]
+) -> list[EventRow] | None:
+    """`events` (read after `since`, oldest first) up to the row's `last_seq`, or None
+    unless they are every event of that span and all of them result events."""
+    span = [e for e in events if since < e.seq <= row.last_seq]
+    if len(span) != row.last_seq - since or any(e.type not in RESULT_EVENTS for e in span):
         return None
-    return events
+    return span
 
 
 def confirmed_result(event: GameResultEvent) -> GameResult | None:
@@ -102,18 +111,45 @@ async def engine_view(state: AppState, session: AsyncSession, row: TournamentRow
     cached = cache.get(row.id)
     if cached is not None and cached[0] == row.last_seq:
         return cached[1]
-    view = None
     if cached is not None and cached[0] < row.last_seq:
         events = await result_events(session, row, cached[0])
         if events is not None:
-            view = _with_results(cached[1], events)
-        if view is not None:
-            # results alone leave the start list as it was: its view moves on too
-            players = state.views.players.pop((row.id, cached[0]), None)
-            if players is not None:
-                state.views.players[(row.id, row.last_seq)] = players
+            view = _brought_forward(state, row, cached, events)
+            if view is not None:
+                return view
+    view = await load_engine_tournament(session, row)
+    _keep(state, row.id, row.last_seq, view)
+    return view
+
+
+def bring_engine_view_forward(
+    state: AppState, row: TournamentRow, since: int, events: list[EventRow]
+) -> None:
+    """Bring the kept engine view of `since` to the row's `last_seq` over `events`, the
+    events after `since` that the caller has read already (the live reader reads them
+    for its frames), so that `engine_view` then finds it without reading them again.
+    Nothing changes unless the kept view is at `since` and the events are all result
+    events; `engine_view` then reads them itself, or the whole tournament."""
+    cached = state.views.engine.get(row.id)
+    if cached is None or cached[0] != since or since >= row.last_seq:
+        return
+    span = _results_only(row, since, events)
+    if span is not None:
+        _brought_forward(state, row, cached, span)
+
+
+def _brought_forward(
+    state: AppState, row: TournamentRow, cached: tuple[int, Tournament], events: list[EventRow]
+) -> Tournament | None:
+    """The kept view `cached` with the results of `events` (its seq to the row's
+    `last_seq`), kept; None when one names a game the view does not hold."""
+    view = _with_results(cached[1], events)
     if view is None:
-        view = await load_engine_tournament(session, row)
+        return None
+    # results alone leave the start list as it was: its view moves on too
+    players = state.views.players.pop((row.id, cached[0]), None)
+    if players is not None:
+        state.views.players[(row.id, row.last_seq)] = players
     _keep(state, row.id, row.last_seq, view)
     return view
 

@@ -4,13 +4,19 @@ after any other event it is read again."""
 
 from __future__ import annotations
 
+import json
+from typing import Any
+
 import httpx
 import pytest
 from fastapi import FastAPI
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from service.api import snapshots
+from service.api import live_tables, snapshots
+from service.api.live_tables import Tables
 from service.api.snapshots import engine_view, players_view
+from service.config import Settings
+from service.db.events import events_since
 from service.db.repository import list_players
 from service.db.tables import PlayerRow, TournamentRow
 from tests.api.conftest import create_round_robin
@@ -62,3 +68,44 @@ async def test_the_start_list_moves_on_with_results_and_is_read_after_other_even
     number = listed[0]["start_number"]
     assert after[number].extra.get("withdrawn")
     assert not first[number].extra.get("withdrawn")
+
+
+async def test_the_live_reader_reads_each_event_once_and_its_table_moves_with_it(
+    client: httpx.AsyncClient, app: FastAPI, database_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A refresh reads the events after its seq for the frames; the engine's view is
+    brought forward over those same events, not read again for the table."""
+    event = await create_round_robin(client, PLAYERS)
+    tables = Tables(Settings(database_url=database_url))
+    await tables.open()
+    try:
+        first = await tables.refresh(event.id, None)
+        assert first.snapshot is not None
+        reads: list[int] = []
+
+        async def counted(session: AsyncSession, tournament_id: str, since: int) -> list[Any]:
+            reads.append(since)
+            return await events_since(session, tournament_id, since)
+
+        monkeypatch.setattr(snapshots, "events_since", counted)
+        monkeypatch.setattr(live_tables, "events_since", counted)
+        pairs = {1: "1-0", 2: "1/2-1/2"}
+        for table, result in pairs.items():
+            reported = await client.put(
+                f"/v1/tournaments/{event.id}/rounds/1/games/{table}/result",
+                json={"result": result},
+                headers=event.auth(),
+            )
+            assert reported.status_code == 200, reported.text
+        update = await tables.refresh(event.id, first.seq)
+        assert reads == [first.seq]  # once, for the frames and the table alike
+        assert [frame.seq for frame in update.frames] == [first.seq + 1, first.seq + 2]
+        assert update.snapshot is not None
+        served = json.loads(update.snapshot)["standings"]["rows"]
+        expected = (await client.get(f"/v1/tournaments/{event.id}/standings")).json()["rows"]
+        assert [(r["start_number"], r["points"]) for r in served] == [
+            (r["start_number"], r["points"]) for r in expected
+        ]
+        assert sorted(r["points"] for r in served) == [0, 0.5, 0.5, 1]
+    finally:
+        await tables.close()
