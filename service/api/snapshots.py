@@ -51,9 +51,7 @@ async def result_events(
     return _results_only(row, since, await events_since(session, row.id, since))
 
 
-def _results_only(
-    row: TournamentRow, since: int, events: list[EventRow]
-) -> list[EventRow] | None:
+def _results_only(row: TournamentRow, since: int, events: list[EventRow]) -> list[EventRow] | None:
     """`events` (read after `since`, oldest first) up to the row's `last_seq`, or None
     unless they are every event of that span and all of them result events."""
     span = [e for e in events if since < e.seq <= row.last_seq]
