@@ -88,10 +88,17 @@ class Tables:
         self._documents: OrderedDict[str, TableText] = OrderedDict()
 
     async def open(self) -> None:
-        """Create the reader's own engine (a small pool with no overflow)."""
+        """Create the reader's own engine: a small pool with no overflow, and no
+        transaction around a read (`create_engine`'s `autocommit`): every read of a
+        refresh is bounded by the seq in the tournament's row, read first, so none needs
+        a snapshot shared with the others, and a refresh on PostgreSQL is its two
+        statements (the row, the events) without a BEGIN and a ROLLBACK around them."""
         settings = self._settings
         engine = create_engine(
-            settings.database_url, echo=settings.sql_echo, pool_size=settings.reader_pool_size
+            settings.database_url,
+            echo=settings.sql_echo,
+            pool_size=settings.reader_pool_size,
+            autocommit=True,
         )
         self._state = AppState(
             settings=settings,

@@ -20,6 +20,7 @@ def create_engine(
     echo: bool = False,
     pool_size: int | None = None,
     lock_wait_seconds: float | None = None,
+    autocommit: bool = False,
 ) -> AsyncEngine:
     """An async engine; SQLite gets foreign keys on and a busy timeout for writers.
 
@@ -27,6 +28,11 @@ def create_engine(
     standings); without it the default pool serves the API's requests.
     `lock_wait_seconds` bounds every lock wait on PostgreSQL (`lock_timeout`, set when
     a connection opens, so no statement of a write pays a round trip for it).
+    `autocommit`: on PostgreSQL, each statement commits on its own, with no BEGIN and no
+    ROLLBACK round trip around a session's reads; for readers only, whose reads need no
+    snapshot shared between statements (READ COMMITTED, PostgreSQL's default, gives
+    every statement its own anyway). SQLite's driver already begins a transaction only
+    before a write.
     """
     sizing: dict[str, int] = {}
     if pool_size is not None and ":memory:" not in url:
@@ -45,8 +51,9 @@ def create_engine(
     server_settings = {}
     if lock_wait_seconds is not None:
         server_settings["lock_timeout"] = f"{round(lock_wait_seconds * 1000)}ms"
+    isolation = {"isolation_level": "AUTOCOMMIT"} if autocommit else {}
     engine = create_async_engine(
-        url, echo=echo, connect_args={"server_settings": server_settings}, **sizing
+        url, echo=echo, connect_args={"server_settings": server_settings}, **sizing, **isolation
     )
     event.listen(engine.sync_engine, "checkout", _refuse_closed_connection)
     return engine

@@ -70,10 +70,20 @@ async def test_the_start_list_moves_on_with_results_and_is_read_after_other_even
     assert not first[number].extra.get("withdrawn")
 
 
+async def _in_transaction(session: AsyncSession) -> bool:
+    """Whether the database connection under `session` is inside a transaction now."""
+    raw = await (await session.connection()).get_raw_connection()
+    driver = raw.driver_connection
+    if hasattr(driver, "is_in_transaction"):  # asyncpg
+        return bool(driver.is_in_transaction())
+    return bool(driver.in_transaction)  # aiosqlite, as sqlite3
+
+
 async def test_the_live_reader_reads_each_event_once_and_its_table_moves_with_it(
     client: httpx.AsyncClient, app: FastAPI, database_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A refresh reads the events after its seq for the frames; the engine's view is
+    """A refresh reads the events after its seq for the frames, outside any transaction
+    (every read is bounded by the seq in the row read first); the engine's view is
     brought forward over those same events, not read again for the table."""
     event = await create_round_robin(client, PLAYERS)
     tables = Tables(Settings(database_url=database_url))
@@ -82,9 +92,11 @@ async def test_the_live_reader_reads_each_event_once_and_its_table_moves_with_it
         first = await tables.refresh(event.id, None)
         assert first.snapshot is not None
         reads: list[int] = []
+        in_transaction: list[bool] = []
 
         async def counted(session: AsyncSession, tournament_id: str, since: int) -> list[Any]:
             reads.append(since)
+            in_transaction.append(await _in_transaction(session))
             return await events_since(session, tournament_id, since)
 
         monkeypatch.setattr(snapshots, "events_since", counted)
@@ -99,6 +111,7 @@ async def test_the_live_reader_reads_each_event_once_and_its_table_moves_with_it
             assert reported.status_code == 200, reported.text
         update = await tables.refresh(event.id, first.seq)
         assert reads == [first.seq]  # once, for the frames and the table alike
+        assert in_transaction == [False]  # no BEGIN and ROLLBACK round trips around it
         assert [frame.seq for frame in update.frames] == [first.seq + 1, first.seq + 2]
         assert update.snapshot is not None
         served = json.loads(update.snapshot)["standings"]["rows"]
