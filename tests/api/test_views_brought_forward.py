@@ -74,6 +74,7 @@ async def _in_transaction(session: AsyncSession) -> bool:
     """Whether the database connection under `session` is inside a transaction now."""
     raw = await (await session.connection()).get_raw_connection()
     driver = raw.driver_connection
+    assert driver is not None
     if hasattr(driver, "is_in_transaction"):  # asyncpg
         return bool(driver.is_in_transaction())
     return bool(driver.in_transaction)  # aiosqlite, as sqlite3
