@@ -427,7 +427,7 @@ class Channel:
                 position += 1
                 offered = client.offered
                 if offered < seq:
-                    if key is None or key[0] != offered or key[1] is not client.compact:
+                    if key is None or key[0] != offered or key[1] != client.compact:
                         key = (offered, client.compact)
                         if key not in wires:
                             frames = self._frames_after(offered)
