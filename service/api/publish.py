@@ -42,8 +42,9 @@ async def _notify(session: AsyncSession, channel: str, payload: str) -> None:
 
 async def notify_in_transaction(session: AsyncSession, tournament_id: str) -> int:
     """Queue the NOTIFY for the tournament's newest event in this transaction (PostgreSQL
-    only); returns that sequence number. Nothing to do when `append_event` already
-    announced the newest one (it does on PostgreSQL)."""
+    only); returns that sequence number. Nothing to read or queue when `append_event`
+    appended it in this transaction: it keeps the seq it took, and on PostgreSQL its
+    statement queued the NOTIFY too."""
     known = session.info.get(NOTIFIED, {}).get(tournament_id)
     if known is not None:
         return int(known)

@@ -56,7 +56,9 @@ process), so that the other replicas that follow the tournament compute the new 
 before their next read of it."""
 
 NOTIFIED = "arbiter_notified"
-"""`session.info` key: tournament id -> the seq already announced in this transaction."""
+"""`session.info` key: tournament id -> the newest seq appended in this transaction
+(`append_event`); on PostgreSQL the statement that appended it also queued its NOTIFY,
+and on SQLite the in-process bus is told of it after the commit."""
 _RELOADED = "arbiter_locked_and_reloaded"
 """`session.info` key: tournament id -> the row `lock_and_reload` locked and reloaded in
 this transaction, held here so that the session's identity map (which holds rows only
@@ -136,6 +138,7 @@ async def append_event(session: AsyncSession, tournament_id: str, event: Event) 
     )
     seq = int(result.scalar_one())
     session.add(EventRow(tournament_id=tournament_id, seq=seq, type=event_type, payload=payload))
+    session.info.setdefault(NOTIFIED, {})[tournament_id] = seq
     return seq
 
 

@@ -5,7 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 import httpx
+import pytest
+from fastapi import FastAPI
+from sqlalchemy import event as sqlalchemy_event
 
+from service.db.events import events_since
+from service.live.bus import InProcessBus
 from tests.api.conftest import Event, create_round_robin
 
 PLAYERS = [("Ann", 2100), ("Bob", 2000), ("Cid", 1900), ("Dan", 1800)]
@@ -199,3 +204,46 @@ async def test_the_current_round_moves_on_with_its_last_confirmation(
     await confirm(3, 2)
     finished = (await client.get(f"/v1/tournaments/{event.id}")).json()
     assert (finished["current_round"], finished["status"]) == (3, "finished")
+
+
+async def test_a_result_announces_the_seq_its_event_took_without_reading_it_back(
+    app: FastAPI, client: httpx.AsyncClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The write keeps the seq its event took (`append_event`): nothing reads the
+    tournament's `last_seq` again before the announcement, and the seq announced is
+    the newest event's (SQLite: the in-process bus, after the commit; PostgreSQL: the
+    NOTIFY the appending statement queued)."""
+    event = await create_round_robin(client, PLAYERS)
+    state = app.state.arbiter
+    announced: list[tuple[str, int]] = []
+    if isinstance(state.bus, InProcessBus):
+        publish = state.bus.publish
+
+        async def recorded(tournament_id: str, seq: int) -> None:
+            announced.append((tournament_id, seq))
+            await publish(tournament_id, seq)
+
+        monkeypatch.setattr(state.bus, "publish", recorded)
+    engine = state.engine.sync_engine
+    reads: list[str] = []
+
+    def seen(_conn: Any, _cursor: Any, statement: str, *_: Any) -> None:
+        if "SELECT last_seq FROM tournaments" in statement:
+            reads.append(statement)
+
+    sqlalchemy_event.listen(engine, "before_cursor_execute", seen)
+    try:
+        for table in (1, 2):
+            answer = await client.put(
+                f"/v1/tournaments/{event.id}/rounds/1/games/{table}/result",
+                json={"result": "1-0"},
+                headers={**event.auth(), "Idempotency-Key": f"announce-{table}"},
+            )
+            assert answer.status_code == 200, answer.text
+    finally:
+        sqlalchemy_event.remove(engine, "before_cursor_execute", seen)
+    assert reads == []
+    async with state.sessions() as session:
+        logged = await events_since(session, event.id, 0)
+    if isinstance(state.bus, InProcessBus):
+        assert announced == [(event.id, e.seq) for e in logged[-2:]]
