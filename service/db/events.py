@@ -29,6 +29,7 @@ __all__ = [
     "event_params",
     "events_since",
     "holds_lock",
+    "keep_appended",
     "lock_and_reload",
     "lock_tournament",
 ]
@@ -128,9 +129,7 @@ async def append_event(session: AsyncSession, tournament_id: str, event: Event) 
         result = await session.exec(  # type: ignore[call-overload]
             _NUMBER_STORE_AND_NOTIFY, params=event_params(tournament_id, event)
         )
-        seq = int(result.scalar_one())
-        session.info.setdefault(NOTIFIED, {})[tournament_id] = seq
-        return seq
+        return keep_appended(session, tournament_id, int(result.scalar_one()))
     event_type, payload = encode(event)
     result = await session.exec(  # type: ignore[call-overload]
         text("UPDATE tournaments SET last_seq = last_seq + 1 WHERE id = :id RETURNING last_seq"),
@@ -138,6 +137,12 @@ async def append_event(session: AsyncSession, tournament_id: str, event: Event) 
     )
     seq = int(result.scalar_one())
     session.add(EventRow(tournament_id=tournament_id, seq=seq, type=event_type, payload=payload))
+    return keep_appended(session, tournament_id, seq)
+
+
+def keep_appended(session: AsyncSession, tournament_id: str, seq: int) -> int:
+    """Keep `seq` as the tournament's newest event appended in this transaction
+    (`NOTIFIED`), so that nothing reads it back before announcing it; returns it."""
     session.info.setdefault(NOTIFIED, {})[tournament_id] = seq
     return seq
 

@@ -23,10 +23,10 @@ from service.db.columns import driver_fetch_one
 from service.db.event_types import Event
 from service.db.events import (
     EVENT_BINDS,
-    NOTIFIED,
     NUMBER_AND_STORE_EVENT,
     append_event,
     event_params,
+    keep_appended,
 )
 from service.db.tables import GameRow
 from service.engine.results import GameStatus
@@ -101,7 +101,7 @@ async def _store_in_one_statement(
     )
     for name, value in columns.items():
         set_committed_value(game, name, value)
-    session.info.setdefault(NOTIFIED, {})[game.tournament_id] = seq
+    keep_appended(session, game.tournament_id, int(seq))
     return StoredResult(int(seq), bool(round_open))
 
 
