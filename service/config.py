@@ -21,6 +21,15 @@ class Settings(BaseSettings):
 
     database_url: str = "sqlite+aiosqlite:///./arbiter.db"
     """SQLAlchemy async URL: SQLite (embedded default) or postgresql+asyncpg://..."""
+    bus_url: str | None = None
+    """Where live events cross processes: unset, LISTEN/NOTIFY on PostgreSQL (in-process
+    on SQLite); `redis://host:6379/0` (or `rediss://`, `unix://`), Redis pub/sub, for
+    replicas LISTEN does not reach (`pip install 'arbiter[redis]'`;
+    `service.live.redis_bus`)."""
+    bus_namespace: str = Field(default="arbiter", pattern=r"^[A-Za-z0-9_.-]{1,64}$")
+    """Prefix of the Redis channels (`<namespace>:events`, `<namespace>:tables`): Redis
+    pub/sub is shared by every database number of a server, so two deployments on one
+    Redis take two namespaces."""
     live_queue_size: int = 256
     """Frames buffered per WebSocket client before it is resynchronised by snapshot."""
     live_history: int = 1024
@@ -91,6 +100,18 @@ class Settings(BaseSettings):
     cors_origins: list[str] = []
     """Browser origins allowed to call the API (CORS), e.g. `["https://club.example"]`;
     `["*"]` allows any origin. Empty (the default): no cross-origin access."""
+
+    @field_validator("bus_url")
+    @classmethod
+    def _is_a_bus(cls, value: str | None) -> str | None:
+        """Unset, empty (the database's own bus) or a Redis URL."""
+        if not value:
+            return None
+        from service.live.redis_bus import redis_url
+
+        if not redis_url(value):
+            raise ValueError("a Redis URL (redis://, rediss:// or unix://), or unset")
+        return value
 
     @field_validator(
         "rate_limit_creations", "rate_limit_writes", "rate_limit_failed_authentications"

@@ -131,7 +131,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         metrics = metrics_of(app)
         hub.observe_lag = metrics.bus_lag_seconds.observe
         hub.count_warmup = lambda trigger: metrics.tables_warmed.labels(trigger=trigger).inc()
-        bus = create_bus(config.database_url)
+        bus = create_bus(config.database_url, config.bus_url, config.bus_namespace)
         bus.attach(hub.notify, hub.resync, hub.warm_for_peer)
         await bus.start()
         read_engine = _read_engine(config)

@@ -6,7 +6,10 @@ the write commits and never for a rolled-back one; no connection is shared betwe
 requests (issue 12, finding 4: a shared asyncpg connection made committed writes
 answer 500). Every replica, this one included, hears it through its LISTEN.
 
-SQLite (one process): the in-process bus is told after the commit.
+SQLite (one process): the in-process bus is told after the commit. So is a Redis bus
+(`ARBITER_BUS_URL`, `service.live.redis_bus`), on either database: it cannot take part in
+the transaction (on PostgreSQL the event's NOTIFY is still queued by `append_event`,
+unheard).
 
 A write made under `Idempotency-Key` is committed by the idempotency middleware with
 its stored response; here it is only flushed, and the in-process notification waits
@@ -25,7 +28,6 @@ from service.api.state import AppState
 from service.db.events import CHANNEL, NOTIFIED, TABLES_CHANNEL
 from service.db.loading import Schedule
 from service.db.tables import TournamentRow
-from service.live.bus import InProcessBus
 
 __all__ = ["commit_and_publish", "notify_in_transaction"]
 
@@ -78,15 +80,18 @@ async def commit_and_publish(
     seq = await notify_in_transaction(session, tournament.id)
     set_committed_value(tournament, "last_seq", seq)
     bus = state.bus
-    if warm and session.get_bind().dialect.name == "postgresql":
+    in_transaction = not bus.announces_after_commit
+    if warm and in_transaction:
         await _notify(session, TABLES_CHANNEL, f"{bus.origin}:{tournament.id}:{seq}")
     tournament_id = tournament.id
 
     hub = state.hub if warm else None
 
     async def announce() -> None:
-        if isinstance(bus, InProcessBus):
+        if not in_transaction:
             await bus.publish(tournament_id, seq)
+            if warm:
+                await bus.publish_table(tournament_id, seq)
         if hub is not None:
             answer_after(session, hub.warm(tournament_id, seq, schedule))
 

@@ -14,7 +14,7 @@ from service.config import Settings
 from service.db.bridge import validate_layout
 from service.db.session import SessionFactory
 from service.db.tables import TournamentRow
-from service.live.bus import InProcessBus, PostgresBus
+from service.live.bus import EventBus
 
 if TYPE_CHECKING:
     from sqlmodel.ext.asyncio.session import AsyncSession
@@ -96,7 +96,7 @@ class AppState:
     settings: Settings
     engine: AsyncEngine
     sessions: SessionFactory
-    bus: InProcessBus | PostgresBus
+    bus: EventBus
     read_sessions: SessionFactory | None = None
     """Sessions on the readers' own pool (`read_pool_size`); None: reads share `sessions`."""
     views: ViewCache = field(default_factory=ViewCache)

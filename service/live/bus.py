@@ -18,6 +18,10 @@ of the writes after which a table must be read back cold (a start, a pairing): e
 other replica that follows the tournament computes that table at once (`Hub.follows`),
 so its next reader does not wait for it. A replica that misses one only computes the
 table on its next read.
+
+`ARBITER_BUS_URL=redis://...` swaps LISTEN/NOTIFY for Redis pub/sub with the same
+payloads (`service.live.redis_bus`), for replicas LISTEN does not reach; its writers
+announce after the commit (`EventBus.announces_after_commit`).
 """
 
 from __future__ import annotations
@@ -68,6 +72,14 @@ class EventBus(Protocol):
 
     origin: str
     """This process's name in the table announcements it makes (`TABLES_CHANNEL`)."""
+    announces_after_commit: bool
+    """True: the writers call `publish` (and `publish_table`) once their write is
+    committed. False: they NOTIFY inside their transaction (PostgreSQL), and never call
+    either."""
+
+    @property
+    def listening(self) -> bool:
+        """Whether notifications from other processes reach this one now (`/healthz`)."""
 
     def attach(
         self, on_event: OnEvent, on_resync: OnResync, on_new_table: OnNewTable | None = None
@@ -82,6 +94,9 @@ class EventBus(Protocol):
 
     async def publish(self, tournament_id: str, seq: int) -> None:
         """Announce a committed event."""
+
+    async def publish_table(self, tournament_id: str, seq: int) -> None:
+        """Announce to the other processes that a start or a pairing made a new table."""
 
 
 class _Receiver:
@@ -107,6 +122,9 @@ class InProcessBus(_Receiver):
     """A bus for one process: publishing calls the hub directly (the process that
     starts or pairs a tournament computes its table itself, so no table is announced)."""
 
+    announces_after_commit = True
+    listening = True
+
     async def start(self) -> None:
         """Nothing to open."""
 
@@ -117,9 +135,14 @@ class InProcessBus(_Receiver):
         """Deliver to this process's hub."""
         self._on_event(tournament_id, seq)
 
+    async def publish_table(self, tournament_id: str, seq: int) -> None:
+        """No other process to tell."""
+
 
 class PostgresBus(_Receiver):
     """LISTEN/NOTIFY across replicas on one dedicated connection, reconnected forever."""
+
+    announces_after_commit = False
 
     def __init__(
         self, dsn: str, *, first_delay: float = 0.1, max_delay: float = 5.0, watch: float = 2.0
@@ -231,17 +254,24 @@ class PostgresBus(_Receiver):
         payload); then this is never called. Without a listening connection the local
         hub is told directly and the others catch up by their periodic check.
         """
-        if not self.listening:
+        if not await self._notify(CHANNEL, f"{tournament_id}:{seq}"):
             self._on_event(tournament_id, seq)
-            return
+
+    async def publish_table(self, tournament_id: str, seq: int) -> None:
+        """NOTIFY the other replicas of a new table (the writers do it in their own
+        transaction instead)."""
+        await self._notify(TABLES_CHANNEL, f"{self.origin}:{tournament_id}:{seq}")
+
+    async def _notify(self, channel: str, payload: str) -> bool:
+        if not self.listening:
+            return False
         try:
             async with self._use:
-                await self._connection.execute(
-                    "SELECT pg_notify($1, $2)", CHANNEL, f"{tournament_id}:{seq}"
-                )
+                await self._connection.execute("SELECT pg_notify($1, $2)", channel, payload)
         except Exception as exc:  # the write is committed: never fail it
             _log.warning("live bus: notify failed (%s)", exc)
-            self._on_event(tournament_id, seq)
+            return False
+        return True
 
 
 def asyncpg_dsn(database_url: str) -> str:
@@ -249,8 +279,15 @@ def asyncpg_dsn(database_url: str) -> str:
     return database_url.replace("postgresql+asyncpg://", "postgresql://", 1)
 
 
-def create_bus(database_url: str) -> InProcessBus | PostgresBus:
-    """The right bus for the database: LISTEN/NOTIFY on PostgreSQL, in-process otherwise."""
+def create_bus(
+    database_url: str, bus_url: str | None = None, namespace: str = "arbiter"
+) -> EventBus:
+    """The bus `bus_url` names (Redis pub/sub, `service.live.redis_bus`), else the right
+    one for the database: LISTEN/NOTIFY on PostgreSQL, in-process otherwise."""
+    if bus_url:
+        from service.live.redis_bus import RedisBus
+
+        return RedisBus(bus_url, namespace=namespace)
     if database_url.startswith("postgresql"):
         return PostgresBus(asyncpg_dsn(database_url))
     return InProcessBus()

@@ -93,12 +93,21 @@ async def http(server: str) -> AsyncIterator[httpx.AsyncClient]:
 
 ARBITER = "import sys; from service.cli import main; sys.exit(main(sys.argv[1:]))"
 
+REDIS_URL = os.environ.get("ARBITER_TEST_REDIS_URL", "")
+"""The Redis server the Redis bus is tested on (CI sets it; unset, those tests skip)."""
+needs_redis = pytest.mark.skipif(
+    not REDIS_URL, reason="ARBITER_TEST_REDIS_URL is not set (no Redis to test the Redis bus on)"
+)
+
 
 @contextlib.asynccontextmanager
-async def serve_process(database_url: str, *args: str) -> AsyncIterator[str]:
-    """`arbiter serve` as its own process (a replica); yields `host:port`."""
+async def serve_process(
+    database_url: str, *args: str, env: dict[str, str] | None = None
+) -> AsyncIterator[str]:
+    """`arbiter serve` as its own process (a replica), with `env` added to this one's
+    environment; yields `host:port`."""
     port = free_port()
-    env = {**os.environ, "ARBITER_DATABASE_URL": database_url}
+    env = {**os.environ, **(env or {}), "ARBITER_DATABASE_URL": database_url}
     process = await asyncio.create_subprocess_exec(
         sys.executable,
         "-c",

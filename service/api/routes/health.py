@@ -4,7 +4,6 @@ reported separately (issue 12: an outage must be told apart from a slow bus)."""
 from __future__ import annotations
 
 import asyncio
-from typing import Any
 
 from fastapi import APIRouter, Response
 from sqlalchemy import text
@@ -36,15 +35,8 @@ async def _database(state: AppState) -> str:
 
 
 def _live_bus(state: AppState) -> str:
-    """ "ok" (in-process, or listening on PostgreSQL), or "reconnecting"."""
-    bus: Any = state.bus
-    healthy = getattr(bus, "healthy", None)
-    if healthy is not None:
-        return "ok" if (healthy() if callable(healthy) else healthy) else "reconnecting"
-    if not hasattr(bus, "_connection"):
-        return "ok"
-    connection = bus._connection
-    return "ok" if connection is not None and not connection.is_closed() else "reconnecting"
+    """ "ok" (in-process, listening on PostgreSQL, subscribed on Redis), or "reconnecting"."""
+    return "ok" if state.bus.listening else "reconnecting"
 
 
 @router.get("/healthz")

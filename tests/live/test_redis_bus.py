@@ -1,0 +1,172 @@
+"""The Redis bus (`service.live.redis_bus`) on a real Redis server: delivery to every
+subscriber of a namespace and no other, table announcements to the others only, a lost
+subscription taken again and resynchronised, an unreachable Redis never failing a write;
+and the setting that chooses it."""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from collections.abc import AsyncIterator
+
+import pytest
+from pydantic import ValidationError
+
+from service.config import Settings
+from service.live.bus import InProcessBus, PostgresBus, create_bus
+from service.live.redis_bus import RedisBus
+from tests.live.conftest import REDIS_URL, free_port, needs_redis, until
+
+
+class Heard:
+    """What a bus handed to its hub."""
+
+    def __init__(self, bus: RedisBus) -> None:
+        self.events: list[tuple[str, int]] = []
+        self.tables: list[tuple[str, int]] = []
+        self.resyncs = 0
+        bus.attach(self._event, self._resync, self._table)
+
+    def _event(self, tournament_id: str, seq: int) -> None:
+        self.events.append((tournament_id, seq))
+
+    def _resync(self) -> None:
+        self.resyncs += 1
+
+    def _table(self, tournament_id: str, seq: int) -> None:
+        self.tables.append((tournament_id, seq))
+
+
+def _namespace() -> str:
+    return f"test-{secrets.token_hex(4)}"
+
+
+@pytest.fixture
+async def buses() -> AsyncIterator[tuple[RedisBus, RedisBus, RedisBus]]:
+    """Two replicas' buses in one namespace and a third deployment's in another, started."""
+    shared = _namespace()
+    made = [
+        RedisBus(REDIS_URL, namespace=shared, watch=0.5),
+        RedisBus(REDIS_URL, namespace=shared, watch=0.5),
+        RedisBus(REDIS_URL, namespace=_namespace(), watch=0.5),
+    ]
+    for bus in made:
+        await bus.start()
+    try:
+        yield made[0], made[1], made[2]
+    finally:
+        for bus in made:
+            await bus.stop()
+
+
+async def _kill_subscription(bus: RedisBus) -> int:
+    """CLIENT KILL on the bus's subscribed connection (what a Redis restart does to it)."""
+    from redis.asyncio import Redis
+
+    admin = Redis.from_url(REDIS_URL, decode_responses=True)
+    try:
+        clients = await admin.client_list(_type="pubsub")
+        ids = [c["id"] for c in clients if c.get("name") == bus.client_name]
+        for client_id in ids:
+            await admin.client_kill_filter(_id=client_id)
+        return len(ids)
+    finally:
+        await admin.aclose()
+
+
+@needs_redis
+async def test_events_reach_every_subscriber_of_the_namespace(
+    buses: tuple[RedisBus, RedisBus, RedisBus],
+) -> None:
+    a, b, other = buses
+    heard = [Heard(bus) for bus in buses]
+    await a.publish("t1", 7)
+    await b.publish("t1", 8)
+    await until(lambda: len(heard[0].events) == 2 and len(heard[1].events) == 2)
+    assert heard[0].events == heard[1].events == [("t1", 7), ("t1", 8)]
+    await asyncio.sleep(0.2)
+    assert heard[2].events == []  # another deployment's namespace hears nothing
+    assert a.listening and b.listening and other.listening
+
+
+@needs_redis
+async def test_a_table_announcement_reaches_the_other_replicas_only(
+    buses: tuple[RedisBus, RedisBus, RedisBus],
+) -> None:
+    a, b, _ = buses
+    heard_a, heard_b = Heard(a), Heard(b)
+    await a.publish_table("t2", 3)
+    await a.publish("t2", 4)  # after the announcement: once it is heard, so was that
+    await until(lambda: ("t2", 4) in heard_a.events and ("t2", 4) in heard_b.events)
+    assert heard_b.tables == [("t2", 3)]
+    assert heard_a.tables == []  # a process computes its own table
+
+
+@needs_redis
+async def test_a_lost_subscription_is_taken_again_and_resynchronised(
+    buses: tuple[RedisBus, RedisBus, RedisBus],
+) -> None:
+    a, b, _ = buses
+    heard_b = Heard(b)
+    assert await _kill_subscription(b) == 1
+    await until(lambda: heard_b.resyncs == 1 and b.listening)
+    assert b.reconnects == 1
+    await a.publish("t3", 1)  # delivered on the new subscription
+    await until(lambda: heard_b.events == [("t3", 1)])
+
+
+@needs_redis
+async def test_messages_of_other_forms_are_ignored(
+    buses: tuple[RedisBus, RedisBus, RedisBus],
+) -> None:
+    from redis.asyncio import Redis
+
+    a, _, _ = buses
+    heard = Heard(a)
+    admin = Redis.from_url(REDIS_URL)
+    try:
+        await admin.publish(a.events_channel, "no-seq-here")
+        await admin.publish(a.tables_channel, "origin-only")
+        await admin.publish(a.events_channel, "t4:2")
+    finally:
+        await admin.aclose()
+    await until(lambda: heard.events == [("t4", 2)])
+    assert heard.tables == []
+
+
+async def test_an_unreachable_redis_never_fails_a_write() -> None:
+    """Nothing listens on the port: the bus starts anyway (subscribing in the
+    background), a publish tells this process's hub directly, and it stops at once."""
+    bus = RedisBus(f"redis://127.0.0.1:{free_port()}/0", first_delay=0.05, max_delay=0.1)
+    heard = Heard(bus)
+    await bus.start()
+    try:
+        assert not bus.listening
+        await bus.publish("t5", 9)
+        await bus.publish_table("t5", 9)
+        assert heard.events == [("t5", 9)]
+        assert heard.tables == [] and heard.resyncs == 0
+    finally:
+        await asyncio.wait_for(bus.stop(), 5)
+
+
+def test_the_bus_setting_names_redis_or_nothing() -> None:
+    assert Settings(bus_url="").bus_url is None
+    url = "redis://127.0.0.1:6379/0"
+    assert Settings(bus_url=url).bus_url == url
+    for wrong in ("http://127.0.0.1:6379", "postgresql://x/y", "127.0.0.1:6379"):
+        with pytest.raises(ValidationError, match="bus_url"):
+            Settings(bus_url=wrong)
+    with pytest.raises(ValidationError, match="bus_namespace"):
+        Settings(bus_namespace="two words")
+
+
+def test_the_bus_follows_the_setting_then_the_database() -> None:
+    redis_bus = create_bus("postgresql+asyncpg://h/db", "redis://h:6379/0", "ns")
+    assert isinstance(redis_bus, RedisBus)
+    assert redis_bus.events_channel == "ns:events" and redis_bus.tables_channel == "ns:tables"
+    assert redis_bus.announces_after_commit
+    postgres = create_bus("postgresql+asyncpg://h/db")
+    assert isinstance(postgres, PostgresBus) and not postgres.announces_after_commit
+    local = create_bus("sqlite+aiosqlite:///x.db")
+    assert isinstance(local, InProcessBus) and local.announces_after_commit
