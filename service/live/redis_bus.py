@@ -17,8 +17,8 @@ between the two loses the announcement, and the other replicas find the event at
 next periodic read of the log (`live_poll_seconds`). Redis delivers at most once and keeps
 nothing for a subscriber that is away, so the subscriber, on any error of its
 connection, drops it, subscribes again with exponential backoff, and then has the hub
-reread every followed tournament's log, as the PostgreSQL listener does. redis-py's own
-silent reconnection is turned off for the subscription (no retries), since a gap it
+reread every followed tournament's log, as the PostgreSQL listener does. The subscribed
+client is made with no retries, so that redis-py never reconnects it by itself: a gap it
 papered over would never be resynchronised.
 """
 

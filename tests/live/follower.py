@@ -78,6 +78,8 @@ class Follower:
         return message
 
     async def until(self, ws: Any, seq: int, timeout: float = 20.0) -> None:
-        """Receive until this client holds `seq` (or later)."""
-        while self.seq is None or self.seq < seq:
-            await self.receive(ws, timeout)
+        """Receive until this client holds `seq` (or later), in `timeout` seconds in all:
+        heartbeats, which keep coming while nothing else does, do not extend it."""
+        async with asyncio.timeout(timeout):
+            while self.seq is None or self.seq < seq:
+                await self.receive(ws, timeout)

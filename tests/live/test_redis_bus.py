@@ -134,6 +134,28 @@ async def test_messages_of_other_forms_are_ignored(
     assert heard.tables == []
 
 
+@needs_redis
+async def test_a_publish_redis_refuses_is_still_heard_here(
+    buses: tuple[RedisBus, RedisBus, RedisBus], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The subscription is up but the PUBLISH fails: this process's hub is told directly
+    (the write is committed; the other replicas catch up by their periodic read)."""
+    from redis.exceptions import ConnectionError as RedisConnectionError
+
+    a, b, _ = buses
+    heard_a, heard_b = Heard(a), Heard(b)
+
+    async def refused(*_args: object) -> int:
+        raise RedisConnectionError("refused")
+
+    assert a._publisher is not None
+    monkeypatch.setattr(a._publisher, "publish", refused)
+    await a.publish("t6", 5)
+    assert heard_a.events == [("t6", 5)]
+    await asyncio.sleep(0.2)
+    assert heard_b.events == []
+
+
 async def test_an_unreachable_redis_never_fails_a_write() -> None:
     """Nothing listens on the port: the bus starts anyway (subscribing in the
     background), a publish tells this process's hub directly, and it stops at once."""

@@ -1,11 +1,12 @@
 """Across processes: a restart keeps everything; replicas on one PostgreSQL database
-share live events through LISTEN/NOTIFY, and a replica whose listener is killed
-reconnects and resynchronises."""
+share live events through LISTEN/NOTIFY or through Redis (`ARBITER_BUS_URL`), and a
+replica whose listener is killed reconnects and resynchronises."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import secrets
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
@@ -16,7 +17,7 @@ import websockets
 from service.live.bus import LISTENER_NAME, asyncpg_dsn
 from tests.api.conftest import create_round_robin
 from tests.db_backends import BACKENDS, prepared_database
-from tests.live.conftest import serve_process, start_server, stop_server
+from tests.live.conftest import REDIS_URL, serve_process, start_server, stop_server
 from tests.live.follower import Follower
 
 PLAYERS = [("Ann", 2100), ("Bob", 2000), ("Cid", 1900), ("Dan", 1800)]
@@ -57,24 +58,41 @@ def shared_database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Itera
     yield from prepared_database(request.param, tmp_path)
 
 
+@pytest.fixture(params=["listen"] + (["redis"] if REDIS_URL else []))
+def bus_env(request: pytest.FixtureRequest) -> dict[str, str]:
+    """The replicas' bus: PostgreSQL's LISTEN/NOTIFY (the default), or Redis pub/sub in a
+    namespace of the test's own (when ARBITER_TEST_REDIS_URL is set; CI sets it)."""
+    quiet = {"ARBITER_LIVE_POLL_SECONDS": "600"}  # events come by the bus, not by polling
+    if request.param == "listen":
+        return quiet
+    return {
+        **quiet,
+        "ARBITER_BUS_URL": REDIS_URL,
+        "ARBITER_BUS_NAMESPACE": f"t{secrets.token_hex(4)}",
+    }
+
+
 @contextlib.asynccontextmanager
 async def _two_replicas(
-    database_url: str,
+    database_url: str, env: dict[str, str] | None = None
 ) -> AsyncIterator[tuple[str, str, httpx.AsyncClient, httpx.AsyncClient]]:
-    """Two `arbiter serve` processes on one database: their addresses and a client each."""
+    """Two `arbiter serve` processes on one database (with `env`): their addresses and
+    a client each."""
     async with (
-        serve_process(database_url) as a,
-        serve_process(database_url) as b,
+        serve_process(database_url, env=env) as a,
+        serve_process(database_url, env=env) as b,
         httpx.AsyncClient(base_url=f"http://{a}") as http_a,
         httpx.AsyncClient(base_url=f"http://{b}") as http_b,
     ):
         yield a, b, http_a, http_b
 
 
-async def test_replicas_share_events(shared_database_url: str) -> None:
+async def test_replicas_share_events(shared_database_url: str, bus_env: dict[str, str]) -> None:
     """Two `arbiter serve` processes on one PostgreSQL database: results written through
-    either reach the spectators of both, in seq order."""
-    async with _two_replicas(shared_database_url) as (a, b, http_a, http_b):
+    either reach the spectators of both, in seq order; over Redis, with no LISTEN."""
+    async with _two_replicas(shared_database_url, bus_env) as (a, b, http_a, http_b):
+        listeners = 0 if "ARBITER_BUS_URL" in bus_env else 2
+        assert await _listeners(shared_database_url) == listeners
         event = await create_round_robin(http_a, PLAYERS)
         boards = [Follower(), Follower()]
         async with (
@@ -98,9 +116,8 @@ async def test_replicas_share_events(shared_database_url: str) -> None:
             assert boards[0].table() == boards[1].table()
 
 
-async def _terminate_listeners(database_url: str) -> int:
-    """pg_terminate_backend on every LISTEN connection of the test database (what a
-    PostgreSQL restart does to them)."""
+async def _on_listeners(database_url: str, what: str) -> int:
+    """`SELECT what` for every LISTEN connection of the test database; how many."""
     import asyncpg
 
     dsn = asyncpg_dsn(database_url)
@@ -108,14 +125,24 @@ async def _terminate_listeners(database_url: str) -> int:
     connection = await asyncpg.connect(dsn)
     try:
         rows = await connection.fetch(
-            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-            "WHERE datname = $1 AND application_name = $2",
+            f"SELECT {what} FROM pg_stat_activity WHERE datname = $1 AND application_name = $2",
             name,
             LISTENER_NAME,
         )
     finally:
         await connection.close()
     return len(rows)
+
+
+async def _listeners(database_url: str) -> int:
+    """How many LISTEN connections the test database has."""
+    return await _on_listeners(database_url, "pid")
+
+
+async def _terminate_listeners(database_url: str) -> int:
+    """pg_terminate_backend on every LISTEN connection of the test database (what a
+    PostgreSQL restart does to them)."""
+    return await _on_listeners(database_url, "pg_terminate_backend(pid)")
 
 
 async def test_the_listener_reconnects_and_resyncs(shared_database_url: str) -> None:
@@ -176,13 +203,13 @@ async def _peer_warmups_reach(http: httpx.AsyncClient, count: int) -> None:
 
 
 async def test_a_start_readies_the_table_on_the_replicas_that_follow_it(
-    shared_database_url: str,
+    shared_database_url: str, bus_env: dict[str, str]
 ) -> None:
     """A start through one replica has another that served the tournament's table compute
     the started table before any reader asks it again (the bus's table channel,
     `TABLES_CHANNEL`); a replica that never read a tournament leaves its start alone, and
     a replica ignores its own announcement."""
-    async with _two_replicas(shared_database_url) as (_, _, http_a, http_b):
+    async with _two_replicas(shared_database_url, bus_env) as (_, _, http_a, http_b):
         followed = await create_round_robin(http_a, PLAYERS, start=False)
         unread = await create_round_robin(http_a, PLAYERS, start=False)
         last = await create_round_robin(http_a, PLAYERS, start=False)
