@@ -9,13 +9,24 @@ import asyncio
 import secrets
 from collections.abc import AsyncIterator
 
+import httpx
 import pytest
+import websockets
 from pydantic import ValidationError
 
 from service.config import Settings
 from service.live.bus import InProcessBus, PostgresBus, create_bus
 from service.live.redis_bus import RedisBus
-from tests.live.conftest import REDIS_URL, free_port, needs_redis, until
+from tests.api.conftest import create_round_robin
+from tests.live.conftest import (
+    REDIS_URL,
+    free_port,
+    needs_redis,
+    start_server,
+    stop_server,
+    until,
+)
+from tests.live.follower import Follower
 
 
 class Heard:
@@ -192,3 +203,47 @@ def test_the_bus_follows_the_setting_then_the_database() -> None:
     assert isinstance(postgres, PostgresBus) and not postgres.announces_after_commit
     local = create_bus("sqlite+aiosqlite:///x.db")
     assert isinstance(local, InProcessBus) and local.announces_after_commit
+
+
+async def test_with_redis_down_writes_and_local_spectators_go_on(database_url: str) -> None:
+    """A server whose Redis is unreachable: `/healthz` says the bus is reconnecting (200,
+    "degraded"), results are stored and this server's spectators still get them."""
+    server, task, address = await start_server(
+        database_url, bus_url=f"redis://127.0.0.1:{free_port()}/0"
+    )
+    try:
+        async with httpx.AsyncClient(base_url=f"http://{address}", timeout=30) as http:
+            health = await http.get("/healthz")
+            assert health.status_code == 200
+            assert health.json() == {
+                "status": "degraded",
+                "database": "ok",
+                "live_bus": "reconnecting",
+            }
+            event = await create_round_robin(http, [("Ann", 2100), ("Bob", 2000)])
+            board = Follower()
+            async with websockets.connect(f"ws://{address}/v1/tournaments/{event.id}/live") as ws:
+                await board.receive(ws)
+                assert board.seq is not None
+                response = await http.put(
+                    f"/v1/tournaments/{event.id}/rounds/1/games/1/result",
+                    json={"result": "1-0"},
+                    headers=event.auth(),
+                )
+                assert response.status_code == 200, response.text
+                await board.until(ws, board.seq + 1, timeout=4)  # not the 5 s poll
+    finally:
+        await stop_server(server, task)
+
+
+@needs_redis
+async def test_healthz_says_ok_once_subscribed(database_url: str) -> None:
+    server, task, address = await start_server(
+        database_url, bus_url=REDIS_URL, bus_namespace=_namespace()
+    )
+    try:
+        async with httpx.AsyncClient(base_url=f"http://{address}", timeout=30) as http:
+            health = (await http.get("/healthz")).json()
+            assert health == {"status": "ok", "database": "ok", "live_bus": "ok"}
+    finally:
+        await stop_server(server, task)
