@@ -10,7 +10,8 @@ WORKDIR /app
 COPY pyproject.toml README.md ./
 COPY service ./service
 COPY migrations ./migrations
-RUN pip install . && useradd --create-home --uid 10001 arbiter \
+# with the optional Redis live bus (ARBITER_BUS_URL), for replicas LISTEN does not reach
+RUN pip install '.[redis]' && useradd --create-home --uid 10001 arbiter \
     && mkdir /data && chown arbiter /data
 
 USER arbiter
