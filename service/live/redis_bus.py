@@ -41,6 +41,12 @@ _log = logging.getLogger("arbiter.live")
 
 SCHEMES = ("redis://", "rediss://", "unix://")
 """The URLs redis-py opens: TCP, TLS, a local socket."""
+PUBLISH_WAIT = 0.5
+"""Seconds a writer's announcement may take: past them (a Redis that does not answer),
+the write's own process is told directly and the others catch up by their periodic read,
+so an unwell Redis never holds a write's response back for longer."""
+SUBSCRIBE_WAIT = 5.0
+"""Seconds one attempt to subscribe may take (connecting and the subscription's answer)."""
 
 
 async def _close_quietly(resource: Any) -> None:
@@ -103,10 +109,12 @@ class RedisBus(_Receiver):
             ) from exc
         common: dict[str, Any] = {
             "decode_responses": True,
-            "socket_connect_timeout": 5,
+            "socket_connect_timeout": SUBSCRIBE_WAIT,
             "socket_keepalive": True,
         }
-        self._publisher = Redis.from_url(self._url, **common)
+        self._publisher = Redis.from_url(  # one retry: a pooled connection Redis dropped
+            self._url, retry=Retry(NoBackoff(), 1), socket_timeout=PUBLISH_WAIT, **common
+        )
         self._subscriber = Redis.from_url(
             self._url,
             retry=Retry(NoBackoff(), 0),
@@ -124,7 +132,9 @@ class RedisBus(_Receiver):
         assert self._subscriber is not None
         pubsub = self._subscriber.pubsub(ignore_subscribe_messages=True)
         try:
-            await pubsub.subscribe(self.events_channel, self.tables_channel)
+            await asyncio.wait_for(
+                pubsub.subscribe(self.events_channel, self.tables_channel), SUBSCRIBE_WAIT
+            )
         except BaseException:
             await _close_quietly(pubsub)
             raise
@@ -202,8 +212,8 @@ class RedisBus(_Receiver):
         if self._publisher is None:
             return False
         try:
-            await self._publisher.publish(channel, payload)
-        except Exception as exc:  # the write is committed: never fail it
+            await asyncio.wait_for(self._publisher.publish(channel, payload), PUBLISH_WAIT)
+        except Exception as exc:  # the write is committed: never fail it (nor hold it)
             _log.warning("live bus: Redis publish failed (%s)", exc)
             return False
         return True

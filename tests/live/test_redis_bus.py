@@ -16,7 +16,7 @@ from pydantic import ValidationError
 
 from service.config import Settings
 from service.live.bus import InProcessBus, PostgresBus, create_bus
-from service.live.redis_bus import RedisBus
+from service.live.redis_bus import PUBLISH_WAIT, SUBSCRIBE_WAIT, RedisBus
 from tests.api.conftest import create_round_robin
 from tests.live.conftest import (
     REDIS_URL,
@@ -181,6 +181,34 @@ async def test_an_unreachable_redis_never_fails_a_write() -> None:
         assert heard.tables == [] and heard.resyncs == 0
     finally:
         await asyncio.wait_for(bus.stop(), 5)
+
+
+async def test_a_redis_that_never_answers_holds_nothing_back() -> None:
+    """A server that accepts connections and answers nothing (a hung Redis, a half-open
+    path): starting gives up after `SUBSCRIBE_WAIT`, and each publish after
+    `PUBLISH_WAIT`, telling this process's hub directly; nothing waits longer."""
+
+    async def silent(reader: asyncio.StreamReader, _writer: asyncio.StreamWriter) -> None:
+        await reader.read()  # reads until the client goes, answers nothing
+
+    server = await asyncio.start_server(silent, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    try:
+        bus = RedisBus(f"redis://127.0.0.1:{port}/0", first_delay=0.05, max_delay=0.1)
+        heard = Heard(bus)
+        await asyncio.wait_for(bus.start(), SUBSCRIBE_WAIT + 2)
+        try:
+            assert not bus.listening
+            clock = asyncio.get_running_loop().time
+            for seq in (1, 2):
+                began = clock()
+                await bus.publish("t7", seq)
+                assert clock() - began < PUBLISH_WAIT + 0.5
+            assert heard.events == [("t7", 1), ("t7", 2)]
+        finally:
+            await asyncio.wait_for(bus.stop(), 5)
+    finally:
+        server.close()
 
 
 def test_the_bus_setting_names_redis_or_nothing() -> None:
