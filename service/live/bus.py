@@ -30,7 +30,7 @@ import asyncio
 import contextlib
 import logging
 import secrets
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
 from service.db.events import CHANNEL, TABLES_CHANNEL
@@ -118,6 +118,46 @@ class _Receiver:
             self._on_new_table = on_new_table
 
 
+class _Watcher(_Receiver):
+    """A bus that holds a connection of its own to hear the others (LISTEN, a Redis
+    subscription) and takes it again, forever, when it is lost."""
+
+    def __init__(self, *, first_delay: float, max_delay: float, watch: float) -> None:
+        super().__init__()
+        self._first_delay = first_delay
+        self._max_delay = max_delay
+        self._watch = watch
+        """Seconds between two checks of an idle connection."""
+        self._task: asyncio.Task[None] | None = None
+        """The task that watches the connection."""
+        self.reconnects = 0
+        """How many times the connection came back after it was lost."""
+
+    async def _connect_again(self, connect: Callable[[], Awaitable[None]], what: str) -> None:
+        """Call `connect` until it succeeds, with exponential backoff (`first_delay` to
+        `max_delay`), then have the hub reread every followed tournament's log, since
+        what was announced meanwhile is gone."""
+        delay = self._first_delay
+        while True:
+            try:
+                await connect()
+            except Exception as exc:  # refused, reset, the server starting...
+                _log.warning("live bus: %s failed (%s); next try in %.1fs", what, exc, delay)
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, self._max_delay)
+                continue
+            self.reconnects += 1
+            _log.info("live bus: %s again; resynchronising from the event log", what)
+            self._on_resync()
+            return
+
+    async def _stop_watching(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+
+
 class InProcessBus(_Receiver):
     """A bus for one process: publishing calls the hub directly (the process that
     starts or pairs a tournament computes its table itself, so no table is announced)."""
@@ -139,7 +179,7 @@ class InProcessBus(_Receiver):
         """No other process to tell."""
 
 
-class PostgresBus(_Receiver):
+class PostgresBus(_Watcher):
     """LISTEN/NOTIFY across replicas on one dedicated connection, reconnected forever."""
 
     announces_after_commit = False
@@ -147,18 +187,12 @@ class PostgresBus(_Receiver):
     def __init__(
         self, dsn: str, *, first_delay: float = 0.1, max_delay: float = 5.0, watch: float = 2.0
     ) -> None:
-        super().__init__()
+        super().__init__(first_delay=first_delay, max_delay=max_delay, watch=watch)
         self._dsn = dsn
-        self._first_delay = first_delay
-        self._max_delay = max_delay
-        self._watch = watch
         self._connection: Any = None
         self._lost = asyncio.Event()
-        self._task: asyncio.Task[None] | None = None
         self._use = asyncio.Lock()
         """One query at a time on the connection (asyncpg forbids concurrent ones)."""
-        self.reconnects = 0
-        """How many times the listener came back after losing its connection."""
 
     @property
     def listening(self) -> bool:
@@ -223,26 +257,11 @@ class PostgresBus(_Receiver):
         if old is not None:
             with contextlib.suppress(Exception):
                 old.terminate()
-        delay = self._first_delay
-        while True:
-            try:
-                await self._connect()
-            except Exception as exc:  # CannotConnectNow, refused, reset...
-                _log.warning("live bus: reconnect failed (%s); next try in %.1fs", exc, delay)
-                await asyncio.sleep(delay)
-                delay = min(delay * 2, self._max_delay)
-                continue
-            self.reconnects += 1
-            _log.info("live bus: listening again; resynchronising from the event log")
-            self._on_resync()
-            return
+        await self._connect_again(self._connect, "listening")  # CannotConnectNow, ...
 
     async def stop(self) -> None:
         """Stop listening and close the connection."""
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+        await self._stop_watching()
         if self._connection is not None:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self._connection.close(), 2)

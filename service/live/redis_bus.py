@@ -29,7 +29,7 @@ import contextlib
 import logging
 from typing import TYPE_CHECKING, Any
 
-from service.live.bus import LISTENER_NAME, _Receiver, parse_payload
+from service.live.bus import LISTENER_NAME, _Watcher, parse_payload
 
 if TYPE_CHECKING:
     from redis.asyncio import Redis
@@ -60,7 +60,7 @@ def redis_url(url: str) -> bool:
     return url.startswith(SCHEMES)
 
 
-class RedisBus(_Receiver):
+class RedisBus(_Watcher):
     """Pub/sub across replicas on one Redis server, the subscription kept forever."""
 
     announces_after_commit = True
@@ -74,19 +74,13 @@ class RedisBus(_Receiver):
         max_delay: float = 5.0,
         watch: float = 2.0,
     ) -> None:
-        super().__init__()
+        super().__init__(first_delay=first_delay, max_delay=max_delay, watch=watch)
         self._url = url
         self.events_channel = f"{namespace}:events"
         self.tables_channel = f"{namespace}:tables"
-        self._first_delay = first_delay
-        self._max_delay = max_delay
-        self._watch = watch
         self._publisher: Redis | None = None
         self._subscriber: Redis | None = None
         self._pubsub: PubSub | None = None
-        self._task: asyncio.Task[None] | None = None
-        self.reconnects = 0
-        """How many times the subscription came back after an error."""
         self.client_name = f"{LISTENER_NAME}-{self.origin}"
         """The subscribed connection's name (`CLIENT LIST`)."""
 
@@ -147,7 +141,7 @@ class RedisBus(_Receiver):
         while True:
             pubsub = self._pubsub
             if pubsub is None:
-                await self._resubscribe()
+                await self._connect_again(self._subscribe, "subscribing")  # refused, ...
                 continue
             try:
                 message = await pubsub.get_message(timeout=self._watch)
@@ -170,27 +164,9 @@ class RedisBus(_Receiver):
         if parsed is not None and origin != self.origin:  # this process has its own
             self._on_new_table(*parsed)
 
-    async def _resubscribe(self) -> None:
-        delay = self._first_delay
-        while True:
-            try:
-                await self._subscribe()
-            except Exception as exc:  # refused, reset, loading...
-                _log.warning("live bus: Redis subscribe failed (%s); next try in %.1fs", exc, delay)
-                await asyncio.sleep(delay)
-                delay = min(delay * 2, self._max_delay)
-                continue
-            self.reconnects += 1
-            _log.info("live bus: subscribed again; resynchronising from the event log")
-            self._on_resync()
-            return
-
     async def stop(self) -> None:
         """Unsubscribe and close both connections."""
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+        await self._stop_watching()
         pubsub, self._pubsub = self._pubsub, None
         for resource in (pubsub, self._subscriber, self._publisher):
             if resource is not None:
