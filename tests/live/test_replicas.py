@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import secrets
+import shutil
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
@@ -17,7 +18,13 @@ import websockets
 from service.live.bus import LISTENER_NAME, asyncpg_dsn
 from tests.api.conftest import create_round_robin
 from tests.db_backends import BACKENDS, prepared_database
-from tests.live.conftest import REDIS_URL, serve_process, start_server, stop_server
+from tests.live.conftest import (
+    REDIS_URL,
+    free_port,
+    serve_process,
+    start_server,
+    stop_server,
+)
 from tests.live.follower import Follower
 
 PLAYERS = [("Ann", 2100), ("Bob", 2000), ("Cid", 1900), ("Dan", 1800)]
@@ -230,3 +237,94 @@ async def test_a_start_readies_the_table_on_the_replicas_that_follow_it(
         assert first_b.headers["etag"] == first_a.headers["etag"]
         assert first_b.json() == first_a.json()
         assert _warmed((await http_b.get("/metrics")).text, "write") == 0
+
+
+REDIS_SERVER = shutil.which("redis-server")
+
+
+@contextlib.asynccontextmanager
+async def _redis_server(port: int) -> AsyncIterator[asyncio.subprocess.Process]:
+    """A Redis server of the test's own on `port`, keeping nothing on disk."""
+    assert REDIS_SERVER is not None
+    process = await asyncio.create_subprocess_exec(
+        REDIS_SERVER,
+        *("--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"),
+        stdout=asyncio.subprocess.DEVNULL,
+    )
+    try:
+        for _ in range(250):
+            with contextlib.suppress(OSError):
+                _, writer = await asyncio.open_connection("127.0.0.1", port)
+                writer.close()
+                break
+            await asyncio.sleep(0.02)
+        yield process
+    finally:
+        if process.returncode is None:
+            process.kill()
+        await process.wait()
+
+
+async def _bus_state(http: httpx.AsyncClient) -> str:
+    return str((await http.get("/healthz")).json()["live_bus"])
+
+
+async def _bus_becomes(http: httpx.AsyncClient, state: str) -> None:
+    for _ in range(300):
+        if await _bus_state(http) == state:
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"the replica's bus never became {state}")
+
+
+@pytest.mark.skipif(REDIS_SERVER is None, reason="redis-server is not installed")
+async def test_replicas_ride_out_a_redis_killed_and_restarted(shared_database_url: str) -> None:
+    """Two replicas on a Redis bus whose server is SIGKILLed: a result written meanwhile
+    reaches the writing replica's spectators at once and the other's once Redis is back
+    (it subscribes again and rereads the log; polling is out of reach), and later
+    results flow both ways as before."""
+    port = free_port()
+    env = {
+        "ARBITER_BUS_URL": f"redis://127.0.0.1:{port}/0",
+        "ARBITER_LIVE_POLL_SECONDS": "600",
+    }
+    async with (
+        _redis_server(port) as redis,
+        _two_replicas(shared_database_url, env) as (a, b, http_a, http_b),
+    ):
+        event = await create_round_robin(http_a, PLAYERS)
+        boards = [Follower(), Follower()]
+        async with (
+            websockets.connect(f"ws://{a}/v1/tournaments/{event.id}/live") as ws_a,
+            websockets.connect(f"ws://{b}/v1/tournaments/{event.id}/live") as ws_b,
+        ):
+            for board, ws in zip(boards, (ws_a, ws_b), strict=True):
+                await board.receive(ws)
+            start = boards[0].seq
+            assert start is not None and boards[1].seq == start
+            redis.kill()
+            await redis.wait()
+            for http in (http_a, http_b):
+                await _bus_becomes(http, "reconnecting")
+            written = await http_a.put(
+                f"/v1/tournaments/{event.id}/rounds/1/games/1/result",
+                json={"result": "1-0"},
+                headers=event.auth(),
+            )
+            assert written.status_code == 200, written.text
+            await boards[0].until(ws_a, start + 1, timeout=5)
+            assert boards[1].seq == start  # B has not heard of it
+            async with _redis_server(port):
+                await boards[1].until(ws_b, start + 1)
+                for http in (http_a, http_b):
+                    await _bus_becomes(http, "ok")
+                written = await http_b.put(
+                    f"/v1/tournaments/{event.id}/rounds/1/games/2/result",
+                    json={"result": "0-1"},
+                    headers=event.auth(),
+                )
+                assert written.status_code == 200, written.text
+                for board, ws in zip(boards, (ws_a, ws_b), strict=True):
+                    await board.until(ws, start + 2)
+                    assert [m["payload"]["table"] for m in board.events] == [1, 2]
+                assert boards[0].table() == boards[1].table()
