@@ -1,7 +1,8 @@
 """The Redis bus (`service.live.redis_bus`) on a real Redis server: delivery to every
 subscriber of a namespace and no other, table announcements to the others only, a lost
-subscription taken again and resynchronised, an unreachable Redis never failing a write;
-and the setting that chooses it."""
+subscription taken again and resynchronised; a Redis that refuses, is unreachable or
+never answers holding no write back, `/healthz` telling it; and the setting that chooses
+the bus. Two replicas on it: tests/live/test_replicas.py."""
 
 from __future__ import annotations
 
