@@ -10,13 +10,14 @@ import secrets
 import shutil
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
 import websockets
 
 from service.live.bus import LISTENER_NAME, asyncpg_dsn
-from tests.api.conftest import create_round_robin
+from tests.api.conftest import Event, create_round_robin
 from tests.db_backends import BACKENDS, prepared_database
 from tests.live.conftest import (
     REDIS_URL,
@@ -94,6 +95,43 @@ async def _two_replicas(
         yield a, b, http_a, http_b
 
 
+@contextlib.asynccontextmanager
+async def _a_spectator_on_each(
+    a: str, b: str, event: Event
+) -> AsyncIterator[tuple[list[Follower], list[Any], int]]:
+    """A spectator of `event` on each replica, both holding the same snapshot: their
+    boards, their sockets and the snapshot's seq."""
+    boards = [Follower(), Follower()]
+    async with (
+        websockets.connect(f"ws://{a}/v1/tournaments/{event.id}/live") as ws_a,
+        websockets.connect(f"ws://{b}/v1/tournaments/{event.id}/live") as ws_b,
+    ):
+        sockets = [ws_a, ws_b]
+        for board, ws in zip(boards, sockets, strict=True):
+            await board.receive(ws)
+        start = boards[0].seq
+        assert start is not None and boards[1].seq == start
+        yield boards, sockets, start
+
+
+async def _report(http: httpx.AsyncClient, event: Event, table: int, result: str) -> None:
+    """A round-1 result through one replica, answered 200."""
+    response = await http.put(
+        f"/v1/tournaments/{event.id}/rounds/1/games/{table}/result",
+        json={"result": result},
+        headers=event.auth(),
+    )
+    assert response.status_code == 200, response.text
+
+
+async def _both_hold(boards: list[Follower], sockets: list[Any], seq: int) -> None:
+    """Both spectators reach `seq` with the results of tables 1 then 2, and one table."""
+    for board, ws in zip(boards, sockets, strict=True):
+        await board.until(ws, seq)
+        assert [m["payload"]["table"] for m in board.events] == [1, 2]
+    assert boards[0].table() == boards[1].table()
+
+
 async def test_replicas_share_events(shared_database_url: str, bus_env: dict[str, str]) -> None:
     """Two `arbiter serve` processes on one PostgreSQL database: results written through
     either reach the spectators of both, in seq order; over Redis, with no LISTEN."""
@@ -101,26 +139,10 @@ async def test_replicas_share_events(shared_database_url: str, bus_env: dict[str
         listeners = 0 if "ARBITER_BUS_URL" in bus_env else 2
         assert await _listeners(shared_database_url) == listeners
         event = await create_round_robin(http_a, PLAYERS)
-        boards = [Follower(), Follower()]
-        async with (
-            websockets.connect(f"ws://{a}/v1/tournaments/{event.id}/live") as ws_a,
-            websockets.connect(f"ws://{b}/v1/tournaments/{event.id}/live") as ws_b,
-        ):
-            for board, ws in zip(boards, (ws_a, ws_b), strict=True):
-                await board.receive(ws)
-            start = boards[0].seq
-            assert start is not None and boards[1].seq == start
-            for http, table in ((http_a, 1), (http_b, 2)):  # one write through each
-                response = await http.put(
-                    f"/v1/tournaments/{event.id}/rounds/1/games/{table}/result",
-                    json={"result": "1-0"},
-                    headers=event.auth(),
-                )
-                assert response.status_code == 200, response.text
-            for board, ws in zip(boards, (ws_a, ws_b), strict=True):
-                await board.until(ws, start + 2)
-                assert [m["payload"]["table"] for m in board.events] == [1, 2]
-            assert boards[0].table() == boards[1].table()
+        async with _a_spectator_on_each(a, b, event) as (boards, sockets, start):
+            await _report(http_a, event, 1, "1-0")  # one write through each
+            await _report(http_b, event, 2, "1-0")
+            await _both_hold(boards, sockets, start + 2)
 
 
 async def _on_listeners(database_url: str, what: str) -> int:
@@ -293,38 +315,17 @@ async def test_replicas_ride_out_a_redis_killed_and_restarted(shared_database_ur
         _two_replicas(shared_database_url, env) as (a, b, http_a, http_b),
     ):
         event = await create_round_robin(http_a, PLAYERS)
-        boards = [Follower(), Follower()]
-        async with (
-            websockets.connect(f"ws://{a}/v1/tournaments/{event.id}/live") as ws_a,
-            websockets.connect(f"ws://{b}/v1/tournaments/{event.id}/live") as ws_b,
-        ):
-            for board, ws in zip(boards, (ws_a, ws_b), strict=True):
-                await board.receive(ws)
-            start = boards[0].seq
-            assert start is not None and boards[1].seq == start
+        async with _a_spectator_on_each(a, b, event) as (boards, sockets, start):
             redis.kill()
             await redis.wait()
             for http in (http_a, http_b):
                 await _bus_becomes(http, "reconnecting")
-            written = await http_a.put(
-                f"/v1/tournaments/{event.id}/rounds/1/games/1/result",
-                json={"result": "1-0"},
-                headers=event.auth(),
-            )
-            assert written.status_code == 200, written.text
-            await boards[0].until(ws_a, start + 1, timeout=5)
+            await _report(http_a, event, 1, "1-0")
+            await boards[0].until(sockets[0], start + 1, timeout=5)
             assert boards[1].seq == start  # B has not heard of it
             async with _redis_server(port):
-                await boards[1].until(ws_b, start + 1)
+                await boards[1].until(sockets[1], start + 1)
                 for http in (http_a, http_b):
                     await _bus_becomes(http, "ok")
-                written = await http_b.put(
-                    f"/v1/tournaments/{event.id}/rounds/1/games/2/result",
-                    json={"result": "0-1"},
-                    headers=event.auth(),
-                )
-                assert written.status_code == 200, written.text
-                for board, ws in zip(boards, (ws_a, ws_b), strict=True):
-                    await board.until(ws, start + 2)
-                    assert [m["payload"]["table"] for m in board.events] == [1, 2]
-                assert boards[0].table() == boards[1].table()
+                await _report(http_b, event, 2, "0-1")
+                await _both_hold(boards, sockets, start + 2)
