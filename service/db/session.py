@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from sqlalchemy import event
+from sqlalchemy.dialects.sqlite.aiosqlite import SQLiteDialect_aiosqlite
+from sqlalchemy.engine import make_url
 from sqlalchemy.engine.interfaces import DBAPIConnection
 from sqlalchemy.exc import DisconnectionError
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 from sqlalchemy.pool import ConnectionPoolEntry
 from sqlmodel.ext.asyncio.session import AsyncSession
+
+from service.db.sqlite_driver import one_trip_connector
 
 __all__ = ["SessionFactory", "create_engine", "create_session_factory"]
 
@@ -32,13 +38,14 @@ def create_engine(
     ROLLBACK round trip around a session's reads; for readers only, whose reads need no
     snapshot shared between statements (READ COMMITTED, PostgreSQL's default, gives
     every statement its own anyway). SQLite's driver already begins a transaction only
-    before a write.
+    before a write, and its statements go to the driver's thread in one trip each
+    (`service.db.sqlite_driver`).
     """
     sizing: dict[str, int] = {}
     if pool_size is not None and ":memory:" not in url:
         sizing = {"pool_size": pool_size, "max_overflow": 0}
     if url.startswith("sqlite"):
-        engine = create_async_engine(url, echo=echo, connect_args={"timeout": 30}, **sizing)
+        engine = create_async_engine(url, echo=echo, async_creator=_sqlite_connector(url), **sizing)
 
         @event.listens_for(engine.sync_engine, "connect")
         def _sqlite_pragmas(conn: DBAPIConnection, _record: ConnectionPoolEntry) -> None:
@@ -57,6 +64,14 @@ def create_engine(
     )
     event.listen(engine.sync_engine, "checkout", _refuse_closed_connection)
     return engine
+
+
+def _sqlite_connector(url: str) -> Any:
+    """One-trip connections (`service.db.sqlite_driver`) with the arguments SQLAlchemy
+    would give aiosqlite for `url` (the file, `uri`, `check_same_thread`, the URL's
+    query), and a 30 s busy timeout for writers waiting on another's lock."""
+    (database,), connect_args = SQLiteDialect_aiosqlite().create_connect_args(make_url(url))
+    return one_trip_connector(database, **{**connect_args, "timeout": 30})
 
 
 def _refuse_closed_connection(

@@ -1,0 +1,156 @@
+"""SQLite statements in one trip to the driver's thread (db/sqlite_driver.py), through
+the engine the service builds (db/session.py): what each statement returns is what
+sqlite3 gives, and a statement, a commit or a result PUT costs the trips counted."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+import httpx
+import pytest
+from sqlalchemy import text
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from service.api.app import create_app
+from service.config import Settings
+from service.db.session import create_engine
+from service.db.sqlite_driver import OneTripConnection
+from tests.api.conftest import create_round_robin
+from tests.db_backends import prepared_database
+
+TRIPS: list[str] = []
+
+
+@pytest.fixture
+def trips(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
+    """Every call queued on an aiosqlite connection's thread by this test's event loop
+    (not the live reader's, on a thread of its own), by the function's name."""
+    TRIPS.clear()
+    original = aiosqlite.Connection._execute
+    here = threading.current_thread()
+
+    async def counted(self: aiosqlite.Connection, fn: Any, *args: Any, **kwargs: Any) -> Any:
+        if threading.current_thread() is here:
+            TRIPS.append(str(getattr(fn, "__name__", None) or fn.func.__name__))
+        return await original(self, fn, *args, **kwargs)
+
+    monkeypatch.setattr(aiosqlite.Connection, "_execute", counted)
+    yield TRIPS
+
+
+@pytest.fixture
+async def engine(tmp_path: Path) -> AsyncIterator[AsyncEngine]:
+    built = create_engine(f"sqlite+aiosqlite:///{tmp_path / 'driver.db'}")
+    async with built.begin() as conn:
+        await conn.execute(text("CREATE TABLE t (id INTEGER PRIMARY KEY, name TEXT UNIQUE)"))
+    yield built
+    await built.dispose()
+
+
+async def test_the_engine_connects_through_one_trip_connections(engine: AsyncEngine) -> None:
+    async with engine.connect() as conn:
+        raw = await conn.get_raw_connection()
+        assert isinstance(raw.driver_connection, OneTripConnection)
+        timeout = (await conn.execute(text("PRAGMA busy_timeout"))).scalar_one()
+        keys = (await conn.execute(text("PRAGMA foreign_keys"))).scalar_one()
+    assert (timeout, keys) == (30_000, 1)  # the writers' busy wait and the pragmas kept
+
+
+async def test_a_statement_costs_one_trip_and_a_commit_one(
+    engine: AsyncEngine, trips: list[str]
+) -> None:
+    async with engine.connect() as conn:
+        await conn.execute(text("SELECT 1"))  # the pool's first connect, not counted
+        trips.clear()
+        inserted = await conn.execute(text("INSERT INTO t (name) VALUES ('a'), ('b'), ('c')"))
+        rows = (await conn.execute(text("SELECT id, name FROM t ORDER BY id"))).all()
+        await conn.commit()
+    assert trips == ["_with_cursor", "_with_cursor", "commit"]  # no rollback on release
+    assert inserted.rowcount == 3
+    assert [tuple(r) for r in rows] == [(1, "a"), (2, "b"), (3, "c")]
+
+
+async def test_what_a_statement_returns_is_kept_for_the_caller(engine: AsyncEngine) -> None:
+    async with engine.begin() as conn:
+        one = await conn.execute(text("INSERT INTO t (name) VALUES ('x')"))
+        assert one.lastrowid == 1
+        many = await conn.execute(
+            text("INSERT INTO t (name) VALUES (:name)"), [{"name": n} for n in "pqrst"]
+        )
+        assert many.rowcount == 5  # executemany, one trip
+        changed = await conn.execute(text("UPDATE t SET name = name || '!' WHERE id > 2"))
+        assert changed.rowcount == 4
+        returned = await conn.execute(text("DELETE FROM t WHERE id <= 2 RETURNING id, name"))
+        assert sorted(tuple(r) for r in returned) == [(1, "x"), (2, "p")]
+        empty = await conn.execute(text("SELECT name FROM t WHERE id > 99"))
+        assert list(empty.keys()) == ["name"] and empty.all() == []
+        partial = await conn.execute(text("SELECT id FROM t ORDER BY id"))
+        assert partial.fetchmany(2) == [(3,), (4,)]
+        assert partial.fetchone() == (5,)
+        assert partial.fetchall() == [(6,)]
+
+
+async def test_errors_keep_their_kind_and_the_transaction_rolls_back(
+    engine: AsyncEngine,
+) -> None:
+    async with engine.begin() as conn:
+        await conn.execute(text("INSERT INTO t (name) VALUES ('only')"))
+    with pytest.raises(IntegrityError):
+        async with engine.begin() as conn:
+            await conn.execute(text("INSERT INTO t (name) VALUES ('second')"))
+            await conn.execute(text("INSERT INTO t (name) VALUES ('only')"))
+    async with engine.connect() as conn:
+        names = (await conn.execute(text("SELECT name FROM t"))).scalars().all()
+    assert names == ["only"]
+
+
+async def test_driver_threads_are_daemons(engine: AsyncEngine) -> None:
+    async with engine.connect() as conn:
+        raw = await conn.get_raw_connection()
+        assert raw.driver_connection is not None
+        thread = raw.driver_connection._thread
+        assert isinstance(thread, threading.Thread) and thread.daemon
+
+
+async def test_the_urls_own_arguments_reach_sqlite(tmp_path: Path) -> None:
+    """`uri=true` makes sqlite3 read the name as a URI, as aiosqlite's connect would."""
+    built = create_engine(f"sqlite+aiosqlite:///file:{tmp_path / 'named.db'}?mode=rwc&uri=true")
+    try:
+        async with built.begin() as conn:
+            await conn.execute(text("CREATE TABLE m (v INTEGER)"))
+    finally:
+        await built.dispose()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["named.db"]
+
+
+@pytest.fixture
+def sqlite_url(tmp_path: Path) -> Iterator[str]:
+    yield from prepared_database("sqlite", tmp_path)
+
+
+async def test_a_result_put_costs_ten_trips(sqlite_url: str, trips: list[str]) -> None:
+    """A keyed result PUT on SQLite: its nine statements and its commit, one trip each,
+    and no rollback as the pool takes the committed connection back (with aiosqlite's
+    own cursor: 37 trips, up to four a statement)."""
+    url = sqlite_url
+    app = create_app(Settings(database_url=url))
+    async with (
+        app.router.lifespan_context(app),
+        httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://t") as client,
+    ):
+        event = await create_round_robin(
+            client, [("Ann", 2100), ("Bob", 2000), ("Cid", 1900), ("Dan", 1800)]
+        )
+        trips.clear()
+        answer = await client.put(
+            f"/v1/tournaments/{event.id}/rounds/1/games/1/result",
+            json={"result": "1-0"},
+            headers={**event.auth(), "Idempotency-Key": "trips-1"},
+        )
+        assert answer.status_code == 200, answer.text
+        assert trips == ["_with_cursor"] * 9 + ["commit"]
