@@ -64,9 +64,11 @@ class OneTripCursor:
         return self
 
     async def _run(self, statement: Callable[[sqlite3.Cursor], _Outcome]) -> None:
-        rows, self._description, self._rowcount, self._lastrowid = await self._connection.on_thread(
-            statement
-        )
+        """One trip; what an earlier statement left is gone first, so a statement that
+        fails leaves nothing of it to be read (as sqlite3's own cursor does)."""
+        self._rows, self._description, self._rowcount, self._lastrowid = deque(), None, -1, None
+        outcome = await self._connection.on_thread(statement)
+        rows, self._description, self._rowcount, self._lastrowid = outcome
         self._rows = deque(rows)
 
     async def fetchone(self) -> Any:

@@ -4,6 +4,7 @@ sqlite3 gives, and a statement, a commit or a result PUT costs the trips counted
 
 from __future__ import annotations
 
+import sqlite3
 import threading
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
@@ -154,3 +155,22 @@ async def test_a_result_put_costs_ten_trips(sqlite_url: str, trips: list[str]) -
         )
         assert answer.status_code == 200, answer.text
         assert trips == ["_with_cursor"] * 9 + ["commit"]
+
+
+async def test_a_failed_statement_leaves_nothing_of_the_one_before(tmp_path: Path) -> None:
+    """On the driver's own cursor: a statement that fails clears what the cursor held."""
+    built = create_engine(f"sqlite+aiosqlite:///{tmp_path / 'cursor.db'}")
+    try:
+        async with built.connect() as conn:
+            raw = await conn.get_raw_connection()
+            driver = raw.driver_connection
+            assert isinstance(driver, OneTripConnection)
+            cursor = driver.cursor()
+            await cursor.execute("SELECT 1, 2")
+            assert cursor.description is not None
+            with pytest.raises(sqlite3.OperationalError):
+                await cursor.execute("SELECT * FROM missing")
+            assert (cursor.description, cursor.rowcount) == (None, -1)
+            assert await cursor.fetchall() == []
+    finally:
+        await built.dispose()
