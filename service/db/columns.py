@@ -1,7 +1,8 @@
-"""Statements run on the driver itself, on PostgreSQL: bulk reads of plain columns, for
+"""Statements run on the driver itself: on PostgreSQL, bulk reads of plain columns, for
 the few reads whose row count is the tournament's size (a cold engine view reads every
 game: 79,800 of them in a 400-player round-robin), and the one statement of every
-reported result.
+reported result; on SQLite, the statements of every reported result in one trip to the
+driver's thread (`driver_run_in_one_trip`).
 
 SQLAlchemy wraps each driver row in a `Row` of its own, which for such a read costs as
 much as the query itself; and the one statement of every reported result pays its
@@ -13,14 +14,20 @@ records unpack like tuples; any other driver goes the ordinary way.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVarTuple
 
 from sqlalchemy import Select, TextClause
 from sqlalchemy.engine import Dialect
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-__all__ = ["DRIVER_WRITES", "driver_fetch_one", "fetch_columns", "may_write"]
+__all__ = [
+    "DRIVER_WRITES",
+    "driver_fetch_one",
+    "driver_run_in_one_trip",
+    "fetch_columns",
+    "may_write",
+]
 
 Columns = TypeVarTuple("Columns")
 
@@ -88,3 +95,43 @@ async def driver_fetch_one(
         connection.info[DRIVER_WRITES] = connection.info.get(DRIVER_WRITES, 0) + 1
     record: tuple[Any, ...] = await driver.fetchrow(sql, *values)
     return record
+
+
+_Bind = tuple[str, Callable[[Any], Any] | None]
+_SQLITE: dict[TextClause, tuple[str, tuple[_Bind, ...]]] = {}
+"""SQLite: statement -> SQL text and, in order, each parameter's name and the bind
+processor of its type (JSON to text, datetimes to SQLite's text form), or None."""
+
+
+def _for_sqlite(statement: TextClause, dialect: Dialect) -> tuple[str, tuple[_Bind, ...]]:
+    found = _SQLITE.get(statement)
+    if found is None:
+        compiled = statement.compile(dialect=dialect)
+        binds = tuple(
+            (name, compiled.binds[name].type.dialect_impl(dialect).bind_processor(dialect))
+            for name in compiled.positiontup or ()
+        )
+        found = _SQLITE[statement] = (compiled.string, binds)
+    return found
+
+
+async def driver_run_in_one_trip(
+    connection: AsyncConnection, steps: Sequence[tuple[TextClause, Mapping[str, Any]]]
+) -> list[list[Any]]:
+    """Every row of each statement of `steps` (module-level constants, SQLite only), run
+    in order in one trip to the driver's thread (`OneTripConnection.run_statements`), in
+    the session's transaction; each parameter converted as SQLAlchemy would for its
+    type. The writes among them are added to the connection's `DRIVER_WRITES`."""
+    statements: list[tuple[str, list[Any]]] = []
+    for statement, parameters in steps:
+        sql, binds = _for_sqlite(statement, connection.dialect)
+        values = [parameters[name] for name, _ in binds]
+        for index, (_, process) in enumerate(binds):
+            if process is not None:
+                values[index] = process(values[index])
+        statements.append((sql, values))
+    writes = sum(may_write(sql) for sql, _ in statements)
+    connection.info[DRIVER_WRITES] = connection.info.get(DRIVER_WRITES, 0) + writes
+    driver: Any = (await connection.get_raw_connection()).driver_connection
+    answers: list[list[Any]] = await driver.run_statements(statements)
+    return answers

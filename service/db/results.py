@@ -6,7 +6,10 @@ The caller holds the tournament's lock (`events.lock_and_reload`), so what this 
 is what the next writer will see. On PostgreSQL the three steps are one statement, one
 round trip: a keyed result PUT made ten round trips, three of them these; each costs
 the server a socket write and a wake-up of the database backend, which on a
-two-core machine is a large part of a write's time (issue 12, bench_writes.py).
+two-core machine is a large part of a write's time (issue 12, bench_writes.py). On
+SQLite they are four statements taken to the driver's thread in one trip: each trip
+waits for two turns of the event loop, which a crowd of spectators makes long (issue
+11, `service.db.sqlite_driver`).
 """
 
 from __future__ import annotations
@@ -19,12 +22,11 @@ from sqlalchemy import bindparam, text
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from service.db.columns import driver_fetch_one
+from service.db.columns import driver_fetch_one, driver_run_in_one_trip
 from service.db.event_types import Event
 from service.db.events import (
     EVENT_BINDS,
     NUMBER_AND_STORE_EVENT,
-    append_event,
     event_params,
     keep_appended,
 )
@@ -69,17 +71,7 @@ async def store_result(
     stored."""
     if session.get_bind().dialect.name == "postgresql":
         return await _store_in_one_statement(session, game, change, event)
-    for name, value in _columns(change).items():
-        setattr(game, name, value)
-    session.add(game)
-    seq = await append_event(session, game.tournament_id, event)  # flushes the game first
-    if not check_round:
-        return StoredResult(seq, None)
-    still_open = await session.exec(  # type: ignore[call-overload]
-        _ANY_UNCONFIRMED,
-        params={"tournament": game.tournament_id, "round": game.round, "game": -1},
-    )
-    return StoredResult(seq, still_open.first() is not None)
+    return await _store_in_one_trip(session, game, change, event, check_round=check_round)
 
 
 def _columns(change: GameChange) -> dict[str, Any]:
@@ -105,25 +97,52 @@ async def _store_in_one_statement(
     return StoredResult(int(seq), bool(round_open))
 
 
+async def _store_in_one_trip(
+    session: AsyncSession, game: GameRow, change: GameChange, event: Event, *, check_round: bool
+) -> StoredResult:
+    columns = _columns(change)
+    params = {**columns, **event_params(game.tournament_id, event), "game": game.id}
+    steps = [(_SQLITE_STORE_GAME, params), (_SQLITE_NUMBER, params), (_SQLITE_STORE_EVENT, params)]
+    if check_round:
+        steps.append((_ANY_UNCONFIRMED, {**params, "round": game.round, "game": -1}))
+    answers = await driver_run_in_one_trip(await session.connection(), steps)
+    for name, value in columns.items():
+        set_committed_value(game, name, value)
+    seq = keep_appended(session, game.tournament_id, int(answers[2][0][0]))
+    return StoredResult(seq, bool(answers[3]) if check_round else None)
+
+
 _UNCONFIRMED_IN_ROUND = (
     "SELECT 1 FROM games WHERE tournament_id = :tournament AND round = :round "
     f"AND status != '{GameStatus.CONFIRMED}' AND id != :game"
 )
 _ANY_UNCONFIRMED = text(_UNCONFIRMED_IN_ROUND + " LIMIT 1")
-"""SQLite: run after the game is flushed, so the game itself counts (`game` = -1)."""
+"""SQLite: run after the game is stored, so the game itself counts (`game` = -1)."""
 
 _GAME_COLUMNS = GameRow.__table__.c  # type: ignore[attr-defined]
-_STORE_GAME_EVENT_AND_PROBE = text(
-    "WITH changed AS ("
+_STORE_GAME = (
     "UPDATE games SET result = :result, status = :status, reports = :reports, "
-    "extra = :extra, shortened_minutes = :shortened_minutes WHERE id = :game), "
-    f"{NUMBER_AND_STORE_EVENT} "
-    f"SELECT seq, EXISTS ({_UNCONFIRMED_IN_ROUND}) FROM stored"
-).bindparams(
+    "extra = :extra, shortened_minutes = :shortened_minutes WHERE id = :game"
+)
+_GAME_BINDS = (
     bindparam("reports", type_=_GAME_COLUMNS.reports.type),
     bindparam("extra", type_=_GAME_COLUMNS.extra.type),
-    *EVENT_BINDS,
 )
+_SQLITE_STORE_GAME = text(_STORE_GAME).bindparams(*_GAME_BINDS)
+_SQLITE_NUMBER = text("UPDATE tournaments SET last_seq = last_seq + 1 WHERE id = :tournament")
+_SQLITE_STORE_EVENT = text(
+    "INSERT INTO events (tournament_id, seq, type, payload, created_at) "
+    "SELECT id, last_seq, :type, :payload, :created_at FROM tournaments "
+    "WHERE id = :tournament RETURNING seq"
+).bindparams(*EVENT_BINDS)
+"""SQLite: the game's new state, the next seq and the event row, then (when asked) the
+round probe, as four statements taken to the driver's thread in one trip
+(`driver_run_in_one_trip`): a reported result's writes cost one trip instead of one per
+statement (`service.db.sqlite_driver`)."""
+_STORE_GAME_EVENT_AND_PROBE = text(
+    f"WITH changed AS ({_STORE_GAME}), {NUMBER_AND_STORE_EVENT} "
+    f"SELECT seq, EXISTS ({_UNCONFIRMED_IN_ROUND}) FROM stored"
+).bindparams(*_GAME_BINDS, *EVENT_BINDS)
 """PostgreSQL: the game's new state, the next seq, the event row and its NOTIFY (queued,
 sent at commit), and the round probe, in one statement, run on the driver
 (`driver_fetch_one`). Every part reads the snapshot taken as the statement starts,

@@ -12,8 +12,10 @@ milliseconds, and a nine-statement result PUT paid for some forty of them.
 statement: the sqlite3 cursor is opened, executed, drained and closed in one call on the
 driver's thread, and what SQLAlchemy reads afterwards (the rows, `description`,
 `rowcount`, `lastrowid`) is kept on the Python side. Commits and rollbacks are one trip
-each, as before. Rows are always read whole, which is what SQLAlchemy's adapter does for
-every statement but server-side (streamed) ones, which Arbiter does not use on SQLite.
+each, as before. `run_statements` takes several statements to the thread at once, for a
+write whose statements are known together (`db.results`: a reported result). Rows are
+always read whole, which is what SQLAlchemy's adapter does for every statement but
+server-side (streamed) ones, which Arbiter does not use on SQLite.
 """
 
 from __future__ import annotations
@@ -121,6 +123,16 @@ class OneTripConnection(aiosqlite.Connection):
         except sqlite3.ProgrammingError:  # a `:memory:` connection answers on its thread only
             return True
 
+    async def run_statements(
+        self, statements: Sequence[tuple[str, Sequence[Any]]]
+    ) -> list[list[Any]]:
+        """Run `statements` (SQL and its positional values) one after the other in the
+        connection's transaction, in one trip; returns each one's rows. The first that
+        fails stops the rest and raises as it would alone."""
+        trip = partial(_run_all, self._conn, tuple(statements))
+        rows = await self._execute(trip)  # type: ignore[no-untyped-call]
+        return cast(list[list[Any]], rows)
+
     async def on_thread(self, statement: Callable[[sqlite3.Cursor], _Outcome]) -> _Outcome:
         """Run `statement` on a fresh sqlite3 cursor on the connection's thread, then
         close that cursor there."""
@@ -161,6 +173,20 @@ def _execute(cursor: sqlite3.Cursor, *, sql: str, parameters: Any) -> _Outcome:
     cursor.execute(sql, parameters)
     rows = cursor.fetchall() if cursor.description else []
     return rows, cursor.description, cursor.rowcount, cursor.lastrowid
+
+
+def _run_all(
+    connection: sqlite3.Connection, statements: tuple[tuple[str, Sequence[Any]], ...]
+) -> list[list[Any]]:
+    cursor = connection.cursor()
+    try:
+        answers = []
+        for sql, values in statements:
+            cursor.execute(sql, values)
+            answers.append(cursor.fetchall() if cursor.description else [])
+        return answers
+    finally:
+        cursor.close()
 
 
 def _execute_many(cursor: sqlite3.Cursor, *, sql: str, parameters: Iterable[Any]) -> _Outcome:

@@ -134,10 +134,11 @@ def sqlite_url(tmp_path: Path) -> Iterator[str]:
     yield from prepared_database("sqlite", tmp_path)
 
 
-async def test_a_result_put_costs_ten_trips(sqlite_url: str, trips: list[str]) -> None:
-    """A keyed result PUT on SQLite: its nine statements and its commit, one trip each,
-    and no rollback as the pool takes the committed connection back (with aiosqlite's
-    own cursor: 37 trips, up to four a statement)."""
+async def test_a_result_put_costs_seven_trips(sqlite_url: str, trips: list[str]) -> None:
+    """A keyed result PUT on SQLite: its statements one trip each, except the four that
+    store the result, which make one together; its commit; and no rollback as the pool
+    takes the committed connection back (with aiosqlite's own cursor: 37 trips, up to
+    four a statement)."""
     url = sqlite_url
     app = create_app(Settings(database_url=url))
     async with (
@@ -154,7 +155,9 @@ async def test_a_result_put_costs_ten_trips(sqlite_url: str, trips: list[str]) -
             headers={**event.auth(), "Idempotency-Key": "trips-1"},
         )
         assert answer.status_code == 200, answer.text
-        assert trips == ["_with_cursor"] * 9 + ["commit"]
+        # claim, tournament, lock, game; the game's state, seq, event and round probe
+        # in one trip (db/results.py); the answer sealed; the commit
+        assert trips == ["_with_cursor"] * 4 + ["_run_all", "_with_cursor", "commit"]
 
 
 async def test_a_failed_statement_leaves_nothing_of_the_one_before(tmp_path: Path) -> None:
@@ -174,3 +177,36 @@ async def test_a_failed_statement_leaves_nothing_of_the_one_before(tmp_path: Pat
             assert await cursor.fetchall() == []
     finally:
         await built.dispose()
+
+
+async def test_statements_taken_together_make_one_trip(
+    engine: AsyncEngine, trips: list[str]
+) -> None:
+    """`run_statements`: in order, in the caller's transaction, each one's rows; the
+    first that fails stops the rest, and rolling back undoes those before it."""
+    async with engine.connect() as conn:
+        await conn.execute(text("SELECT 1"))  # SQLAlchemy's transaction begins
+        raw = await conn.get_raw_connection()
+        driver = raw.driver_connection
+        assert isinstance(driver, OneTripConnection)
+        trips.clear()
+        answers = await driver.run_statements(
+            [
+                ("INSERT INTO t (name) VALUES (?)", ["a"]),
+                ("UPDATE t SET name = name || ? WHERE name = ?", ["!", "a"]),
+                ("SELECT id, name FROM t", []),
+            ]
+        )
+        assert trips == ["_run_all"]
+        assert answers == [[], [], [(1, "a!")]]
+        with pytest.raises(sqlite3.IntegrityError):
+            await driver.run_statements(
+                [
+                    ("INSERT INTO t (name) VALUES (?)", ["b"]),
+                    ("INSERT INTO t (name) VALUES (?)", ["a!"]),
+                    ("INSERT INTO t (name) VALUES (?)", ["c"]),
+                ]
+            )
+        await conn.rollback()
+        names = (await conn.execute(text("SELECT name FROM t"))).scalars().all()
+    assert names == []
