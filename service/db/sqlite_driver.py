@@ -24,11 +24,13 @@ import sqlite3
 from collections import deque
 from collections.abc import Callable, Generator, Iterable, Sequence
 from functools import partial
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 
 import aiosqlite
 
 __all__ = ["OneTripConnection", "OneTripCursor", "one_trip_connector"]
+
+T = TypeVar("T")
 
 _Outcome = tuple[list[Any], Any, int, int | None]
 """What a statement leaves: its rows, `description`, `rowcount` and `lastrowid`."""
@@ -129,16 +131,13 @@ class OneTripConnection(aiosqlite.Connection):
         """Run `statements` (SQL and its positional values) one after the other in the
         connection's transaction, in one trip; returns each one's rows. The first that
         fails stops the rest and raises as it would alone."""
-        trip = partial(_run_all, self._conn, tuple(statements))
-        rows = await self._execute(trip)  # type: ignore[no-untyped-call]
-        return cast(list[list[Any]], rows)
+        return await self.on_thread(partial(_run_all, statements=tuple(statements)))
 
-    async def on_thread(self, statement: Callable[[sqlite3.Cursor], _Outcome]) -> _Outcome:
-        """Run `statement` on a fresh sqlite3 cursor on the connection's thread, then
-        close that cursor there."""
-        trip = partial(_with_cursor, self._conn, statement)
-        outcome = await self._execute(trip)  # type: ignore[no-untyped-call]
-        return cast(_Outcome, outcome)
+    async def on_thread(self, work: Callable[[sqlite3.Cursor], T]) -> T:
+        """Run `work` on a fresh sqlite3 cursor on the connection's thread, then close
+        that cursor there: one trip."""
+        trip = partial(_with_cursor, self._conn, work)
+        return cast(T, await self._execute(trip))  # type: ignore[no-untyped-call]
 
 
 def one_trip_connector(database: str, **connect_args: Any) -> Callable[[], Any]:
@@ -159,12 +158,10 @@ def _given(parameters: Any) -> Sequence[Any] | dict[str, Any]:
     return [] if parameters is None else parameters
 
 
-def _with_cursor(
-    connection: sqlite3.Connection, statement: Callable[[sqlite3.Cursor], _Outcome]
-) -> _Outcome:
+def _with_cursor(connection: sqlite3.Connection, work: Callable[[sqlite3.Cursor], T]) -> T:
     cursor = connection.cursor()
     try:
-        return statement(cursor)
+        return work(cursor)
     finally:
         cursor.close()
 
@@ -176,17 +173,13 @@ def _execute(cursor: sqlite3.Cursor, *, sql: str, parameters: Any) -> _Outcome:
 
 
 def _run_all(
-    connection: sqlite3.Connection, statements: tuple[tuple[str, Sequence[Any]], ...]
+    cursor: sqlite3.Cursor, *, statements: tuple[tuple[str, Sequence[Any]], ...]
 ) -> list[list[Any]]:
-    cursor = connection.cursor()
-    try:
-        answers = []
-        for sql, values in statements:
-            cursor.execute(sql, values)
-            answers.append(cursor.fetchall() if cursor.description else [])
-        return answers
-    finally:
-        cursor.close()
+    answers = []
+    for sql, values in statements:
+        cursor.execute(sql, values)
+        answers.append(cursor.fetchall() if cursor.description else [])
+    return answers
 
 
 def _execute_many(cursor: sqlite3.Cursor, *, sql: str, parameters: Iterable[Any]) -> _Outcome:

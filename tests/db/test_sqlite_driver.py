@@ -155,9 +155,9 @@ async def test_a_result_put_costs_seven_trips(sqlite_url: str, trips: list[str])
             headers={**event.auth(), "Idempotency-Key": "trips-1"},
         )
         assert answer.status_code == 200, answer.text
-        # claim, tournament, lock, game; the game's state, seq, event and round probe
-        # in one trip (db/results.py); the answer sealed; the commit
-        assert trips == ["_with_cursor"] * 4 + ["_run_all", "_with_cursor", "commit"]
+        # claim, tournament, lock, game; then the game's state, seq, event and round
+        # probe together (db/results.py); the answer sealed; the commit
+        assert trips == ["_with_cursor"] * 6 + ["commit"]
 
 
 async def test_a_failed_statement_leaves_nothing_of_the_one_before(tmp_path: Path) -> None:
@@ -197,7 +197,7 @@ async def test_statements_taken_together_make_one_trip(
                 ("SELECT id, name FROM t", []),
             ]
         )
-        assert trips == ["_run_all"]
+        assert trips == ["_with_cursor"]
         assert answers == [[], [], [(1, "a!")]]
         with pytest.raises(sqlite3.IntegrityError):
             await driver.run_statements(
