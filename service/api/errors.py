@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Iterator
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -21,6 +20,7 @@ from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from service.app.write_gate import LOCK_WAIT_DETAIL
+from service.db.failures import error_chain, is_not_migrated, sqlstate
 from service.engine.bridge.errors import BridgeInputError
 from service.engine.errors import EngineError
 from service.engine.pairing.flampark.errors import (
@@ -64,20 +64,9 @@ operator intervention (shutdown, terminated backend, starting up), too many
 connections, a database not accepting connections, a lock held past `lock_timeout`
 (busy, and nothing was written)."""
 _OUTAGE_MESSAGES = ("database is locked", "connection is closed", "connection was closed")
-
-
-def _chain(exc: BaseException) -> Iterator[BaseException]:
-    """`exc` and what it wraps (the driver's error, its cause or context), eight deep."""
-    seen: BaseException | None = exc
-    for _ in range(8):
-        if seen is None:
-            return
-        yield seen
-        seen = getattr(seen, "orig", None) or seen.__cause__ or seen.__context__
-
-
-def _sqlstate(exc: BaseException) -> str:
-    return str(getattr(exc, "sqlstate", "") or "")
+NOT_MIGRATED_DETAIL = (
+    "the database has not been migrated to this release; run `arbiter migrate`, then retry"
+)
 
 
 def is_outage(exc: BaseException) -> bool:
@@ -87,15 +76,15 @@ def is_outage(exc: BaseException) -> bool:
         return True
     return any(
         isinstance(seen, OSError | PoolTimeout)
-        or _sqlstate(seen).startswith(_OUTAGE_SQLSTATES)
+        or sqlstate(seen).startswith(_OUTAGE_SQLSTATES)
         or any(text in str(seen).lower() for text in _OUTAGE_MESSAGES)
-        for seen in _chain(exc)
+        for seen in error_chain(exc)
     )
 
 
 def is_lock_timeout(exc: BaseException) -> bool:
     """True when a PostgreSQL statement gave up waiting for a lock (`lock_timeout`)."""
-    return any(_sqlstate(seen) == _LOCK_NOT_AVAILABLE for seen in _chain(exc))
+    return any(sqlstate(seen) == _LOCK_NOT_AVAILABLE for seen in error_chain(exc))
 
 
 def outage_problem(cause: BaseException | None = None) -> Unavailable:
@@ -222,14 +211,22 @@ def install_error_handlers(app: FastAPI) -> None:
         return problem_response(engine_problem(exc), request.url.path)
 
     async def on_database(request: Request, exc: Exception) -> JSONResponse:
+        if is_not_migrated(exc):
+            return on_not_migrated(request, exc)
         if not is_outage(exc):
             return await on_unexpected(request, exc)
         _log.warning("database unreachable or busy on %s: %s", request.url.path, exc)
         retry_after = request.app.state.arbiter.settings.retry_after_seconds
         return problem_response(outage_problem(exc), request.url.path, retry_after=retry_after)
 
+    def on_not_migrated(request: Request, exc: Exception) -> JSONResponse:
+        _log.error("%s on %s: %s", NOT_MIGRATED_DETAIL, request.url.path, exc)
+        retry_after = request.app.state.arbiter.settings.retry_after_seconds
+        problem = Unavailable(NOT_MIGRATED_DETAIL, field="database")
+        return problem_response(problem, request.url.path, retry_after=retry_after)
+
     async def on_unexpected(request: Request, exc: Exception) -> JSONResponse:
-        if is_outage(exc):
+        if is_outage(exc) or is_not_migrated(exc):
             return await on_database(request, exc)
         _log.exception("unhandled error on %s", request.url.path, exc_info=exc)
         problem = Problem("internal error; the request changed nothing")

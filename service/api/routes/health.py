@@ -6,32 +6,34 @@ from __future__ import annotations
 import asyncio
 
 from fastapi import APIRouter, Response
-from sqlalchemy import text
 
 from service.api.deps import StateDep
 from service.api.errors import is_outage
 from service.api.state import AppState
+from service.db.schema import schema_state
 
 router = APIRouter(tags=["health"])
 
 _DATABASE_WAIT = 2.0
-"""Seconds the database gets to answer `SELECT 1` before it counts as unreachable."""
+"""Seconds the database gets to answer the probe before it counts as unreachable."""
 
 
 async def _database(state: AppState) -> str:
-    async def probe() -> None:
+    """ "ok", "unreachable", or "not migrated" (no schema, or an older release's:
+    `db.schema`); the probe reads the schema's revision, one statement."""
+
+    async def probe() -> str:
         async with state.read_session() as session:
-            await session.exec(text("SELECT 1"))  # type: ignore[call-overload]
+            return await schema_state(session)
 
     try:
-        await asyncio.wait_for(probe(), _DATABASE_WAIT)
+        return await asyncio.wait_for(probe(), _DATABASE_WAIT)
     except TimeoutError:
         return "unreachable"
     except Exception as exc:
         if is_outage(exc):
             return "unreachable"
         raise
-    return "ok"
 
 
 def _live_bus(state: AppState) -> str:
@@ -42,8 +44,9 @@ def _live_bus(state: AppState) -> str:
 @router.get("/healthz")
 async def healthz(state: StateDep, response: Response) -> dict[str, str]:
     """`{"status": "ok", "database": "ok", "live_bus": "ok"}`. 503 with `Retry-After`
-    while the database is unreachable; a live bus that is reconnecting leaves the status
-    "degraded" (writes work, live clients catch up from the event log)."""
+    while the database is unreachable or not migrated to this release ("not
+    migrated"); a live bus that is reconnecting leaves the status "degraded" (writes
+    work, live clients catch up from the event log)."""
     database = await _database(state)
     bus = _live_bus(state)
     if database != "ok":
