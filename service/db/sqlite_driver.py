@@ -16,6 +16,12 @@ each, as before. `run_statements` takes several statements to the thread at once
 write whose statements are known together (`db.results`: a reported result). Rows are
 always read whole, which is what SQLAlchemy's adapter does for every statement but
 server-side (streamed) ones, which Arbiter does not use on SQLite.
+
+The subclass uses aiosqlite's own queue to its thread (`_execute`), its sqlite3
+connection (`_conn`) and its thread (`_thread`), as SQLAlchemy's adapter does; they
+changed shape in aiosqlite 0.22 (the connection stopped being the thread), so
+pyproject.toml holds aiosqlite to the 0.22 series, and tests/db/test_sqlite_driver.py
+would catch a change.
 """
 
 from __future__ import annotations
