@@ -44,18 +44,26 @@ def may_write(sql: str) -> bool:
 
 Statement = Select[*tuple[Any, ...]] | TextClause
 
-_COMPILED: dict[tuple[Statement, str], tuple[str, tuple[str, ...]]] = {}
-"""(statement, dialect name) -> SQL text and its parameters' names in order (the
-statements are module constants: a few entries)."""
+Processor = Callable[[Any], Any]
+_Compiled = tuple[str, tuple[str, ...], tuple[Processor | None, ...]]
+_COMPILED: dict[tuple[Statement, str], _Compiled] = {}
+"""(statement, dialect name) -> SQL text, its parameters' names in order, and each one's
+bind processor for the dialect or None (SQLite's take them: JSON to text, datetimes to
+SQLite's text form; asyncpg takes the values as they are). The statements are module
+constants: a few entries."""
 
 
-def _compiled(statement: Statement, dialect: Dialect) -> tuple[str, tuple[str, ...]]:
+def _compiled(statement: Statement, dialect: Dialect) -> _Compiled:
     key = (statement, dialect.name)
     found = _COMPILED.get(key)
     if found is None:
         compiled = statement.compile(dialect=dialect)
-        found = (compiled.string, tuple(compiled.positiontup or ()))
-        _COMPILED[key] = found
+        names = tuple(compiled.positiontup or ())
+        processors = tuple(
+            compiled.binds[name].type.dialect_impl(dialect).bind_processor(dialect)
+            for name in names
+        )
+        found = _COMPILED[key] = (compiled.string, names, processors)
     return found
 
 
@@ -64,7 +72,7 @@ async def _on_driver(
 ) -> tuple[Any, str, list[Any]]:
     """asyncpg's connection under the session's, the statement's SQL for it, and the
     parameters in the order that SQL takes them."""
-    sql, names = _compiled(statement, connection.dialect)
+    sql, names, _ = _compiled(statement, connection.dialect)
     raw = await connection.get_raw_connection()
     return raw.driver_connection, sql, [parameters[n] for n in names]
 
@@ -97,24 +105,6 @@ async def driver_fetch_one(
     return record
 
 
-_Bind = tuple[str, Callable[[Any], Any] | None]
-_SQLITE: dict[TextClause, tuple[str, tuple[_Bind, ...]]] = {}
-"""SQLite: statement -> SQL text and, in order, each parameter's name and the bind
-processor of its type (JSON to text, datetimes to SQLite's text form), or None."""
-
-
-def _for_sqlite(statement: TextClause, dialect: Dialect) -> tuple[str, tuple[_Bind, ...]]:
-    found = _SQLITE.get(statement)
-    if found is None:
-        compiled = statement.compile(dialect=dialect)
-        binds = tuple(
-            (name, compiled.binds[name].type.dialect_impl(dialect).bind_processor(dialect))
-            for name in compiled.positiontup or ()
-        )
-        found = _SQLITE[statement] = (compiled.string, binds)
-    return found
-
-
 async def driver_run_in_one_trip(
     connection: AsyncConnection, steps: Sequence[tuple[TextClause, Mapping[str, Any]]]
 ) -> list[list[Any]]:
@@ -124,11 +114,11 @@ async def driver_run_in_one_trip(
     type. The writes among them are added to the connection's `DRIVER_WRITES`."""
     statements: list[tuple[str, list[Any]]] = []
     for statement, parameters in steps:
-        sql, binds = _for_sqlite(statement, connection.dialect)
-        values = [parameters[name] for name, _ in binds]
-        for index, (_, process) in enumerate(binds):
-            if process is not None:
-                values[index] = process(values[index])
+        sql, names, processors = _compiled(statement, connection.dialect)
+        values = [
+            parameters[name] if process is None else process(parameters[name])
+            for name, process in zip(names, processors, strict=True)
+        ]
         statements.append((sql, values))
     writes = sum(may_write(sql) for sql, _ in statements)
     connection.info[DRIVER_WRITES] = connection.info.get(DRIVER_WRITES, 0) + writes

@@ -24,24 +24,22 @@ from service.db.sqlite_driver import OneTripConnection
 from tests.api.conftest import create_round_robin
 from tests.db_backends import prepared_database
 
-TRIPS: list[str] = []
-
 
 @pytest.fixture
 def trips(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
     """Every call queued on an aiosqlite connection's thread by this test's event loop
     (not the live reader's, on a thread of its own), by the function's name."""
-    TRIPS.clear()
+    trips: list[str] = []
     original = aiosqlite.Connection._execute
     here = threading.current_thread()
 
     async def counted(self: aiosqlite.Connection, fn: Any, *args: Any, **kwargs: Any) -> Any:
         if threading.current_thread() is here:
-            TRIPS.append(str(getattr(fn, "__name__", None) or fn.func.__name__))
+            trips.append(str(getattr(fn, "__name__", None) or fn.func.__name__))
         return await original(self, fn, *args, **kwargs)
 
     monkeypatch.setattr(aiosqlite.Connection, "_execute", counted)
-    yield TRIPS
+    yield trips
 
 
 @pytest.fixture
