@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager, suppress
 from datetime import timedelta
@@ -39,9 +40,11 @@ from service.api.routes import (
     tournaments,
     trf,
 )
+from service.api.routes.health import database_state
 from service.api.security import SecurityHeadersMiddleware
 from service.api.state import AppState
 from service.config import Settings, get_settings
+from service.db.schema import NOT_MIGRATED
 from service.db.session import create_engine, create_session_factory
 from service.heap import SpectatorHeap, settle_after_start
 from service.live.admission import AdmissionGate, AdmissionMiddleware
@@ -112,6 +115,35 @@ def _read_engine(config: Settings) -> AsyncEngine | None:
     )
 
 
+_log = logging.getLogger("arbiter.api")
+
+_NOT_MIGRATED_AT_START = (
+    "the database has not been migrated to this release: run `arbiter migrate`; until "
+    "then /healthz answers 503 and every request that reaches the database answers 503"
+)
+_UNREACHABLE_AT_START = (
+    "the database did not answer at start-up; /healthz answers 503 until it does, and "
+    "the service serves as soon as it is back"
+)
+
+
+async def report_database_at_start(state: AppState) -> str:
+    """Say in the log, once, what `/healthz` would say of the database if it is not
+    "ok": an operator who started the server on a database that was never migrated (or
+    migrated for an older release) reads the cure at start-up instead of finding it in
+    the first 503. The server starts either way; the probe waits 2 s at most."""
+    try:
+        database = await database_state(state)
+    except Exception as exc:  # the server starts anyway; /healthz tells the rest
+        _log.warning("the database's state could not be read at start-up: %r", exc)
+        return "unknown"
+    if database == NOT_MIGRATED:
+        _log.warning(_NOT_MIGRATED_AT_START)
+    elif database != "ok":
+        _log.warning(_UNREACHABLE_AT_START)
+    return database
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     """Build the app; the lifespan opens the database engine and the event bus."""
     config = settings or get_settings()
@@ -154,6 +186,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             )
         )
         settle_after_start()
+        await report_database_at_start(app.state.arbiter)
         try:
             yield
         finally:

@@ -7,6 +7,7 @@ first, while the older replicas still serve)."""
 from __future__ import annotations
 
 import asyncio
+import logging
 import uuid
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
@@ -82,6 +83,34 @@ async def test_a_database_of_an_older_release(client: httpx.AsyncClient, bare_ur
     await asyncio.to_thread(upgrade, bare_url)
     assert (await client.get("/healthz")).status_code == 200
     assert (await _create(client)).status_code == 201
+
+
+async def _start_and_read_log(url: str, caplog: pytest.LogCaptureFixture) -> list[str]:
+    """Start an app on `url` (its lifespan) and return what "arbiter.api" logged."""
+    app: FastAPI = create_app(Settings(database_url=url))
+    with caplog.at_level(logging.WARNING, logger="arbiter.api"):
+        async with app.router.lifespan_context(app):
+            pass
+    return [r.getMessage() for r in caplog.records if r.name == "arbiter.api"]
+
+
+async def test_the_start_up_log_names_the_cure(
+    bare_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    said = await _start_and_read_log(bare_url, caplog)
+    assert len(said) == 1 and "run `arbiter migrate`" in said[0], said
+
+    caplog.clear()
+    await asyncio.to_thread(upgrade, bare_url)
+    assert await _start_and_read_log(bare_url, caplog) == []
+
+
+async def test_a_database_down_at_start_up_is_logged_and_the_server_starts(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    # a closed port: nothing listens on port 1 of the loopback
+    said = await _start_and_read_log("postgresql+asyncpg://postgres@127.0.0.1:1/none", caplog)
+    assert len(said) == 1 and "did not answer at start-up" in said[0], said
 
 
 def test_this_releases_earlier_revisions_are_read_from_its_migrations() -> None:

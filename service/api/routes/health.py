@@ -18,9 +18,10 @@ _DATABASE_WAIT = 2.0
 """Seconds the database gets to answer the probe before it counts as unreachable."""
 
 
-async def _database(state: AppState) -> str:
+async def database_state(state: AppState) -> str:
     """ "ok", "unreachable", or "not migrated" (no schema, or an older release's:
-    `db.schema`); the probe reads the schema's revision, one statement."""
+    `db.schema`); the probe reads the schema's revision, one statement. Also read once
+    at start-up (`api.app.report_database_at_start`)."""
 
     async def probe() -> str:
         async with state.read_session() as session:
@@ -47,7 +48,7 @@ async def healthz(state: StateDep, response: Response) -> dict[str, str]:
     while the database is unreachable or not migrated to this release ("not
     migrated"); a live bus that is reconnecting leaves the status "degraded" (writes
     work, live clients catch up from the event log)."""
-    database = await _database(state)
+    database = await database_state(state)
     bus = _live_bus(state)
     if database != "ok":
         response.status_code = 503
