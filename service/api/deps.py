@@ -91,8 +91,10 @@ TournamentId = Annotated[str, Path(min_length=1, max_length=64, description="Tou
 Credentials = Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)]
 
 
-async def _access(session: AsyncSession, tournament_id: str, token: str | None) -> Access:
-    row = await get_tournament(session, tournament_id)
+async def _access(
+    session: AsyncSession, tournament_id: str, token: str | None, *, lock: bool = False
+) -> Access:
+    row = await get_tournament(session, tournament_id, lock=lock)
     if row.kind == TournamentKind.BRIDGE:
         raise NotFound(
             f"{tournament_id!r} is a bridge event: see /v1/bridge/events/{tournament_id}",
@@ -213,6 +215,23 @@ async def get_organizer_write(
 OrganizerWriteDep = Annotated[Write, Depends(get_organizer_write)]
 
 
+async def get_locking_write(
+    request: Request, tournament_id: TournamentId, credentials: Credentials
+) -> AsyncIterator[Write]:
+    """`get_write` for a write that locks the tournament first thing (a result report:
+    `db.events.lock_and_reload`): the tournament is locked as it is loaded, one
+    statement, so the write makes one round trip fewer while it waits on the loop."""
+    async with _writing(request, tournament_id, credentials, lock=True) as (
+        session,
+        state,
+        access,
+    ):
+        yield Write(session, state, access.row, _writer(access))
+
+
+LockingWriteDep = Annotated[Write, Depends(get_locking_write)]
+
+
 @asynccontextmanager
 async def write_session(request: Request) -> AsyncIterator[tuple[AsyncSession, AppState]]:
     """The session of a write (`get_session`'s rules: the idempotency middleware's own,
@@ -225,7 +244,15 @@ async def write_session(request: Request) -> AsyncIterator[tuple[AsyncSession, A
 
 @asynccontextmanager
 async def _writing(
-    request: Request, tournament_id: str, credentials: HTTPAuthorizationCredentials | None
+    request: Request,
+    tournament_id: str,
+    credentials: HTTPAuthorizationCredentials | None,
+    *,
+    lock: bool = False,
 ) -> AsyncIterator[tuple[AsyncSession, AppState, Access]]:
     async with write_session(request) as (session, state):
-        yield session, state, await _access(session, tournament_id, _token_of(credentials))
+        yield (
+            session,
+            state,
+            await _access(session, tournament_id, _token_of(credentials), lock=lock),
+        )

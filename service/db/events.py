@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import bindparam, event, text
+from sqlalchemy import bindparam, event, text, update
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import col, select
@@ -30,6 +30,7 @@ __all__ = [
     "events_since",
     "holds_lock",
     "keep_appended",
+    "load_locked",
     "lock_and_reload",
     "lock_tournament",
 ]
@@ -87,6 +88,29 @@ async def lock_tournament(session: AsyncSession, tournament_id: str) -> None:
 
 
 _LOCKED_COLUMNS = ("status", "current_round", "total_rounds", "last_seq")
+
+
+async def load_locked(session: AsyncSession, tournament_id: str) -> TournamentRow | None:
+    """The tournament (None when there is none), locked for the rest of the transaction
+    as it is loaded: the load of the request's tournament and `lock_and_reload` in one
+    statement, for a write that locks it anyway (a result report), one round trip less
+    than loading it first and locking it after. Later calls in the same transaction (the
+    next reports of a group committed together) read the row this one locked."""
+    reloaded: dict[str, TournamentRow] = session.info.setdefault(_RELOADED, {})
+    held = reloaded.get(tournament_id)
+    if held is not None:
+        return held
+    statement = (
+        update(TournamentRow)
+        .where(col(TournamentRow.id) == tournament_id)
+        .values(last_seq=TournamentRow.last_seq)
+        .returning(TournamentRow)
+        .execution_options(populate_existing=True, synchronize_session=False)
+    )
+    row = (await session.exec(statement)).scalars().one_or_none()
+    if row is not None:
+        reloaded[tournament_id] = row
+    return row
 
 
 def holds_lock(session: AsyncSession, tournament_id: str) -> bool:

@@ -21,7 +21,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from service.db.columns import fetch_columns
 from service.db.event_types import PlayerRemoved, TournamentCreated
-from service.db.events import append_event, lock_tournament
+from service.db.events import append_event, load_locked, lock_tournament
 from service.db.loading import Schedule, engine_tournament, stored_schedule
 from service.db.tables import ByeRow, EventRow, GameRow, PlayerRow, TournamentRow, TournamentStatus
 from service.db.tokens import hash_token, new_token
@@ -82,9 +82,15 @@ async def create_tournament(
     return row, token
 
 
-async def get_tournament(session: AsyncSession, tournament_id: str) -> TournamentRow:
-    """The tournament, or NotFound."""
-    row = await session.get(TournamentRow, tournament_id)
+async def get_tournament(
+    session: AsyncSession, tournament_id: str, *, lock: bool = False
+) -> TournamentRow:
+    """The tournament, or NotFound; `lock`: locked for the rest of the transaction in the
+    same statement (`events.load_locked`)."""
+    if lock:
+        row = await load_locked(session, tournament_id)
+    else:
+        row = await session.get(TournamentRow, tournament_id)
     if row is None:
         raise NotFound(f"no tournament {tournament_id!r}", field="tournament_id")
     return row

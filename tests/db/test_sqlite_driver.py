@@ -132,11 +132,11 @@ def sqlite_url(tmp_path: Path) -> Iterator[str]:
     yield from prepared_database("sqlite", tmp_path)
 
 
-async def test_a_result_put_costs_seven_trips(sqlite_url: str, trips: list[str]) -> None:
+async def test_a_result_put_costs_six_trips(sqlite_url: str, trips: list[str]) -> None:
     """A keyed result PUT on SQLite: its statements one trip each, except the four that
     store the result, which make one together; its commit; and no rollback as the pool
     takes the committed connection back (with aiosqlite's own cursor: 37 trips, up to
-    four a statement)."""
+    four a statement). The tournament is locked as it is loaded (`events.load_locked`)."""
     url = sqlite_url
     app = create_app(Settings(database_url=url))
     async with (
@@ -153,9 +153,9 @@ async def test_a_result_put_costs_seven_trips(sqlite_url: str, trips: list[str])
             headers={**event.auth(), "Idempotency-Key": "trips-1"},
         )
         assert answer.status_code == 200, answer.text
-        # claim, tournament, lock, game; then the game's state, seq, event and round
-        # probe together (db/results.py); the answer sealed; the commit
-        assert trips == ["_with_cursor"] * 6 + ["commit"]
+        # claim, tournament locked as it loads, game; then the game's state, seq, event
+        # and round probe together (db/results.py); the answer sealed; the commit
+        assert trips == ["_with_cursor"] * 5 + ["commit"]
 
 
 async def test_a_failed_statement_leaves_nothing_of_the_one_before(tmp_path: Path) -> None:

@@ -11,7 +11,7 @@ from fastapi import APIRouter, Path, Query, Request, status
 from fastapi.responses import StreamingResponse
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from service.api.deps import OrganizerWriteDep, SessionDep, TournamentDep, WriteDep
+from service.api.deps import LockingWriteDep, OrganizerWriteDep, SessionDep, TournamentDep
 from service.api.errors import engine_problem, is_outage, outage_problem
 from service.api.observability import observe_pairing
 from service.api.publish import commit_and_publish
@@ -206,7 +206,7 @@ async def read_round(
 @router.put("/{round_number}/games/{table}/result", response_model=GamePublic)
 async def report_result(
     body: ResultSubmit,
-    write: WriteDep,
+    write: LockingWriteDep,
     round_number: int = RoundNumber,
     table: int = TableNumber,
 ) -> GamePublic:
