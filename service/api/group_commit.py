@@ -2,9 +2,9 @@
 
 Under the gate (`app.write_gate`) the writers of a tournament run one at a time, so
 their rate is one over the time each holds the gate. A keyed report alone holds it for
-eight round trips (begin, claim, tournament, lock, game, result, answer, commit). The
-writer that gets the gate therefore takes the keyed result reports queued right behind
-it (`take_group`) and runs them in one transaction (`commit_group`):
+seven round trips (begin, claim, the tournament locked as it loads, game, result,
+answer, commit). The writer that gets the gate therefore takes the keyed result reports
+queued right behind it (`take_group`) and runs them in one transaction (`commit_group`):
 
 1. one statement claims every key (a key held by a committed request is left out: its
    write runs alone afterwards and replays);
