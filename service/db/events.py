@@ -114,7 +114,8 @@ async def load_locked(session: AsyncSession, tournament_id: str) -> TournamentRo
 
 
 def holds_lock(session: AsyncSession, tournament_id: str) -> bool:
-    """Whether this transaction has locked the tournament with `lock_and_reload`."""
+    """Whether this transaction has locked the tournament (`lock_and_reload`, or
+    `load_locked` as it loaded it)."""
     return tournament_id in session.info.get(_RELOADED, {})
 
 
