@@ -224,3 +224,78 @@ def test_blossoms_nested_deeper_than_the_recursion_limit() -> None:
     matcher.solve()
     assert matcher.deepest >= levels - 1
     assert matcher.matching() == expected
+
+
+@st.composite
+def _reserved_graphs(
+    draw: st.DrawFn,
+) -> tuple[int, int, list[int], list[list[str]], list[list[int]], list[tuple[int, list[int]]]]:
+    """A graph whose edges are absent, explicit, or reserved (weight F - p_v - p_u),
+    then updates of one vertex's explicit weights."""
+    n = draw(st.integers(min_value=2, max_value=11))
+    flat = draw(st.integers(min_value=12, max_value=40))
+    potential = draw(st.lists(st.integers(-3, 5), min_size=n, max_size=n))
+    kind = [["none"] * n for _ in range(n)]
+    weights = [[0] * n for _ in range(n)]
+    for i in range(n):
+        for j in range(i + 1, n):
+            k = draw(st.sampled_from(["none", "explicit", "reserved", "reserved"]))
+            kind[i][j] = kind[j][i] = k
+            if k == "explicit":
+                # near the flat weight, so that tight odd cycles (blossoms) form
+                near = flat - potential[i] - potential[j] + draw(st.integers(-3, 3))
+                weights[i][j] = weights[j][i] = max(1, near)
+            elif k == "reserved":
+                weights[i][j] = weights[j][i] = flat - potential[i] - potential[j]
+    cell = st.one_of(st.just(0), st.integers(min_value=1, max_value=flat + 10))
+    updates = draw(
+        st.lists(
+            st.tuples(st.integers(0, n - 1), st.lists(cell, min_size=n, max_size=n)),
+            max_size=4,
+        )
+    )
+    return n, flat, potential, kind, weights, updates
+
+
+@settings(max_examples=500, deadline=None)
+@given(_reserved_graphs())
+def test_reserved_edges_count_as_if_they_were_in_the_graph(case: Any) -> None:
+    """Edges held in reserve are not scanned, yet the optimum is the optimum over
+    every edge, after every update: the duals are checked against them (blossom
+    duals included) and an infeasible one is moved into the graph."""
+    n, flat, potential, kind, weights, updates = case
+    matcher = WeightedMatcher(n)
+    matcher.set_flat_weights(flat, potential)
+    for i in range(n):
+        matcher.set_weights(i, [(j, weights[i][j]) for j in range(i) if kind[i][j] == "explicit"])
+        matcher.reserve(i, [j for j in range(i) if kind[i][j] == "reserved"])
+    for step in range(len(updates) + 1):
+        frozen = tuple(tuple(row) for row in weights)
+        for i in range(n):
+            for j in range(n):
+                if i != j:
+                    assert matcher.weight(i, j) == frozen[i][j]
+        expected = _best(n, frozen)
+        if expected is None:
+            with pytest.raises(MatchingError):
+                matcher.solve()
+            return
+        matcher.solve()
+        assert _total(matcher, n, frozen) == expected
+        if step < len(updates):
+            v, row = updates[step]
+            matcher.set_weights(v, [(u, row[u]) for u in range(n) if u != v])
+            for u in range(n):
+                if u != v:
+                    weights[v][u] = weights[u][v] = row[u]
+
+
+def test_reserved_edges_rejected_when_they_weigh_nothing() -> None:
+    matcher = WeightedMatcher(3)
+    matcher.set_flat_weights(4, [2, 2, 1])
+    with pytest.raises(ValueError, match="more than nothing"):
+        matcher.reserve(1, [0])
+    matcher.reserve(2, [0])
+    assert matcher.weight(0, 2) == 1
+    with pytest.raises(ValueError, match="fixed once"):
+        matcher.set_flat_weights(5, [0, 0, 0])

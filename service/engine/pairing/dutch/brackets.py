@@ -44,6 +44,10 @@ from .weights import WeightContext
 
 __all__ = ["BracketLog", "pair_players"]
 
+_NEAR = 8
+"""Outside pairs kept in the matcher's graph for each player: with the nearest
+players above (`_RoundPairer._set_outside_weights`)."""
+
 
 @dataclass(slots=True)
 class BracketLog:
@@ -389,11 +393,10 @@ class _RoundPairer:
         shift = [ctx.info[p.number].shift for p in order]
         in_top_group = [s >= score[0] for s in score]
         odd = n & 1
-        for v in range(n):
+        if not odd:
+            self._set_outside_weights()
+        for v in range(n if odd else 0):
             lower = order[v]
-            if not odd:
-                self.matcher.set_weights(v, enumerate(ctx.outside_weights(lower, order[:v])))
-                continue
             row: list[tuple[int, int]] = []
             for u in range(v):
                 higher = order[u]
@@ -419,8 +422,7 @@ class _RoundPairer:
             return
         if not self.pab_criteria:
             ctx.set_bye(score[0], {})
-            for v in range(n):
-                self.matcher.set_weights(v, enumerate(ctx.outside_weights(order[v], order[:v])))
+            self._set_outside_weights()
             return
         bye_v = next(v for v in range(n) if first[v] == v)
         ctx.bye_score = score[bye_v]
@@ -433,8 +435,33 @@ class _RoundPairer:
         )
         ctx.set_bye(score[bye_v], {c: i for i, c in enumerate(counts)})
         ctx.single_downfloater_is_bye = single
-        for v in range(n):
-            self.matcher.set_weights(v, enumerate(ctx.outside_weights(order[v], order[:v])))
+        self._set_outside_weights()
+
+    def _set_outside_weights(self) -> None:
+        """Every pair gets the weight of a pair outside the bracket (the completion
+        fields alone). Each player's pairs with the `_NEAR` nearest players above it
+        enter the matcher's graph; the rest, interchangeable as any matching of them
+        weighs the same, are held in reserve (`WeightedMatcher.reserve`), so the
+        stages do not scan the whole field where the brackets below are all alike."""
+        ctx = self.ctx
+        order = self.order
+        matcher = self.matcher
+        matcher.set_flat_weights(ctx.outside_constant(), [ctx.outside_potential(p) for p in order])
+        for v in range(self.n):
+            row = ctx.outside_weights(order[v], order[:v])
+            near: list[tuple[int, int]] = []
+            far: list[int] = []
+            for u in range(v - 1, -1, -1):
+                w = row[u]
+                if not w:
+                    near.append((u, 0))
+                elif len(near) < _NEAR or u >= v - _NEAR:
+                    near.append((u, w))
+                else:
+                    far.append(u)
+            matcher.set_weights(v, near)
+            if far:
+                matcher.reserve(v, far)
 
     def _start_log(self) -> BracketLog | None:
         if self.logs is None:

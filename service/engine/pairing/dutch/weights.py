@@ -225,6 +225,21 @@ class WeightContext:
             row.append(w)
         return row
 
+    def outside_constant(self) -> int:
+        """F in `outside_weights`' form F - p(higher) - p(lower)."""
+        return 3 << self.total_bits
+
+    def outside_potential(self, player: SwissPlayer) -> int:
+        """p(player) in `outside_weights`' form: a pair outside the bracket weighs
+        F - p(higher) - p(lower) when the two may meet, since each of its fields (C4
+        completion, C2/C5 the PAB, C9 the PAB assignee's games) is a sum of one part
+        for each player."""
+        info = self.info[player.number]
+        p = info.bye_candidate << self.total_bits
+        if self.single_downfloater_is_bye and info.score == self.bye_score:
+            p -= info.bye_rank << self.off["bye_games"]
+        return p
+
     def last_group_look_ahead(
         self, higher: SwissPlayer, lower: SwissPlayer, higher_in: bool, lower_in: bool
     ) -> int:

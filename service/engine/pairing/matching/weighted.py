@@ -37,17 +37,28 @@ parity and half-slacks stay integral.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from operator import sub
 
 from service.engine.pairing.result import PairingError
 
 __all__ = ["MatchingError", "WeightedMatcher"]
 
+_INF = float("inf")
+
 _FREE = 0
 _S = 1
 _T = 2
 _MARK = 4
+
+
+def _below(lowest: tuple[float, int] | None, second: float | None, branch: int) -> float:
+    """The lowest level under a blossom outside its child `branch`."""
+    if lowest is None:
+        return _INF
+    if lowest[1] != branch:
+        return lowest[0]
+    return _INF if second is None else second
 
 
 class MatchingError(PairingError):
@@ -89,6 +100,10 @@ class WeightedMatcher:
         self._leafs: list[list[int]] = [[v] for v in range(n)] + [[] for _ in range(n)]
         self._free_ids = list(range(total - 1, n - 1, -1))
         self._dirty: set[int] = set(range(n))
+        # Edges held in reserve (`reserve`): not scanned by the stages, checked after.
+        self._reserve: list[set[int]] = [set() for _ in range(n)]
+        self._potential = [0] * n
+        self._flat = 0
         # Per-stage state.
         self._label = [_FREE] * total
         self._labelend: list[tuple[int, int] | None] = [None] * total
@@ -109,6 +124,7 @@ class WeightedMatcher:
             raise ValueError("no loops")
         if weight < 0:
             raise ValueError("weights must be non-negative")
+        self._unreserve(v, u)
         if weight:
             self._adj[v][u] = 2 * weight
             self._adj[u][v] = 2 * weight
@@ -121,11 +137,14 @@ class WeightedMatcher:
         """`set_weight(v, u, w)` for every (u, w) in `items` (one dirty vertex)."""
         adj = self._adj
         row = adj[v]
+        held = self._reserve[v]
         touched = False
         for u, weight in items:
             if u == v or weight < 0:
                 raise ValueError("no loops, and weights must be non-negative")
             touched = True
+            if u in held:
+                self._unreserve(v, u)
             if weight:
                 row[u] = adj[u][v] = 2 * weight
             elif u in row:
@@ -144,6 +163,9 @@ class WeightedMatcher:
             for x in [x for x in adj[a] if x != dummy]:
                 del adj[a][x]
                 del adj[x][a]
+            for x in self._reserve[a]:
+                self._reserve[x].discard(a)
+            self._reserve[a] = set()
         adj[v][u] = adj[u][v] = 2 * weight
         self._dirty.add(v)
         self._dirty.add(u)
@@ -153,31 +175,218 @@ class WeightedMatcher:
         without edges) and every edge of this one."""
         grown = WeightedMatcher(self.size + extra)
         dummy = self._dummy
+        potential = [p // 2 for p in self._potential[: self.size]] + [0] * extra
+        grown.set_flat_weights(self._flat // 2, potential)
         for v in range(self.size):
             row = {u: w // 2 for u, w in self._adj[v].items() if u != dummy and u < v}
             if row:
                 grown.set_weights(v, row.items())
+            held = [u for u in self._reserve[v] if u < v]
+            if held:
+                grown.reserve(v, held)
         return grown
 
     def weight(self, v: int, u: int) -> int:
         """The current weight of edge {v, u} (0 when absent)."""
         if u == self._dummy or v == self._dummy:
             return 0
+        if u in self._reserve[v]:
+            return (self._flat - self._potential[v] - self._potential[u]) // 2
         return self._adj[v].get(u, 0) // 2
+
+    def set_flat_weights(self, constant: int, potential: Sequence[int]) -> None:
+        """The weights of reserved edges: {v, u} weighs `constant - potential[v] -
+        potential[u]` (see `reserve`). Set before reserving any edge."""
+        if len(potential) != self.size:
+            raise ValueError("one potential per vertex")
+        if any(self._reserve):
+            raise ValueError("the flat weights are fixed once an edge is reserved")
+        self._flat = 2 * constant
+        self._potential = [2 * p for p in potential] + [0] * (self._n - self.size)
+
+    def reserve(self, v: int, partners: Iterable[int]) -> None:
+        """Add edges {v, u} for every u in `partners`, of the weight `set_flat_weights`
+        gives them, held in reserve: the stages do not scan them; after each solve the
+        vertex duals are checked against them and any edge they leave infeasible is
+        moved into the graph and the matching re-solved, so the result is optimal over
+        every edge. Meant for the many interchangeable edges of a region where any
+        matching weighs the same (the Swiss completion fields)."""
+        adj = self._adj
+        reserve = self._reserve
+        held = reserve[v]
+        row = adj[v]
+        flat = self._flat
+        potential = self._potential
+        for u in partners:
+            if u == v:
+                raise ValueError("no loops")
+            if flat - potential[v] - potential[u] <= 0:
+                raise ValueError("a reserved edge must weigh more than nothing")
+            if u in row:
+                del row[u]
+                del adj[u][v]
+            held.add(u)
+            reserve[u].add(v)
+        self._dirty.add(v)
+
+    def _unreserve(self, v: int, u: int) -> None:
+        if u in self._reserve[v]:
+            self._reserve[v].remove(u)
+            self._reserve[u].remove(v)
 
     def solve(self) -> None:
         """Re-optimise the matching for the current weights."""
-        if self._dirty:
-            self._release_dirty()
-        mate = self._mate
-        for v in range(self._n):
-            if mate[v] < 0 and self._y[v] & 1:
-                self._make_even(self._inblossom[v], v)
         while True:
-            exposed = [v for v in range(self._n) if mate[v] < 0]
-            if not exposed:
+            if self._dirty:
+                self._release_dirty()
+            mate = self._mate  # a restart makes a new list
+            for v in range(self._n):
+                if mate[v] < 0 and self._y[v] & 1:
+                    self._make_even(self._inblossom[v], v)
+            try:
+                while True:
+                    exposed = [v for v in range(self._n) if mate[v] < 0]
+                    if not exposed:
+                        break
+                    self._stage(exposed)
+            except MatchingError:
+                # The graph without the reserve has no perfect matching: take it all.
+                if not any(self._reserve):
+                    raise
+                self._promote_all()
+                continue
+            if not self._promote_violated():
                 return
-            self._stage(exposed)
+
+    def _promote_violated(self) -> bool:
+        """Move every reserved edge the duals leave infeasible into the graph.
+
+        Reserved edge {v, u} weighs F - p_v - p_u; its slack is (y_v + p_v) + (y_u +
+        p_u) - F plus the duals of the blossoms holding both ends. Call y_v + p_v the
+        level of v. Checked edge by edge, that would scan every reserved edge after
+        every solve; bounds come first. Two vertices whose lowest common blossom is B
+        lie in different children of B, so the slack of their edge is at least v's
+        level, plus the lowest level in B's other children, plus the duals of B and
+        the blossoms above it, less F (`_lowest_levels`). One walk down the blossom
+        tree carries the least such bound to every vertex; only a vertex some bound
+        fails has its edges checked one by one. No edge moved means the duals are
+        feasible for every edge, reserved ones included, so the matching is optimal
+        (LP duality)."""
+        reserve = self._reserve
+        holders = [v for v in range(self.size) if reserve[v]]
+        if not holders:
+            return False
+        y = self._y
+        potential = self._potential
+        flat = self._flat
+        level = {v: y[v] + potential[v] for v in holders}
+        inside, lowest, second = self._lowest_levels(level)
+        parent = self._parent
+        z = self._z
+        childs = self._childs
+        n = self._n
+        top_first, top_other = lowest[-1], second.get(-1)
+        stack = [
+            (node, _below(top_first, top_other, node), 0)
+            for node in inside
+            if node >= 0 and parent[node] < 0
+        ]
+        failing: list[int] = []
+        while stack:
+            node, bound, above = stack.pop()
+            if node < n:
+                if bound + level[node] < flat:
+                    failing.append(node)
+                continue
+            above += z[node]
+            first, other = lowest[node], second.get(node)
+            for child in childs[node]:
+                if child in inside:
+                    reach = min(bound, _below(first, other, child) + above)
+                    stack.append((child, reach, above))
+        moved = False
+        for v in failing:
+            short = self._short_edges(v, flat - level[v])
+            for u in short:
+                self._unreserve(v, u)
+                self._adj[v][u] = self._adj[u][v] = flat - potential[v] - potential[u]
+            if short:
+                self._dirty.add(v)
+                moved = True
+        return moved
+
+    def _promote_all(self) -> None:
+        """Move every reserved edge into the graph; the ends of an edge the duals
+        leave infeasible are re-optimised at the next solve."""
+        y = self._y
+        potential = self._potential
+        flat = self._flat
+        adj = self._adj
+        for v, held in enumerate(self._reserve):
+            for u in held:
+                if u < v:
+                    continue
+                adj[v][u] = adj[u][v] = flat - potential[v] - potential[u]
+                if y[v] + y[u] < adj[v][u]:
+                    self._dirty.update((v, u))
+        self._reserve = [set() for _ in self._reserve]
+
+    def _lowest_levels(
+        self, level: dict[int, int]
+    ) -> tuple[dict[int, float], dict[int, tuple[float, int]], dict[int, float]]:
+        """The lowest level inside each blossom or vertex holding a vertex of `level`;
+        then for each blossom among them (and -1 for the whole graph, whose children
+        are the top-level blossoms) the lowest level inside it with the child it lies
+        in, and the lowest inside its other children."""
+        parent = self._parent
+        inside: dict[int, float] = {}
+        for v, value in level.items():
+            node = v
+            while node >= 0 and inside.get(node, _INF) > value:
+                inside[node] = value
+                node = parent[node]
+        lowest: dict[int, tuple[float, int]] = {}
+        second: dict[int, float] = {}
+        for node, low in inside.items():
+            b = parent[node]
+            first = lowest.get(b)
+            if first is None or low < first[0]:
+                if first is not None:
+                    second[b] = first[0]
+                lowest[b] = (low, node)
+            elif low < second.get(b, _INF):
+                second[b] = low
+        return inside, lowest, second
+
+    def _short_edges(self, v: int, need: int) -> list[int]:
+        """The reserved partners u of v whose level, with the duals of the blossoms
+        holding both, falls short of `need`."""
+        y = self._y
+        potential = self._potential
+        short = [u for u in self._reserve[v] if y[u] + potential[u] < need]
+        parent = self._parent
+        if not short or parent[v] < 0:
+            return short
+        z = self._z
+        chain = []
+        b = parent[v]
+        while b >= 0:
+            chain.append(b)
+            b = parent[b]
+        above: dict[int, int] = {}
+        total = 0
+        for b in reversed(chain):
+            total += z[b]
+            above[b] = total
+        kept = []
+        for u in short:
+            b = parent[u]
+            while b >= 0 and b not in above:
+                b = parent[b]
+            common = above[b] if b >= 0 else 0
+            if y[u] + potential[u] + common < need:
+                kept.append(u)
+        return kept
 
     def mate(self, v: int) -> int:
         """The vertex matched to `v`, or `v` itself when it is unmatched."""
