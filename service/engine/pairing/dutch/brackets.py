@@ -45,8 +45,8 @@ from .weights import WeightContext
 __all__ = ["BracketLog", "pair_players"]
 
 _NEAR = 8
-"""Outside pairs kept in the matcher's graph for each player: with the nearest
-players above (`_RoundPairer._set_outside_weights`)."""
+"""Outside pairs kept in the matcher's graph for each player: with the players just
+above it in the order (`_RoundPairer._set_outside_weights`)."""
 
 
 @dataclass(slots=True)
@@ -439,29 +439,21 @@ class _RoundPairer:
 
     def _set_outside_weights(self) -> None:
         """Every pair gets the weight of a pair outside the bracket (the completion
-        fields alone). Each player's pairs with the `_NEAR` nearest players above it
-        enter the matcher's graph; the rest, interchangeable as any matching of them
-        weighs the same, are held in reserve (`WeightedMatcher.reserve`), so the
-        stages do not scan the whole field where the brackets below are all alike."""
+        fields alone, `WeightContext.outside_weights`). Each player's pairs with the
+        `_NEAR` players just above it enter the matcher's graph; the rest are held in
+        reserve (`WeightedMatcher.reserve`): they weigh F - p(higher) - p(lower)
+        (`outside_potential`), so any matching of them weighs the same, and the stages
+        no longer scan the whole field where the brackets below are all alike."""
         ctx = self.ctx
         order = self.order
         matcher = self.matcher
         matcher.set_flat_weights(ctx.outside_constant(), [ctx.outside_potential(p) for p in order])
         for v in range(self.n):
-            row = ctx.outside_weights(order[v], order[:v])
-            near: list[tuple[int, int]] = []
-            far: list[int] = []
-            for u in range(v - 1, -1, -1):
-                w = row[u]
-                if not w:
-                    near.append((u, 0))
-                elif len(near) < _NEAR or u >= v - _NEAR:
-                    near.append((u, w))
-                else:
-                    far.append(u)
-            matcher.set_weights(v, near)
-            if far:
-                matcher.reserve(v, far)
+            lower = order[v]
+            start = max(0, v - _NEAR)
+            near = ctx.outside_weights(lower, order[start:v])
+            matcher.set_weights(v, enumerate(near, start))
+            matcher.reserve(v, ctx.meetable(lower, order[:start]))
 
     def _start_log(self) -> BracketLog | None:
         if self.logs is None:

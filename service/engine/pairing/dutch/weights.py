@@ -200,6 +200,17 @@ class WeightContext:
             return True
         return self.final_round and (a.topscorer or b.topscorer)
 
+    def meetable(self, lower: SwissPlayer, highers: Sequence[SwissPlayer]) -> list[int]:
+        """The indexes in `highers` of the players `lower` may meet (C1, C3): `compatible`
+        for each, in one call."""
+        info = self.info
+        lo = info[lower.number]
+        number = lower.number
+        if lo.absolute:
+            compatible = self._compatible
+            return [i for i, h in enumerate(highers) if compatible(info[h.number], lo, number)]
+        return [i for i, h in enumerate(highers) if number not in info[h.number].forbidden]
+
     def outside_weights(self, lower: SwissPlayer, highers: Sequence[SwissPlayer]) -> list[int]:
         """`weight(h, lower, False, False)` for every h in `highers`, in one call: the
         weights of pairs outside the bracket and the next score group, which hold only

@@ -211,21 +211,22 @@ class WeightedMatcher:
         moved into the graph and the matching re-solved, so the result is optimal over
         every edge. Meant for the many interchangeable edges of a region where any
         matching weighs the same (the Swiss completion fields)."""
-        adj = self._adj
-        reserve = self._reserve
-        held = reserve[v]
-        row = adj[v]
-        flat = self._flat
+        added = set(partners)
+        if not added:
+            return
+        if v in added:
+            raise ValueError("no loops")
         potential = self._potential
-        for u in partners:
-            if u == v:
-                raise ValueError("no loops")
-            if flat - potential[v] - potential[u] <= 0:
-                raise ValueError("a reserved edge must weigh more than nothing")
-            if u in row:
-                del row[u]
-                del adj[u][v]
-            held.add(u)
+        if self._flat - potential[v] - max(potential[u] for u in added) <= 0:
+            raise ValueError("a reserved edge must weigh more than nothing")
+        adj = self._adj
+        row = adj[v]
+        for u in row.keys() & added:
+            del row[u]
+            del adj[u][v]
+        reserve = self._reserve
+        reserve[v] |= added
+        for u in added:
             reserve[u].add(v)
         self._dirty.add(v)
 
