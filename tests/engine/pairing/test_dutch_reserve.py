@@ -22,7 +22,9 @@ from tests.data import ORACLE_DUTCH as ORACLE
 
 def _files(count: int) -> list[str]:
     with (ORACLE / "manifest.tsv").open() as fh:
-        rows = [row for row in csv.DictReader(fh, delimiter="\t") if 20 <= int(row["players"]) <= 60]
+        rows = [
+            row for row in csv.DictReader(fh, delimiter="\t") if 20 <= int(row["players"]) <= 60
+        ]
     odd = [row["file"] for row in rows if int(row["players"]) % 2]
     even = [row["file"] for row in rows if not int(row["players"]) % 2]
     return odd[:count] + even[:2]
