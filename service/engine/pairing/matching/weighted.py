@@ -29,6 +29,14 @@ questions:
   augmentation and the duals stay a certificate of optimality; only the number of
   stages falls (a re-solve that leaves most vertices exposed took one stage, a full
   scan of the forest, per augmentation).
+- Edges can be held in reserve (`reserve`): edges of the form F - p_v - p_u that
+  the stages never scan. After each solve the duals are checked against them (a
+  bound per vertex from one walk down the blossom tree, `_promote_violated`); an
+  edge left infeasible moves into the graph and the matching is re-solved, so the
+  optimum is the optimum over every edge. The Dutch engine reserves the pairs
+  outside the bracket, whose weights (the completion fields, FIDE C.04.3 C4, with
+  the PAB's C2, C5 and C9) all have that form, so its stages scan a sparse graph
+  where the field below is all alike.
 
 Integer arithmetic only: weights are doubled internally, and every exposed vertex is
 given an even dual at the start of a solve, so that all labelled vertices share a
