@@ -199,7 +199,7 @@ class WeightedMatcher:
         if u == self._dummy or v == self._dummy:
             return 0
         if u in self._reserve[v]:
-            return (self._flat - self._potential[v] - self._potential[u]) // 2
+            return self._reserved_weight(v, u) // 2
         return self._adj[v].get(u, 0) // 2
 
     def set_flat_weights(self, constant: int, potential: Sequence[int]) -> None:
@@ -224,8 +224,8 @@ class WeightedMatcher:
             return
         if v in added:
             raise ValueError("no loops")
-        potential = self._potential
-        if self._flat - potential[v] - max(potential[u] for u in added) <= 0:
+        lightest = max(added, key=self._potential.__getitem__)
+        if self._reserved_weight(v, lightest) <= 0:
             raise ValueError("a reserved edge must weigh more than nothing")
         adj = self._adj
         row = adj[v]
@@ -237,6 +237,16 @@ class WeightedMatcher:
         for u in added:
             reserve[u].add(v)
         self._dirty.add(v)
+
+    def _reserved_weight(self, v: int, u: int) -> int:
+        """The doubled weight of reserved edge {v, u}."""
+        return self._flat - self._potential[v] - self._potential[u]
+
+    def _admit(self, v: int, u: int) -> int:
+        """Move reserved edge {v, u} into the graph; its doubled weight."""
+        self._unreserve(v, u)
+        weight = self._adj[v][u] = self._adj[u][v] = self._reserved_weight(v, u)
+        return weight
 
     def _unreserve(self, v: int, u: int) -> None:
         if u in self._reserve[v]:
@@ -317,8 +327,7 @@ class WeightedMatcher:
         for v in failing:
             short = self._short_edges(v, flat - level[v])
             for u in short:
-                self._unreserve(v, u)
-                self._adj[v][u] = self._adj[u][v] = flat - potential[v] - potential[u]
+                self._admit(v, u)
             if short:
                 self._dirty.add(v)
                 moved = True
@@ -328,17 +337,10 @@ class WeightedMatcher:
         """Move every reserved edge into the graph; the ends of an edge the duals
         leave infeasible are re-optimised at the next solve."""
         y = self._y
-        potential = self._potential
-        flat = self._flat
-        adj = self._adj
         for v, held in enumerate(self._reserve):
-            for u in held:
-                if u < v:
-                    continue
-                adj[v][u] = adj[u][v] = flat - potential[v] - potential[u]
-                if y[v] + y[u] < adj[v][u]:
+            for u in list(held):
+                if y[v] + y[u] < self._admit(v, u):
                     self._dirty.update((v, u))
-        self._reserve = [set() for _ in self._reserve]
 
     def _lowest_levels(
         self, level: dict[int, int]
