@@ -69,7 +69,7 @@ def _dual_slacks(matcher: WeightedMatcher) -> dict[tuple[int, int], int]:
             total += z[b]
             ancestors[b] = total
         edges = dict(adj[v])
-        edges |= {u: flat - potential[v] - potential[u] for u in matcher._reserve[v]}
+        edges |= {u: flat - potential[v] - potential[u] for u in matcher._reserve.partners(v)}
         for u, doubled in edges.items():
             if u < v:
                 b = parent[u]
@@ -350,3 +350,31 @@ def test_reserved_edges_rejected_when_they_weigh_nothing() -> None:
     assert matcher.weight(0, 2) == 1
     with pytest.raises(ValueError, match="fixed once"):
         matcher.set_flat_weights(5, [0, 0, 0])
+
+
+def test_a_copy_shares_no_state_with_its_original() -> None:
+    """The 2017 trial pairs a bracket on a copy (`WeightedMatcher.copy`): nothing done
+    to the copy, reserved edges included, may reach the original."""
+    n = 6
+    matcher = WeightedMatcher(n)
+    matcher.set_flat_weights(10, [0, 1, 0, 2, 0, 1])
+    for v, u in ((0, 1), (2, 3), (4, 5)):
+        matcher.set_weight(v, u, 20)
+    matcher.reserve(3, [0, 1])
+    matcher.reserve(5, [0, 2])
+    matcher.solve()
+    weights = [[matcher.weight(i, j) for j in range(n)] for i in range(n)]
+    assert weights[3][1] == 10 - 2 - 1 and weights[5][0] == 10 - 1
+    mates = matcher.matching()
+    assert mates == [1, 0, 3, 2, 5, 4]
+
+    trial = matcher.copy()
+    trial.fix_pair(3, 0, 1)
+    trial.set_weight(1, 2, 5)
+    trial.solve()
+    assert trial.weight(3, 1) == 0 and trial.weight(5, 0) == 0 and trial.weight(5, 2) == 9
+    assert trial.matching() == [3, 2, 1, 0, 5, 4]
+
+    assert [[matcher.weight(i, j) for j in range(n)] for i in range(n)] == weights
+    matcher.solve()
+    assert matcher.matching() == mates

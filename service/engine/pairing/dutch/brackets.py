@@ -111,24 +111,6 @@ def pair_players(
     return result, bye
 
 
-def _copy_matcher(matcher: WeightedMatcher) -> WeightedMatcher:
-    """An independent copy of a matcher's state (containers of containers of numbers
-    and tuples): two levels of copying, far cheaper than `copy.deepcopy`."""
-    clone = copy.copy(matcher)
-    for name, value in vars(matcher).items():
-        if isinstance(value, list):
-            setattr(clone, name, [_copy_item(item) for item in value])
-        elif isinstance(value, (dict, set)):
-            setattr(clone, name, value.copy())
-    return clone
-
-
-def _copy_item(item: object) -> object:
-    if isinstance(item, (list, dict, set)):
-        return item.copy()
-    return item
-
-
 Progress = Callable[[int, int], None]
 """Told (players reached, players to pair) as the brackets go down the field."""
 
@@ -296,7 +278,7 @@ class _RoundPairer:
         way, so nothing collapses.
         """
         trial = copy.copy(self)
-        trial.matcher = _copy_matcher(self.matcher)
+        trial.matcher = self.matcher.copy()
         trial.pairs = dict(self.pairs)
         trial.matched = list(self.matched)
         trial.stable = list(self.stable)

@@ -48,6 +48,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from operator import sub
 
+from service.engine.pairing.matching.reserve import ReservedPairs
 from service.engine.pairing.result import PairingError
 
 __all__ = ["MatchingError", "WeightedMatcher"]
@@ -67,6 +68,12 @@ def _below(lowest: tuple[float, int] | None, second: float | None, branch: int) 
     if lowest[1] != branch:
         return lowest[0]
     return _INF if second is None else second
+
+
+def _copied(item: object) -> object:
+    if isinstance(item, (list, dict, set)):
+        return item.copy()
+    return item
 
 
 class MatchingError(PairingError):
@@ -109,7 +116,7 @@ class WeightedMatcher:
         self._free_ids = list(range(total - 1, n - 1, -1))
         self._dirty: set[int] = set(range(n))
         # Edges held in reserve (`reserve`): not scanned by the stages, checked after.
-        self._reserve: list[set[int]] = [set() for _ in range(n)]
+        self._reserve = ReservedPairs(n)
         self._potential = [0] * n
         self._flat = 0
         # Per-stage state.
@@ -132,7 +139,7 @@ class WeightedMatcher:
             raise ValueError("no loops")
         if weight < 0:
             raise ValueError("weights must be non-negative")
-        self._unreserve(v, u)
+        self._reserve.discard(v, u)
         if weight:
             self._adj[v][u] = 2 * weight
             self._adj[u][v] = 2 * weight
@@ -145,14 +152,15 @@ class WeightedMatcher:
         """`set_weight(v, u, w)` for every (u, w) in `items` (one dirty vertex)."""
         adj = self._adj
         row = adj[v]
-        held = self._reserve[v]
+        reserve = self._reserve
+        held = reserve.row(v)
         touched = False
         for u, weight in items:
             if u == v or weight < 0:
                 raise ValueError("no loops, and weights must be non-negative")
             touched = True
-            if u in held:
-                self._unreserve(v, u)
+            if held is not None and held[u]:
+                reserve.discard(v, u)
             if weight:
                 row[u] = adj[u][v] = 2 * weight
             elif u in row:
@@ -171,12 +179,23 @@ class WeightedMatcher:
             for x in [x for x in adj[a] if x != dummy]:
                 del adj[a][x]
                 del adj[x][a]
-            for x in self._reserve[a]:
-                self._reserve[x].discard(a)
-            self._reserve[a] = set()
+            self._reserve.clear(a)
         adj[v][u] = adj[u][v] = 2 * weight
         self._dirty.add(v)
         self._dirty.add(u)
+
+    def copy(self) -> WeightedMatcher:
+        """An independent copy, solved state and all (the 2017 trial pairs a bracket on
+        a copy). The state is containers of containers of numbers and tuples, so two
+        levels of copying do, far cheaper than `copy.deepcopy`."""
+        clone = object.__new__(type(self))
+        for name, value in vars(self).items():
+            if isinstance(value, list):
+                value = [_copied(item) for item in value]
+            elif isinstance(value, (dict, set, ReservedPairs)):
+                value = value.copy()
+            setattr(clone, name, value)
+        return clone
 
     def extended(self, extra: int) -> WeightedMatcher:
         """A new, unsolved matcher with `extra` more vertices (numbered from `size`,
@@ -189,7 +208,7 @@ class WeightedMatcher:
             row = {u: w // 2 for u, w in self._adj[v].items() if u != dummy and u < v}
             if row:
                 grown.set_weights(v, row.items())
-            held = [u for u in self._reserve[v] if u < v]
+            held = [u for u in self._reserve.partners(v) if u < v]
             if held:
                 grown.reserve(v, held)
         return grown
@@ -198,7 +217,7 @@ class WeightedMatcher:
         """The current weight of edge {v, u} (0 when absent)."""
         if u == self._dummy or v == self._dummy:
             return 0
-        if u in self._reserve[v]:
+        if self._reserve.holds(v, u):
             return self._reserved_weight(v, u) // 2
         return self._adj[v].get(u, 0) // 2
 
@@ -207,7 +226,7 @@ class WeightedMatcher:
         potential[u]` (see `reserve`). Set before reserving any edge."""
         if len(potential) != self.size:
             raise ValueError("one potential per vertex")
-        if any(self._reserve):
+        if self._reserve:
             raise ValueError("the flat weights are fixed once an edge is reserved")
         self._flat = 2 * constant
         self._potential = [2 * p for p in potential] + [0] * (self._n - self.size)
@@ -232,10 +251,7 @@ class WeightedMatcher:
         for u in row.keys() & added:
             del row[u]
             del adj[u][v]
-        reserve = self._reserve
-        reserve[v] |= added
-        for u in added:
-            reserve[u].add(v)
+        self._reserve.add(v, added)
         self._dirty.add(v)
 
     def _reserved_weight(self, v: int, u: int) -> int:
@@ -244,14 +260,9 @@ class WeightedMatcher:
 
     def _admit(self, v: int, u: int) -> int:
         """Move reserved edge {v, u} into the graph; its doubled weight."""
-        self._unreserve(v, u)
+        self._reserve.discard(v, u)
         weight = self._adj[v][u] = self._adj[u][v] = self._reserved_weight(v, u)
         return weight
-
-    def _unreserve(self, v: int, u: int) -> None:
-        if u in self._reserve[v]:
-            self._reserve[v].remove(u)
-            self._reserve[u].remove(v)
 
     def solve(self) -> None:
         """Re-optimise the matching for the current weights."""
@@ -270,7 +281,7 @@ class WeightedMatcher:
                     self._stage(exposed)
             except MatchingError:
                 # The graph without the reserve has no perfect matching: take it all.
-                if not any(self._reserve):
+                if not self._reserve:
                     raise
                 self._promote_all()
                 continue
@@ -291,8 +302,7 @@ class WeightedMatcher:
         fails has its edges checked one by one. No edge moved means the duals are
         feasible for every edge, reserved ones included, so the matching is optimal
         (LP duality)."""
-        reserve = self._reserve
-        holders = [v for v in range(self.size) if reserve[v]]
+        holders = self._reserve.holders()
         if not holders:
             return False
         y = self._y
@@ -337,8 +347,9 @@ class WeightedMatcher:
         """Move every reserved edge into the graph; the ends of an edge the duals
         leave infeasible are re-optimised at the next solve."""
         y = self._y
-        for v, held in enumerate(self._reserve):
-            for u in list(held):
+        reserve = self._reserve
+        for v in reserve.holders():
+            for u in list(reserve.partners(v)):
                 if y[v] + y[u] < self._admit(v, u):
                     self._dirty.update((v, u))
 
@@ -374,7 +385,7 @@ class WeightedMatcher:
         holding both, falls short of `need`."""
         y = self._y
         potential = self._potential
-        short = [u for u in self._reserve[v] if y[u] + potential[u] < need]
+        short = [u for u in self._reserve.partners(v) if y[u] + potential[u] < need]
         parent = self._parent
         if not short or parent[v] < 0:
             return short

@@ -1,0 +1,62 @@
+"""The matcher's reserve as a relation (pairing/matching/reserve.py `ReservedPairs`):
+symmetric, counted, cleared and copied as a set of pairs would be."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from service.engine.pairing.matching.reserve import ReservedPairs
+
+_SIZE = 9
+_pairs = st.tuples(st.integers(0, _SIZE - 1), st.integers(0, _SIZE - 1)).filter(
+    lambda p: p[0] != p[1]
+)
+_steps = st.lists(
+    st.one_of(
+        st.tuples(st.just("add"), st.integers(0, _SIZE - 1), st.sets(st.integers(0, _SIZE - 1))),
+        st.tuples(st.just("discard"), _pairs),
+        st.tuples(st.just("clear"), st.integers(0, _SIZE - 1)),
+    ),
+    max_size=30,
+)
+
+
+def _agrees(reserve: ReservedPairs, model: set[frozenset[int]]) -> None:
+    for v in range(_SIZE):
+        expected = sorted(u for u in range(_SIZE) if frozenset((v, u)) in model)
+        assert list(reserve.partners(v)) == expected
+        row = reserve.row(v)
+        assert [u for u in range(_SIZE) if row is not None and row[u]] == expected
+        for u in range(_SIZE):
+            assert reserve.holds(v, u) == (frozenset((v, u)) in model)
+    assert reserve.holders() == sorted({v for pair in model for v in pair})
+    assert bool(reserve) == bool(model)
+
+
+@settings(max_examples=200, deadline=None)
+@given(_steps)
+def test_behaves_as_a_set_of_unordered_pairs(steps: list[Any]) -> None:
+    reserve = ReservedPairs(_SIZE)
+    model: set[frozenset[int]] = set()
+    copies: list[tuple[ReservedPairs, set[frozenset[int]]]] = []
+    for step in steps:
+        if step[0] == "add":
+            _, v, partners = step
+            partners.discard(v)
+            reserve.add(v, partners)
+            model |= {frozenset((v, u)) for u in partners}
+        elif step[0] == "discard":
+            _, (v, u) = step
+            assert reserve.discard(v, u) == (frozenset((v, u)) in model)
+            model.discard(frozenset((v, u)))
+        else:
+            _, v = step
+            reserve.clear(v)
+            model = {pair for pair in model if v not in pair}
+        _agrees(reserve, model)
+        copies.append((reserve.copy(), set(model)))
+    for copied, then in copies:  # later steps on the original never reach a copy
+        _agrees(copied, then)
