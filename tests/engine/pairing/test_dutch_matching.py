@@ -316,10 +316,12 @@ def test_reserved_edges_count_as_if_they_were_in_the_graph(case: Any) -> None:
     duals included) and an infeasible one is moved into the graph.
 
     The certificate check catches the exact edge check of `_short_edges` loosened by
-    two units. Loosened by one it changes nothing: the vertices of one blossom share
-    a dual parity and every other term is doubled, so an edge inside a blossom has an
-    even slack, and the edges outside any common blossom were already checked by the
-    first filter, whose loosening fails this test."""
+    two units. Loosened by one it changes nothing for an edge inside a common blossom:
+    the vertices of one blossom share a dual parity and every other term is doubled,
+    so such an edge has an even slack. For the other edges it repeats the first filter
+    (whose loosening fails this test), so only an edge of slack exactly -1 between
+    vertices of different dual parity could slip through; these graphs have not
+    produced one."""
     n, flat, potential, kind, weights, updates = case
     matcher = WeightedMatcher(n)
     matcher.set_flat_weights(flat, potential)
