@@ -300,8 +300,8 @@ def _generate(args: argparse.Namespace) -> int:
             f"too few players: a tournament needs at least 2, {args.players} given",
             field="--players",
         )
-    if args.rounds < 1:
-        raise InvalidInput(f"at least 1 round, {args.rounds} given", field="--rounds")
+    if args.rounds < 0:
+        raise InvalidInput(f"a negative number of rounds: {args.rounds}", field="--rounds")
     first = Colour.WHITE if args.first_colour == "white" else Colour.BLACK
     pair = _pair_function(args, None)
 
@@ -314,10 +314,16 @@ def _generate(args: argparse.Namespace) -> int:
         args.players, args.rounds, seed=args.seed, pair=pair_with_colour
     )
     system = by_pairing_name(args.system).trf_code
+    total: tuple[tuple[str, str], ...] = (("XXR", str(args.rounds)),)
+    if not args.rounds:  # a start list: the arbiter sets the number of rounds later
+        from dataclasses import replace
+
+        tournament = replace(tournament, total_rounds=None)
+        total = ()
     headers = (
         ("012", tournament.name),
         ("092", system),
-        ("XXR", str(args.rounds)),
+        *total,
         ("XXC", "white1" if first.value == "w" else "black1"),
     )
     text = write_trf(TrfDocument(tournament=tournament, headers=headers, system=system))
@@ -414,7 +420,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     generate = commands.add_parser("generate", help="write a random complete tournament as TRF")
     generate.add_argument("--players", type=int, required=True)
-    generate.add_argument("--rounds", type=int, required=True)
+    generate.add_argument(
+        "--rounds", type=int, required=True, help="rounds played (0: the start list alone)"
+    )
     generate.add_argument("--seed", type=int, required=True)
     generate.add_argument("--first-colour", choices=("white", "black"), default="white")
     generate.add_argument("--output", "-o", help="file to write (default: standard output)")

@@ -217,6 +217,36 @@ def test_generate_with_too_few_players(capsys: pytest.CaptureFixture[str]) -> No
     assert "too few players" in captured.err and "at least 2" in captured.err
 
 
+def test_generate_a_start_list_and_pair_its_first_round(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`--rounds 0`: the players and their ratings alone, no XXR (the arbiter sets the
+    number of rounds), which `arbiter pair` pairs as round 1: the top half against the
+    bottom half (FIDE C.04.3 in a first round, one score group)."""
+    target = tmp_path / "start.trf"
+    argv = ["generate", "--players", "12", "--rounds", "0", "--seed", "5", "-o", str(target)]
+    assert main(argv) == 0
+    text = target.read_text()
+    lines = text.splitlines()
+    players = [line for line in lines if line.startswith("001 ")]
+    assert len(players) == 12
+    assert all(len(line.rstrip()) <= 89 for line in players)  # no round columns
+    assert not any(line.startswith("XXR") for line in lines)
+    capsys.readouterr()
+    assert main(["pair", str(target), "--format", "json"]) == 0
+    body = json.loads(capsys.readouterr().out)
+    assert body["round"] == 1
+    pairs = sorted(sorted((g["white"], g["black"])) for g in body["pairings"])
+    assert pairs == [[k, k + 6] for k in range(1, 7)]
+
+
+def test_generate_with_a_negative_number_of_rounds(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["generate", "--players", "4", "--rounds", "-1", "--seed", "1"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert "--rounds" in captured.err and "negative" in captured.err
+
+
 def test_a_reader_that_goes_away_is_no_error() -> None:
     """`arbiter standings f.trf | head -1`: the reader closes the pipe; no traceback,
     no message, exit 0. Here the reader is gone before the first write."""

@@ -466,6 +466,10 @@ class _RoundPairer:
         low, flat = (1 << bits) - 1, 1 << bits
         keep = low & ~self.ctx.look_ahead_mask
         ahead = self.ctx.last_group_look_ahead
+        # equal weights share one integer: a large bracket's rows hold few distinct
+        # values (a first round's are all alike), each tens of bytes as its own object
+        shared: dict[int, int] = {}
+        share = shared.setdefault
         for larger in range(self.mdp_count, size):
             lower = order[idx[larger]]
             in_cur = larger < self.bracket_size
@@ -480,6 +484,7 @@ class _RoundPairer:
                 ]
             elif bye_blind:
                 row = [(w & low) | flat if w else 0 for w in row]
+            row = [share(w, w) for w in row]
             self.base[larger] = row
             matcher.set_weights(idx[larger], zip(idx[:larger], row, strict=True))
 
@@ -559,12 +564,10 @@ class _RoundPairer:
     def _prefer_exchanges(self, remainder: list[int], rem_pairs: int) -> int:
         """Weigh in the exchange preferences; returns how many S1 players must move."""
         idx = self.idx
-        for opp in remainder:
-            ov = idx[opp]
-            for pos, pl in enumerate(remainder):
-                if opp <= pl:
-                    break
-                self.matcher.set_weight(idx[pl], ov, self._exch_weight(pl, opp, pos, rem_pairs))
+        for pos, pl in enumerate(remainder):
+            v = idx[pl]
+            for opp in remainder[pos + 1 :]:
+                self.matcher.set_weight(v, idx[opp], self._exch_weight(pl, opp, pos, rem_pairs))
         self._solve()
         exchanges = 0
         for pl in remainder[:rem_pairs]:

@@ -130,6 +130,8 @@ class WeightedMatcher:
         self._root = [0] * total
         self._forest: set[int] = set()
         self._d2: list[int] = []
+        # The last weight `set_weight` stored, and its doubled value.
+        self._last_doubled = (0, 0)
 
     # ------------------------------------------------------------------ public API
 
@@ -141,20 +143,29 @@ class WeightedMatcher:
             raise ValueError("weights must be non-negative")
         self._reserve.discard(v, u)
         if weight:
-            self._adj[v][u] = 2 * weight
-            self._adj[u][v] = 2 * weight
+            # callers set runs of equal weights: they share one stored integer
+            last, doubled = self._last_doubled
+            if weight != last:
+                doubled = 2 * weight
+                self._last_doubled = (weight, doubled)
+            self._adj[v][u] = self._adj[u][v] = doubled
         else:
             self._adj[v].pop(u, None)
             self._adj[u].pop(v, None)
         self._dirty.add(v)
 
     def set_weights(self, v: int, items: Iterable[tuple[int, int]]) -> None:
-        """`set_weight(v, u, w)` for every (u, w) in `items` (one dirty vertex)."""
+        """`set_weight(v, u, w)` for every (u, w) in `items` (one dirty vertex).
+
+        Equal weights in one call share one stored integer: a dense row of a large
+        bracket holds few distinct weights (all alike in a first round), and a weight
+        of a few hundred bits costs tens of bytes as its own object."""
         adj = self._adj
         row = adj[v]
         reserve = self._reserve
         held = reserve.row(v)
         touched = False
+        doubled: dict[int, int] = {}
         for u, weight in items:
             if u == v or weight < 0:
                 raise ValueError("no loops, and weights must be non-negative")
@@ -162,7 +173,10 @@ class WeightedMatcher:
             if held is not None and held[u]:
                 reserve.discard(v, u)
             if weight:
-                row[u] = adj[u][v] = 2 * weight
+                stored = doubled.get(weight)
+                if stored is None:
+                    stored = doubled[weight] = 2 * weight
+                row[u] = adj[u][v] = stored
             elif u in row:
                 del row[u]
                 del adj[u][v]
