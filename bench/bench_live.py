@@ -5,7 +5,9 @@ For each N the script starts real `arbiter serve` processes (SQLite: one; Postgr
 `--replicas` of them, subscribers split across them), creates a 200-player round-robin,
 connects N subscribers from `--client-procs` lean client processes (asyncio protocols
 that do the handshake and parse frames by hand, reading only the seq at the head of each
-message; a failed handshake is tried again, up to four times, as an app would), with
+message; a failed handshake is tried again, up to four times, as an app would; once all
+are connected, each process reads its sockets through one epoll set of its own rather
+than asyncio's loop, `--client-loop asyncio` for the loop), with
 `--delta compact` asking for the compact table delta, PUTs one result every
 `--interval` s for `--duration` s, and reports:
 
@@ -20,7 +22,8 @@ message; a failed handshake is tried again, up to four times, as an app would), 
   at once (closing its socket), as when a venue's screens or a stream's audience go;
 - memory per idle subscriber: server RSS growth / N, after connecting, before results;
 - the server's own part: the mean of `arbiter_live_bus_lag_seconds` (a notification to
-  the end of its fan-out), read from `/metrics`;
+  the end of its fan-out), read from `/metrics`; and the load processes' CPU share while
+  they follow the results (on stderr);
 - the bare-FastAPI ceiling: a tiny app in this script broadcasting a message of the
   same mean size (encoded once, one queue and sender per client) at the same rate to
   the same number of subscribers, measured in the same run.
@@ -39,6 +42,7 @@ import multiprocessing as mp
 import os
 import re
 import resource
+import select
 import signal
 import socket
 import statistics
@@ -165,9 +169,10 @@ class _Subscriber(asyncio.Protocol):
         self.transport: asyncio.Transport | None = None
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        self.transport = transport  # type: ignore[assignment]
+        assert isinstance(transport, asyncio.Transport)
+        self.transport = transport
         key = base64.b64encode(os.urandom(16)).decode()
-        self.transport.write(
+        transport.write(
             (
                 f"GET {self.path} HTTP/1.1\r\nHost: {self.host}\r\nUpgrade: websocket\r\n"
                 f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
@@ -238,6 +243,7 @@ async def _subscriber(
     sizes: list[int],
     ready: Any,
     gate: asyncio.Semaphore,
+    feeds: list[tuple[asyncio.Transport, _Subscriber]],
 ) -> None:
     """Follow one feed until cancelled: the first snapshot marks it ready, then every
     message's top seq and arrival time are kept in `covered` (pings are skipped)."""
@@ -266,29 +272,69 @@ async def _subscriber(
     loop = asyncio.get_running_loop()
     opened: asyncio.Future[None] = loop.create_future()
     async with gate:  # bounded concurrent handshakes: a herd would time out together
-        transport, _ = await asyncio.wait_for(
+        transport, protocol = await asyncio.wait_for(
             loop.create_connection(
                 lambda: _Subscriber("/" + path, host, record, opened), address, int(port)
             ),
             60,
         )
         await asyncio.wait_for(asyncio.shield(opened), 60)
+    feeds.append((transport, protocol))
     try:
         await asyncio.Future()  # until cancelled
     finally:
         transport.close()
 
 
-def _client_main(
-    url: str, count: int, start_at: float, out: Any, deadline: float, done_event: Any
+def _follow(
+    feeds: list[tuple[asyncio.Transport, _Subscriber]], deadline: float, done_event: Any
 ) -> None:
-    """One load process: `count` subscribers; sends back connect time and coverage."""
+    """Read every connected feed with one epoll set and no event loop, until `deadline`
+    or `done_event`: each readable socket's bytes go straight to its protocol's
+    `data_received`. asyncio's own selector and callbacks cost this process about as much
+    again per message; the client shares the two cores with the servers it measures."""
+    poller = select.epoll()
+    by_fd: dict[int, _Subscriber] = {}
+    for transport, protocol in feeds:
+        fd = transport.get_extra_info("socket").fileno()
+        by_fd[fd] = protocol
+        poller.register(fd, select.EPOLLIN)
+    read = os.read
+    try:
+        while time.monotonic() < deadline and not done_event.is_set():
+            for fd, _ in poller.poll(0.1):
+                try:
+                    data = read(fd, 262144)
+                except BlockingIOError:
+                    continue
+                except OSError:
+                    data = b""
+                if data:
+                    by_fd[fd].data_received(data)
+                else:  # closed by the server: left to the event loop from here
+                    poller.unregister(fd)
+    finally:
+        poller.close()
+
+
+def _client_main(
+    url: str,
+    count: int,
+    start_at: float,
+    out: Any,
+    deadline: float,
+    done_event: Any,
+    client_loop: str = "epoll",
+) -> None:
+    """One load process: `count` subscribers; sends back connect time and coverage, and
+    its own CPU seconds over the wall seconds while results were followed."""
     _raise_nofile()
 
     async def main() -> None:
         covered: list[list[float]] = []
         first: list[int] = []
         sizes: list[int] = []
+        feeds: list[tuple[asyncio.Transport, _Subscriber]] = []
         held = 0
         all_ready = asyncio.Event()
 
@@ -307,7 +353,7 @@ def _client_main(
             covered.append(slot)
             for attempt in range(HANDSHAKE_TRIES):
                 try:
-                    await _subscriber(url, first, slot, sizes, ready, gate)
+                    await _subscriber(url, first, slot, sizes, ready, gate, feeds)
                 except (OSError, TimeoutError):
                     await asyncio.sleep(0.25 * 2**attempt)
                 except Exception:
@@ -319,14 +365,19 @@ def _client_main(
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(all_ready.wait(), 60)
         out.put(("ready", held, time.monotonic()))
+        wall, cpu = time.monotonic(), time.process_time()
         with collector_paused():
-            while time.monotonic() < deadline and not done_event.is_set():
-                await asyncio.sleep(0.1)
+            if client_loop == "epoll":
+                _follow(feeds, deadline, done_event)
+            else:
+                while time.monotonic() < deadline and not done_event.is_set():
+                    await asyncio.sleep(0.1)
+        share = (time.process_time() - cpu) / max(1e-9, time.monotonic() - wall)
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
         flat = [array("d", c) for c in covered]
-        out.put(("data", first, [c.tobytes() for c in flat], sizes[:2000]))
+        out.put(("data", first, [c.tobytes() for c in flat], sizes[:2000], share))
 
     asyncio.run(main())
 
@@ -426,7 +477,10 @@ async def _load(
     for i in range(procs):
         count = n // procs + (1 if i < n % procs else 0)
         url = urls[i % len(urls)]
-        worker = ctx.Process(target=_client_main, args=(url, count, start_at, out, deadline, done))
+        worker = ctx.Process(
+            target=_client_main,
+            args=(url, count, start_at, out, deadline, done, args.client_loop),
+        )
         worker.start()
         workers.append(worker)
     _note(f"connecting {n} subscribers from {procs} processes")
@@ -461,7 +515,8 @@ async def _load(
     latencies: list[float] = []
     lost = 0
     sizes: list[int] = []
-    for _, firsts, covered, some_sizes in datas:
+    client_cpu = [data[4] for data in datas]
+    for _, firsts, covered, some_sizes, _share in datas:
         sizes.extend(some_sizes)
         for start_seq, raw in zip(firsts, covered, strict=False):
             pairs = array("d")
@@ -497,6 +552,7 @@ async def _load(
         "leave_p99_ms": _pct(leaving, 0.99) if leaving else float("nan"),
         "kib_per_sub": (rss_idle - rss_before) / max(1, n),
         "mean_bytes": statistics.fmean(sizes) if sizes else 0.0,
+        "client_cpu": client_cpu,
     }
 
 
@@ -663,6 +719,13 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--drain", type=float, default=5.0)
     parser.add_argument("--client-procs", type=int, default=2)
     parser.add_argument(
+        "--client-loop",
+        choices=("epoll", "asyncio"),
+        default="epoll",
+        help="how a load process reads its feeds once all are connected: one epoll set "
+        "read directly (default), or asyncio's event loop (the client before)",
+    )
+    parser.add_argument(
         "--join-watch",
         type=float,
         default=0.0,
@@ -709,7 +772,9 @@ def main(argv: Sequence[str] | None = None) -> None:
             f"{a['p50_ms']:.0f}/{a['p99_ms']:.0f} ms, lost {a['lost']} of {a['expected']}, "
             f"PUTs {puts}, PUT p50/p99 {a['put_p50_ms']:.0f}/{a['put_p99_ms']:.0f} ms, "
             f"{a['kib_per_sub']:.1f} KiB/sub, {a['mean_bytes']:.0f} B/msg, "
-            f"server notification-to-fan-out-end mean {a['lag_ms']:.0f} ms; while every "
+            f"server notification-to-fan-out-end mean {a['lag_ms']:.0f} ms, load clients' "
+            f"CPU {', '.join(f'{c:.0%}' for c in a['client_cpu'])} of a core "
+            f"({args.client_loop}); while every "
             f"subscriber joined: PUTs {join_puts}, p50/p99 {a['join_p50_ms']:.0f}/"
             f"{a['join_p99_ms']:.0f} ms; while every "
             f"subscriber left: PUTs {leave_puts}, p50/p99 {a['leave_p50_ms']:.0f}/"
