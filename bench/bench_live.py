@@ -7,7 +7,8 @@ connects N subscribers from `--client-procs` lean client processes (asyncio prot
 that do the handshake and parse frames by hand, reading only the seq at the head of each
 message; a failed handshake is tried again, up to four times, as an app would; once all
 are connected, each process reads its sockets through one epoll set of its own rather
-than asyncio's loop, `--client-loop asyncio` for the loop), with
+than asyncio's loop, and at the departures shuts every socket down in one tight loop;
+`--client-loop asyncio` for the loop and its task-by-task closing), with
 `--delta compact` asking for the compact table delta, PUTs one result every
 `--interval` s for `--duration` s, and reports:
 
@@ -317,6 +318,15 @@ def _follow(
         poller.close()
 
 
+def _hang_up(feeds: list[tuple[asyncio.Transport, _Subscriber]]) -> None:
+    """Every subscriber leaves at once: each socket is shut down in one tight loop, as
+    many devices closing their connections would, and the event loop's own bookkeeping
+    of the closed connections waits until the timed departures are over."""
+    for transport, _ in feeds:
+        with contextlib.suppress(OSError):
+            transport.get_extra_info("socket").shutdown(socket.SHUT_RDWR)
+
+
 def _client_main(
     url: str,
     count: int,
@@ -325,9 +335,12 @@ def _client_main(
     deadline: float,
     done_event: Any,
     client_loop: str = "epoll",
+    report_event: Any = None,
 ) -> None:
     """One load process: `count` subscribers; sends back connect time and coverage, and
-    its own CPU seconds over the wall seconds while results were followed."""
+    its own CPU seconds over the wall seconds while results were followed. With the
+    epoll loop, every socket is shut down when `done_event` is set, and the rest waits
+    for `report_event` (the departures' results timed meanwhile)."""
     _raise_nofile()
 
     async def main() -> None:
@@ -373,6 +386,10 @@ def _client_main(
                 while time.monotonic() < deadline and not done_event.is_set():
                     await asyncio.sleep(0.1)
         share = (time.process_time() - cpu) / max(1e-9, time.monotonic() - wall)
+        if client_loop == "epoll":
+            _hang_up(feeds)
+            if report_event is not None:
+                report_event.wait(max(0.0, deadline - time.monotonic()))
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
@@ -470,6 +487,7 @@ async def _load(
     ctx = mp.get_context("spawn")
     out = ctx.Queue()
     done = ctx.Event()
+    report = ctx.Event()
     rss_before = _rss_kib(server_pids)
     start_at = time.monotonic() + 1.5
     deadline = start_at + 60 + args.duration + args.drain + 30
@@ -479,7 +497,7 @@ async def _load(
         url = urls[i % len(urls)]
         worker = ctx.Process(
             target=_client_main,
-            args=(url, count, start_at, out, deadline, done, args.client_loop),
+            args=(url, count, start_at, out, deadline, done, args.client_loop, report),
         )
         worker.start()
         workers.append(worker)
@@ -509,6 +527,7 @@ async def _load(
     if leave is not None:
         with collector_paused():
             _, leaving, left = await leave(args)
+    report.set()
     datas = [await asyncio.to_thread(out.get, True, 120) for _ in workers]
     for worker in workers:
         worker.join(30)

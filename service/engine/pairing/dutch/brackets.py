@@ -564,6 +564,8 @@ class _RoundPairer:
     def _prefer_exchanges(self, remainder: list[int], rem_pairs: int) -> int:
         """Weigh in the exchange preferences; returns how many S1 players must move."""
         idx = self.idx
+        # row by row, so that a row's equal weights come in a run (`set_weight` then
+        # stores them as one integer)
         for pos, pl in enumerate(remainder):
             v = idx[pl]
             for opp in remainder[pos + 1 :]:
