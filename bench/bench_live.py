@@ -661,16 +661,30 @@ async def _arbiter(n: int, args: argparse.Namespace, tmp: Path) -> dict[str, Any
             return fired
 
         async def leave(a: argparse.Namespace) -> Fired:
-            return await results(joins + count, int(a.leave_watch / a.interval), a.interval)
+            fired = await results(joins + count, int(a.leave_watch / a.interval), a.interval)
+            for client in clients:  # the departures the servers had not yet seen
+                still_open.append(_gauge(await client.get("/metrics"), "arbiter_live_subscribers"))
+            return fired
 
         urls = [f"ws://127.0.0.1:{p}/v1/tournaments/{tid}/live?delta={args.delta}" for p in ports]
         lag: list[tuple[float, float]] = []
+        still_open: list[float] = []
         result = await _load(
             urls, n, args.client_procs, fire, args, server_pids, leave, join if joins else None
         )
         lag_sum, lag_count = sum(s for s, _ in lag), sum(c for _, c in lag)
         result["lag_ms"] = 1000 * lag_sum / lag_count if lag_count else float("nan")
+        result["still_open"] = int(sum(still_open)) if still_open else "-"
         return result
+
+
+def _gauge(metrics: httpx.Response, name: str) -> float:
+    """The value of the unlabelled gauge `name` in a `/metrics` page (0 when absent)."""
+    for line in metrics.text.splitlines():
+        key, _, value = line.partition(" ")
+        if key == name:
+            return float(value)
+    return 0.0
 
 
 def _bus_lag(metrics: httpx.Response) -> list[tuple[float, float]]:
@@ -797,7 +811,8 @@ def main(argv: Sequence[str] | None = None) -> None:
             f"subscriber joined: PUTs {join_puts}, p50/p99 {a['join_p50_ms']:.0f}/"
             f"{a['join_p99_ms']:.0f} ms; while every "
             f"subscriber left: PUTs {leave_puts}, p50/p99 {a['leave_p50_ms']:.0f}/"
-            f"{a['leave_p99_ms']:.0f} ms",
+            f"{a['leave_p99_ms']:.0f} ms, {a['still_open']} still open on the servers at "
+            "the end",
             file=sys.stderr,
             flush=True,
         )
