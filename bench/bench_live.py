@@ -661,8 +661,9 @@ async def _arbiter(n: int, args: argparse.Namespace, tmp: Path) -> dict[str, Any
             return fired
 
         async def leave(a: argparse.Namespace) -> Fired:
-            fired = await results(joins + count, int(a.leave_watch / a.interval), a.interval)
-            for client in clients:  # the departures the servers had not yet seen
+            leaving = int(a.leave_watch / a.interval)
+            fired = await results(joins + count, leaving, a.interval)
+            for client in clients if leaving else ():  # departures not yet seen
                 still_open.append(_gauge(await client.get("/metrics"), "arbiter_live_subscribers"))
             return fired
 
