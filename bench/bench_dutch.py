@@ -74,7 +74,13 @@ def _timed(cmd: list[str], timeout: float) -> _Run:
     start = time.perf_counter()
     with tempfile.TemporaryFile() as out:
         child = subprocess.Popen(cmd, stdout=out, stderr=subprocess.DEVNULL, env=_env())
-        stopper = threading.Timer(timeout, child.kill)
+        stopped = threading.Event()
+
+        def stop() -> None:
+            stopped.set()
+            child.kill()
+
+        stopper = threading.Timer(timeout, stop)
         stopper.start()
         _, status, usage = os.wait4(child.pid, 0)
         elapsed = time.perf_counter() - start
@@ -83,7 +89,7 @@ def _timed(cmd: list[str], timeout: float) -> _Run:
         out.seek(0)
         text = out.read().decode("utf-8")
     peak = usage.ru_maxrss  # KiB on Linux
-    if child.returncode < 0:
+    if stopped.is_set():
         return _Run(None, "", peak)
     if child.returncode:
         raise subprocess.CalledProcessError(child.returncode, cmd)
