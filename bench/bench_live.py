@@ -679,24 +679,28 @@ async def _arbiter(n: int, args: argparse.Namespace, tmp: Path) -> dict[str, Any
         return result
 
 
+def _samples(metrics: httpx.Response) -> dict[str, float]:
+    """The unlabelled samples of a `/metrics` page, by name (comments skipped)."""
+    values: dict[str, float] = {}
+    for line in metrics.text.splitlines():
+        name, _, value = line.partition(" ")
+        if value and not name.startswith("#") and "{" not in name:
+            values[name] = float(value)
+    return values
+
+
 def _gauge(metrics: httpx.Response, name: str) -> float:
     """The value of the unlabelled gauge `name` in a `/metrics` page (0 when absent)."""
-    for line in metrics.text.splitlines():
-        key, _, value = line.partition(" ")
-        if key == name:
-            return float(value)
-    return 0.0
+    return _samples(metrics).get(name, 0.0)
 
 
 def _bus_lag(metrics: httpx.Response) -> list[tuple[float, float]]:
     """(sum, count) of `arbiter_live_bus_lag_seconds`: the server's own part of the
     delay, from a notification to the end of its fan-out to every socket."""
-    values = {}
-    for line in metrics.text.splitlines():
-        name, _, value = line.partition(" ")
-        if name in ("arbiter_live_bus_lag_seconds_sum", "arbiter_live_bus_lag_seconds_count"):
-            values[name.rsplit("_", 1)[1]] = float(value)
-    return [(values["sum"], values["count"])] if len(values) == 2 else []
+    values = _samples(metrics)
+    total = values.get("arbiter_live_bus_lag_seconds_sum")
+    count = values.get("arbiter_live_bus_lag_seconds_count")
+    return [] if total is None or count is None else [(total, count)]
 
 
 async def _bare(n: int, size: int, args: argparse.Namespace) -> dict[str, Any]:
