@@ -371,53 +371,94 @@ class _RoundPairer:
         order = self.order
         score = self.score
         n = self.n
-        sgs, sgb = ctx.scores_bits, ctx.group_bits
-        shift = [ctx.info[p.number].shift for p in order]
-        in_top_group = [s >= score[0] for s in score]
-        odd = n & 1
-        if not odd:
-            self._set_outside_weights()
-        for v in range(n if odd else 0):
-            lower = order[v]
-            row: list[tuple[int, int]] = []
-            for u in range(v):
-                higher = order[u]
-                if ctx.compatible(lower, higher):
-                    w = 1 + (not lower.bye_eligible) + (not higher.bye_eligible)
-                    w = (w << sgs) | (shift[v] + shift[u])
-                    w = (w << sgb) | in_top_group[v]
-                else:
-                    w = 0
-                row.append((u, w))
-            self.matcher.set_weights(v, row)
+        ctx.single_downfloater_is_bye = False
+        if n & 1:
+            check = self._bye_check()
+            first = check.matching()
+            if not self.pab_criteria:
+                ctx.set_bye(score[0], {})
+            else:
+                bye_score = score[next(v for v in range(n) if first[v] == v)]
+                counts = sorted(
+                    (order[v].played_games for v in range(n) if score[v] == bye_score),
+                    reverse=True,
+                )
+                ctx.set_bye(bye_score, {c: i for i, c in enumerate(counts)})
+                ctx.single_downfloater_is_bye = self._bye_single_downfloater(check)
+        self._set_outside_weights()
         try:
             self._solve()
         except MatchingError as exc:
             raise PairingError(
                 "no pairing satisfies the absolute criteria (C1-C3) for every player"
             ) from exc
-        first = self.stable
-        if not _complete(first, order):
+        if not _complete(self.stable, order):
             raise PairingError("no pairing satisfies the absolute criteria (C1-C3)")
-        ctx.single_downfloater_is_bye = False
-        if not odd:
-            return
-        if not self.pab_criteria:
-            ctx.set_bye(score[0], {})
-            self._set_outside_weights()
-            return
-        bye_v = next(v for v in range(n) if first[v] == v)
-        ctx.bye_score = score[bye_v]
-        single = False
-        if ctx.bye_score >= score[0]:
-            single = all(score[first[v]] >= score[0] for v in range(n) if score[v] >= score[0])
-        counts = sorted(
-            (order[v].played_games for v in range(n) if score[v] == ctx.bye_score),
-            reverse=True,
-        )
-        ctx.set_bye(score[bye_v], {c: i for i, c in enumerate(counts)})
-        ctx.single_downfloater_is_bye = single
-        self._set_outside_weights()
+
+    def _bye_check(self) -> WeightedMatcher:
+        """An odd field's completion check (C1-C4), which also fixes the PAB assignee's
+        score (C2, C5: the lowest score whose player may get the PAB and leave the
+        rest pairable).
+
+        Every pair weighs (3 - e(higher) - e(lower), s(higher) + s(lower)) in two
+        fields, e being 1 for a player who may get the PAB and s the offset of the
+        player's score group, higher for a higher score: the optimum pairs as many as can be paired,
+        leaves the PAB to an eligible player, and to the lowest score possible. Each
+        field is a sum of one part per player, so every pair weighs F - p(higher) -
+        p(lower) and all but the `_NEAR` pairs just above each player are held in the
+        matcher's reserve, as in `_set_outside_weights`: a sparse graph where the old
+        check weighed every pair of the field. Returns its own matcher, solved: the
+        round's matcher is set up after, on weights that depend on this answer."""
+        ctx = self.ctx
+        order = self.order
+        shift_bits = ctx.scores_bits + ctx.group_bits
+        constant = 3 << shift_bits
+        potential = [
+            (p.bye_eligible << shift_bits) - (ctx.info[p.number].shift << ctx.group_bits)
+            for p in order
+        ]
+        check = WeightedMatcher(self.n)
+        check.set_flat_weights(constant, potential)
+        for v, lower in enumerate(order):
+            start = max(0, v - _NEAR)
+            near = ctx.meetable(lower, order[start:v])
+            pv = constant - potential[v]
+            check.set_weights(v, [(start + i, pv - potential[start + i]) for i in near])
+            check.reserve(v, ctx.meetable(lower, order[:start]))
+        try:
+            check.solve()
+        except MatchingError as exc:
+            raise PairingError(
+                "no pairing satisfies the absolute criteria (C1-C3) for every player"
+            ) from exc
+        if not _complete(check.matching(), order):
+            raise PairingError("no pairing satisfies the absolute criteria (C1-C3)")
+        return check
+
+    def _bye_single_downfloater(self, check: WeightedMatcher) -> bool:
+        """Whether the PAB assignee will be the single downfloater of the top score
+        group (C9 then applies there): the PAB goes to a player of that group, and
+        every other player of the group can be paired inside it while the round stays
+        complete and the PAB goes as low as it can (`_bye_check`, solved again here).
+
+        A field of one score group pairs inside it by definition. Otherwise each pair
+        inside the top group gains a third, lowest field of 1, and the check is solved
+        again: the most pairs inside the group among the optimal pairings."""
+        score = self.score
+        top = sum(1 for s in score if s >= score[0])
+        if self.ctx.bye_score < score[0]:
+            return False
+        if top == self.n:
+            return True
+        ctx = self.ctx
+        order = self.order
+        for v in range(1, top):
+            lower = order[v]
+            row = [(u, check.weight(v, u) + 1) for u in ctx.meetable(lower, order[:v])]
+            check.set_weights(v, row)
+        check.solve()
+        best = check.matching()
+        return all(score[best[v]] >= score[0] for v in range(top))
 
     def _set_outside_weights(self) -> None:
         """Every pair gets the weight of a pair outside the bracket (the completion
