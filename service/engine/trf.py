@@ -578,10 +578,13 @@ def _build_rounds(
     built: list[tuple[list[Game], list[Bye], bool]] = []
     for index in range(round_count):
         round_no = index + 1
-        games: dict[tuple[int, int], Game] = {}
+        games: list[Game] = []
         byes: list[Bye] = []
         explicit = False
+        read_back: set[int] = set()  # players whose game was read from the opponent's cell
         for number, player_cells in cells.items():
+            if number in read_back:
+                continue
             cell = (
                 _split_cell(player_cells[index], number, round_no, lines)
                 if index < len(player_cells)
@@ -599,9 +602,9 @@ def _build_rounds(
                 explicit = explicit or bool(cell.result)
                 byes.append(Bye(round_no, number, ByeKind.from_trf(letter)))
                 continue
-            game = _game_from_cells(cells, number, cell, index, round_no, lines)
-            games.setdefault((game.white, game.black), game)
-        built.append((list(games.values()), _settle_wins(byes), explicit))
+            games.append(_game_from_cells(cells, number, cell, index, round_no, lines))
+            read_back.add(cell.opponent)
+        built.append((games, _settle_wins(byes), explicit))
     # Trailing columns with no game and no pairing-allocated bye are not rounds: the
     # first of them holds the byes announced for the next round; blank ones are dropped.
     paired = len(built)
@@ -707,10 +710,16 @@ def _game_from_cells(
         )
     else:
         raise TrfError(f"{_where(lines, number, round_no, 'colour')}: game without colours")
-    where = (
-        f"{_where(lines, white, round_no, 'result')} and {_where(lines, black, round_no, 'result')}"
-    )
-    return Game(round_no, white, black, _game_result(white_code, black_code, where))
+    try:
+        result = _PAIRS[(white_code, black_code)]
+    except KeyError:
+        white_at = _where(lines, white, round_no, "result")
+        black_at = _where(lines, black, round_no, "result")
+        raise TrfError(
+            f"{white_at} and {black_at}: results {white_code or 'blank'} and "
+            f"{black_code or 'blank'} contradict each other"
+        ) from None
+    return Game(round_no, white, black, result)
 
 
 _PAIRS: dict[tuple[str, str], GameResult | None] = {
@@ -731,15 +740,6 @@ _PAIRS: dict[tuple[str, str], GameResult | None] = {
 }
 """The result pairs a game can carry (TRF-16 result codes; W/D/L = under one move).
 One side blank: the other side's forfeit letter decides (legacy files write one)."""
-
-
-def _game_result(white: str, black: str, where: str) -> GameResult | None:
-    try:
-        return _PAIRS[(white, black)]
-    except KeyError:
-        raise TrfError(
-            f"{where}: results {white or 'blank'!s} and {black or 'blank'!s} contradict each other"
-        ) from None
 
 
 _RESULT_CODES: dict[GameResult, tuple[str, str]] = {

@@ -68,6 +68,22 @@ def test_double_forfeit_and_unknown_opponent() -> None:
         parse_trf(line.format(n=1, cell="   9 w 1"))
 
 
+def test_contradicting_results_name_both_cells() -> None:
+    line = "001 {n:4d}      Player {n:<26} 1500                             0.0    1  {cell}"
+    text = "\n".join([line.format(n=1, cell="   2 w 1"), line.format(n=2, cell="   1 b 1")])
+    message = (
+        r"line 1, column 99 \(player 1, round 1\) and line 2, column 99 \(player 2, round 1\): "
+        "results 1 and 1 contradict each other"
+    )
+    with pytest.raises(TrfError, match=message):
+        parse_trf(text)
+    # a game is read once, from either player's cell: the same file with the lines
+    # swapped names the cells in the same order (White's first)
+    swapped = "\n".join(reversed(text.splitlines()))
+    with pytest.raises(TrfError, match="line 2, column 99 \\(player 1"):
+        parse_trf(swapped)
+
+
 def test_bad_numbers_name_the_field() -> None:
     with pytest.raises(TrfError, match="start number"):
         parse_trf("001 abcd      Someone")
