@@ -63,7 +63,8 @@ class _Info:
     bye_candidate: bool = False
     """May get the PAB and scores no more than the PAB assignee (C2, C5)."""
     bye_rank: int = 0
-    """C9 rank of the player's played games (0 = most played)."""
+    """C9 rank of the player's played games among the players of the PAB assignee's
+    score (0 = most played; 0 for every other score)."""
     pref: object = None
     """Colour preference (a Colour or None)."""
     absolute: bool = False
@@ -187,7 +188,8 @@ class WeightContext:
         for p in self.players:
             info = self.info[p.number]
             info.bye_candidate = p.bye_eligible and info.score <= bye_score
-            info.bye_rank = games_rank.get(p.played_games, 0)
+            at_bye_score = info.score == bye_score
+            info.bye_rank = games_rank.get(p.played_games, 0) if at_bye_score else 0
 
     def compatible(self, a: SwissPlayer, b: SwissPlayer) -> bool:
         """C1 (no rematch, no forbidden pair) and C3 (absolute colour clash) for a pair."""
@@ -221,7 +223,7 @@ class WeightContext:
         compatible = self._compatible
         bits = self.total_bits
         lo_bc = lo.bye_candidate
-        lo_extra = lo.bye_rank if lo.score == self.bye_score else 0
+        lo_extra = lo.bye_rank
         bye_shift = self.off["bye_games"] if self.single_downfloater_is_bye else -1
         row: list[int] = []
         for higher in highers:
@@ -231,7 +233,7 @@ class WeightContext:
                 continue
             w = (3 - hi.bye_candidate - lo_bc) << bits
             if bye_shift >= 0:
-                extra = lo_extra + (hi.bye_rank if hi.score == self.bye_score else 0)
+                extra = lo_extra + hi.bye_rank
                 w += extra << bye_shift
             row.append(w)
         return row
@@ -247,7 +249,7 @@ class WeightContext:
         for each player."""
         info = self.info[player.number]
         p = info.bye_candidate << self.total_bits
-        if self.single_downfloater_is_bye and info.score == self.bye_score:
+        if self.single_downfloater_is_bye:
             p -= info.bye_rank << self.off["bye_games"]
         return p
 
@@ -286,12 +288,7 @@ class WeightContext:
         elif in_next:
             w += (1 << off["in_next"]) + (1 << (off["score_next"] + hi.shift))
         if self.single_downfloater_is_bye:
-            extra = 0
-            if hi.score == self.bye_score:
-                extra += hi.bye_rank
-            if lo.score == self.bye_score:
-                extra += lo.bye_rank
-            w += extra << off["bye_games"]
+            w += (hi.bye_rank + lo.bye_rank) << off["bye_games"]
         if not in_current:
             return w
         w += _colour_fields(lo, hi, off)
