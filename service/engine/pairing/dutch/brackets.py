@@ -402,13 +402,13 @@ class _RoundPairer:
 
         Every pair weighs (3 - e(higher) - e(lower), s(higher) + s(lower)) in two
         fields, e being 1 for a player who may get the PAB and s the offset of the
-        player's score group, higher for a higher score: the optimum pairs as many as can be paired,
-        leaves the PAB to an eligible player, and to the lowest score possible. Each
-        field is a sum of one part per player, so every pair weighs F - p(higher) -
-        p(lower) and all but the `_NEAR` pairs just above each player are held in the
-        matcher's reserve, as in `_set_outside_weights`: a sparse graph where the old
-        check weighed every pair of the field. Returns its own matcher, solved: the
-        round's matcher is set up after, on weights that depend on this answer."""
+        player's score group (higher for a higher score): the optimum pairs everyone it
+        can, leaves the PAB to an eligible player, and to the lowest score possible.
+        Each field is a sum of one part per player, so every pair weighs F - p(higher)
+        - p(lower), and all but the `_NEAR` pairs just above each player are held in
+        the matcher's reserve, as in `_set_outside_weights`: a sparse graph where the
+        check used to weigh every pair of the field. Returns its own matcher, solved:
+        the round's matcher is set up after, on weights that depend on this answer."""
         ctx = self.ctx
         order = self.order
         shift_bits = ctx.scores_bits + ctx.group_bits
@@ -445,9 +445,9 @@ class _RoundPairer:
         inside the top group gains a third, lowest field of 1, and the check is solved
         again: the most pairs inside the group among the optimal pairings."""
         score = self.score
-        top = sum(1 for s in score if s >= score[0])
         if self.ctx.bye_score < score[0]:
             return False
+        top = sum(1 for s in score if s >= score[0])
         if top == self.n:
             return True
         ctx = self.ctx
