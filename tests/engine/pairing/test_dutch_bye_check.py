@@ -12,7 +12,6 @@ small reference tournaments.
 
 from __future__ import annotations
 
-import csv
 import random
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -34,8 +33,7 @@ from service.engine.pairing.dutch import brackets, pair_round
 from service.engine.pairing.dutch.players import SwissPlayer
 from service.engine.pairing.matching import WeightedMatcher
 from service.engine.pairing.result import PairingError
-from service.engine.trf import parse_trf, rounds_prefix
-from tests.data import ORACLE_DUTCH as ORACLE
+from tests.engine.pairing.reference import reference_files, repaired_rounds
 
 Outcome = tuple[Fraction, bool]
 """The PAB assignee's score and whether it is the top group's single downfloater."""
@@ -157,27 +155,14 @@ def test_the_pab_score_and_single_downfloater_match_their_definitions(
     assert len(checked) == 4, checked
 
 
-def _small_reference_files() -> list[str]:
-    with (ORACLE / "manifest.tsv").open() as fh:
-        rows = list(csv.DictReader(fh, delimiter="\t"))
-    return [row["file"] for row in rows if int(row["players"]) <= 23]
-
-
 def test_the_reference_tournaments_checks_match_their_definitions(
     checked: Counter[str],
 ) -> None:
-    files = _small_reference_files()
+    files = reference_files(max_players=23)
     assert files
     for name in files:
-        doc = parse_trf((ORACLE / name).read_text())
-        for k in range(len(doc.tournament.rounds)):
-            before = rounds_prefix(doc, k)
-            pair_round(
-                before.tournament,
-                byes=before.next_round_byes,
-                accelerations=before.accelerations,
-                forbidden_pairs=before.forbidden_pairs,
-            )
+        for _ in repaired_rounds(name):
+            pass
     assert checked["PAB below the top group"] > 0
 
 

@@ -13,11 +13,10 @@ from collections.abc import Sequence
 
 import pytest
 
-from service.engine.pairing.dutch import pair_round
 from service.engine.pairing.dutch.players import SwissPlayer
 from service.engine.pairing.dutch.weights import WeightContext
-from service.engine.trf import parse_trf, rounds_prefix
 from tests.data import ORACLE_DUTCH as ORACLE
+from tests.engine.pairing.reference import repaired_rounds
 
 
 def _files(count: int) -> list[str]:
@@ -49,13 +48,6 @@ def test_every_reserved_pair_weighs_the_flat_weight_less_both_potentials(
         return found
 
     monkeypatch.setattr(WeightContext, "meetable", spy)
-    doc = parse_trf((ORACLE / name).read_text())
-    for k in range(len(doc.tournament.rounds)):
-        before = rounds_prefix(doc, k)
-        pair_round(
-            before.tournament,
-            byes=before.next_round_byes,
-            accelerations=before.accelerations,
-            forbidden_pairs=before.forbidden_pairs,
-        )
+    for _ in repaired_rounds(name):
+        pass
     assert checked["pairs"] > 0
