@@ -19,7 +19,7 @@ def reference_files(max_players: int) -> list[str]:
     return [row["file"] for row in rows if int(row["players"]) <= max_players]
 
 
-def repaired_rounds(name: str) -> Iterator[tuple[Round, Pairing]]:
+def repaired_rounds(name: str, rules: str = "dutch-2026") -> Iterator[tuple[Round, Pairing]]:
     """Each round of reference file `name` and Arbiter's pairing of it from the rounds
     before (the file's byes, accelerations and forbidden pairs applied)."""
     doc = parse_trf((ORACLE_DUTCH / name).read_text())
@@ -27,6 +27,7 @@ def repaired_rounds(name: str) -> Iterator[tuple[Round, Pairing]]:
         before = rounds_prefix(doc, k)
         pairing = pair_round(
             before.tournament,
+            rules=rules,
             byes=before.next_round_byes,
             accelerations=before.accelerations,
             forbidden_pairs=before.forbidden_pairs,

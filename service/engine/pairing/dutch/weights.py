@@ -36,6 +36,7 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from operator import attrgetter
 
 from service.engine.model import Colour
 
@@ -79,6 +80,32 @@ class _Info:
     """Neither a strong nor an absolute preference."""
     forbidden: frozenset[int] = frozenset()
     """Start numbers the player may not meet."""
+    kind: int = 0
+    """Players of one kind weigh alike against any third player (`WeightContext.weight`
+    computes a weight once per pair of kinds)."""
+
+
+_KIND_FIELDS = (
+    "s",
+    "shift",
+    "bye_candidate",
+    "bye_rank",
+    "down1",
+    "up1",
+    "down2",
+    "up2",
+    "pref",
+    "absolute",
+    "absolute_imbalance",
+    "imbalance",
+    "repeated",
+    "mild_or_none",
+)
+"""The fields of `_Info` a pair's weight reads. The others: `score` is `s` unscaled,
+`forbidden` and `topscorer` decide only whether two players may meet (checked for each
+pair), and `kind` is the result."""
+
+_kind_of = attrgetter(*_KIND_FIELDS)
 
 
 class WeightContext:
@@ -180,6 +207,8 @@ class WeightContext:
             )
         self.bye_score: Fraction = Fraction(0)
         self.single_downfloater_is_bye = False
+        self._kinds = 0
+        self._by_kinds: dict[int, int] = {}
         self.set_bye(Fraction(0), {})
 
     def set_bye(self, bye_score: Fraction, games_rank: Mapping[int, int]) -> None:
@@ -190,6 +219,18 @@ class WeightContext:
             info.bye_candidate = p.bye_eligible and info.score <= bye_score
             at_bye_score = info.score == bye_score
             info.bye_rank = games_rank.get(p.played_games, 0) if at_bye_score else 0
+        self._sort_kinds()
+
+    def _sort_kinds(self) -> None:
+        """Number the players by everything `weight` reads of them but who they may meet
+        (`_KIND_FIELDS`): two players of one kind weigh the same against any third
+        player, so a weight is computed once per pair of kinds and situation (a first
+        round's field is one kind; a later round's bracket holds a few dozen)."""
+        kinds: dict[tuple[object, ...], int] = {}
+        for info in self.info.values():
+            info.kind = kinds.setdefault(_kind_of(info), len(kinds))
+        self._kinds = len(kinds)
+        self._by_kinds.clear()
 
     def compatible(self, a: SwissPlayer, b: SwissPlayer) -> bool:
         """C1 (no rematch, no forbidden pair) and C3 (absolute colour clash) for a pair."""
@@ -274,11 +315,23 @@ class WeightContext:
     def weight(
         self, higher: SwissPlayer, lower: SwissPlayer, in_current: bool, in_next: bool
     ) -> int:
-        """Weight of pairing `higher` (earlier in the order) with `lower`."""
+        """Weight of pairing `higher` (earlier in the order) with `lower`: 0 when they
+        may not meet, else the weight of their kinds (`_sort_kinds`) in this situation,
+        computed once."""
         hi = self.info[higher.number]
         lo = self.info[lower.number]
         if not self._compatible(hi, lo, lower.number):
             return 0
+        key = (hi.kind * self._kinds + lo.kind) << 4
+        key |= in_current << 3 | in_next << 2 | self.psd_mode << 1
+        key |= self.single_downfloater_is_bye
+        w = self._by_kinds.get(key)
+        if w is None:
+            w = self._by_kinds[key] = self._weight_of(hi, lo, in_current, in_next)
+        return w
+
+    def _weight_of(self, hi: _Info, lo: _Info, in_current: bool, in_next: bool) -> int:
+        """The weight of a pair who may meet (C4-C21 in priority order, FIDE C.04.3)."""
         off = self.off
         w = (3 - hi.bye_candidate - lo.bye_candidate) << self.total_bits
         if in_current and self.psd_mode:
