@@ -33,7 +33,7 @@ the bracket being paired.
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -374,10 +374,10 @@ class _RoundPairer:
         ctx.single_downfloater_is_bye = False
         if n & 1:
             check = self._bye_check()
-            first = check.matching()
             if not self.pab_criteria:
                 ctx.set_bye(score[0], {})
             else:
+                first = check.matching()
                 bye_score = score[next(v for v in range(n) if first[v] == v)]
                 counts = sorted(
                     (order[v].played_games for v in range(n) if score[v] == bye_score),
@@ -417,14 +417,14 @@ class _RoundPairer:
             (p.bye_eligible << shift_bits) - (ctx.info[p.number].shift << ctx.group_bits)
             for p in order
         ]
-        check = WeightedMatcher(self.n)
-        check.set_flat_weights(constant, potential)
-        for v, lower in enumerate(order):
-            start = max(0, v - _NEAR)
-            near = ctx.meetable(lower, order[start:v])
+
+        def near(v: int, start: int) -> list[tuple[int, int]]:
             pv = constant - potential[v]
-            check.set_weights(v, [(start + i, pv - potential[start + i]) for i in near])
-            check.reserve(v, ctx.meetable(lower, order[:start]))
+            meet = ctx.meetable(order[v], order[start:v])
+            return [(start + i, pv - potential[start + i]) for i in meet]
+
+        check = WeightedMatcher(self.n)
+        self._lay_flat(check, constant, potential, near)
         try:
             check.solve()
         except MatchingError as exc:
@@ -469,14 +469,31 @@ class _RoundPairer:
         no longer scan the whole field where the brackets below are all alike."""
         ctx = self.ctx
         order = self.order
-        matcher = self.matcher
-        matcher.set_flat_weights(ctx.outside_constant(), [ctx.outside_potential(p) for p in order])
-        for v in range(self.n):
-            lower = order[v]
+
+        def near(v: int, start: int) -> Iterable[tuple[int, int]]:
+            return enumerate(ctx.outside_weights(order[v], order[start:v]), start)
+
+        potential = [ctx.outside_potential(p) for p in order]
+        self._lay_flat(self.matcher, ctx.outside_constant(), potential, near)
+
+    def _lay_flat(
+        self,
+        matcher: WeightedMatcher,
+        constant: int,
+        potential: list[int],
+        near: Callable[[int, int], Iterable[tuple[int, int]]],
+    ) -> None:
+        """Give `matcher` an edge for every two players who may meet, weighing
+        `constant - potential[u] - potential[v]`: player v's pairs with the players from
+        `start` (the `_NEAR` just above it) in the graph, as `near(v, start)` weighs
+        them, the others held in reserve (`WeightedMatcher.reserve`)."""
+        order = self.order
+        meetable = self.ctx.meetable
+        matcher.set_flat_weights(constant, potential)
+        for v, lower in enumerate(order):
             start = max(0, v - _NEAR)
-            near = ctx.outside_weights(lower, order[start:v])
-            matcher.set_weights(v, enumerate(near, start))
-            matcher.reserve(v, ctx.meetable(lower, order[:start]))
+            matcher.set_weights(v, near(v, start))
+            matcher.reserve(v, meetable(lower, order[:start]))
 
     def _start_log(self) -> BracketLog | None:
         if self.logs is None:
