@@ -63,6 +63,22 @@ def build_field(size: int, played: int, folder: Path) -> Path:
     return path
 
 
+def add_field_options(parser: argparse.ArgumentParser) -> None:
+    """`--round` and `--fields`, shared with the other scripts that pair these fields."""
+    parser.add_argument("--round", type=int, default=5, help="the round to pair, 1-9")
+    parser.add_argument("--fields", default="", help="folder to cache generated fields")
+
+
+def fields_folder(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Path:
+    """The folder the fields are cached in (a new temporary one unless `--fields`),
+    once `--round` is checked."""
+    if not 1 <= args.round <= 9:
+        parser.error("--round: 1 to 9")
+    folder = Path(args.fields or tempfile.mkdtemp(prefix="dutch-fields-"))
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
 class _Run(NamedTuple):
     seconds: float | None  # None when the run was stopped at the timeout
     stdout: str
@@ -125,15 +141,11 @@ def _megabytes(kib: list[int]) -> str:
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("sizes", nargs="*", type=int, default=[100, 500, 1000, 2000, 5000])
-    parser.add_argument("--round", type=int, default=5, help="the round to pair, 1-9")
     parser.add_argument("--repeat", type=int, default=0, help="runs each (default 5/3/1)")
     parser.add_argument("--timeout", type=float, default=900.0)
-    parser.add_argument("--fields", default="", help="folder to cache generated fields")
+    add_field_options(parser)
     args = parser.parse_args(argv)
-    if not 1 <= args.round <= 9:
-        parser.error("--round: 1 to 9")
-    folder = Path(args.fields or tempfile.mkdtemp(prefix="dutch-fields-"))
-    folder.mkdir(parents=True, exist_ok=True)
+    folder = fields_folder(parser, args)
     bbp = os.environ.get("BBP")
     print(f"round {args.round} of 9")
     print(

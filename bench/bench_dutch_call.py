@@ -36,11 +36,10 @@ import os
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
-from bench_dutch import build_field
+from bench_dutch import add_field_options, build_field, fields_folder
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -112,15 +111,11 @@ def _whole(cmd: list[str], env: dict[str, str]) -> float:
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=100)
-    parser.add_argument("--round", type=int, default=5, help="the round to pair, 1-9")
     parser.add_argument("--repeat", type=int, default=21, help="rounds of runs")
-    parser.add_argument("--fields", default="", help="folder to cache generated fields")
     parser.add_argument("--no-site", action="store_true", help="Python rows without site")
+    add_field_options(parser)
     args = parser.parse_args(argv)
-    if not 1 <= args.round <= 9:
-        parser.error("--round: 1 to 9")
-    folder = Path(args.fields or tempfile.mkdtemp(prefix="dutch-fields-"))
-    folder.mkdir(parents=True, exist_ok=True)
+    folder = fields_folder(parser, args)
     field = build_field(args.players, args.round - 1, folder)
     env = _env(args.no_site)
     py = [sys.executable, "-S"] if args.no_site else [sys.executable]
