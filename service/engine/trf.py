@@ -487,7 +487,7 @@ def _parse_player(line: str, line_no: int) -> _PlayerLine:
     if points_text:
         try:
             points = Fraction(points_text.replace(",", "."))
-        except ValueError:
+        except (ValueError, ZeroDivisionError):  # `3/0` reads as a fraction
             raise TrfError(
                 f"line {line_no}, columns 81-84: points are not a number: {points_text!r}"
             ) from None
@@ -520,12 +520,20 @@ def _parse_player(line: str, line_no: int) -> _PlayerLine:
 
 
 def _parse_acceleration(line: str, line_no: int) -> tuple[int, tuple[Fraction, ...]]:
+    """An XXA record (the JaVaFo/bbpPairings extension): a start number, then the points
+    added in each round, one 4-column field every 5 columns from column 10."""
     number = _int_field(line[4:8].strip(), line_no, "XXA start number")
     values = []
     position = 9
     while position < len(line):
         chunk = line[position : position + 4].strip()
-        values.append(Fraction(chunk) if chunk else Fraction(0))
+        try:
+            values.append(Fraction(chunk) if chunk else Fraction(0))
+        except (ValueError, ZeroDivisionError):
+            raise TrfError(
+                f"line {line_no}, columns {position + 1}-{position + 4}: XXA points for "
+                f"round {len(values) + 1} are not a number: {chunk!r}"
+            ) from None
         position += 5
     return number, tuple(values)
 
@@ -559,7 +567,16 @@ def _split_cell(
         raise TrfError(
             f"{_where(lines or {}, number, round_no)}: opponent is not a number: {opponent_text!r}"
         ) from None
-    return _Cell(opponent, cell[5:6].strip().lower(), cell[7:8].strip().upper())
+    colour = cell[5:6].strip().lower()
+    if colour not in _COLOURS:
+        raise TrfError(
+            f"{_where(lines or {}, number, round_no, 'colour')}: colour {colour!r} is not w, b or -"
+        )
+    return _Cell(opponent, colour, cell[7:8].strip().upper())
+
+
+_COLOURS = ("w", "b", "-", "")
+"""A round cell's colour (TRF-16 001, column 97 + 10(r-1)): blank is read as `-`."""
 
 
 _BYE_OF_RESULT = {"+": "U", "1": "U", "W": "U", "=": "H", "D": "H", "-": "Z", "0": "Z", "L": "Z"}

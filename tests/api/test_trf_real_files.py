@@ -242,6 +242,33 @@ async def test_trf26_162_points_outside_the_api_limits_are_refused(
     assert await _count(app) == before
 
 
+@pytest.mark.parametrize(
+    ("line", "words"),
+    [
+        ("XXA    1  1.0  x.5", "line 11, columns 15-18: XXA points for round 2"),
+        ("XXA    1  1/0", "line 11, columns 10-13: XXA points for round 1"),
+    ],
+)
+async def test_acceleration_points_that_are_no_number_are_named(
+    client: httpx.AsyncClient, app: FastAPI, line: str, words: str
+) -> None:
+    """An XXA field that is not a number (`1/0` parses as a fraction with no
+    denominator) is a 422 naming its line and columns, on import and on the compute
+    endpoint, and stores nothing."""
+    raw = ((DATA / "announced_byes.trf").read_text() + line + "\n").encode()
+    before = await _count(app)
+    for response in (
+        await _post(client, raw),
+        await client.post(
+            "/v1/compute/pairings", content=raw, headers={"content-type": "text/plain"}
+        ),
+    ):
+        assert response.status_code == 422, response.text
+        assert response.headers["content-type"].startswith("application/problem+json")
+        assert words in response.json()["detail"]
+    assert await _count(app) == before
+
+
 async def test_pairing_records_the_tournament_does_not_apply_are_named(
     client: httpx.AsyncClient,
 ) -> None:

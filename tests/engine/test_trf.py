@@ -89,3 +89,23 @@ def test_bad_numbers_name_the_field() -> None:
         parse_trf("001 abcd      Someone")
     with pytest.raises(TrfError, match="XXR"):
         parse_trf("XXR nine")
+    # Fraction reads `3/0` as a fraction with no denominator: a TRF error, not a crash
+    player = "001    1 m    Alpha, Ann                        2000" + " " * 29
+    with pytest.raises(TrfError, match="line 1, columns 81-84: points are not a number"):
+        parse_trf(player + "3/0 ")
+    with pytest.raises(TrfError, match="line 2, columns 15-18: XXA points for round 2"):
+        parse_trf(player + "0.0 \nXXA    1  1.0  x.5")
+
+
+def test_a_colour_other_than_w_b_or_dash_is_named() -> None:
+    """TRF-16 001, column 97 + 10(r-1): `w`, `b` or `-` (blank read as `-`). Another
+    letter used to be dropped when the opponent's cell gave the colour."""
+    player = "001 {:>4} m    {:<34}{:>4}{:>32}          {}"
+    lines = [
+        player.format(1, "Alpha, Ann", 2000, "1.0", "2 x 1"),
+        player.format(2, "Bravo, Ben", 1900, "0.0", "1 b 0"),
+    ]
+    with pytest.raises(TrfError, match=r"line 1, column 97 \(player 1, round 1\): colour 'x'"):
+        parse_trf("\n".join(lines))
+    lines[0] = lines[0].replace(" 2 x 1", " 2 W 1")  # the case is free
+    assert parse_trf("\n".join(lines)).tournament.rounds[0].games[0].white == 1
