@@ -49,6 +49,7 @@ from service.engine.bridge import (
     read_pbn,
 )
 from service.engine.bridge.movement import Layout, Play
+from service.engine.numerals import whole_number
 from service.errors import Conflict, Forbidden, InvalidInput, NotFound, Problem
 
 __all__ = [
@@ -335,9 +336,9 @@ async def _import_game(
 ) -> EntryOutcome:
     """Enter one PBN game where [Table] (and [Round], if given) place it."""
     table_text = game.tags.get("Table", "").strip()
-    if not table_text.isdigit() or not 1 <= int(table_text) <= 10_000:
+    table = whole_number(table_text)
+    if table is None or not 1 <= table <= 10_000:
         raise InvalidInput(f"[Table] must be a table number, got {table_text!r}", field="table")
-    table = int(table_text)
     play = find_play(layout, table, game.board)
     round_text = game.tags.get("Round", "").strip()
     if round_text not in ("", "?", "-") and round_text != str(play.round):

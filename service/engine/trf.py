@@ -493,7 +493,7 @@ def _parse_player(line: str, line_no: int) -> _PlayerLine:
             ) from None
     birth = padded[69:79].rstrip()  # kept as written: `    .  .` is a date's layout
     year = birth.strip()[:4]
-    birth_year = int(year) if len(year) == 4 and year.isdigit() else None
+    birth_year = int(year) if len(year) == 4 and year.isdecimal() else None
     player = Player(
         start_number=number,
         name=padded[14:47].strip(),

@@ -34,6 +34,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
 from service.db.events import CHANNEL, TABLES_CHANNEL
+from service.engine.numerals import whole_number
 
 __all__ = [
     "CHANNEL",
@@ -62,9 +63,10 @@ OnNewTable = Callable[[str, int], None]
 def parse_payload(payload: str) -> tuple[str, int] | None:
     """`<tournament id>:<seq>` -> (id, seq); None for anything else."""
     tournament_id, _, seq = payload.rpartition(":")
-    if not tournament_id or not seq.isdigit():
+    number = whole_number(seq, most_digits=18)
+    if not tournament_id or number is None:
         return None
-    return tournament_id, int(seq)
+    return tournament_id, number
 
 
 class EventBus(Protocol):

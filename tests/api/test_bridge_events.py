@@ -488,6 +488,16 @@ async def test_pbn_import_is_all_or_nothing(client: httpx.AsyncClient) -> None:
         ),
         (good + "\n" + _pbn_game(9, 2, "4H", "N", 10), "games.1.Board"),
         ('[Board "1"]\n[Deal "N:..."]\n', "body"),
+        # `²` is a digit to str.isdigit and not to int(): named, not a 500
+        (
+            good + "\n" + _pbn_game(2, 1, "4H", "N", 10).replace('Table "1"', 'Table "²"'),
+            "games.1.Table",
+        ),
+        (good + "\n" + _pbn_game(2, 1, "4H", "N", 10).replace('Board "2"', 'Board "²"'), "body"),
+        (
+            good + "\n" + _pbn_game(2, 1, "4H", "N", 10).replace('Result "10"', 'Result "¹⁰"'),
+            "body",
+        ),
     ]
     for text, field in cases:
         response = await client.post(f"{EVENTS}/{event.id}/import", content=text, headers=headers)

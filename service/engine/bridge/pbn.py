@@ -31,6 +31,7 @@ from service.engine.bridge.contract import (
     parse_contract,
 )
 from service.engine.bridge.errors import BridgeInputError
+from service.engine.numerals import whole_number
 
 __all__ = ["PbnResult", "read_pbn"]
 
@@ -80,10 +81,9 @@ def _games(text: str) -> list[dict[str, str]]:
 
 def _score_game(number: int, tags: Mapping[str, str]) -> PbnResult:
     where = f"game {number}"
-    board_text = tags.get("Board", "").strip()
-    if not board_text.isdigit() or int(board_text) < 1:
+    board = whole_number(tags.get("Board", "").strip())
+    if not board:
         raise BridgeInputError("pbn", f"{where}: Board tag missing or not a positive number")
-    board = int(board_text)
     vul_text = tags.get("Vulnerable")
     try:
         vulnerability = (
@@ -97,12 +97,11 @@ def _score_game(number: int, tags: Mapping[str, str]) -> PbnResult:
     if contract is None:
         return PbnResult(board, None, None, None, vulnerability, 0, MappingProxyType(dict(tags)))
     declarer_text = tags.get("Declarer", "").lstrip("^")
-    result_text = tags.get("Result", "").strip()
-    if not result_text.isdigit():
+    tricks = whole_number(tags.get("Result", "").strip())
+    if tricks is None:
         raise BridgeInputError("pbn", f"{where}: Result tag missing or not a number of tricks")
     try:
         declarer = Seat.parse(declarer_text)
-        tricks = int(result_text)
         score = ns_score(contract, declarer, vulnerability, tricks)
     except BridgeInputError as error:
         raise BridgeInputError("pbn", f"{where}: {error}") from None

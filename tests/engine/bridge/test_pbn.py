@@ -92,6 +92,10 @@ def test_games_without_a_contract_are_skipped():
     ("text", "fragment"),
     [
         ('[Board "x"]\n[Contract "4S"]\n[Declarer "N"]\n[Result "10"]\n', "Board"),
+        # digits to str.isdigit that int() refuses, and more digits than int() reads
+        ('[Board "²"]\n[Contract "4S"]\n[Declarer "N"]\n[Result "10"]\n', "Board"),
+        ('[Board "1"]\n[Contract "4S"]\n[Declarer "N"]\n[Result "¹⁰"]\n', "Result"),
+        (f'[Board "{"9" * 5000}"]\n[Contract "4S"]\n[Declarer "N"]\n[Result "10"]\n', "Board"),
         ('[Board "1"]\n[Contract "4S"]\n[Declarer "N"]\n[Result "?"]\n', "Result"),
         ('[Board "1"]\n[Contract "9S"]\n[Declarer "N"]\n[Result "10"]\n', "level"),
         ('[Board "1"]\n[Contract "4S"]\n[Declarer "Q"]\n[Result "10"]\n', "declarer"),

@@ -61,8 +61,12 @@ def test_normalised_codes(text: str, code: str) -> None:
         ("WIN/P", "does not apply"),
         ("TPR/P", "does not apply"),
         ("ARO/U", "needs a rating"),
+        ("ARO/U²", "needs a rating"),  # a digit to str.isdigit, not to int()
+        ("ARO/U" + "9" * 5000, "needs a rating"),  # int() refuses over 4,300 digits
         ("KS/L+x", "Koya limit"),
         ("KS/Lx", "Koya limit"),
+        ("KS/L²", "Koya limit"),
+        ("KS/L+1e9", "Koya limit"),  # no exponent: /L+1e99999999 would build a huge number
         ("SB/", "empty modifier"),
         ("DE/P1", "takes no value"),
     ],

@@ -20,9 +20,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 
+from service.engine.numerals import whole_number
 from service.engine.scoring.tiebreaks.base import GroupTieBreak, TieBreak
 from service.engine.scoring.tiebreaks.buchholz import AverageOfBuchholz, Buchholz, ForeBuchholz
 from service.engine.scoring.tiebreaks.direct_encounter import DirectEncounter
@@ -146,9 +146,10 @@ class _Spec:
     def unrated(self) -> int | None:
         for mod in self.mods:
             if mod.startswith("U"):
-                if not mod[1:].isdigit():
+                rating = whole_number(mod[1:])
+                if rating is None:
                     raise self.fail(f"/U needs a rating, e.g. /U1000, not /{mod}")
-                return int(mod[1:])
+                return rating
         return None
 
     def koya_limit(self) -> tuple[int, Fraction]:
@@ -157,23 +158,26 @@ class _Spec:
             if not mod.startswith("L"):
                 continue
             text = mod[1:]
-            if text.isdigit():
-                percent = int(text)
+            given_percent = whole_number(text)
+            if given_percent is not None:
+                percent = given_percent
                 continue
-            if text[:1] not in "+-" or not text[1:]:
+            points = _KOYA_POINTS.match(text)
+            if points is None:
                 raise self.fail(f"bad Koya limit /{mod}; use /L60, /L+1 or /L-0.5")
-            try:
-                number = Decimal(text[1:])
-            except InvalidOperation:
-                raise self.fail(f"bad Koya limit /{mod}") from None
-            halves = Fraction(number) * 2 if "." in text else Fraction(number)
+            sign, digits, decimals = points.groups()
+            # a whole number counts half-points (/L+1), a decimal counts points (/L+1.0)
+            halves = Fraction(digits) if decimals is None else 2 * Fraction(f"{digits}.{decimals}0")
             if halves.denominator != 1:
                 raise self.fail(f"Koya limit /{mod} is not a whole number of half-points")
-            shift = halves if text[0] == "+" else -halves
+            shift = halves if sign == "+" else -halves
         return percent, shift
 
 
 _CUT = re.compile(r"^(C|M)(\d+)$")
+_KOYA_POINTS = re.compile(r"^([+-])(\d{1,3})(?:\.(\d{0,3}))?$")
+"""A Koya limit's shift from 50 % (`/L+1` half-points, `/L-0.5` points): plain decimals
+only, so that no exponent (`/L+1e99999999`) makes the reader build a huge number."""
 
 
 def _split(code: str) -> _Spec:
