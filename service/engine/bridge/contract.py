@@ -21,6 +21,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from service.engine.bridge.errors import BridgeInputError
+from service.engine.numerals import whole_number
 
 __all__ = [
     "BoardConditions",
@@ -213,8 +214,10 @@ def parse_contract(text: str | Contract | None) -> Contract | None:
     digits = 0
     while digits < len(key) and key[digits] in "0123456789":
         digits += 1
-    level = int(key[:digits])
+    level = whole_number(key[:digits])
     rest = key[digits:]
+    if level is None:
+        raise BridgeInputError("level", f"must be 1-7, got a number of {digits} digits")
     if not 1 <= level <= 7:
         raise BridgeInputError("level", f"must be 1-7, got {level} in {text!r}")
     strain_text = rest.rstrip("X*")

@@ -201,6 +201,8 @@ def test_contract_round_trips_through_str():
     [
         (lambda: score_contract("8S", "N", False, 10), "level"),
         (lambda: score_contract("0S", "N", False, 10), "level"),
+        # more digits than int() reads (4,300): named, not a ValueError
+        (lambda: score_contract("9" * 5000 + "S", "N", False, 10), "level"),
         (lambda: score_contract("4Z", "N", False, 10), "strain"),
         (lambda: score_contract("4SXXX", "N", False, 10), "contract"),
         (lambda: score_contract("spades", "N", False, 10), "contract"),

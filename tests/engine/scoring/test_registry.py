@@ -66,7 +66,11 @@ def test_normalised_codes(text: str, code: str) -> None:
         ("KS/L+x", "Koya limit"),
         ("KS/Lx", "Koya limit"),
         ("KS/L²", "Koya limit"),
-        ("KS/L+1e9", "Koya limit"),  # no exponent: /L+1e99999999 would build a huge number
+        ("KS/L+1e9", "Koya limit"),
+        (
+            "BH-C" + "9" * 5000,
+            "not a number of rounds",
+        ),  # no exponent: /L+1e99999999 would build a huge number
         ("SB/", "empty modifier"),
         ("DE/P1", "takes no value"),
     ],

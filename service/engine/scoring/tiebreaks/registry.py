@@ -198,7 +198,9 @@ def _split(code: str) -> _Spec:
         match = _CUT.match(cuts[0])
         if match is None:
             raise UnknownTieBreakError(code, f"unknown modifier -{cuts[0]}")
-        n = int(match.group(2))
+        n = whole_number(match.group(2))
+        if n is None:
+            raise UnknownTieBreakError(code, f"-{match.group(1)}n: n is not a number of rounds")
         cut = Cut(n, 0) if match.group(1) == "C" else Cut(n, n)
     return _Spec(code, name, cut, mods)
 
