@@ -496,6 +496,10 @@ def test_errors() -> None:
         pair_round(t, handicap_split=9)
     with pytest.raises(ValueError, match="handicap_points"):
         pair_round(t, handicap_split=2, handicap_points=-1)
+    # as the Dutch engine: a file that declares its rounds all paired gets no more
+    done = Tournament(t.players, (Round(1),), total_rounds=1)
+    with pytest.raises(PairingError, match="all 1 rounds are already paired"):
+        pair_round(done)
     met = make([2000, 1900], [[(1, 2, "1-0")]])
     with pytest.raises(PairingError, match="no pairing"):
         pair_round(met)

@@ -107,6 +107,8 @@ def pair_round(
     extra pairing score (seed 001 2.1). `explain` fills `Pairing.notes`.
     """
     round_number = len(tournament.rounds) + 1
+    if tournament.total_rounds is not None and round_number > tournament.total_rounds:
+        raise PairingError(f"all {tournament.total_rounds} rounds are already paired")
     announced = _validate_byes(tournament, byes, round_number)
     histories = tournament.history()
     met = _meetings(tournament)
