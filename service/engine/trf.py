@@ -69,6 +69,12 @@ class TrfError(EngineError):
     """A TRF file that cannot be read; the message names the line and the field."""
 
 
+MAX_KEPT_APART = 100_000
+"""Pairs that the XXP and 260 records of one file may keep apart. A record keeps every
+two of its k players apart, k(k - 1)/2 pairs: a group of 447 players reaches the bound,
+far more than any event's forbidden pairs, while a few megabytes of XXP would otherwise
+ask for billions."""
+
 NO_PLAYERS = "the TRF file has no 001 player records"
 """The one message for a file that is not a TRF file (garbage, binary, empty): the
 compute endpoints and `arbiter pair | standings | check` say the same."""
@@ -189,6 +195,7 @@ def parse_trf(text: str) -> TrfDocument:
     accelerated_250: list[tuple[int, int, int, int, Fraction]] = []
     forbidden: list[frozenset[int]] = []
     prohibitions: list[Prohibition] = []
+    kept_apart = 0  # pairs the XXP and 260 records name so far (MAX_KEPT_APART)
     points = PointSystem()
     birth_dates: dict[int, str] = {}
     ranks: dict[int, int] = {}
@@ -258,13 +265,16 @@ def parse_trf(text: str) -> TrfDocument:
             accelerated_250.append(_parse_250(line, line_no))
             headers.append((code, rest))
         elif code == "260":
-            prohibitions.append(_parse_260(line, line_no))
+            prohibition = _parse_260(line, line_no)
+            kept_apart = _count_kept_apart(kept_apart, prohibition.players, line_no)
+            prohibitions.append(prohibition)
             headers.append((code, rest))
         elif code == "XXA":
             number, values = _parse_acceleration(line, line_no)
             accelerations[number] = values
         elif code == "XXP":
             ids = [_int_field(tok, line_no, "XXP start number") for tok in rest.split()]
+            kept_apart = _count_kept_apart(kept_apart, ids, line_no)
             forbidden.extend(frozenset((a, b)) for i, a in enumerate(ids) for b in ids[i + 1 :])
         else:
             if code == "192" or (code == "092" and system is None):
@@ -440,6 +450,19 @@ def _with_250(
             for index in range(first_round - 1, last_round):
                 values[index] += value
     return {number: tuple(values) for number, values in merged.items()}
+
+
+def _count_kept_apart(so_far: int, players: Sequence[int], line_no: int) -> int:
+    """`so_far` plus the pairs a record keeps apart (every two of its distinct players),
+    refused past MAX_KEPT_APART before any pair is made."""
+    distinct = len(set(players))
+    total = so_far + distinct * (distinct - 1) // 2
+    if total > MAX_KEPT_APART:
+        raise TrfError(
+            f"line {line_no}: the XXP and 260 records so far keep {total:,} pairs of players "
+            f"apart; at most {MAX_KEPT_APART:,} are read"
+        )
+    return total
 
 
 def _parse_260(line: str, line_no: int) -> Prohibition:

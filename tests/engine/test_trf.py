@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from service.engine.model import ByeKind, Colour, GameResult
-from service.engine.trf import TrfError, parse_trf, rounds_prefix, write_trf
-from tests.data import ORACLE_DUTCH
+from service.engine.trf import MAX_KEPT_APART, TrfError, parse_trf, rounds_prefix, write_trf
+from tests.data import DATA_DIR, ORACLE_DUTCH
 
 ORACLE_FILES = sorted(ORACLE_DUTCH.glob("*.trf"))
 
@@ -109,3 +109,27 @@ def test_a_colour_other_than_w_b_or_dash_is_named() -> None:
         parse_trf("\n".join(lines))
     lines[0] = lines[0].replace(" 2 x 1", " 2 W 1")  # the case is free
     assert parse_trf("\n".join(lines)).tournament.rounds[0].games[0].white == 1
+
+
+def test_the_pairs_kept_apart_are_bounded() -> None:
+    """XXP and 260 keep every two of a record's players apart: k players, k(k-1)/2
+    pairs. At most MAX_KEPT_APART in a file, counted before any pair is made, so that a
+    few megabytes of start numbers cannot ask for billions of pairs."""
+    base = (DATA_DIR / "trf" / "announced_byes.trf").read_text()
+
+    def xxp(count: int) -> str:
+        return "XXP " + " ".join(str(n) for n in range(1, count + 1)) + "\n"
+
+    def record_260(count: int) -> str:
+        return "260   1   1" + "".join(f" {n:>4}" for n in range(1, count + 1)) + "\n"
+
+    assert MAX_KEPT_APART == 100_000
+    assert len(parse_trf(base + xxp(447)).forbidden_pairs) == 447 * 446 // 2
+    with pytest.raises(TrfError, match="line 11: the XXP and 260 records so far keep 100,128"):
+        parse_trf(base + xxp(448))
+    with pytest.raises(TrfError, match="4,999,950,000 pairs"):
+        parse_trf(base + xxp(100_000))
+    # the two records count together, and a start number listed twice counts once
+    assert parse_trf(base + xxp(400) + record_260(150)[:-1] + "  150\n").prohibitions
+    with pytest.raises(TrfError, match=r"line 12: .* keep 110,925 pairs"):
+        parse_trf(base + xxp(400) + record_260(250))
