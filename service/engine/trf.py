@@ -75,6 +75,12 @@ two of its k players apart, k(k - 1)/2 pairs: a group of 447 players reaches the
 far more than any event's forbidden pairs, while a few megabytes of XXP would otherwise
 ask for billions."""
 
+MAX_ACCELERATED = 1_000_000
+"""Player-rounds the 250 records of one file may accelerate: each gives points to a range
+of start numbers over a range of rounds, (last - first + 1) x (rounds) entries to build,
+and a few megabytes of 250 lines over 9,999 start numbers and 999 rounds would ask for
+trillions. A 5,000-player open accelerating two groups over five rounds uses 25,000."""
+
 NO_PLAYERS = "the TRF file has no 001 player records"
 """The one message for a file that is not a TRF file (garbage, binary, empty): the
 compute endpoints and `arbiter pair | standings | check` say the same."""
@@ -196,6 +202,7 @@ def parse_trf(text: str) -> TrfDocument:
     forbidden: list[frozenset[int]] = []
     prohibitions: list[Prohibition] = []
     kept_apart = 0  # pairs the XXP and 260 records name so far (MAX_KEPT_APART)
+    accelerated = 0  # player-rounds the 250 records name so far (MAX_ACCELERATED)
     points = PointSystem()
     birth_dates: dict[int, str] = {}
     ranks: dict[int, int] = {}
@@ -262,7 +269,15 @@ def parse_trf(text: str) -> TrfDocument:
             points = _parse_162(line, line_no)
             headers.append((code, rest))
         elif code == "250":
-            accelerated_250.append(_parse_250(line, line_no))
+            record = _parse_250(line, line_no)
+            first_round, last_round, first, last, _ = record
+            accelerated += (last - first + 1) * (last_round - first_round + 1)
+            if accelerated > MAX_ACCELERATED:
+                raise TrfError(
+                    f"line {line_no}: the 250 records so far accelerate {accelerated:,} "
+                    f"player-rounds; at most {MAX_ACCELERATED:,} are read"
+                )
+            accelerated_250.append(record)
             headers.append((code, rest))
         elif code == "260":
             prohibition = _parse_260(line, line_no)

@@ -8,7 +8,14 @@ from pathlib import Path
 import pytest
 
 from service.engine.model import ByeKind, Colour, GameResult
-from service.engine.trf import MAX_KEPT_APART, TrfError, parse_trf, rounds_prefix, write_trf
+from service.engine.trf import (
+    MAX_ACCELERATED,
+    MAX_KEPT_APART,
+    TrfError,
+    parse_trf,
+    rounds_prefix,
+    write_trf,
+)
 from tests.data import DATA_DIR, ORACLE_DUTCH
 
 ORACLE_FILES = sorted(ORACLE_DUTCH.glob("*.trf"))
@@ -133,3 +140,20 @@ def test_the_pairs_kept_apart_are_bounded() -> None:
     assert parse_trf(base + xxp(400) + record_260(150)[:-1] + "  150\n").prohibitions
     with pytest.raises(TrfError, match=r"line 12: .* keep 110,925 pairs"):
         parse_trf(base + xxp(400) + record_260(250))
+
+
+def test_the_player_rounds_accelerated_are_bounded() -> None:
+    """A 250 record accelerates start numbers first..last over rounds first..last: at
+    most MAX_ACCELERATED player-rounds in a file, counted before any is built."""
+    base = (DATA_DIR / "trf" / "announced_byes.trf").read_text()
+
+    def record_250(last_round: int, last_player: int) -> str:
+        return f"250  0.0  1.0   1 {last_round:>3}    1 {last_player:>4}\n"
+
+    assert MAX_ACCELERATED == 1_000_000
+    assert parse_trf(base + record_250(100, 9999))  # 999,900: read
+    assert parse_trf(base + record_250(2, 6)).pairing_accelerations[6] == (1, 1)
+    with pytest.raises(TrfError, match="line 11: the 250 records so far accelerate 1,009,899"):
+        parse_trf(base + record_250(101, 9999))
+    with pytest.raises(TrfError, match=r"line 12: .* 1,099,890 player-rounds"):
+        parse_trf(base + record_250(10, 9999) + record_250(100, 9999))
