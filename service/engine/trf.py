@@ -81,6 +81,13 @@ of start numbers over a range of rounds, (last - first + 1) x (rounds) entries t
 and a few megabytes of 250 lines over 9,999 start numbers and 999 rounds would ask for
 trillions. A 5,000-player open accelerating two groups over five rounds uses 25,000."""
 
+MAX_PLAYER_ROUNDS = 1_000_000
+"""Players times round columns that one file may span. The standings and the pairing
+walk every player in every round, present or not (an unplayed round counts too), so one
+long 001 record in a file of many short ones would make a few hundred kilobytes cost
+hours: 1,000 players over 5,000 rounds took 112 s of standings. A 1,000-player round
+robin (999 rounds) spans 999,000."""
+
 NO_PLAYERS = "the TRF file has no 001 player records"
 """The one message for a file that is not a TRF file (garbage, binary, empty): the
 compute endpoints and `arbiter pair | standings | check` say the same."""
@@ -297,6 +304,7 @@ def parse_trf(text: str) -> TrfDocument:
             headers.append((code, rest))
 
     players.sort(key=lambda p: p.start_number)
+    _check_span(cells, lines)
     rounds, next_byes = _build_rounds(cells, lines, points)
     rounds, next_byes = _bye_column_counted(rounds, next_byes, file_points, points)
     listed = {b.player for b in next_byes}
@@ -465,6 +473,20 @@ def _with_250(
             for index in range(first_round - 1, last_round):
                 values[index] += value
     return {number: tuple(values) for number, values in merged.items()}
+
+
+def _check_span(cells: Mapping[int, list[str]], lines: Mapping[int, int]) -> None:
+    """Refuse a file whose players times round columns exceed MAX_PLAYER_ROUNDS, naming
+    the longest 001 record."""
+    if not cells:
+        return
+    longest = max(cells, key=lambda number: len(cells[number]))
+    span = len(cells) * len(cells[longest])
+    if span > MAX_PLAYER_ROUNDS:
+        raise TrfError(
+            f"line {lines[longest]}: {len(cells):,} players over {len(cells[longest]):,} "
+            f"round columns span {span:,} player-rounds; at most {MAX_PLAYER_ROUNDS:,} are read"
+        )
 
 
 def _count_kept_apart(so_far: int, players: Sequence[int], line_no: int) -> int:

@@ -11,6 +11,7 @@ from service.engine.model import ByeKind, Colour, GameResult
 from service.engine.trf import (
     MAX_ACCELERATED,
     MAX_KEPT_APART,
+    MAX_PLAYER_ROUNDS,
     TrfError,
     parse_trf,
     rounds_prefix,
@@ -157,3 +158,20 @@ def test_the_player_rounds_accelerated_are_bounded() -> None:
         parse_trf(base + record_250(101, 9999))
     with pytest.raises(TrfError, match=r"line 12: .* 1,099,890 player-rounds"):
         parse_trf(base + record_250(10, 9999) + record_250(100, 9999))
+
+
+def test_the_player_rounds_a_file_spans_are_bounded() -> None:
+    """Players times round columns: at most MAX_PLAYER_ROUNDS (a 1,000-player round
+    robin spans 999,000), the longest 001 record named. Standings and pairing walk every
+    player in every round, so one long record among many short ones would cost hours."""
+
+    def field(players: int, rounds: int) -> str:
+        lines = [f"001 {n:>4}      Player {n}" for n in range(1, players + 1)]
+        lines[1] = lines[1].ljust(91) + "   1 b 0  " * rounds
+        lines[0] = lines[0].ljust(91) + "   2 w 1  " * rounds
+        return "\n".join(lines) + "\n"
+
+    assert MAX_PLAYER_ROUNDS == 1_000_000
+    assert len(parse_trf(field(1000, 1000)).tournament.rounds) == 1000
+    with pytest.raises(TrfError, match="line 1: 1,000 players over 1,001 round columns span"):
+        parse_trf(field(1000, 1001))
