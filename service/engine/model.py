@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 __all__ = [
+    "MAX_PLAYER_ROUNDS",
     "Bye",
     "ByeKind",
     "Colour",
@@ -28,6 +29,14 @@ __all__ = [
     "entry_points",
     "player_histories",
 ]
+
+
+MAX_PLAYER_ROUNDS = 1_000_000
+"""Players times rounds that a tournament read from outside (a TRF file, a compute
+request) may span. The standings and the pairing walk every player in every round,
+present or not (an unplayed round counts too), so a few hundred kilobytes naming a late
+round for a large field would cost hours: 1,000 players over 5,000 rounds took 112 s of
+standings. A 1,000-player round robin (999 rounds) spans 999,000."""
 
 
 class Colour(enum.StrEnum):

@@ -34,6 +34,7 @@ from fractions import Fraction
 
 from service.engine.errors import EngineError
 from service.engine.model import (
+    MAX_PLAYER_ROUNDS,
     Bye,
     ByeKind,
     Colour,
@@ -80,13 +81,6 @@ MAX_ACCELERATED = 1_000_000
 of start numbers over a range of rounds, (last - first + 1) x (rounds) entries to build,
 and a few megabytes of 250 lines over 9,999 start numbers and 999 rounds would ask for
 trillions. A 5,000-player open accelerating two groups over five rounds uses 25,000."""
-
-MAX_PLAYER_ROUNDS = 1_000_000
-"""Players times round columns that one file may span. The standings and the pairing
-walk every player in every round, present or not (an unplayed round counts too), so one
-long 001 record in a file of many short ones would make a few hundred kilobytes cost
-hours: 1,000 players over 5,000 rounds took 112 s of standings. A 1,000-player round
-robin (999 rounds) spans 999,000."""
 
 NO_PLAYERS = "the TRF file has no 001 player records"
 """The one message for a file that is not a TRF file (garbage, binary, empty): the

@@ -10,6 +10,7 @@ import pytest
 
 from service.db.events import events_since
 from service.db.tables import EventRow
+from service.engine.model import MAX_PLAYER_ROUNDS
 from service.engine.pairing import dutch
 from service.engine.trf import parse_trf, rounds_prefix, write_trf
 from tests.api.conftest import Event, create_round_robin
@@ -201,6 +202,25 @@ async def test_compute_standings_json_and_trf(client: httpx.AsyncClient) -> None
     assert bad.status_code == 422
     invalid = await client.post("/v1/compute/standings", json={"players": []})
     assert invalid.status_code == 422 and invalid.json()["field"] == "players"
+
+
+async def test_compute_refuses_a_span_past_the_bound(client: httpx.AsyncClient) -> None:
+    """Players times the last round named: at most MAX_PLAYER_ROUNDS, as for a TRF file.
+    2,000 players and one game in round 501 would have the standings walk a million
+    player-rounds; the request names the field instead."""
+    players = [{"id": f"p{n}"} for n in range(2000)]
+
+    def body(last_round: int) -> dict[str, Any]:
+        game = {"round": last_round, "white": "p0", "black": "p1", "result": "1-0"}
+        return {"players": players, "games": [game], "tiebreaks": ["WIN"]}
+
+    assert MAX_PLAYER_ROUNDS == 2000 * 500
+    refused = await client.post("/v1/compute/standings", json=body(501))
+    assert refused.status_code == 422, refused.text
+    assert refused.json()["field"] == "games"
+    message = refused.json()["errors"][0]["message"]
+    assert message.startswith("2,000 players over 501 rounds span 1,002,000 player-rounds")
+    assert (await client.post("/v1/compute/standings", json=body(1))).status_code == 200
 
 
 async def test_varma_draw(client: httpx.AsyncClient) -> None:

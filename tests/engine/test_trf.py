@@ -7,11 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from service.engine.model import ByeKind, Colour, GameResult
+from service.engine.model import MAX_PLAYER_ROUNDS, ByeKind, Colour, GameResult
 from service.engine.trf import (
     MAX_ACCELERATED,
     MAX_KEPT_APART,
-    MAX_PLAYER_ROUNDS,
     TrfError,
     parse_trf,
     rounds_prefix,

@@ -7,7 +7,7 @@ from typing import Annotated, Literal, Self
 from pydantic import BaseModel, BeforeValidator, Field, model_validator
 
 from service.api.schemas.common import ApiModel, PointsSettings
-from service.engine.model import ByeKind, GameResult
+from service.engine.model import MAX_PLAYER_ROUNDS, ByeKind, GameResult
 from service.engine.systems import SystemName
 
 __all__ = [
@@ -82,6 +82,22 @@ class ComputeTournament(ApiModel):
         ids = [p.id for p in self.players]
         if len(set(ids)) != len(ids):
             raise ValueError("players: player ids must be unique")
+        return self
+
+    @model_validator(mode="after")
+    def _bounded_span(self) -> Self:
+        """Players times the last round named: at most MAX_PLAYER_ROUNDS, as for a TRF
+        file (20,000 players and one game in round 1,000 would span 20 million)."""
+        last = max(
+            max((game.round for game in self.games), default=0),
+            max((bye.round for bye in self.byes), default=0),
+        )
+        span = len(self.players) * last
+        if span > MAX_PLAYER_ROUNDS:
+            raise ValueError(
+                f"games: {len(self.players):,} players over {last:,} rounds span {span:,} "
+                f"player-rounds; at most {MAX_PLAYER_ROUNDS:,} are computed"
+            )
         return self
 
 
