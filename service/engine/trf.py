@@ -271,13 +271,7 @@ def parse_trf(text: str) -> TrfDocument:
             headers.append((code, rest))
         elif code == "250":
             record = _parse_250(line, line_no)
-            first_round, last_round, first, last, _ = record
-            accelerated += (last - first + 1) * (last_round - first_round + 1)
-            if accelerated > MAX_ACCELERATED:
-                raise TrfError(
-                    f"line {line_no}: the 250 records so far accelerate {accelerated:,} "
-                    f"player-rounds; at most {MAX_ACCELERATED:,} are read"
-                )
+            accelerated = _count_accelerated(accelerated, record, line_no)
             accelerated_250.append(record)
             headers.append((code, rest))
         elif code == "260":
@@ -481,6 +475,21 @@ def _check_span(cells: Mapping[int, list[str]], lines: Mapping[int, int]) -> Non
             f"line {lines[longest]}: {len(cells):,} players over {len(cells[longest]):,} "
             f"round columns span {span:,} player-rounds; at most {MAX_PLAYER_ROUNDS:,} are read"
         )
+
+
+def _count_accelerated(
+    so_far: int, record: tuple[int, int, int, int, Fraction], line_no: int
+) -> int:
+    """`so_far` plus the player-rounds a 250 record accelerates, refused past
+    MAX_ACCELERATED before any is built."""
+    first_round, last_round, first, last, _ = record
+    total = so_far + (last - first + 1) * (last_round - first_round + 1)
+    if total > MAX_ACCELERATED:
+        raise TrfError(
+            f"line {line_no}: the 250 records so far accelerate {total:,} player-rounds; "
+            f"at most {MAX_ACCELERATED:,} are read"
+        )
+    return total
 
 
 def _count_kept_apart(so_far: int, players: Sequence[int], line_no: int) -> int:
