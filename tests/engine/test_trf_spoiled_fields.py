@@ -1,4 +1,4 @@
-"""Every number field of a TRF file, spoiled in turn: the reader names the field
+"""Every number and code field of a TRF file, spoiled in turn: the reader names the field
 (`TrfError`, which the API answers with a 422 problem), or reads the value, and then
 pairing the next round and the standings answer or say why not. Nothing else may
 escape: an `arbiter pair` error or a 500 would be the reader's fault, not the file's
@@ -36,7 +36,8 @@ BASE = (DATA_DIR / "trf" / "announced_byes.trf").read_text(encoding="utf-8") + "
     ]
 )
 
-# (the record's first characters, first column, last column): 1-based, inclusive.
+# (the record's first characters, first column, last column, what it holds); columns
+# 1-based and inclusive.
 FIELDS = [
     ("001    1", 5, 8, "start number"),
     ("001    1", 49, 52, "rating"),
