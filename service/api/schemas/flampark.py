@@ -18,7 +18,7 @@ __all__ = [
 ]
 
 
-MAX_PLAYER_ROUNDS = 200_000
+MAX_WHAT_IF_PLAYER_ROUNDS = 200_000
 """Work bound of one what-if (issue 12: a 20,000 x 50 schedule held the service 14 s);
 e.g. 10,000 players x 20 rounds, or 4,000 x 50."""
 
@@ -49,10 +49,10 @@ class ScheduleRequest(ApiModel):
             raise ValueError("players: give either players (a start list) or player_count")
         if self.players is not None and len(self.players) < 2:
             raise ValueError("players: at least 2 players are needed")
-        if self.count * self.rounds > MAX_PLAYER_ROUNDS:
+        if self.count * self.rounds > MAX_WHAT_IF_PLAYER_ROUNDS:
             raise ValueError(
                 f"rounds: {self.count} players x {self.rounds} rounds exceed the what-if "
-                f"budget of {MAX_PLAYER_ROUNDS:,} player-rounds"
+                f"budget of {MAX_WHAT_IF_PLAYER_ROUNDS:,} player-rounds"
             )
         return self
 
