@@ -5,13 +5,22 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from service.engine.errors import EngineError
-from service.engine.model import Bye, Game
+from service.engine.model import Bye, Game, Tournament
 
-__all__ = ["Pairing", "PairingError"]
+__all__ = ["Pairing", "PairingError", "next_round"]
 
 
 class PairingError(EngineError):
     """The pairing cannot be made (too few players, no legal pairing exists, ...)."""
+
+
+def next_round(tournament: Tournament) -> int:
+    """The number of the round a round-by-round system pairs next; refused when the
+    tournament's declared rounds (XXR, 142) are all paired."""
+    number = len(tournament.rounds) + 1
+    if tournament.total_rounds is not None and number > tournament.total_rounds:
+        raise PairingError(f"all {tournament.total_rounds} rounds are already paired")
+    return number
 
 
 @dataclass(frozen=True, slots=True)

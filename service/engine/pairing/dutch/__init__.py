@@ -20,7 +20,7 @@ from fractions import Fraction
 
 from service.engine.model import Bye, ByeKind, Colour, Game, Tournament
 
-from ..result import Pairing, PairingError
+from ..result import Pairing, PairingError, next_round
 from .boards import board_order
 from .brackets import BracketLog, pair_players
 from .colours import colour_for
@@ -55,9 +55,7 @@ def pair_round(
     """
     if rules not in RULES:
         raise ValueError(f"unknown rules {rules!r}; expected one of {', '.join(RULES)}")
-    round_no = len(tournament.rounds) + 1
-    if tournament.total_rounds is not None and round_no > tournament.total_rounds:
-        raise PairingError(f"all {tournament.total_rounds} rounds are already paired")
+    round_no = next_round(tournament)
     announced = list(byes)
     numbers = {p.start_number for p in tournament.players}
     for bye in announced:

@@ -80,6 +80,21 @@ def _complete(matching: Sequence[int], players: Sequence[SwissPlayer]) -> bool:
     return len(unmatched) <= 1 and all(players[v].bye_eligible for v in unmatched)
 
 
+def _solve_complete(matcher: WeightedMatcher, players: Sequence[SwissPlayer]) -> list[int]:
+    """Solve `matcher` and return its matching, or refuse the round when no pairing
+    satisfies the absolute criteria for every player but one PAB candidate (C1-C4)."""
+    try:
+        matcher.solve()
+    except MatchingError as exc:
+        raise PairingError(
+            "no pairing satisfies the absolute criteria (C1-C3) for every player"
+        ) from exc
+    matching = matcher.matching()
+    if not _complete(matching, players):
+        raise PairingError("no pairing satisfies the absolute criteria (C1-C3)")
+    return matching
+
+
 def pair_players(
     players: Sequence[SwissPlayer],
     ctx: WeightContext,
@@ -386,14 +401,7 @@ class _RoundPairer:
                 ctx.set_bye(bye_score, {c: i for i, c in enumerate(counts)})
                 ctx.single_downfloater_is_bye = self._bye_single_downfloater(check)
         self._set_outside_weights()
-        try:
-            self._solve()
-        except MatchingError as exc:
-            raise PairingError(
-                "no pairing satisfies the absolute criteria (C1-C3) for every player"
-            ) from exc
-        if not _complete(self.stable, order):
-            raise PairingError("no pairing satisfies the absolute criteria (C1-C3)")
+        self.stable = _solve_complete(self.matcher, order)
 
     def _bye_check(self) -> WeightedMatcher:
         """An odd field's completion check (C1-C4), which also fixes the PAB assignee's
@@ -425,14 +433,7 @@ class _RoundPairer:
 
         check = WeightedMatcher(self.n)
         self._lay_flat(check, constant, potential, near)
-        try:
-            check.solve()
-        except MatchingError as exc:
-            raise PairingError(
-                "no pairing satisfies the absolute criteria (C1-C3) for every player"
-            ) from exc
-        if not _complete(check.matching(), order):
-            raise PairingError("no pairing satisfies the absolute criteria (C1-C3)")
+        _solve_complete(check, order)
         return check
 
     def _bye_single_downfloater(self, check: WeightedMatcher) -> bool:

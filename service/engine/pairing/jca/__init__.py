@@ -82,7 +82,7 @@ from service.engine.model import Bye, ByeKind, PlayerRound, Tournament
 from service.engine.pairing.jca.colours import allocate_colours, colour_histories
 from service.engine.pairing.jca.groups import Compatible, pair_groups, score_groups
 from service.engine.pairing.matching import perfectly_matchable
-from service.engine.pairing.result import Pairing, PairingError
+from service.engine.pairing.result import Pairing, PairingError, next_round
 
 __all__ = ["pair_round"]
 
@@ -106,9 +106,7 @@ def pair_round(
     from the top of the rating order, in group A with `handicap_points` wins' worth of
     extra pairing score (seed 001 2.1). `explain` fills `Pairing.notes`.
     """
-    round_number = len(tournament.rounds) + 1
-    if tournament.total_rounds is not None and round_number > tournament.total_rounds:
-        raise PairingError(f"all {tournament.total_rounds} rounds are already paired")
+    round_number = next_round(tournament)
     announced = _validate_byes(tournament, byes, round_number)
     histories = tournament.history()
     met = _meetings(tournament)
