@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: install dev browser run migrate test lint openapi bench clean
+.PHONY: install dev browser run migrate test lint docs openapi bench clean
 
 $(BIN)/arbiter: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -51,6 +51,11 @@ lint: dev
 	$(BIN)/ruff format --check service tests bench
 	$(BIN)/mypy service tests
 
+# The documentation site (mkdocs.yml, docs/): --strict fails on a broken link, a missing
+# anchor or a page left out of the nav. The site is written to site/ (ignored).
+docs: dev
+	$(BIN)/mkdocs build --strict --site-dir site
+
 openapi: install
 	$(BIN)/arbiter openapi > openapi/openapi.json
 	$(BIN)/arbiter asyncapi > openapi/asyncapi.json
@@ -59,4 +64,4 @@ bench: install
 	@for f in bench/*.py; do echo "== $$f"; $(BIN)/python $$f; done
 
 clean:
-	rm -rf $(VENV) arbiter.db .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) arbiter.db .pytest_cache .mypy_cache .ruff_cache site
