@@ -1,4 +1,4 @@
-"""Dependencies point one way (README, Architecture: api -> app -> live/db -> engine):
+"""Dependencies point one way (docs/architecture.md: api -> app -> live/db -> engine):
 the application layer, the live layer, the database layer and the engine never import
 the API layer, and the database layer and the engine never import the live layer."""
 

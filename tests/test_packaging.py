@@ -1,4 +1,4 @@
-"""The installed package (README, Architecture): every package under service/ is shipped,
+"""The installed package (docs/architecture.md): every package under service/ is shipped,
 and the Alembic folder (top-level `migrations/`, shipped as `service.migrations`) lets
 `arbiter migrate` run from the installed files alone, without the source tree."""
 

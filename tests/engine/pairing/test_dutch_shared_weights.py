@@ -2,8 +2,9 @@
 
 A first round is one bracket of the whole field whose weights are all alike, and a
 later bracket's rows hold few distinct values, each a few hundred bits wide: one integer
-object per pair took a 5,000-player first round to 3.3 GB (README, the matcher's
-paragraph on memory). The matcher's own sharing is tested in `test_dutch_matching.py`.
+object per pair took a 5,000-player first round to 3.3 GB
+(docs/decisions/shared-weights.md). The matcher's own sharing is tested in
+`test_dutch_matching.py`.
 """
 
 from __future__ import annotations
