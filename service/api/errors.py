@@ -30,7 +30,11 @@ from service.engine.pairing.flampark.errors import (
 )
 from service.engine.pairing.result import PairingError
 from service.engine.pairing.varma import VarmaError
-from service.engine.scoring.flampark import FlamparkError, ShorteningError
+from service.engine.scoring.flampark import (
+    FlamparkError,
+    ShorteningByArbiterError,
+    ShorteningError,
+)
 from service.engine.scoring.progress_premium import PremiumError
 from service.engine.scoring.tiebreaks.errors import (
     TieBreakError,
@@ -126,6 +130,7 @@ ENGINE_PROBLEMS: dict[type[EngineError], tuple[str, str]] = {
     UnsupportedEditionError: ("unsupported-edition", "Unsupported tie-break edition"),
     FlamparkError: ("invalid-flampark-score", "Invalid FLAMPARK scoring input"),
     ShorteningError: ("invalid-shortening", "Invalid time shortening"),
+    ShorteningByArbiterError: ("shortening-by-arbiter", "Time shortening is the arbiter's"),
     PremiumError: ("invalid-premium", "Invalid progress premium"),
     BridgeInputError: ("invalid-bridge-input", "Invalid bridge input"),
 }

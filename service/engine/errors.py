@@ -21,6 +21,7 @@ The family, most general first (module, problem type):
     │   └── UnsupportedEditionError                                       unsupported-edition
     ├── FlamparkError                   engine/scoring/flampark/rules.py  invalid-flampark-score
     │   ├── ShorteningError                                               invalid-shortening
+    │   │   └── ShorteningByArbiterError                                  shortening-by-arbiter
     │   └── PremiumError                engine/scoring/progress_premium.py invalid-premium
     └── BridgeInputError                engine/bridge/errors.py           invalid-bridge-input
 
