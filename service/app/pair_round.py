@@ -1,7 +1,10 @@
 """Pair the next round of a Swiss tournament (FIDE Dutch C.04.3, JCA) once every result
 of the current round is confirmed; 409 names the tables still open. Announced byes
 (half-point, zero-point for absence, full-point) come with the request; a withdrawn
-player gets a zero-point bye. The pairing runs off the event loop (`offload`).
+player gets a zero-point bye. A round
+with no game (byes only) is complete once paired (`engine.rounds`): the tournament
+goes on, or finishes after its last round. The pairing runs off the event loop
+(`offload`).
 """
 
 from __future__ import annotations
@@ -14,12 +17,19 @@ from service.app.offload import run_cpu
 from service.app.systems import options_of, pair_next
 from service.db.event_types import RoundPaired
 from service.db.events import append_event, lock_tournament
-from service.db.repository import list_players, load_engine_tournament, round_rows, store_round
+from service.db.repository import (
+    last_paired_round,
+    list_players,
+    load_engine_tournament,
+    round_rows,
+    store_round,
+)
 from service.db.tables import TournamentRow, TournamentStatus
 from service.db.tournament_config import config_of
 from service.engine.model import Bye, ByeKind, Round
 from service.engine.pairing.result import Pairing
 from service.engine.results import GameStatus
+from service.engine.rounds import round_progress
 from service.engine.systems import spec_of
 from service.errors import Conflict, InvalidInput
 
@@ -46,11 +56,9 @@ async def pair_round(
         )
     if tournament.status != TournamentStatus.RUNNING:
         raise Conflict(_not_running(tournament), field="status")
-    games, _ = await round_rows(session, tournament.id)
-    current = max((g.round for g in games), default=0)
-    open_tables = sorted(
-        g.table_no for g in games if g.round == current and g.status != GameStatus.CONFIRMED
-    )
+    current = await last_paired_round(session, tournament.id)
+    games, _ = await round_rows(session, tournament.id, current) if current else ([], [])
+    open_tables = sorted(g.table_no for g in games if g.status != GameStatus.CONFIRMED)
     if open_tables:
         raise Conflict(
             f"round {current} has results to confirm at tables "
@@ -90,7 +98,13 @@ async def pair_round(
     )
     paired = Round(pairing.round, pairing.games, pairing.byes)
     await store_round(session, tournament, paired)
-    tournament.current_round = pairing.round
+    # a round without games (byes only) is complete as soon as it is paired
+    standing = round_progress(
+        pairing.round if pairing.games else None, pairing.round, tournament.total_rounds
+    )
+    tournament.current_round = standing.current_round
+    if standing.finished:
+        tournament.status = TournamentStatus.FINISHED
     session.add(tournament)
     paired_event = RoundPaired(
         pairing.round,

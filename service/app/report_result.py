@@ -20,7 +20,13 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from service.db.event_types import result_event
 from service.db.events import holds_lock, lock_and_reload
-from service.db.repository import Actor, find_game, preload_games, ratings_of
+from service.db.repository import (
+    Actor,
+    find_game,
+    last_paired_round,
+    preload_games,
+    ratings_of,
+)
 from service.db.results import GameChange, store_result
 from service.db.tables import ByeRow, GameRow, TournamentRow, TournamentStatus
 from service.db.tournament_config import config_of
@@ -33,6 +39,7 @@ from service.engine.results import (
     ResultLocked,
     apply_report,
 )
+from service.engine.rounds import round_progress
 from service.engine.scoring.flampark import check_recorded_shortening
 from service.errors import Conflict, Forbidden, InvalidInput, NotFound
 
@@ -182,7 +189,8 @@ async def _require_game(
 
 async def _advance(session: AsyncSession, tournament: TournamentRow) -> None:
     """The current round is complete: move `current_round` to the first round with a game
-    not confirmed; finish when every round is done.
+    not confirmed; finish when every round is done (`engine.rounds.round_progress`; a
+    round with byes only counts as paired and complete).
 
     `current_round` is the first round with a game not confirmed, and a confirmed game
     never becomes unconfirmed, so only a confirmation in the current round can move it:
@@ -195,11 +203,9 @@ async def _advance(session: AsyncSession, tournament: TournamentRow) -> None:
             select(func.min(GameRow.round)).where(owned, GameRow.status != GameStatus.CONFIRMED)
         )
     ).one()
-    paired = (await session.exec(select(func.max(GameRow.round)).where(owned))).one() or 0
-    if first_open is not None:
-        tournament.current_round = first_open
-    else:
-        tournament.current_round = paired
-        if tournament.total_rounds is not None and paired >= tournament.total_rounds:
-            tournament.status = TournamentStatus.FINISHED
+    paired = await last_paired_round(session, tournament.id)
+    standing = round_progress(first_open, paired, tournament.total_rounds)
+    tournament.current_round = standing.current_round
+    if standing.finished:
+        tournament.status = TournamentStatus.FINISHED
     session.add(tournament)

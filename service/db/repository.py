@@ -39,6 +39,7 @@ __all__ = [
     "find_game",
     "get_player",
     "get_tournament",
+    "last_paired_round",
     "list_players",
     "load_engine_tournament",
     "preload_games",
@@ -249,6 +250,16 @@ async def round_rows(
     ).all()
     bye_rows = (await session.exec(byes.order_by(col(ByeRow.round), col(ByeRow.player)))).all()
     return list(game_rows), list(bye_rows)
+
+
+async def last_paired_round(session: AsyncSession, tournament_id: str) -> int:
+    """The last round paired so far (0 before round 1), counting a round that has byes
+    only (every player asked for one)."""
+    games = select(func.max(GameRow.round)).where(GameRow.tournament_id == tournament_id)
+    byes = select(func.max(ByeRow.round)).where(ByeRow.tournament_id == tournament_id)
+    with_games = (await session.exec(games)).one() or 0
+    with_byes = (await session.exec(byes)).one() or 0
+    return max(int(with_games), int(with_byes))
 
 
 async def load_engine_tournament(
