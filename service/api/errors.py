@@ -22,6 +22,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from service.app.write_gate import LOCK_WAIT_DETAIL
 from service.db.failures import error_chain, is_not_migrated, sqlstate
 from service.engine.bridge.errors import BridgeInputError
+from service.engine.byes import ByeRequestError
 from service.engine.errors import EngineError
 from service.engine.pairing.flampark.errors import (
     FlamparkOptionError,
@@ -121,6 +122,7 @@ ENGINE_PROBLEMS: dict[type[EngineError], tuple[str, str]] = {
     EngineError: ("invalid-input", "Invalid input"),
     TrfError: ("invalid-trf", "Invalid TRF file"),
     PairingError: ("pairing-impossible", "No pairing possible"),
+    ByeRequestError: ("invalid-bye", "Bye not granted"),
     VarmaError: ("invalid-draw", "Varma draw impossible"),
     FlamparkScheduleError: ("invalid-schedule", "FLAMPARK schedule impossible"),
     FlamparkOptionError: ("invalid-schedule", "FLAMPARK schedule impossible"),

@@ -16,6 +16,7 @@ The family, most general first (module, problem type):
     │   └── FlamparkScheduleError       engine/pairing/flampark/errors.py invalid-schedule
     │       ├── TooFewPlayersError                                        too-few-players
     │       └── FlamparkOptionError                                       invalid-schedule
+    ├── ByeRequestError                 engine/byes.py                    invalid-bye
     ├── TieBreakError                   engine/scoring/tiebreaks/errors.py invalid-tiebreak
     │   ├── UnknownTieBreakError                                          unknown-tiebreak
     │   └── UnsupportedEditionError                                       unsupported-edition

@@ -1,5 +1,6 @@
 """A tournament's way from round to round through the API: a Swiss round with no game
-(every player had a bye) is complete once paired."""
+(every player had a bye) is complete once paired, and a withdrawn player is granted no
+requested bye and loses the byes announced for them."""
 
 from __future__ import annotations
 
@@ -7,6 +8,16 @@ from typing import Any
 
 import httpx
 
+from service.engine.model import (
+    Bye,
+    ByeKind,
+    Game,
+    GameResult,
+    Player,
+    Round,
+    Tournament,
+)
+from service.engine.trf import TrfDocument, parse_trf, write_trf
 from tests.api.conftest import Event, create_round_robin
 from tests.api.test_swiss_api import confirm_all, pair
 
@@ -90,3 +101,64 @@ async def test_a_round_of_byes_only_is_complete_once_paired(client: httpx.AsyncC
     assert (await pair(client, event)).json()["round"] == 3
     await confirm_all(client, event, 3)
     assert (await tournament(client, event))["status"] == "finished"
+
+
+async def test_a_withdrawn_player_is_granted_no_requested_bye(client: httpx.AsyncClient) -> None:
+    """A half- or full-point bye scores a round of a player still in the tournament; a
+    withdrawn player is not (it used to grant them a full point that counted). Their
+    zero-point entry may still be listed."""
+    event = await create_round_robin(
+        client, [*FOUR, ("Player 5", 1800)], system="swiss-dutch", rounds=3
+    )
+    assert (await withdraw(client, event, 5)).status_code == 200
+    for kind in ("full-point", "half-point"):
+        refused = await pair(
+            client, event, byes=[{"player": 1, "type": "half-point"}, {"player": 5, "type": kind}]
+        )
+        assert refused.status_code == 422, refused.text
+        body = refused.json()
+        assert body["type"] == PREFIX + "invalid-bye" and body["field"] == "byes.1.player"
+        assert "withdrawn" in body["detail"] and "FIDE" in body["detail"]
+    assert (await client.get(f"/v1/tournaments/{event.id}/rounds/1")).status_code == 404
+    paired = await pair(client, event, byes=[{"player": 5, "type": "zero-point"}])
+    assert paired.status_code == 201, paired.text
+    assert {"player": 5, "type": "zero-point"} in paired.json()["byes"]
+    await confirm_all(client, event, 1)
+    assert (await points(client, event))[5] == 0
+
+
+async def test_a_withdrawal_cancels_the_byes_announced_for_the_player(
+    client: httpx.AsyncClient,
+) -> None:
+    """An imported file announced a full-point bye for player 2 in round 2; player 2
+    withdraws before round 2 is paired: the bye is cancelled (gone from the TRF export
+    too), and the round gives them the withdrawn player's zero-point bye."""
+    players = tuple(Player(n, name=f"Player {n}", rating=2400 - 100 * n) for n in range(1, 6))
+    round_one = Round(
+        1,
+        (
+            Game(1, 1, 3, GameResult.WHITE_WINS, table=1),
+            Game(1, 4, 2, GameResult.DRAW, table=2),
+        ),
+        (Bye(1, 5, ByeKind.PAIRING_ALLOCATED),),
+    )
+    doc = TrfDocument(
+        Tournament(players, (round_one,), total_rounds=3),
+        next_round_byes=(Bye(2, 2, ByeKind.FULL_POINT), Bye(2, 4, ByeKind.HALF_POINT)),
+    )
+    created = await client.post(
+        "/v1/tournaments/import",
+        content=write_trf(doc).encode(),
+        headers={"content-type": "text/plain"},
+    )
+    assert created.status_code == 201, created.text
+    event = Event(created.json()["id"], created.json()["organizer_token"], {})
+    announced = parse_trf((await client.get(f"/v1/tournaments/{event.id}/trf")).text)
+    assert {b.player for b in announced.next_round_byes} == {2, 4}
+    assert (await withdraw(client, event, 2)).status_code == 200
+    exported = parse_trf((await client.get(f"/v1/tournaments/{event.id}/trf")).text)
+    assert exported.next_round_byes == (Bye(2, 4, ByeKind.HALF_POINT),)
+    second = await pair(client, event)
+    assert second.status_code == 201, second.text
+    byes = {b["player"]: b["type"] for b in second.json()["byes"]}
+    assert byes[2] == "zero-point" and byes[4] == "half-point"
