@@ -27,6 +27,7 @@ from service.db.tables import ByeRow, EventRow, GameRow, PlayerRow, TournamentRo
 from service.db.tokens import hash_token, new_token
 from service.engine.model import Round, Tournament
 from service.engine.results import GameStatus
+from service.engine.systems import spec_of
 from service.errors import Conflict, InvalidInput, NotFound
 
 __all__ = [
@@ -114,13 +115,28 @@ async def count_players(session: AsyncSession, tournament_id: str) -> int:
 
 
 def require_open(tournament: TournamentRow) -> None:
-    if tournament.status != TournamentStatus.REGISTRATION:
+    """Refuse (409) a change of the start list once it is closed, saying what may still
+    change the field: in a running tournament a withdrawal, and in a system that takes
+    late entries a late entry while rounds are left to pair; nothing once finished."""
+    if tournament.status == TournamentStatus.REGISTRATION:
+        return
+    if tournament.status == TournamentStatus.FINISHED:
         raise Conflict(
-            "the start list is closed (the tournament has started): only a withdrawal "
-            '(PATCH with {"withdrawn": true}) or, in a Swiss tournament, a late entry '
-            "(POST .../players) changes the field now",
+            "the tournament is finished: its field no longer changes (no entry, change, "
+            "removal or withdrawal); the organizer may still correct results",
             field="status",
         )
+    spec = spec_of(tournament.system)
+    late = (
+        ", or a late entry (POST .../players) while rounds are left to pair"
+        if spec is not None and spec.late_entries
+        else ""
+    )
+    raise Conflict(
+        "the start list is closed (the tournament has started): only a withdrawal "
+        f'(PATCH with {{"withdrawn": true}}){late} changes the field now',
+        field="status",
+    )
 
 
 async def get_player(session: AsyncSession, tournament_id: str, number: int) -> PlayerRow:

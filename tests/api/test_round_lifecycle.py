@@ -1,6 +1,7 @@
 """A tournament's way from round to round through the API: a Swiss round with no game
-(every player had a bye) is complete once paired, and a withdrawn player is granted no
-requested bye and loses the byes announced for them."""
+(every player had a bye) is complete once paired, a withdrawn player is granted no
+requested bye and loses the byes announced for them, registration closes once every
+round is paired, and each refusal says what can still be done."""
 
 from __future__ import annotations
 
@@ -162,3 +163,48 @@ async def test_a_withdrawal_cancels_the_byes_announced_for_the_player(
     assert second.status_code == 201, second.text
     byes = {b["player"]: b["type"] for b in second.json()["byes"]}
     assert byes[2] == "zero-point" and byes[4] == "half-point"
+
+
+async def test_no_late_entry_once_every_round_is_paired(client: httpx.AsyncClient) -> None:
+    """A late entry joins the rounds still to be paired (FIDE C.04.A); with none left
+    the entry could play nothing, so registration is closed."""
+    event = await create_round_robin(client, FOUR, system="swiss-dutch", rounds=2)
+    await pair(client, event)
+    await confirm_all(client, event, 1)
+    await pair(client, event)
+    late = await client.post(
+        f"/v1/tournaments/{event.id}/players",
+        json={"name": "Late Comer", "rating": 2000},
+        headers=event.auth(),
+    )
+    assert late.status_code == 409, late.text
+    detail = late.json()["detail"]
+    assert "registration is closed" in detail and "all 2 rounds are paired" in detail
+    assert len((await client.get(f"/v1/tournaments/{event.id}/players")).json()) == 4
+    await confirm_all(client, event, 2)
+    after = await client.post(
+        f"/v1/tournaments/{event.id}/players",
+        json={"name": "Late Comer", "rating": 2000},
+        headers=event.auth(),
+    )
+    assert after.status_code == 409
+    assert "finished" in after.json()["detail"]
+    assert "late entry" not in after.json()["detail"]
+
+
+async def test_a_finished_tournament_does_not_suggest_a_withdrawal(
+    client: httpx.AsyncClient,
+) -> None:
+    """The 409 used to answer a refused withdrawal with "only a withdrawal (PATCH with
+    {"withdrawn": true}) ... changes the field now"."""
+    event = await create_round_robin(client, FOUR)
+    for n in (1, 2, 3):
+        await confirm_all(client, event, n)
+    assert (await tournament(client, event))["status"] == "finished"
+    refused = await withdraw(client, event, 4)
+    assert refused.status_code == 409
+    detail = refused.json()["detail"]
+    assert "finished" in detail
+    assert "withdrawn" not in detail and "late entry" not in detail
+    players = (await client.get(f"/v1/tournaments/{event.id}/players")).json()
+    assert not any(p["withdrawn"] for p in players)
