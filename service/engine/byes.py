@@ -1,9 +1,10 @@
 """Byes requested before a Swiss round is paired: which the rules grant.
 
 A player may ask not to be paired in a round and be given a half-point, zero-point or
-full-point bye, as the tournament's regulations allow (FIDE C.04.1 and C.07 art. 16.1:
-a requested bye is a voluntary unplayed round of a player taking part). A withdrawn
-player takes part no more: FIDE's Swiss rules pair players who withdraw no longer, and
+full-point bye, as the tournament's regulations allow; FIDE C.07 art. 16.1 counts such
+a bye as a voluntary unplayed round of a player taking part. A withdrawn player takes
+part no more: FIDE's Swiss rules pair a player who withdraws no longer (the Dutch
+rules' F.5: "Players who withdraw from the tournament will no longer be paired"), and
 they score nothing in the rounds that follow, so no half- or full-point bye is granted
 to them; the zero-point entry they get for each such round may be listed.
 """
