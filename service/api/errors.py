@@ -22,6 +22,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from service.app.write_gate import LOCK_WAIT_DETAIL
 from service.db.failures import error_chain, is_not_migrated, sqlstate
 from service.engine.bridge.errors import BridgeInputError
+from service.engine.byes import ByeRequestError
 from service.engine.errors import EngineError
 from service.engine.pairing.flampark.errors import (
     FlamparkOptionError,
@@ -30,7 +31,11 @@ from service.engine.pairing.flampark.errors import (
 )
 from service.engine.pairing.result import PairingError
 from service.engine.pairing.varma import VarmaError
-from service.engine.scoring.flampark import FlamparkError, ShorteningError
+from service.engine.scoring.flampark import (
+    FlamparkError,
+    ShorteningByArbiterError,
+    ShorteningError,
+)
 from service.engine.scoring.progress_premium import PremiumError
 from service.engine.scoring.tiebreaks.errors import (
     TieBreakError,
@@ -117,6 +122,7 @@ ENGINE_PROBLEMS: dict[type[EngineError], tuple[str, str]] = {
     EngineError: ("invalid-input", "Invalid input"),
     TrfError: ("invalid-trf", "Invalid TRF file"),
     PairingError: ("pairing-impossible", "No pairing possible"),
+    ByeRequestError: ("invalid-bye", "Bye not granted"),
     VarmaError: ("invalid-draw", "Varma draw impossible"),
     FlamparkScheduleError: ("invalid-schedule", "FLAMPARK schedule impossible"),
     FlamparkOptionError: ("invalid-schedule", "FLAMPARK schedule impossible"),
@@ -126,6 +132,7 @@ ENGINE_PROBLEMS: dict[type[EngineError], tuple[str, str]] = {
     UnsupportedEditionError: ("unsupported-edition", "Unsupported tie-break edition"),
     FlamparkError: ("invalid-flampark-score", "Invalid FLAMPARK scoring input"),
     ShorteningError: ("invalid-shortening", "Invalid time shortening"),
+    ShorteningByArbiterError: ("shortening-by-arbiter", "Time shortening is the arbiter's"),
     PremiumError: ("invalid-premium", "Invalid progress premium"),
     BridgeInputError: ("invalid-bridge-input", "Invalid bridge input"),
 }

@@ -1,7 +1,11 @@
 """Pair the next round of a Swiss tournament (FIDE Dutch C.04.3, JCA) once every result
 of the current round is confirmed; 409 names the tables still open. Announced byes
-(half-point, zero-point for absence, full-point) come with the request; a withdrawn
-player gets a zero-point bye. The pairing runs off the event loop (`offload`).
+(half-point, zero-point for absence, full-point) come with the request and are checked
+by the engine (`engine.byes`: a withdrawn player is granted none); a withdrawn player
+gets a zero-point bye, and byes an imported file announced fill in the rest. A round
+with no game (byes only) is complete once paired (`engine.rounds`): the tournament
+goes on, or finishes after its last round. The pairing runs off the event loop
+(`offload`).
 """
 
 from __future__ import annotations
@@ -14,14 +18,22 @@ from service.app.offload import run_cpu
 from service.app.systems import options_of, pair_next
 from service.db.event_types import RoundPaired
 from service.db.events import append_event, lock_tournament
-from service.db.repository import list_players, load_engine_tournament, round_rows, store_round
+from service.db.repository import (
+    last_paired_round,
+    list_players,
+    load_engine_tournament,
+    round_rows,
+    store_round,
+)
 from service.db.tables import TournamentRow, TournamentStatus
 from service.db.tournament_config import config_of
+from service.engine.byes import check_requested_byes
 from service.engine.model import Bye, ByeKind, Round
 from service.engine.pairing.result import Pairing
 from service.engine.results import GameStatus
+from service.engine.rounds import round_progress
 from service.engine.systems import spec_of
-from service.errors import Conflict, InvalidInput
+from service.errors import Conflict
 
 __all__ = ["pair_round"]
 
@@ -46,11 +58,9 @@ async def pair_round(
         )
     if tournament.status != TournamentStatus.RUNNING:
         raise Conflict(_not_running(tournament), field="status")
-    games, _ = await round_rows(session, tournament.id)
-    current = max((g.round for g in games), default=0)
-    open_tables = sorted(
-        g.table_no for g in games if g.round == current and g.status != GameStatus.CONFIRMED
-    )
+    current = await last_paired_round(session, tournament.id)
+    games, _ = await round_rows(session, tournament.id, current) if current else ([], [])
+    open_tables = sorted(g.table_no for g in games if g.status != GameStatus.CONFIRMED)
     if open_tables:
         raise Conflict(
             f"round {current} has results to confirm at tables "
@@ -61,24 +71,24 @@ async def pair_round(
     engine = await load_engine_tournament(session, tournament)
     if tournament.total_rounds is not None and current >= tournament.total_rounds:
         raise Conflict(f"all {tournament.total_rounds} rounds are paired", field="round")
-    numbers = {p.start_number for p in engine.players}
-    byes = []
-    for index, (requester, kind) in enumerate(requested):
-        if requester not in numbers:
-            raise InvalidInput(f"no player {requester}", field=f"byes.{index}.player")
-        byes.append(Bye(current + 1, requester, ByeKind(kind)))
-    if len({b.player for b in byes}) != len(byes):
-        raise InvalidInput("a player is listed twice", field="byes")
+    players = await list_players(session, tournament.id)
+    withdrawn = {
+        p.start_number for p in players if p.extra.get("withdrawn") and p.start_number is not None
+    }
+    asked = [(requester, ByeKind(kind)) for requester, kind in requested]
+    check_requested_byes(
+        asked, players={p.start_number for p in engine.players}, withdrawn=withdrawn
+    )
+    byes = [Bye(current + 1, requester, kind) for requester, kind in asked]
     announced = {b.player for b in byes}
+    for number in sorted(withdrawn - announced):
+        byes.append(Bye(current + 1, number, ByeKind.ZERO_POINT))
+        announced.add(number)
     for kept in config_of(tournament).kept_byes:
         # Byes an imported TRF file announced for this round (api/routes/trf.py).
         if kept.round == current + 1 and kept.player not in announced:
             byes.append(Bye(current + 1, kept.player, kept.kind))
             announced.add(kept.player)
-    for player in await list_players(session, tournament.id):
-        number = player.start_number
-        if player.extra.get("withdrawn") and number is not None and number not in announced:
-            byes.append(Bye(current + 1, number, ByeKind.ZERO_POINT))
     pairing = await run_cpu(  # off the event loop (issue 12)
         pair_next,
         spec.pairing_name,
@@ -90,7 +100,13 @@ async def pair_round(
     )
     paired = Round(pairing.round, pairing.games, pairing.byes)
     await store_round(session, tournament, paired)
-    tournament.current_round = pairing.round
+    # a round without games (byes only) is complete as soon as it is paired
+    standing = round_progress(
+        pairing.round if pairing.games else None, pairing.round, tournament.total_rounds
+    )
+    tournament.current_round = standing.current_round
+    if standing.finished:
+        tournament.status = TournamentStatus.FINISHED
     session.add(tournament)
     paired_event = RoundPaired(
         pairing.round,

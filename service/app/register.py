@@ -1,6 +1,7 @@
 """Register a player: while the start list is open, or as a late entry in a running
 Swiss tournament (FIDE C.04.A: the late entry takes the next start number, has no game
-in the rounds already paired, and receives a player token at once).
+in the rounds already paired, and receives a player token at once). Once every round
+is paired a late entry would play nothing: registration is closed (409).
 """
 
 from __future__ import annotations
@@ -11,10 +12,17 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from service.db.event_types import PlayerAdded
 from service.db.events import append_event, lock_tournament
-from service.db.repository import list_players, next_player_number, require_open
+from service.db.repository import (
+    last_paired_round,
+    list_players,
+    next_player_number,
+    require_open,
+)
 from service.db.tables import PlayerRow, TournamentRow, TournamentStatus
 from service.db.tokens import hash_token, new_token
+from service.engine.rounds import rounds_left
 from service.engine.systems import spec_of
+from service.errors import Conflict
 
 __all__ = ["register"]
 
@@ -24,13 +32,22 @@ async def register(
 ) -> tuple[PlayerRow, str | None]:
     """Register a player while the start list is open, or a late entry in a running Swiss
     tournament (FIDE C.04.A: the late entry takes the next start number, has no game in
-    the rounds already paired, and receives a player token at once)."""
+    the rounds already paired, and receives a player token at once) while a round is
+    left to pair."""
     await lock_tournament(session, tournament.id)
     await session.refresh(tournament)
     spec = spec_of(tournament.system)
     late = tournament.status == TournamentStatus.RUNNING and spec is not None and spec.late_entries
+    paired = await last_paired_round(session, tournament.id) if late else 0
     if not late:
         require_open(tournament)
+    elif rounds_left(paired, tournament.total_rounds) == 0:
+        raise Conflict(
+            f"registration is closed: all {tournament.total_rounds} rounds are paired, "
+            "so a late entry would play none (FIDE C.04.A: a late entry joins the "
+            "rounds not yet paired)",
+            field="status",
+        )
     fields = dict(fields)
     identity = fields.pop("identity", None)
     registered = await list_players(session, tournament.id)
@@ -46,7 +63,7 @@ async def register(
         player.start_number = max(numbers, default=0) + 1
         token = new_token("ply")
         player.token_hash = hash_token(token)
-        player.extra = {**player.extra, "late_entry_round": tournament.current_round + 1}
+        player.extra = {**player.extra, "late_entry_round": paired + 1}
     session.add(player)
     await session.flush()
     await append_event(

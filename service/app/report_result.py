@@ -5,11 +5,14 @@ Authorize (a player reports only their own games), lock the tournament, apply th
 engine's state machine (`engine.results.apply_report`), store the game and one event
 that carries the previous state (nothing is silently overwritten), move the current
 round on. A report that repeats what is recorded changes nothing and adds no event.
+A FLAMPARK time shortening rides on the organizer's report only (seed 000: the arbiter
+sets it on the clock), so the players' agreement is about the result alone.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 from sqlmodel import func, select
@@ -17,10 +20,17 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from service.db.event_types import result_event
 from service.db.events import holds_lock, lock_and_reload
-from service.db.repository import Actor, find_game, preload_games, ratings_of
+from service.db.repository import (
+    Actor,
+    find_game,
+    last_paired_round,
+    preload_games,
+    ratings_of,
+)
 from service.db.results import GameChange, store_result
 from service.db.tables import ByeRow, GameRow, TournamentRow, TournamentStatus
 from service.db.tournament_config import config_of
+from service.engine.model import GameResult
 from service.engine.results import (
     GameState,
     GameStatus,
@@ -29,6 +39,8 @@ from service.engine.results import (
     ResultLocked,
     apply_report,
 )
+from service.engine.rounds import round_progress
+from service.engine.scoring.flampark import check_recorded_shortening
 from service.errors import Conflict, Forbidden, InvalidInput, NotFound
 
 __all__ = ["ReportOutcome", "check_shortening", "preload_reports", "report_result"]
@@ -49,9 +61,13 @@ async def check_shortening(
     round_number: int,
     table: int,
     minutes: float | None,
+    *,
+    result: str,
+    actor: Actor,
 ) -> dict[str, Any] | None:
-    """Check a FLAMPARK time shortening (seed 000: only the higher-rated player, the lower
-    start number, may cut their own time, by at most the base time)."""
+    """Check a FLAMPARK time shortening sent with a result: the engine's
+    `check_recorded_shortening` (seed 000: only the arbiter records it, within the base
+    time, for a game played, as the higher-rated player's, the lower start number)."""
     if minutes is None:
         return None
     field = "time_shortened_minutes"
@@ -60,19 +76,19 @@ async def check_shortening(
         raise InvalidInput(
             "time shortening needs a FLAMPARK tournament with a time_control", field=field
         )
-    base = control.base_minutes
-    if minutes > base:
-        raise InvalidInput(f"{minutes:g} minutes exceed the base time of {base}", field=field)
     game = await find_game(session, tournament.id, round_number, table)
     if game is None:
         return None  # report_result reports the missing game
     higher, lower = sorted((game.white, game.black))
     ratings = await ratings_of(session, tournament.id, (higher, lower))
-    if minutes and ratings[higher] < ratings[lower]:
-        raise InvalidInput(
-            f"only the higher-rated player may shorten: {higher} is rated below {lower}",
-            field=field,
-        )
+    check_recorded_shortening(
+        Fraction(str(minutes)),
+        base_minutes=control.base_minutes,
+        by_arbiter=actor.kind == "organizer",
+        result=GameResult.parse(result),
+        ratings=(ratings[higher], ratings[lower]),
+        field=field,
+    )
     return {field: minutes}
 
 
@@ -173,7 +189,8 @@ async def _require_game(
 
 async def _advance(session: AsyncSession, tournament: TournamentRow) -> None:
     """The current round is complete: move `current_round` to the first round with a game
-    not confirmed; finish when every round is done.
+    not confirmed; finish when every round is done (`engine.rounds.round_progress`; a
+    round with byes only counts as paired and complete).
 
     `current_round` is the first round with a game not confirmed, and a confirmed game
     never becomes unconfirmed, so only a confirmation in the current round can move it:
@@ -186,11 +203,9 @@ async def _advance(session: AsyncSession, tournament: TournamentRow) -> None:
             select(func.min(GameRow.round)).where(owned, GameRow.status != GameStatus.CONFIRMED)
         )
     ).one()
-    paired = (await session.exec(select(func.max(GameRow.round)).where(owned))).one() or 0
-    if first_open is not None:
-        tournament.current_round = first_open
-    else:
-        tournament.current_round = paired
-        if tournament.total_rounds is not None and paired >= tournament.total_rounds:
-            tournament.status = TournamentStatus.FINISHED
+    paired = await last_paired_round(session, tournament.id)
+    standing = round_progress(first_open, paired, tournament.total_rounds)
+    tournament.current_round = standing.current_round
+    if standing.finished:
+        tournament.status = TournamentStatus.FINISHED
     session.add(tournament)

@@ -1,6 +1,8 @@
 """Change a player, or withdraw one from a running tournament.
 
-A withdrawn player of a Swiss tournament is not paired again. In a tournament paired in
+A withdrawn player of a Swiss tournament is not paired again, and the byes announced
+for them in rounds not yet paired are cancelled (a withdrawn player takes no requested
+bye, `engine.byes`). In a tournament paired in
 advance (round-robin, FLAMPARK) the withdrawn player's games with no result reported
 become forfeit losses for them, recorded as the organizer's results with one event each
 (seed 000: a walkover is not counted for the opponent and costs its giver half a
@@ -41,6 +43,8 @@ async def change_player(
     paired_in_advance = spec is not None and spec.paired_in_advance
     if withdrawal and fields["withdrawn"] and paired_in_advance:
         await _forfeit_open_games(session, tournament, player)
+    if withdrawal and fields["withdrawn"] and player.start_number is not None:
+        _cancel_announced_byes(session, tournament, player.start_number)
     for name, value in fields.items():
         if name == "withdrawn":
             player.extra = {**player.extra, "withdrawn": bool(value)}
@@ -51,6 +55,21 @@ async def change_player(
     session.add(player)
     await append_event(session, tournament.id, PlayerUpdated(player_id, fields))
     return player
+
+
+def _cancel_announced_byes(
+    session: AsyncSession, tournament: TournamentRow, start_number: int
+) -> None:
+    """Drop the byes an imported file announced for the withdrawn player in rounds not
+    yet paired: a player who withdraws takes no requested bye (`engine.byes`) and is
+    given a zero-point bye in each round paired from now on."""
+    stored = dict(tournament.settings.get("trf") or {})
+    announced = stored.get("next_round_byes") or []
+    kept = [bye for bye in announced if int(bye["player"]) != start_number]
+    if len(kept) == len(announced):
+        return
+    tournament.settings = {**tournament.settings, "trf": {**stored, "next_round_byes": kept}}
+    session.add(tournament)
 
 
 async def _forfeit_open_games(

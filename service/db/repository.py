@@ -27,6 +27,7 @@ from service.db.tables import ByeRow, EventRow, GameRow, PlayerRow, TournamentRo
 from service.db.tokens import hash_token, new_token
 from service.engine.model import Round, Tournament
 from service.engine.results import GameStatus
+from service.engine.systems import spec_of
 from service.errors import Conflict, InvalidInput, NotFound
 
 __all__ = [
@@ -39,6 +40,7 @@ __all__ = [
     "find_game",
     "get_player",
     "get_tournament",
+    "last_paired_round",
     "list_players",
     "load_engine_tournament",
     "preload_games",
@@ -113,13 +115,28 @@ async def count_players(session: AsyncSession, tournament_id: str) -> int:
 
 
 def require_open(tournament: TournamentRow) -> None:
-    if tournament.status != TournamentStatus.REGISTRATION:
+    """Refuse (409) a change of the start list once it is closed, saying what may still
+    change the field: in a running tournament a withdrawal, and in a system that takes
+    late entries a late entry while rounds are left to pair; nothing once finished."""
+    if tournament.status == TournamentStatus.REGISTRATION:
+        return
+    if tournament.status == TournamentStatus.FINISHED:
         raise Conflict(
-            "the start list is closed (the tournament has started): only a withdrawal "
-            '(PATCH with {"withdrawn": true}) or, in a Swiss tournament, a late entry '
-            "(POST .../players) changes the field now",
+            "the tournament is finished: its field no longer changes (no entry, change, "
+            "removal or withdrawal); the organizer may still correct results",
             field="status",
         )
+    spec = spec_of(tournament.system)
+    late = (
+        ", or a late entry (POST .../players) while rounds are left to pair"
+        if spec is not None and spec.late_entries
+        else ""
+    )
+    raise Conflict(
+        "the start list is closed (the tournament has started): only a withdrawal "
+        f'(PATCH with {{"withdrawn": true}}){late} changes the field now',
+        field="status",
+    )
 
 
 async def get_player(session: AsyncSession, tournament_id: str, number: int) -> PlayerRow:
@@ -249,6 +266,16 @@ async def round_rows(
     ).all()
     bye_rows = (await session.exec(byes.order_by(col(ByeRow.round), col(ByeRow.player)))).all()
     return list(game_rows), list(bye_rows)
+
+
+async def last_paired_round(session: AsyncSession, tournament_id: str) -> int:
+    """The last round paired so far (0 before round 1), counting a round that has byes
+    only (every player asked for one)."""
+    games = select(func.max(GameRow.round)).where(GameRow.tournament_id == tournament_id)
+    byes = select(func.max(ByeRow.round)).where(ByeRow.tournament_id == tournament_id)
+    with_games = (await session.exec(games)).one() or 0
+    with_byes = (await session.exec(byes)).one() or 0
+    return max(int(with_games), int(with_byes))
 
 
 async def load_engine_tournament(

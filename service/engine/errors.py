@@ -16,11 +16,13 @@ The family, most general first (module, problem type):
     │   └── FlamparkScheduleError       engine/pairing/flampark/errors.py invalid-schedule
     │       ├── TooFewPlayersError                                        too-few-players
     │       └── FlamparkOptionError                                       invalid-schedule
+    ├── ByeRequestError                 engine/byes.py                    invalid-bye
     ├── TieBreakError                   engine/scoring/tiebreaks/errors.py invalid-tiebreak
     │   ├── UnknownTieBreakError                                          unknown-tiebreak
     │   └── UnsupportedEditionError                                       unsupported-edition
     ├── FlamparkError                   engine/scoring/flampark/rules.py  invalid-flampark-score
     │   ├── ShorteningError                                               invalid-shortening
+    │   │   └── ShorteningByArbiterError                                  shortening-by-arbiter
     │   └── PremiumError                engine/scoring/progress_premium.py invalid-premium
     └── BridgeInputError                engine/bridge/errors.py           invalid-bridge-input
 

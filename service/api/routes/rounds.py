@@ -212,11 +212,19 @@ async def report_result(
 ) -> GamePublic:
     """Report a result. The organizer's word confirms it (and may correct a confirmed
     one); a player's report is provisional until the opponent agrees; disagreement
-    marks the game disputed until the organizer decides. Send `Idempotency-Key` so a
-    retry over a flaky network changes nothing."""
+    marks the game disputed until the organizer decides. A FLAMPARK time shortening
+    is the organizer's to record: a player's report with one is a 422
+    `shortening-by-arbiter`. Send `Idempotency-Key` so a retry over a flaky network
+    changes nothing."""
     session, tournament = write.session, write.tournament
     extra = await reporting.check_shortening(
-        session, tournament, round_number, table, body.time_shortened_minutes
+        session,
+        tournament,
+        round_number,
+        table,
+        body.time_shortened_minutes,
+        result=body.result,
+        actor=write.actor,
     )
     outcome = await reporting.report_result(
         session, tournament, round_number, table, body.result, write.actor, extra

@@ -53,8 +53,10 @@ class ResultSubmit(ApiModel):
         default=None,
         ge=0,
         le=600,
-        description="FLAMPARK: minutes the higher-rated player (lower start number) cut "
-        "from their own base time; at most the tournament's base time.",
+        description="FLAMPARK, organizer only: minutes the higher-rated player (lower "
+        "start number) cut from their own base time; at most the tournament's base time, "
+        "and 0 with a forfeit. A player's report with it is refused "
+        "(shortening-by-arbiter).",
     )
 
 

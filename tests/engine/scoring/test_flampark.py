@@ -26,8 +26,10 @@ from service.engine.scoring.flampark import (
     FlamparkAccumulator,
     FlamparkError,
     FlamparkScore,
+    ShorteningByArbiterError,
     ShorteningError,
     best_games,
+    check_recorded_shortening,
     colour_points,
     display,
     flampark_scores,
@@ -81,8 +83,10 @@ def test_public_surface() -> None:
         "FlamparkError",
         "FlamparkScore",
         "GameValue",
+        "ShorteningByArbiterError",
         "ShorteningError",
         "best_games",
+        "check_recorded_shortening",
         "colour_points",
         "display",
         "flampark_scores",
@@ -402,6 +406,57 @@ def test_validate_shortening_accepts_equal_ratings_and_the_full_base() -> None:
     tournament = make_tournament(ratings, [(1, 1, 2, None)])
     validate_shortening(tournament, {(1, 1): 10}, base_minutes=10)
     validate_shortening(tournament, {(1, 1): Fraction(19, 2)}, base_minutes=10)
+
+
+@pytest.mark.parametrize("minutes", [0, 5, 15])
+def test_a_players_report_never_records_a_shortening(minutes: int) -> None:
+    """Seed 000: the arbiter sets the shortening on the clock; no player's word sets it,
+    not even 0 (which would take back the arbiter's)."""
+    with pytest.raises(ShorteningByArbiterError) as info:
+        check_recorded_shortening(
+            minutes,
+            base_minutes=15,
+            by_arbiter=False,
+            result=GameResult.WHITE_WINS,
+            ratings=(2000, 1900),
+        )
+    assert info.value.field == "time_shortened_minutes"
+    assert "arbiter" in str(info.value) and "seed 000" in str(info.value)
+
+
+@pytest.mark.parametrize(
+    ("minutes", "result", "ratings"),
+    [
+        (16, GameResult.DRAW, (2000, 1900)),  # over the base time
+        (-1, GameResult.DRAW, (2000, 1900)),
+        (5, GameResult.WHITE_WINS_FORFEIT, (2000, 1900)),  # not played: no Pt
+        (5, GameResult.BLACK_WINS_FORFEIT, (2000, 1900)),
+        (5, GameResult.DOUBLE_FORFEIT, (2000, 1900)),
+        (5, GameResult.DRAW, (1800, 1900)),  # the lower number rated below the other
+    ],
+)
+def test_the_arbiters_shortening_follows_the_rules(
+    minutes: int, result: GameResult, ratings: tuple[int, int]
+) -> None:
+    with pytest.raises(ShorteningError) as info:
+        check_recorded_shortening(
+            minutes, base_minutes=15, by_arbiter=True, result=result, ratings=ratings
+        )
+    assert not isinstance(info.value, ShorteningByArbiterError)
+    assert info.value.field == "time_shortened_minutes"
+
+
+def test_the_arbiters_shortening_is_accepted() -> None:
+    accepted: list[tuple[Fraction | int, GameResult, tuple[int, int]]] = [
+        (15, GameResult.BLACK_WINS, (2000, 1900)),
+        (Fraction(15, 2), GameResult.DRAW, (2000, 2000)),  # equal ratings
+        (0, GameResult.WHITE_WINS_FORFEIT, (2000, 1900)),  # 0 with a forfeit
+        (0, GameResult.DRAW, (1800, 1900)),  # 0 needs no right to shorten
+    ]
+    for minutes, result, ratings in accepted:
+        check_recorded_shortening(
+            minutes, base_minutes=15, by_arbiter=True, result=result, ratings=ratings
+        )
 
 
 @pytest.mark.parametrize("base", [0, -5, True])

@@ -38,6 +38,11 @@ Readings taken where seed 000 is open (pinned by tests):
   game is the one who may shorten; :func:`validate_shortening` rejects the shortening
   when the start list contradicts this (the lower number rated strictly below the
   higher one).
+* Who records it. The player chooses it, the arbiters set it on the clocks before
+  play (the FK6 report counts "skorygowanie czasu gry na zegarach" among their work),
+  and it moves Pt between the two players: only the arbiter records it with a result,
+  never a player's report (:func:`check_recorded_shortening`), and a forfeited game
+  takes none.
 * Ratings. Seed 000 requires a starting rating for every player ("from a category or
   other evidence" when a player has none), so a rating of 0 (unrated) is rejected.
 * Players with no counted game have no result (PF is a mean over nothing); they are left
@@ -65,8 +70,10 @@ from service.engine.scoring.flampark.rules import (
     FlamparkError,
     FlamparkScore,
     GameValue,
+    ShorteningByArbiterError,
     ShorteningError,
     best_games,
+    check_recorded_shortening,
     colour_points,
     display,
     game_value,
@@ -89,8 +96,10 @@ __all__ = [
     "FlamparkError",
     "FlamparkScore",
     "GameValue",
+    "ShorteningByArbiterError",
     "ShorteningError",
     "best_games",
+    "check_recorded_shortening",
     "colour_points",
     "display",
     "flampark_scores",

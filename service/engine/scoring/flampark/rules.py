@@ -13,7 +13,7 @@ from fractions import Fraction
 from typing import NamedTuple, TypeAlias
 
 from service.engine.errors import EngineError
-from service.engine.model import Colour, Outcome, Tournament
+from service.engine.model import Colour, GameResult, Outcome, Tournament
 
 Minutes: TypeAlias = Fraction | int
 """A number of minutes; Fractions allow seconds (30 s = Fraction(1, 2))."""
@@ -48,6 +48,11 @@ class FlamparkError(EngineError):
 
 class ShorteningError(FlamparkError):
     """A time shortening that seed 000 does not allow (wrong game, too long, ...)."""
+
+
+class ShorteningByArbiterError(ShorteningError):
+    """A player's result report carried a time shortening: the arbiter records it
+    (:func:`check_recorded_shortening`)."""
 
 
 # --------------------------------------------------------------------------- parts
@@ -293,6 +298,55 @@ def validate_shortening(
                 f"({ratings.get(second, 0)})",
                 field=field,
             )
+
+
+def check_recorded_shortening(
+    minutes: Minutes,
+    *,
+    base_minutes: int,
+    by_arbiter: bool,
+    result: GameResult,
+    ratings: tuple[int, int],
+    field: str = "time_shortened_minutes",
+) -> None:
+    """Check a time shortening recorded with one game's result; raise
+    :class:`ShorteningError` naming ``field``.
+
+    ``ratings`` are those of the game's lower start number (who may shorten) and of
+    its higher one. The rules, seed 000 ("Premia za szybkość gry Pt"):
+
+    * Only the arbiter records it (:class:`ShorteningByArbiterError` for any value in a
+      player's report). The higher-rated player chooses it before the game and the
+      arbiters set it on the clocks (the FK6 report lists "skorygowanie czasu gry na
+      zegarach" in 40 % of the games among their work), so the arbiter knows it first
+      hand; and it moves Pt from one player to the other, so no player's word alone
+      may set or change it.
+    * It lies in ``0 .. base_minutes``.
+    * A forfeited game was not played: it has no Pt, so only 0 goes with it.
+    * The lower start number shortens; refused when rated below the other player (the
+      start list then contradicts who is the higher-rated player).
+    """
+    if not by_arbiter:
+        raise ShorteningByArbiterError(
+            "the time shortening is the arbiter's to record (seed 000: the higher-rated "
+            "player chooses it before the game and the arbiter sets it on the clock); "
+            "report the result without time_shortened_minutes and ask the arbiter",
+            field=field,
+        )
+    check_minutes(minutes, base_minutes, field=field)
+    if minutes and result.is_forfeit:
+        raise ShorteningError(
+            f"a forfeited game ({result.value}) was not played and has no time premium "
+            "(seed 000); send 0 or no shortening with it",
+            field=field,
+        )
+    shortener, opponent = ratings
+    if minutes and shortener < opponent:
+        raise ShorteningError(
+            "only the higher-rated player, the lower start number, may shorten their time "
+            f"(seed 000): the lower start number is rated {shortener}, below {opponent}",
+            field=field,
+        )
 
 
 def rank_by_pf(scores: Mapping[int, FlamparkScore]) -> list[int]:
