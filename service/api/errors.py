@@ -159,8 +159,13 @@ _NAMED_MESSAGE = re.compile(r"^(?:Value error, )?([a-z_][a-z0-9_.\[\]]*): (.+)$"
 
 def _describe(error: Any) -> dict[str, str]:
     """One validation error as {field, in, message}; a model-level check names its field
-    at the start of its message ("rounds: ...")."""
+    at the start of its message ("rounds: ..."); a body that is not JSON is `body` (the
+    location FastAPI gives it is the character where reading stopped)."""
     location = tuple(error.get("loc", ()))
+    if error.get("type") == "json_invalid":
+        reason = (error.get("ctx") or {}).get("error", "invalid JSON")
+        at = f" at character {location[1]}" if len(location) > 1 else ""
+        return {"field": "body", "in": "body", "message": f"not JSON: {reason}{at}"}
     field = _field_name(location)
     message = str(error.get("msg", ""))
     named = _NAMED_MESSAGE.match(message)
@@ -173,6 +178,32 @@ def _field_name(location: tuple[Any, ...]) -> str:
     """`("body", "points", "win")` -> `points.win`; the location is given separately."""
     parts = [str(p) for p in location[1:] if not _UNION_TAG.match(str(p))] if location else []
     return ".".join(parts) if parts else str(location[0] if location else "body")
+
+
+_UNREADABLE_BODY = (ValueError, RecursionError)
+"""Why FastAPI could not read a JSON body other than bad syntax (which it reports as a
+validation error): bytes that are not UTF-8 (RFC 8259 section 8.1), or nesting deeper
+than the parser goes. It answers those with a bare 400; they are bad input like any
+other, so they get the same 422 `invalid-input` naming `body`."""
+
+
+def unreadable_body(exc: StarletteHTTPException) -> InvalidInput | None:
+    """The 422 for a 400 FastAPI raised because it could not read the JSON body, else
+    None."""
+    cause = exc.__cause__
+    if exc.status_code != 400 or not isinstance(cause, _UNREADABLE_BODY):
+        return None
+    if isinstance(cause, UnicodeDecodeError):
+        message = f"not UTF-8: byte 0x{cause.object[cause.start]:02x} at {cause.start}"
+    elif isinstance(cause, RecursionError):
+        message = "not JSON this service reads: nested too deeply"
+    else:
+        message = f"not JSON: {cause}"
+    return InvalidInput(
+        "invalid value for body",
+        field="body",
+        errors=[{"field": "body", "in": "body", "message": message}],
+    )
 
 
 def install_error_handlers(app: FastAPI) -> None:
@@ -198,6 +229,9 @@ def install_error_handlers(app: FastAPI) -> None:
 
     async def on_http(request: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, StarletteHTTPException)
+        unreadable = unreadable_body(exc)
+        if unreadable is not None:
+            return problem_response(unreadable, request.url.path)
         problem = Problem(str(exc.detail))
         problem.status = exc.status_code
         problem.slug = {404: "not-found", 405: "method-not-allowed"}.get(
