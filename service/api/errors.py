@@ -48,6 +48,7 @@ __all__ = [
     "is_lock_timeout",
     "is_outage",
     "outage_problem",
+    "problem_headers",
     "problem_response",
     "problem_type",
 ]
@@ -98,18 +99,24 @@ def outage_problem(cause: BaseException | None = None) -> Unavailable:
     )
 
 
+def problem_headers(problem: Problem, retry_after: int | None = None) -> dict[str, str]:
+    """The headers a problem goes out with, from a route or from middleware alike: the
+    scheme to use on a 401 (RFC 9110 section 11.6.1), `Retry-After` when given."""
+    headers = {"WWW-Authenticate": "Bearer"} if problem.status == 401 else {}
+    if retry_after is not None:
+        headers["Retry-After"] = str(retry_after)
+    return headers
+
+
 def problem_response(
     problem: Problem, instance: str | None = None, *, retry_after: int | None = None
 ) -> JSONResponse:
     """Render a problem as an HTTP response."""
-    headers = {"WWW-Authenticate": "Bearer"} if problem.status == 401 else {}
-    if retry_after is not None:
-        headers["Retry-After"] = str(retry_after)
     return JSONResponse(
         problem.body(instance),
         status_code=problem.status,
         media_type=PROBLEM_MEDIA_TYPE,
-        headers=headers,
+        headers=problem_headers(problem, retry_after),
     )
 
 
