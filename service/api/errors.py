@@ -159,8 +159,10 @@ def engine_problem(exc: EngineError) -> Problem:
     return problem
 
 
-_UNION_TAG = re.compile(r"^(literal\[|function-|[A-Z])")
-"""Location parts pydantic adds for the member of a union that failed, not a field."""
+_UNION_TAG = re.compile(r"^(?:[A-Z]|[a-z-]*\[|[a-z]+-|(?:int|float|str|bool|bytes|decimal)$)")
+"""Location parts pydantic adds for the member of a union that failed, not a field: a
+model's name, a tag such as `literal[...]`, `list[int]`, `constrained-int` or
+`function-after[...]`, or a plain type (`int`). Field names are snake_case words."""
 _NAMED_MESSAGE = re.compile(r"^(?:Value error, )?([a-z_][a-z0-9_.\[\]]*): (.+)$")
 
 

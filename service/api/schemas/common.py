@@ -6,7 +6,7 @@ import re
 from fractions import Fraction
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictFloat, field_validator
 
 from service.engine.model import PointSystem
 
@@ -48,7 +48,7 @@ class ApiModel(BaseModel):
         return value
 
 
-Points = Annotated[float, Field(ge=0, le=100, multiple_of=0.5)]
+Points = Annotated[StrictFloat, Field(ge=0, le=100, multiple_of=0.5)]
 
 
 class PointsSettings(ApiModel):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, BeforeValidator, Field
+from pydantic import BaseModel, BeforeValidator, Field, StrictInt
 
 from service.api.schemas.common import ApiModel
 
@@ -33,7 +33,7 @@ Sex = Annotated[
 ]
 
 Rating = Annotated[
-    int | None,
+    StrictInt | None,
     BeforeValidator(_unrated_as_zero),
     Field(ge=0, le=4000, description="Rating at the start; null, omitted or 0 = unrated."),
 ]
@@ -55,7 +55,7 @@ class PlayerCreate(ApiModel):
     fide_id: str | None = Field(default=None, pattern=r"^[0-9]{1,11}$")
     federation: str | None = Field(default=None, pattern=r"^[A-Z]{3}$")
     sex: Sex | None = None
-    birth_year: int | None = Field(default=None, ge=1880, le=2100)
+    birth_year: StrictInt | None = Field(default=None, ge=1880, le=2100)
     identity: str | None = IDENTITY
 
 
@@ -69,7 +69,7 @@ class PlayerUpdate(ApiModel):
     fide_id: str | None = Field(default=None, pattern=r"^[0-9]{1,11}$")
     federation: str | None = Field(default=None, pattern=r"^[A-Z]{3}$")
     sex: Sex | None = None
-    birth_year: int | None = Field(default=None, ge=1880, le=2100)
+    birth_year: StrictInt | None = Field(default=None, ge=1880, le=2100)
     identity: str | None = IDENTITY
     withdrawn: bool | None = Field(
         default=None,
