@@ -7,7 +7,7 @@ from typing import Any, Literal, Self
 
 from pydantic import AwareDatetime, BaseModel, Field, StrictInt, model_validator
 
-from service.api.schemas.common import ApiModel
+from service.api.schemas.common import ApiModel, Name
 from service.api.schemas.tournaments import TimeControl, TournamentPublic, Visibility
 
 __all__ = [
@@ -39,7 +39,7 @@ class TournamentSettingsPatch(ApiModel):
     `time_control` may be null (no schedule, the system's tie-breaks, no time
     control). Anything else (system, rounds, points, options) is fixed at creation."""
 
-    name: str | None = Field(default=None, min_length=1, max_length=200)
+    name: Name | None = None
     schedule: list[datetime] | None = Field(
         default=None, max_length=100, description="Start time of each round, in played order."
     )

@@ -20,7 +20,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt
 
-from service.api.schemas.common import ApiModel
+from service.api.schemas.common import ApiModel, Name, ShortName
 from service.engine.bridge import ArtificialScore, BoardEntry, WeightedScore, round_half_up
 from service.engine.bridge.butler import DatumMethod, DatumRounding
 from service.engine.bridge.cavendish import CavendishDivisor
@@ -86,7 +86,7 @@ class CustomScale(ApiModel):
     """A federation's own whole-number VP scale, e.g. the pre-2013 WBF 25:0 scale
     (seed 003: draw 15:15, the winner rising to 25) from its own rulebook."""
 
-    name: str = Field(default="custom", min_length=1, max_length=60)
+    name: ShortName = "custom"
     bands: list[ScaleBand] = Field(min_length=1, max_length=200)
 
     def to_engine(self) -> BandScale:
@@ -362,7 +362,7 @@ class Entrant(ApiModel):
     """A pair or a team of the event."""
 
     number: EntrantNumber
-    name: str = Field(min_length=1, max_length=200)
+    name: Name
 
 
 class TablePlay(ApiModel):
@@ -433,7 +433,7 @@ class BridgeEventCreate(ApiModel):
     `boards`, `rounds` of matches and the VP `scale`."""
 
     kind: Literal["pairs", "teams"]
-    name: str = Field(min_length=1, max_length=200)
+    name: Name
     boards: Boards = Field(
         description="The event's boards: a count (boards 1..n) or the board numbers.",
         examples=[24],

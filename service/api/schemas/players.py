@@ -6,7 +6,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, BeforeValidator, Field, StrictInt
 
-from service.api.schemas.common import ApiModel
+from service.api.schemas.common import ApiModel, Name
 
 __all__ = ["PlayerCreate", "PlayerPublic", "PlayerRegistered", "PlayerUpdate", "Sex", "sex_code"]
 
@@ -50,7 +50,7 @@ IDENTITY = Field(
 class PlayerCreate(ApiModel):
     """A player to register."""
 
-    name: str = Field(min_length=1, max_length=200)
+    name: Name
     rating: Rating = 0
     fide_id: str | None = Field(default=None, pattern=r"^[0-9]{1,11}$")
     federation: str | None = Field(default=None, pattern=r"^[A-Z]{3}$")
@@ -62,7 +62,7 @@ class PlayerCreate(ApiModel):
 class PlayerUpdate(ApiModel):
     """Fields to change while the start list is open."""
 
-    name: str | None = Field(default=None, min_length=1, max_length=200)
+    name: Name | None = None
     rating: Rating = Field(
         default=None, description="New rating; null = unrated (omit it to keep the rating)."
     )

@@ -8,7 +8,7 @@ from typing import Literal, Self
 
 from pydantic import BaseModel, Field, StrictInt, model_validator
 
-from service.api.schemas.common import ApiModel, PointsSettings
+from service.api.schemas.common import ApiModel, Name, PointsSettings
 from service.db.tables import TournamentStatus
 from service.engine.systems import SYSTEMS, SystemName
 
@@ -94,7 +94,7 @@ class FlamparkSettings(ApiModel):
 class TournamentCreate(ApiModel):
     """What an organizer sends to create a tournament."""
 
-    name: str = Field(min_length=1, max_length=200)
+    name: Name
     system: System
     rounds: StrictInt | None = Field(
         default=None,
