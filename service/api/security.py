@@ -70,8 +70,11 @@ def _shows_a_token(scope: Scope, headers: MutableHeaders) -> bool:
         return True
     if "idempotent-replayed" in headers:
         return True
-    query = bytes(scope.get("query_string", b"")).decode("latin-1")
-    return any(name == "token" for name, _ in parse_qsl(query, keep_blank_values=True))
+    query = bytes(scope.get("query_string", b""))
+    if b"token" not in query and b"%" not in query:  # most requests: no query to parse
+        return False
+    pairs = parse_qsl(query.decode("latin-1"), keep_blank_values=True)
+    return any(name == "token" for name, _ in pairs)
 
 
 class SecurityHeadersMiddleware:
