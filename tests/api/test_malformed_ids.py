@@ -70,22 +70,24 @@ async def test_a_cursor_the_service_wrote_still_pages(client: httpx.AsyncClient)
     assert not {i["id"] for i in first["items"]} & {i["id"] for i in second.json()["items"]}
 
 
-def _id_routes() -> list[tuple[str, str, list[str]]]:
-    """Every operation with a string path parameter: (method, path, parameter names)."""
+def _id_routes(kind: str) -> list[tuple[str, str, list[str]]]:
+    """Every operation with a path parameter of JSON type `kind`: (method, path,
+    parameter names)."""
     found = []
     for path, operations in create_app().openapi()["paths"].items():
         for method, operation in operations.items():
             names = [
                 p["name"]
                 for p in operation.get("parameters", [])
-                if p["in"] == "path" and p["schema"].get("type") == "string"
+                if p["in"] == "path" and p["schema"].get("type") == kind
             ]
             if names:
                 found.append((method.upper(), path, names))
     return found
 
 
-ID_ROUTES = _id_routes()
+ID_ROUTES = _id_routes("string")
+NUMBER_ROUTES = _id_routes("integer")
 BAD_IDS = {
     "NUL": "%00",
     "NUL inside": "ab%00cd",
@@ -149,3 +151,40 @@ async def test_an_unknown_well_formed_id_is_404(client: httpx.AsyncClient) -> No
     ):
         response = await client.get(url)
         assert response.status_code == 404, (url, response.text)
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "names"), NUMBER_ROUTES, ids=[f"{m} {p}" for m, p, _ in NUMBER_ROUTES]
+)
+async def test_a_path_number_that_is_not_one_is_422_naming_it(
+    client: httpx.AsyncClient, method: str, path: str, names: list[str]
+) -> None:
+    """Players, rounds, games, tables and boards are numbers in the path (of a
+    tournament or event that exists, so the number is what is wrong)."""
+    event = await create_round_robin(client, PLAYERS)
+    bridge = await client.post("/v1/bridge/events", json=_bridge_event())
+    assert bridge.status_code == 201, bridge.text
+    if "{event_id}" in path:
+        path = path.replace("{event_id}", bridge.json()["id"])
+        auth = {"Authorization": f"Bearer {bridge.json()['organizer_token']}"}
+    else:
+        path, auth = path.replace("{tournament_id}", event.id), event.auth()
+    for value in ("%00", "1%00", "true", "one", "%E2%80%AE1"):
+        response = await client.request(
+            method,
+            re.sub(r"\{[a-z_]+\}", value, path),
+            json={} if method in {"POST", "PUT", "PATCH"} else None,
+            headers=auth,
+        )
+        assert response.status_code == 422, (value, response.text)
+        assert response.json()["field"] in names, (value, response.json())
+
+
+def _bridge_event() -> dict[str, Any]:
+    return {
+        "kind": "pairs",
+        "name": "Ids",
+        "pairs": [{"number": n, "name": f"Pair {n}"} for n in (1, 2)],
+        "boards": [1],
+        "movement": [{"round": 1, "tables": [{"table": 1, "ns": 1, "ew": 2, "boards": [1]}]}],
+    }
