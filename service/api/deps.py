@@ -7,13 +7,14 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Annotated
 
-from fastapi import Depends, Path, Query, Request
+from fastapi import Depends, Query, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from sqlalchemy import event
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from service.api.access import Reader, authorize_read, require_writer
 from service.api.idempotency import SESSION_SCOPE_KEY
+from service.api.ids import TournamentId
 from service.api.state import AppState
 from service.app.write_gate import gate_key
 from service.db.repository import Actor, get_tournament
@@ -87,7 +88,6 @@ async def _request_session(request: Request, state: AppState) -> AsyncIterator[A
 
 
 SessionDep = Annotated[AsyncSession, Depends(get_session)]
-TournamentId = Annotated[str, Path(min_length=1, max_length=64, description="Tournament id")]
 Credentials = Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)]
 
 

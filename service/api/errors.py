@@ -53,6 +53,7 @@ __all__ = [
     "is_lock_timeout",
     "is_outage",
     "outage_problem",
+    "problem_headers",
     "problem_response",
     "problem_type",
 ]
@@ -103,18 +104,24 @@ def outage_problem(cause: BaseException | None = None) -> Unavailable:
     )
 
 
+def problem_headers(problem: Problem, retry_after: int | None = None) -> dict[str, str]:
+    """The headers a problem goes out with, from a route or from middleware alike: the
+    scheme to use on a 401 (RFC 9110 section 11.6.1), `Retry-After` when given."""
+    headers = {"WWW-Authenticate": "Bearer"} if problem.status == 401 else {}
+    if retry_after is not None:
+        headers["Retry-After"] = str(retry_after)
+    return headers
+
+
 def problem_response(
     problem: Problem, instance: str | None = None, *, retry_after: int | None = None
 ) -> JSONResponse:
     """Render a problem as an HTTP response."""
-    headers = {"WWW-Authenticate": "Bearer"} if problem.status == 401 else {}
-    if retry_after is not None:
-        headers["Retry-After"] = str(retry_after)
     return JSONResponse(
         problem.body(instance),
         status_code=problem.status,
         media_type=PROBLEM_MEDIA_TYPE,
-        headers=headers,
+        headers=problem_headers(problem, retry_after),
     )
 
 
@@ -159,15 +166,22 @@ def engine_problem(exc: EngineError) -> Problem:
     return problem
 
 
-_UNION_TAG = re.compile(r"^(literal\[|function-|[A-Z])")
-"""Location parts pydantic adds for the member of a union that failed, not a field."""
+_UNION_TAG = re.compile(r"^(?:[A-Z]|[a-z-]*\[|[a-z]+-|(?:int|float|str|bool|bytes|decimal)$)")
+"""Location parts pydantic adds for the member of a union that failed, not a field: a
+model's name, a tag such as `literal[...]`, `list[int]`, `constrained-int` or
+`function-after[...]`, or a plain type (`int`). Field names are snake_case words."""
 _NAMED_MESSAGE = re.compile(r"^(?:Value error, )?([a-z_][a-z0-9_.\[\]]*): (.+)$")
 
 
 def _describe(error: Any) -> dict[str, str]:
     """One validation error as {field, in, message}; a model-level check names its field
-    at the start of its message ("rounds: ...")."""
+    at the start of its message ("rounds: ..."); a body that is not JSON is `body` (the
+    location FastAPI gives it is the character where reading stopped)."""
     location = tuple(error.get("loc", ()))
+    if error.get("type") == "json_invalid":
+        reason = (error.get("ctx") or {}).get("error", "invalid JSON")
+        at = f" at character {location[1]}" if len(location) > 1 else ""
+        return {"field": "body", "in": "body", "message": f"not JSON: {reason}{at}"}
     field = _field_name(location)
     message = str(error.get("msg", ""))
     named = _NAMED_MESSAGE.match(message)
@@ -180,6 +194,32 @@ def _field_name(location: tuple[Any, ...]) -> str:
     """`("body", "points", "win")` -> `points.win`; the location is given separately."""
     parts = [str(p) for p in location[1:] if not _UNION_TAG.match(str(p))] if location else []
     return ".".join(parts) if parts else str(location[0] if location else "body")
+
+
+_UNREADABLE_BODY = (ValueError, RecursionError)
+"""Why FastAPI could not read a JSON body other than bad syntax (which it reports as a
+validation error): bytes that are not UTF-8 (RFC 8259 section 8.1), or nesting deeper
+than the parser goes. It answers those with a bare 400; they are bad input like any
+other, so they get the same 422 `invalid-input` naming `body`."""
+
+
+def unreadable_body(exc: StarletteHTTPException) -> InvalidInput | None:
+    """The 422 for a 400 FastAPI raised because it could not read the JSON body, else
+    None."""
+    cause = exc.__cause__
+    if exc.status_code != 400 or not isinstance(cause, _UNREADABLE_BODY):
+        return None
+    if isinstance(cause, UnicodeDecodeError):
+        message = f"not UTF-8: byte 0x{cause.object[cause.start]:02x} at {cause.start}"
+    elif isinstance(cause, RecursionError):
+        message = "not JSON this service reads: nested too deeply"
+    else:
+        message = f"not JSON: {cause}"
+    return InvalidInput(
+        "invalid value for body",
+        field="body",
+        errors=[{"field": "body", "in": "body", "message": message}],
+    )
 
 
 def install_error_handlers(app: FastAPI) -> None:
@@ -205,6 +245,9 @@ def install_error_handlers(app: FastAPI) -> None:
 
     async def on_http(request: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, StarletteHTTPException)
+        unreadable = unreadable_body(exc)
+        if unreadable is not None:
+            return problem_response(unreadable, request.url.path)
         problem = Problem(str(exc.detail))
         problem.status = exc.status_code
         problem.slug = {404: "not-found", 405: "method-not-allowed"}.get(

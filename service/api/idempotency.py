@@ -96,7 +96,7 @@ class IdempotencyMiddleware:
         authorization = headers.get(b"authorization", b"").decode("latin-1")
         problem = _check_key(key, authorized=bool(authorization.strip()), settings=state.settings)
         if problem is not None:
-            await send_problem(send, problem)
+            await send_problem(send, problem, scope["path"])
             return
         body = await _read_body(receive)
         if body is None:
@@ -118,13 +118,18 @@ class IdempotencyMiddleware:
             if write.error is not None:
                 raise write.error
         except GateTimeout as exc:
-            await send_problem(send, exc, retry_after=state.settings.retry_after_seconds)
+            await send_problem(
+                send, exc, scope["path"], retry_after=state.settings.retry_after_seconds
+            )
         except (DBAPIError, OSError) as exc:  # a refused connection is a bare OSError
             if not is_outage(exc):
                 raise
             _log.warning("database unreachable or busy: %s", exc)
             await send_problem(
-                send, outage_problem(exc), retry_after=state.settings.retry_after_seconds
+                send,
+                outage_problem(exc),
+                scope["path"],
+                retry_after=state.settings.retry_after_seconds,
             )
         else:
             await wait_ready(write.answer.ready, state.settings.warm_wait_seconds)
@@ -152,26 +157,26 @@ class IdempotencyMiddleware:
         write.finished.set()
 
     async def _handle(self, write: KeyedWrite, state: AppState) -> None:
-        send = write.answer.send
+        send, path = write.answer.send, write.scope["path"]
         ttl = timedelta(hours=state.settings.idempotency_ttl_hours)
         async with state.sessions() as session:
             for _ in range(3):
                 try:
                     claimed = await claim(session, write.parts.lookup, write.request_hash)
                 except InFlight:
-                    await send_problem(send, in_flight())
+                    await send_problem(send, in_flight(), path)
                     return
                 if claimed:
                     break
                 row = await session.get(IdempotencyRow, write.parts.lookup)
                 if row is not None and is_fresh(row, ttl):
-                    await answer_existing(send, row, write.parts, write.request_hash)
+                    await answer_existing(send, row, write.parts, write.request_hash, path)
                     return
                 if row is not None:  # expired, or left in flight by an older version
                     await session.delete(row)
                 await session.commit()
             else:
-                await send_problem(send, in_flight())
+                await send_problem(send, in_flight(), path)
                 return
             answer = await self.call_app(write, session)
             if answer.status >= 400:

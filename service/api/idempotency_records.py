@@ -31,7 +31,7 @@ from sqlmodel import col
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.types import Message, Scope, Send
 
-from service.api.errors import PROBLEM_MEDIA_TYPE, is_lock_timeout
+from service.api.errors import PROBLEM_MEDIA_TYPE, is_lock_timeout, problem_headers
 from service.app.write_gate import Rider
 from service.db.session import SessionFactory
 from service.db.tables import IdempotencyRow, utcnow
@@ -232,7 +232,7 @@ def is_fresh(row: IdempotencyRow, ttl: timedelta) -> bool:
 
 
 async def answer_existing(
-    send: Send, row: IdempotencyRow, parts: RequestParts, request_hash: str
+    send: Send, row: IdempotencyRow, parts: RequestParts, request_hash: str, path: str
 ) -> None:
     """Replay a record's answer (`Idempotent-Replayed: true`), or 422 when the key came
     with another body."""
@@ -243,6 +243,7 @@ async def answer_existing(
                 "this Idempotency-Key was used with a different request body",
                 field="Idempotency-Key",
             ),
+            path,
         )
         return
     headers = [(k.encode("latin-1"), v.encode("latin-1")) for k, v in row.headers.get("list", [])]
@@ -253,15 +254,21 @@ async def answer_existing(
     await send({"type": "http.response.body", "body": body})
 
 
-async def send_problem(send: Send, problem: Problem, *, retry_after: int | None = None) -> None:
-    """Answer with a problem document straight from ASGI middleware."""
-    body = json.dumps(problem.body()).encode()
+async def send_problem(
+    send: Send, problem: Problem, instance: str, *, retry_after: int | None = None
+) -> None:
+    """Answer with a problem document straight from ASGI middleware: the same document
+    and headers as a route's (`errors.problem_response`), `instance` the request's
+    path (RFC 9457 section 3.1.5)."""
+    body = json.dumps(problem.body(instance)).encode()
     headers = [
         (b"content-type", PROBLEM_MEDIA_TYPE.encode()),
         (b"content-length", str(len(body)).encode()),
     ]
-    if retry_after is not None:
-        headers.append((b"retry-after", str(retry_after).encode()))
+    headers += [
+        (name.lower().encode(), value.encode())
+        for name, value in problem_headers(problem, retry_after).items()
+    ]
     await send({"type": "http.response.start", "status": problem.status, "headers": headers})
     await send({"type": "http.response.body", "body": body})
 

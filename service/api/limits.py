@@ -49,13 +49,17 @@ class BodyLimitMiddleware:
                 await send_problem(
                     send,
                     Unauthenticated("send 'Authorization: Bearer <token>'", field="Authorization"),
+                    path,
                 )
                 return
             refused = await self.gate.refusal(state, owner, token)
             if refused is not None:
                 retry = isinstance(refused, Unavailable)
                 await send_problem(
-                    send, refused, retry_after=state.settings.retry_after_seconds if retry else None
+                    send,
+                    refused,
+                    path,
+                    retry_after=state.settings.retry_after_seconds if retry else None,
                 )
                 return
         settings = state.settings
@@ -64,7 +68,7 @@ class BodyLimitMiddleware:
         limit = int(settings.max_upload_bytes if upload else settings.max_body_bytes)
         declared = headers.get(b"content-length")
         if declared is not None and declared.isdigit() and int(declared) > limit:
-            await send_problem(send, _too_large(limit))
+            await send_problem(send, _too_large(limit), path)
             return
         chunks: list[bytes] = []
         size = 0
@@ -75,7 +79,7 @@ class BodyLimitMiddleware:
             chunk = message.get("body", b"")
             size += len(chunk)
             if size > limit:
-                await send_problem(send, _too_large(limit))
+                await send_problem(send, _too_large(limit), path)
                 return
             chunks.append(chunk)
             if not message.get("more_body", False):
@@ -83,7 +87,9 @@ class BodyLimitMiddleware:
         body = b"".join(chunks)
         if upload and content_type.startswith("text/") and b"\x00" in body:
             await send_problem(
-                send, InvalidInput("text bodies may not contain NUL characters", field="body")
+                send,
+                InvalidInput("text bodies may not contain NUL characters", field="body"),
+                path,
             )
             return
         delivered = False

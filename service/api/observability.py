@@ -39,6 +39,11 @@ __all__ = [
 
 REQUEST_ID_HEADER = "X-Request-ID"
 METRICS_PATH = "/metrics"
+_METHODS = frozenset(
+    {"GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT", "OPTIONS", "TRACE", "PATCH"}
+)
+"""The methods of RFC 9110 section 9 and PATCH (RFC 5789): each its own metric label;
+any other method a client makes up is counted as `other`, so it adds no series."""
 _access_log = logging.getLogger("arbiter.access")
 
 
@@ -129,7 +134,9 @@ class RequestRecordMiddleware:
     the router matched, read from the scope once it has: no second matching), and one
     JSON line on the `arbiter.access` logger (request id, method, path, route template,
     status, duration). Requests that matched no route, and scrapes of `/metrics`, are not
-    counted."""
+    counted; a method outside `_METHODS` is counted as `other` (the log keeps it). Every
+    label is thus bounded: route templates, nine methods and `other`, the statuses the
+    app answers with."""
 
     def __init__(self, app: ASGIApp, metrics: Metrics) -> None:
         self.app = app
@@ -155,8 +162,9 @@ class RequestRecordMiddleware:
             template = getattr(scope.get("route"), "path", None)
             method = scope["method"]
             if template is not None and template != METRICS_PATH:
-                self.metrics.requests_total.labels(template, method, str(status)).inc()
-                self.metrics.request_seconds.labels(template, method).observe(seconds)
+                label = method if method in _METHODS else "other"
+                self.metrics.requests_total.labels(template, label, str(status)).inc()
+                self.metrics.request_seconds.labels(template, label).observe(seconds)
             if _access_log.isEnabledFor(logging.INFO):
                 client = scope.get("client")
                 _access_log.info(

@@ -1,13 +1,21 @@
 """Response headers a browser needs to protect the service's pages and documents
 (OWASP Secure Headers Project): a content security policy on every HTML page, no
-framing, no MIME sniffing, no referrer leaks."""
+framing, no MIME sniffing, no referrer leaks, and no cache keeping a token."""
 
 from __future__ import annotations
 
+import re
+import types
+from collections.abc import Hashable
+from functools import cache
+from typing import Union, get_args, get_origin
+from urllib.parse import parse_qsl
+
+from pydantic import BaseModel
 from starlette.datastructures import MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-__all__ = ["PAGE_POLICY", "SecurityHeadersMiddleware"]
+__all__ = ["PAGE_POLICY", "SecurityHeadersMiddleware", "carries_token"]
 
 PAGE_POLICY = (
     "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
@@ -23,15 +31,57 @@ DOCS_POLICY = PAGE_POLICY.replace(
 worker it builds from a blob (every asset stays local)."""
 
 _DOCS_PATHS = ("/docs", "/redoc")
+_TOKEN_FIELD = re.compile(r"(?:.+_)?tokens?")
+"""Response fields that hold tokens: `token`, `organizer_token`, `player_tokens`, ..."""
+NO_STORE = "no-store"
+"""RFC 9111 section 5.2.2.5: no cache, shared or private, keeps the response."""
 _ALWAYS = (
     (b"x-content-type-options", b"nosniff"),
     (b"referrer-policy", b"no-referrer"),
 )
 
 
+def carries_token(model: object) -> bool:
+    """True when a response model (a model class, or a list, dict or union of them)
+    has a field named like a token at any depth (worked out once per model)."""
+    return isinstance(model, Hashable) and _carries_token(model)
+
+
+@cache
+def _carries_token(model: Hashable) -> bool:
+    if get_origin(model) in (list, dict, tuple, set, Union, types.UnionType):
+        return any(carries_token(arg) for arg in get_args(model))
+    if not (isinstance(model, type) and issubclass(model, BaseModel)):
+        return False
+    return any(
+        _TOKEN_FIELD.fullmatch(name) or carries_token(field.annotation)
+        for name, field in model.model_fields.items()
+    )
+
+
+def _shows_a_token(scope: Scope, headers: MutableHeaders) -> bool:
+    """Whether a response may hold a token: its route's response model carries one
+    (tokens issued at creation, start, registration, rotation, ...), it replays a keyed
+    write (`Idempotent-Replayed`: whatever that write answered, which the route of the
+    replay is not asked about), or the request sent `?token=` (pages of private events,
+    whose links and redirects pass the token on)."""
+    route = scope.get("route")
+    if route is not None and carries_token(getattr(route, "response_model", None)):
+        return True
+    if "idempotent-replayed" in headers:
+        return True
+    query = bytes(scope.get("query_string", b""))
+    if b"token" not in query and b"%" not in query:  # most requests: no query to parse
+        return False
+    pairs = parse_qsl(query.decode("latin-1"), keep_blank_values=True)
+    return any(name == "token" for name, _ in pairs)
+
+
 class SecurityHeadersMiddleware:
     """Pure ASGI middleware: `nosniff` and `Referrer-Policy` on every response; the
-    content security policy and `X-Frame-Options: DENY` on HTML."""
+    content security policy and `X-Frame-Options: DENY` on HTML; `Cache-Control:
+    no-store` on every response that may hold a token (`_shows_a_token`), so neither a
+    browser's cache nor a proxy's keeps one."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -50,6 +100,8 @@ class SecurityHeadersMiddleware:
                 if headers.get("content-type", "").startswith("text/html"):
                     headers.setdefault("content-security-policy", policy)
                     headers.setdefault("x-frame-options", "DENY")
+                if _shows_a_token(scope, headers):
+                    headers["cache-control"] = NO_STORE
             await send(message)
 
         await self.app(scope, receive, send_with_headers)

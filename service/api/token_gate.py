@@ -23,6 +23,7 @@ import time
 
 from service.api.access import identify
 from service.api.errors import is_outage, outage_problem
+from service.api.ids import is_id
 from service.api.state import AppState
 from service.db.tables import TournamentRow
 from service.db.tokens import hash_token
@@ -40,9 +41,11 @@ _REMEMBERED = 4096
 
 
 def owner_of(path: str) -> str | None:
-    """The tournament (or bridge event) id a write to `path` needs a token of."""
+    """The tournament (or bridge event) id a write to `path` needs a token of; None
+    when the path names none, or names one no id can be (`ids.is_id`: the route
+    answers 422 naming it, and no query ever sees it)."""
     match = _OWNER.match(path)
-    return None if match is None else match.group(1)
+    return None if match is None or not is_id(match.group(1)) else match.group(1)
 
 
 def bearer_token(authorization: bytes) -> str | None:

@@ -49,11 +49,22 @@ async def test_malformed_tournament(
     _problem(await client.post("/v1/tournaments", json=body), 422, field)
 
 
-async def test_body_that_is_not_json(client: httpx.AsyncClient) -> None:
+@pytest.mark.parametrize(
+    "body",
+    [b"{not json", b'{"name": "\xff", "system": "round-robin"}', b"[" * 100_000],
+    ids=["not JSON", "not UTF-8", "nested past the parser's depth"],
+)
+async def test_body_that_is_not_json(client: httpx.AsyncClient, body: bytes) -> None:
+    """Whatever keeps a body from being read as JSON is the one documented problem:
+    422 `invalid-input` naming `body` (not FastAPI's 400 `http-error`)."""
+    before = (await client.get("/v1/tournaments")).json()
     response = await client.post(
-        "/v1/tournaments", content=b"{not json", headers={"content-type": "application/json"}
+        "/v1/tournaments", content=body, headers={"content-type": "application/json"}
     )
-    _problem(response, 422)
+    problem = _problem(response, 422, "body")
+    assert problem["type"] == "urn:arbiter:problem:invalid-input"
+    assert problem["field"] == "body"
+    assert (await client.get("/v1/tournaments")).json() == before
 
 
 async def test_unknown_ids(client: httpx.AsyncClient) -> None:

@@ -121,3 +121,39 @@ async def test_a_what_if_beyond_its_budget_is_422(client: httpx.AsyncClient) -> 
     )
     assert response.status_code == 422
     assert response.json()["field"] == "rounds"
+
+
+async def test_problems_from_middleware_carry_instance(client: httpx.AsyncClient) -> None:
+    """RFC 9457: a refusal made before the route runs (body limits, the token before
+    the body, the idempotency key) names the request's path in `instance`, as a
+    route's own problems do; a 401 says which scheme to use."""
+    event = await create_round_robin(client, PLAYERS)
+    result = f"/v1/tournaments/{event.id}/rounds/1/games/1/result"
+    key = "9c1f0b6e-5d1e-4a55-9d3b-0e8e3f1a2b7c"
+    json_body = {"content-type": "application/json"}
+    first = await client.post(
+        "/v1/tournaments",
+        json={"name": "Keyed", "system": "round-robin"},
+        headers={"Idempotency-Key": key},
+    )
+    assert first.status_code == 201, first.text
+    refusals = [
+        ("POST", "/v1/tournaments", b"x" * 1_200_000, json_body, 413),
+        ("PUT", result, b'{"result": "1-0"}', json_body, 401),
+        ("POST", "/v1/tournaments/import", b"012 A\x00", {"content-type": "text/plain"}, 422),
+        ("POST", "/v1/tournaments", b"{}", {**json_body, "Idempotency-Key": "short"}, 422),
+        (
+            "POST",
+            "/v1/tournaments",
+            b'{"name": "Other"}',
+            {**json_body, "Idempotency-Key": key},
+            422,
+        ),
+    ]
+    for method, path, content, headers, status in refusals:
+        response = await client.request(method, path, content=content, headers=headers)
+        assert response.status_code == status, (path, response.text)
+        assert response.headers["content-type"] == "application/problem+json"
+        assert response.json()["instance"] == path, response.json()
+        if status == 401:
+            assert response.headers["www-authenticate"] == "Bearer"

@@ -60,6 +60,37 @@ async def test_unrouted_requests_and_scrapes_are_not_counted(client: httpx.Async
     assert _sample(text, "arbiter_http_request_duration_seconds_bucket", handler="/metrics") == 0
 
 
+def _labels(metrics: str, name: str, label: str) -> set[str]:
+    """Every value `label` takes in the samples of `name`."""
+    return {
+        dict(re.findall(r'(\w+)="([^"]*)"', line)).get(label, "")
+        for line in metrics.splitlines()
+        if line.startswith(name + "{")
+    }
+
+
+async def test_metric_labels_are_bounded(client: httpx.AsyncClient) -> None:
+    """A client picks the method and the path it sends; neither may add series at will:
+    methods outside RFC 9110 and PATCH are counted as `other`, paths by route template."""
+    event = await create_round_robin(client, PLAYERS, start=False)
+    for index in range(12):
+        response = await client.request(f"FROB{index}", "/v1/tournaments")
+        assert response.status_code == 405
+    await client.request("get", f"/v1/tournaments/{event.id}")
+    await client.request("OPTIONS", "/v1/tournaments")
+    text = (await client.get("/metrics")).text
+    standard = {"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "CONNECT", "TRACE"}
+    for name in ("arbiter_http_requests_total", "arbiter_http_request_duration_seconds_count"):
+        assert _labels(text, name, "method") <= standard | {"other"}
+        assert all(h.startswith("/") and event.id not in h for h in _labels(text, name, "handler"))
+    assert all(
+        re.fullmatch(r"[1-5]\d\d", s)
+        for s in _labels(text, "arbiter_http_requests_total", "status")
+    )
+    total = "arbiter_http_requests_total"
+    assert _sample(text, total, handler="/v1/tournaments", method="other", status="405") == 12
+
+
 async def test_two_apps_in_one_process_keep_their_own_metrics(database_url: str) -> None:
     first = create_app(Settings(database_url=database_url))
     second = create_app(Settings(database_url=database_url))

@@ -43,6 +43,7 @@ def _assert_limited(response: httpx.Response) -> None:
     assert body["type"] == "urn:arbiter:problem:rate-limited"
     assert 1 <= int(response.headers["retry-after"]) <= 60
     assert body["retry_after"] == int(response.headers["retry-after"])
+    assert body["instance"] == response.request.url.path  # RFC 9457, as a route's problems
 
 
 async def test_creations_are_limited_per_address(strict_app: FastAPI) -> None:

@@ -13,13 +13,14 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Path, Response, status
+from fastapi import APIRouter, Depends, Response, status
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from sqlmodel import col, func, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from service.api.access import Reader, authorize_read, require_writer
 from service.api.deps import OrganizerWriteDep, SessionDep, StateDep
+from service.api.ids import EventId
 from service.api.publish import commit_and_publish
 from service.api.schemas.access import (
     BridgeTokenRevoke,
@@ -46,7 +47,6 @@ router = APIRouter()
 
 _bearer = HTTPBearer(auto_error=False, description="Organizer token")
 Credentials = Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)]
-EventId = Annotated[str, Path(min_length=1, max_length=64, description="Bridge event id")]
 
 
 def _future(expires_at: datetime | None) -> datetime | None:

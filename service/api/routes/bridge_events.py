@@ -31,6 +31,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from service.api.access import Reader, authorize_read, require_writer
 from service.api.bridge_views import bridge_ranking_document
 from service.api.deps import SessionDep, StateDep, write_session
+from service.api.ids import EventId
 from service.api.publish import commit_and_publish
 from service.api.routes.live import is_bridge, serve_live
 from service.api.schemas.bridge import (
@@ -85,7 +86,6 @@ PBN_BODY = {
     }
 }
 
-EventId = Annotated[str, Path(min_length=1, max_length=64, description="Bridge event id")]
 TableNo = Annotated[int, Path(ge=1, le=10_000, description="Table number")]
 BoardNo = Annotated[int, Path(ge=1, le=10_000, description="Board number")]
 _bearer = HTTPBearer(auto_error=False, description="Organizer or table token")

@@ -6,12 +6,13 @@ from __future__ import annotations
 import base64
 import binascii
 import json
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Annotated
 
 from fastapi import APIRouter, Path, Query
 
 from service.api.deps import SessionDep, TournamentDep
+from service.api.ids import is_id
 from service.api.schemas.listing import (
     BridgeEventPage,
     BridgeEventSummary,
@@ -52,14 +53,25 @@ def _encode_cursor(key: PageKey | None) -> str | None:
 
 
 def _decode_cursor(cursor: str | None) -> PageKey | None:
-    """The page key inside a cursor; a cursor this service did not write is a 422."""
+    """The page key inside a cursor: base64url of `[created_at, id]`, the time with its
+    offset (ISO 8601), the id one `ids.is_id` takes. Any other cursor (other types or
+    arity, a time without offset or out of range, not base64, not UTF-8) is a 422
+    naming `cursor`, before any query runs."""
     if cursor is None:
         return None
     try:
         raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4))
-        created_at, identifier = json.loads(raw)
-        return PageKey(datetime.fromisoformat(created_at), str(identifier))
-    except (binascii.Error, ValueError, TypeError):
+        key = json.loads(raw)
+        if not isinstance(key, list) or len(key) != 2:
+            raise ValueError("not [created_at, id]")
+        created_at, identifier = key
+        if not isinstance(created_at, str) or not isinstance(identifier, str):
+            raise ValueError("not two strings")
+        moment = datetime.fromisoformat(created_at)
+        if moment.tzinfo is None or not is_id(identifier):
+            raise ValueError("no offset, or not an id")
+        return PageKey(moment.astimezone(UTC), identifier)
+    except (binascii.Error, ValueError, OverflowError, RecursionError):
         raise InvalidInput("not a cursor this service returned", field="cursor") from None
 
 

@@ -17,11 +17,12 @@ from importlib.resources import files
 from typing import Annotated, Any
 from urllib.parse import quote
 
-from fastapi import APIRouter, Header, Path, Request
+from fastapi import APIRouter, Header, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from service.api.access import authorize_read
-from service.api.deps import Credentials, PageToken, SessionDep, TournamentId
+from service.api.deps import Credentials, PageToken, SessionDep
+from service.api.ids import EventId, TournamentId
 from service.api.security import PAGE_POLICY
 from service.db.repository import get_tournament
 from service.db.tables import TournamentKind
@@ -101,7 +102,7 @@ async def scoreboard(
     "/v1/bridge/events/{event_id}/scoreboard", response_class=HTMLResponse, responses=_PAGE_DOC
 )
 async def bridge_scoreboard(
-    event_id: Annotated[str, Path(min_length=1, max_length=64, description="Event id")],
+    event_id: EventId,
     session: SessionDep,
     credentials: Credentials,
     token: PageToken = None,

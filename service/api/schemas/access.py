@@ -5,9 +5,9 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, Literal, Self
 
-from pydantic import AwareDatetime, BaseModel, Field, model_validator
+from pydantic import AwareDatetime, BaseModel, Field, StrictInt, model_validator
 
-from service.api.schemas.common import ApiModel
+from service.api.schemas.common import ApiModel, Name
 from service.api.schemas.tournaments import TimeControl, TournamentPublic, Visibility
 
 __all__ = [
@@ -39,7 +39,7 @@ class TournamentSettingsPatch(ApiModel):
     `time_control` may be null (no schedule, the system's tie-breaks, no time
     control). Anything else (system, rounds, points, options) is fixed at creation."""
 
-    name: str | None = Field(default=None, min_length=1, max_length=200)
+    name: Name | None = None
     schedule: list[datetime] | None = Field(
         default=None, max_length=100, description="Start time of each round, in played order."
     )
@@ -85,7 +85,7 @@ class TokenRotate(ApiModel):
     start number). The old token stops working at once."""
 
     role: Literal["organizer", "viewer", "player"]
-    start_number: int | None = Field(default=None, ge=1, le=100_000)
+    start_number: StrictInt | None = Field(default=None, ge=1, le=100_000)
     expires_at: AwareDatetime | None = Expiry
 
     @model_validator(mode="after")
@@ -100,7 +100,7 @@ class TokenRevoke(ApiModel):
     organizer's own token can only be rotated."""
 
     role: Literal["viewer", "player"]
-    start_number: int | None = Field(default=None, ge=1, le=100_000)
+    start_number: StrictInt | None = Field(default=None, ge=1, le=100_000)
 
     @model_validator(mode="after")
     def _names_the_player(self) -> Self:
@@ -114,7 +114,7 @@ class BridgeTokenRotate(ApiModel):
     a table's (by number)."""
 
     role: Literal["organizer", "viewer", "table"]
-    table: int | None = Field(default=None, ge=1, le=10_000)
+    table: StrictInt | None = Field(default=None, ge=1, le=10_000)
     expires_at: AwareDatetime | None = Expiry
 
     @model_validator(mode="after")
@@ -128,7 +128,7 @@ class BridgeTokenRevoke(ApiModel):
     """Which token of a bridge event to withdraw: the viewer token or a table's."""
 
     role: Literal["viewer", "table"]
-    table: int | None = Field(default=None, ge=1, le=10_000)
+    table: StrictInt | None = Field(default=None, ge=1, le=10_000)
 
     @model_validator(mode="after")
     def _names_the_table(self) -> Self:

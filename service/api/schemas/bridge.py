@@ -18,9 +18,9 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt
+from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt
 
-from service.api.schemas.common import ApiModel
+from service.api.schemas.common import ApiModel, Name, ShortName
 from service.engine.bridge import ArtificialScore, BoardEntry, WeightedScore, round_half_up
 from service.engine.bridge.butler import DatumMethod, DatumRounding
 from service.engine.bridge.cavendish import CavendishDivisor
@@ -77,16 +77,16 @@ class ScaleBand(ApiModel):
 
     model_config = ConfigDict(extra="forbid", populate_by_name=True)
 
-    from_imps: int = Field(alias="from", ge=0, le=10_000, description="Lowest margin.")
-    winner: float = Field(ge=0, le=1_000)
-    loser: float = Field(ge=0, le=1_000)
+    from_imps: StrictInt = Field(alias="from", ge=0, le=10_000, description="Lowest margin.")
+    winner: StrictFloat = Field(ge=0, le=1_000)
+    loser: StrictFloat = Field(ge=0, le=1_000)
 
 
 class CustomScale(ApiModel):
     """A federation's own whole-number VP scale, e.g. the pre-2013 WBF 25:0 scale
     (seed 003: draw 15:15, the winner rising to 25) from its own rulebook."""
 
-    name: str = Field(default="custom", min_length=1, max_length=60)
+    name: ShortName = "custom"
     bands: list[ScaleBand] = Field(min_length=1, max_length=200)
 
     def to_engine(self) -> BandScale:
@@ -136,8 +136,8 @@ def number(value: int | Fraction | Decimal, places: int = 2) -> Number:
 class AdjustedEntry(ApiModel):
     """An artificial adjusted score: a percentage for each side (Law 12C2)."""
 
-    ns_percent: float = Field(ge=0, le=100, examples=[60])
-    ew_percent: float = Field(ge=0, le=100, examples=[40])
+    ns_percent: StrictFloat = Field(ge=0, le=100, examples=[60])
+    ew_percent: StrictFloat = Field(ge=0, le=100, examples=[40])
 
     def to_engine(self) -> ArtificialScore:
         """The engine's value (percentages read exactly from their decimal text)."""
@@ -148,7 +148,7 @@ class WeightedPart(ApiModel):
     """One possible result of a weighted score."""
 
     weight: (
-        Annotated[float, Field(ge=0, le=1)]
+        Annotated[StrictFloat, Field(ge=0, le=1)]
         | Annotated[str, Field(max_length=15, pattern=r"^\d{1,6}(\.\d{1,6})?$|^\d{1,6}/\d{1,6}$")]
     ) = Field(
         examples=["0.6", "3/5"],
@@ -230,8 +230,8 @@ class ImpsResponse(BaseModel):
 class VpRequest(ApiModel):
     """An IMP margin over a match of `boards` boards."""
 
-    imps: float = Field(ge=-10_000, le=10_000, examples=[23], description="IMP margin.")
-    boards: int = Field(ge=1, le=1_000, examples=[16])
+    imps: StrictFloat = Field(ge=-10_000, le=10_000, examples=[23], description="IMP margin.")
+    boards: StrictInt = Field(ge=1, le=1_000, examples=[16])
     scale: Scale = "wbf-2013"
 
 
@@ -249,7 +249,7 @@ class MatchpointsRequest(ApiModel):
     """One board's NS entries, one per table."""
 
     scores: Scores = Field(examples=[[690, 660, 630, 630, 620, -100, -100, -200]])
-    tables: int | None = Field(
+    tables: StrictInt | None = Field(
         default=None,
         ge=1,
         le=10_000,
@@ -275,7 +275,7 @@ class ButlerRequest(ApiModel):
 
     scores: Scores = Field(examples=[[690, 660, 630, 630, 620, -100, -100, -200]])
     datum_method: DatumMethod = DatumMethod.PZBS
-    trim: int = Field(default=1, ge=0, le=1_000, description="Per end, for `trim`.")
+    trim: StrictInt = Field(default=1, ge=0, le=1_000, description="Per end, for `trim`.")
     rounding: DatumRounding = DatumRounding.DOWN
     imp_rounding: ImpRoundingName = ImpRounding.NEAREST
 
@@ -295,7 +295,7 @@ class CavendishRequest(ApiModel):
 
     scores: Scores = Field(examples=[[730, -170, 100, -420, -400]])
     divisor: CavendishDivisor = CavendishDivisor.TABLES
-    comparison_cap: int | None = Field(
+    comparison_cap: StrictInt | None = Field(
         default=None, ge=0, le=24, description="Cap per comparison (17 in the WBF variant)."
     )
     imp_rounding: ImpRoundingName = ImpRounding.NEAREST
@@ -319,8 +319,8 @@ class PattonRequest(ApiModel):
     """A Patton match: `[open-room NS, closed-room NS]` per board."""
 
     boards: MatchBoards = Field(examples=[[[620, -200], [-100, -100], [450, 420], [170, -110]]])
-    tie_margin: int = Field(default=10, ge=0, le=100)
-    balance_total: float | None = Field(
+    tie_margin: StrictInt = Field(default=10, ge=0, le=100)
+    balance_total: StrictFloat | None = Field(
         default=None, ge=0, le=10_000, description="Balance points at stake (2 per board)."
     )
 
@@ -340,7 +340,7 @@ class MatchRequest(ApiModel):
 
     boards: MatchBoards = Field(examples=[[[420, -50], [-100, -100], [650, 620]]])
     scale: Scale = "wbf-2013"
-    boards_in_match: int | None = Field(
+    boards_in_match: StrictInt | None = Field(
         default=None, ge=1, le=1_000, description="VP table size (default: boards given)."
     )
     imp_rounding: ImpRoundingName = ImpRounding.NEAREST
@@ -362,7 +362,7 @@ class Entrant(ApiModel):
     """A pair or a team of the event."""
 
     number: EntrantNumber
-    name: str = Field(min_length=1, max_length=200)
+    name: Name
 
 
 class TablePlay(ApiModel):
@@ -377,7 +377,7 @@ class TablePlay(ApiModel):
 class PairsRound(ApiModel):
     """One round of a pairs movement."""
 
-    round: int = Field(ge=1, le=1_000)
+    round: StrictInt = Field(ge=1, le=1_000)
     tables: list[TablePlay] = Field(min_length=1, max_length=1_000)
 
 
@@ -395,7 +395,7 @@ class TeamMatchPlay(ApiModel):
 class TeamsRound(ApiModel):
     """One round of a teams event."""
 
-    round: int = Field(ge=1, le=1_000)
+    round: StrictInt = Field(ge=1, le=1_000)
     matches: list[TeamMatchPlay] = Field(min_length=1, max_length=1_000)
 
 
@@ -403,7 +403,7 @@ class ButlerOptions(ApiModel):
     """How a Butler session computes each board's datum."""
 
     datum_method: DatumMethod = DatumMethod.PZBS
-    trim: int = Field(default=1, ge=0, le=100)
+    trim: StrictInt = Field(default=1, ge=0, le=100)
     rounding: DatumRounding = DatumRounding.DOWN
     round_cap: bool = Field(
         default=False,
@@ -416,7 +416,7 @@ class CavendishOptions(ApiModel):
     """How a Cavendish session divides and caps the cross-IMPs."""
 
     divisor: CavendishDivisor = CavendishDivisor.TABLES
-    comparison_cap: int | None = Field(default=None, ge=0, le=24)
+    comparison_cap: StrictInt | None = Field(default=None, ge=0, le=24)
     round_cap: bool = Field(
         default=False,
         description="Polish rule (seed 003): a pair wins at most 10 + k IMPs in a round of "
@@ -424,7 +424,7 @@ class CavendishOptions(ApiModel):
     )
 
 
-Boards = int | list[BoardNumber]
+Boards = StrictInt | list[BoardNumber]
 
 
 class BridgeEventCreate(ApiModel):
@@ -433,7 +433,7 @@ class BridgeEventCreate(ApiModel):
     `boards`, `rounds` of matches and the VP `scale`."""
 
     kind: Literal["pairs", "teams"]
-    name: str = Field(min_length=1, max_length=200)
+    name: Name
     boards: Boards = Field(
         description="The event's boards: a count (boards 1..n) or the board numbers.",
         examples=[24],

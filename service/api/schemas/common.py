@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 from fractions import Fraction
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictFloat, field_validator
 
 from service.engine.model import PointSystem
 
-__all__ = ["ApiModel", "PointsSettings", "to_number"]
+__all__ = ["ApiModel", "Name", "PointsSettings", "ShortName", "to_number", "visible_name"]
 
 
 _CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
@@ -48,7 +49,48 @@ class ApiModel(BaseModel):
         return value
 
 
-Points = Annotated[float, Field(ge=0, le=100, multiple_of=0.5)]
+_BIDI_CONTROLS = re.compile("[\u202a-\u202e\u2066-\u2069]")
+"""Unicode bidirectional embeddings, overrides and isolates (UAX #9, explicit
+formatting): inside a name they reorder the name and the text shown after it in a
+table or a page ("Trojan Source", CVE-2021-42574). The marks (LRM, RLM, ALM) reorder
+nothing and stay allowed: right-to-left names use them."""
+_BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+"""Characters Unicode counts as letters or symbols that show nothing: the Hangul
+fillers and the blank Braille pattern."""
+_VISIBLE_CATEGORIES = frozenset("LNPS")
+"""Unicode general categories that show something: letters, numbers, punctuation and
+symbols; marks, separators (spaces), controls and format characters (zero-width
+space, joiners, byte order mark) show nothing by themselves."""
+
+
+def visible_name(value: str) -> str:
+    """A name people read: it shows at least one character, and carries no
+    bidirectional embedding, override or isolate. Refused, not stripped: the organizer
+    sees why and sends the name as meant. Everything else stays as sent (joiners, marks
+    and spaces inside a name belong to some scripts)."""
+    control = _BIDI_CONTROLS.search(value)
+    if control is not None:
+        raise ValueError(
+            f"bidirectional control U+{ord(control.group()):04X} at position "
+            f"{control.start()}: it would reorder the text shown after the name"
+        )
+    if not any(
+        unicodedata.category(char)[0] in _VISIBLE_CATEGORIES and char not in _BLANK_LETTERS
+        for char in value
+    ):
+        raise ValueError(
+            "a name needs a visible character (a letter, digit, punctuation mark or "
+            "symbol), not only spaces or invisible characters"
+        )
+    return value
+
+
+Name = Annotated[str, Field(min_length=1, max_length=200), AfterValidator(visible_name)]
+"""The name of a tournament, player, bridge event, pair or team (`visible_name`)."""
+ShortName = Annotated[str, Field(min_length=1, max_length=60), AfterValidator(visible_name)]
+"""A label people read, such as a VP scale's name (`visible_name`)."""
+
+Points = Annotated[StrictFloat, Field(ge=0, le=100, multiple_of=0.5)]
 
 
 class PointsSettings(ApiModel):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal, Self
 
-from pydantic import BaseModel, BeforeValidator, Field, model_validator
+from pydantic import BaseModel, BeforeValidator, Field, StrictInt, model_validator
 
 from service.api.schemas.common import ApiModel, PointsSettings
 from service.engine.model import MAX_PLAYER_ROUNDS, ByeKind, GameResult
@@ -24,7 +24,7 @@ __all__ = [
     "VarmaResponse",
 ]
 
-PlayerId = int | str
+PlayerId = StrictInt | str
 
 TournamentSystem = SystemName
 """The tournament systems' names (as `POST /v1/tournaments` takes them; engine/systems.py)."""
@@ -35,7 +35,7 @@ class ComputePlayer(ApiModel):
 
     id: PlayerId
     name: str = Field(default="", max_length=200)
-    rating: Annotated[int, BeforeValidator(lambda v: 0 if v is None else v)] = Field(
+    rating: Annotated[StrictInt, BeforeValidator(lambda v: 0 if v is None else v)] = Field(
         default=0, ge=0, le=4000, description="Rating; null, omitted or 0 = unrated."
     )
 
@@ -43,7 +43,7 @@ class ComputePlayer(ApiModel):
 class ComputeGame(ApiModel):
     """A game; `result` null while unfinished."""
 
-    round: int = Field(ge=1, le=1000)
+    round: StrictInt = Field(ge=1, le=1000)
     white: PlayerId
     black: PlayerId
     result: GameResult | None = None
@@ -52,7 +52,7 @@ class ComputeGame(ApiModel):
 class ComputeBye(ApiModel):
     """A round without an opponent."""
 
-    round: int = Field(ge=1, le=1000)
+    round: StrictInt = Field(ge=1, le=1000)
     player: PlayerId
     type: ByeKind
 
@@ -64,7 +64,7 @@ class ComputeTournament(ApiModel):
     players: list[ComputePlayer] = Field(min_length=1, max_length=20_000)
     games: list[ComputeGame] = Field(default_factory=list, max_length=500_000)
     byes: list[ComputeBye] = Field(default_factory=list, max_length=500_000)
-    rounds: int | None = Field(default=None, ge=1, le=1000, description="Total rounds (XXR).")
+    rounds: StrictInt | None = Field(default=None, ge=1, le=1000, description="Total rounds (XXR).")
     initial_colour: Literal["white", "black"] | None = None
     tiebreaks: list[str] | None = Field(default=None, max_length=20)
     edition: Literal["2026", "2024"] = "2026"
@@ -167,7 +167,7 @@ class VarmaRequest(ApiModel):
     """A Varma draw (seed 002, appendix 2): 9 to 24 players."""
 
     players: list[VarmaPlayer] = Field(min_length=9, max_length=24)
-    seed: int = Field(description="Seed of the draw: the same seed gives the same numbers.")
+    seed: StrictInt = Field(description="Seed of the draw: the same seed gives the same numbers.")
 
 
 class VarmaResponse(BaseModel):

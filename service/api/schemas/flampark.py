@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Literal, Self
 
-from pydantic import BaseModel, Field, model_validator
+from pydantic import BaseModel, Field, StrictInt, model_validator
 
 from service.api.schemas.common import ApiModel
 from service.api.schemas.tournaments import RoundKind
@@ -26,7 +26,7 @@ e.g. 10,000 players x 20 rounds, or 4,000 x 50."""
 class StartListEntry(ApiModel):
     """A player of a what-if start list."""
 
-    rating: int = Field(ge=0, le=4000)
+    rating: StrictInt = Field(ge=0, le=4000)
     name: str | None = Field(default=None, max_length=200)
 
 
@@ -36,10 +36,10 @@ class ScheduleRequest(ApiModel):
     players: list[StartListEntry] | None = Field(
         default=None, max_length=20_000, description="Start list; sorted by rating, best first."
     )
-    player_count: int | None = Field(default=None, ge=2, le=20_000)
-    rounds: int = Field(ge=1, le=50)
+    player_count: StrictInt | None = Field(default=None, ge=2, le=20_000)
+    rounds: StrictInt = Field(ge=1, le=50)
     kinds: list[RoundKind] | None = None
-    round_order: list[int] | None = None
+    round_order: list[StrictInt] | None = None
     variant: Literal["individual", "team", "group"] = "individual"
     rematch_byes: bool = False
 

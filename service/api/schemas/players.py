@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, BeforeValidator, Field
+from pydantic import BaseModel, BeforeValidator, Field, StrictInt
 
-from service.api.schemas.common import ApiModel
+from service.api.schemas.common import ApiModel, Name
 
 __all__ = ["PlayerCreate", "PlayerPublic", "PlayerRegistered", "PlayerUpdate", "Sex", "sex_code"]
 
@@ -33,7 +33,7 @@ Sex = Annotated[
 ]
 
 Rating = Annotated[
-    int | None,
+    StrictInt | None,
     BeforeValidator(_unrated_as_zero),
     Field(ge=0, le=4000, description="Rating at the start; null, omitted or 0 = unrated."),
 ]
@@ -50,26 +50,26 @@ IDENTITY = Field(
 class PlayerCreate(ApiModel):
     """A player to register."""
 
-    name: str = Field(min_length=1, max_length=200)
+    name: Name
     rating: Rating = 0
     fide_id: str | None = Field(default=None, pattern=r"^[0-9]{1,11}$")
     federation: str | None = Field(default=None, pattern=r"^[A-Z]{3}$")
     sex: Sex | None = None
-    birth_year: int | None = Field(default=None, ge=1880, le=2100)
+    birth_year: StrictInt | None = Field(default=None, ge=1880, le=2100)
     identity: str | None = IDENTITY
 
 
 class PlayerUpdate(ApiModel):
     """Fields to change while the start list is open."""
 
-    name: str | None = Field(default=None, min_length=1, max_length=200)
+    name: Name | None = None
     rating: Rating = Field(
         default=None, description="New rating; null = unrated (omit it to keep the rating)."
     )
     fide_id: str | None = Field(default=None, pattern=r"^[0-9]{1,11}$")
     federation: str | None = Field(default=None, pattern=r"^[A-Z]{3}$")
     sex: Sex | None = None
-    birth_year: int | None = Field(default=None, ge=1880, le=2100)
+    birth_year: StrictInt | None = Field(default=None, ge=1880, le=2100)
     identity: str | None = IDENTITY
     withdrawn: bool | None = Field(
         default=None,

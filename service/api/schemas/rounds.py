@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, StrictFloat, StrictInt
 
 from service.api.schemas.common import ApiModel
 from service.engine.results import GameStatus as EngineGameStatus
@@ -49,7 +49,7 @@ class ResultSubmit(ApiModel):
     """A result for one game (SPEC 1 notation)."""
 
     result: ResultText = Field(description='"1-0", "1/2-1/2", "0-1", "+-", "-+" or "--".')
-    time_shortened_minutes: float | None = Field(
+    time_shortened_minutes: StrictFloat | None = Field(
         default=None,
         ge=0,
         le=600,
@@ -63,7 +63,7 @@ class ResultSubmit(ApiModel):
 class ByeRequest(ApiModel):
     """A bye announced before the round is paired (FIDE C.04.A: requested byes, absence)."""
 
-    player: int = Field(ge=1, description="Start number")
+    player: StrictInt = Field(ge=1, description="Start number")
     type: Literal["half-point", "zero-point", "full-point"]
 
 

@@ -6,9 +6,9 @@ from datetime import datetime
 from decimal import Decimal
 from typing import Literal, Self
 
-from pydantic import BaseModel, Field, model_validator
+from pydantic import BaseModel, Field, StrictInt, model_validator
 
-from service.api.schemas.common import ApiModel, PointsSettings
+from service.api.schemas.common import ApiModel, Name, PointsSettings
 from service.db.tables import TournamentStatus
 from service.engine.systems import SYSTEMS, SystemName
 
@@ -42,15 +42,15 @@ RoundKind = Literal["basic", "x2", "x4", "x8"]
 class TimeControl(ApiModel):
     """The tournament's time control (FLAMPARK's time shortening is measured on it)."""
 
-    base_minutes: int = Field(ge=1, le=600)
-    increment_seconds: int = Field(default=0, ge=0, le=600)
+    base_minutes: StrictInt = Field(ge=1, le=600)
+    increment_seconds: StrictInt = Field(default=0, ge=0, le=600)
 
 
 class ProgressPremium(ApiModel):
     """FLAMPARK progress premium (SPEC 3): PP = dR x (R - wB) x wA, summing to the pool."""
 
     pool: Decimal = Field(gt=0, le=Decimal("100000000"), decimal_places=2)
-    wb: int = Field(ge=800, le=1000, description="Own-rating weight wB, 800..1000.")
+    wb: StrictInt = Field(ge=800, le=1000, description="Own-rating weight wB, 800..1000.")
 
 
 class SwissSettings(ApiModel):
@@ -64,13 +64,13 @@ class SwissSettings(ApiModel):
         default=None,
         description="Colour of the top player in round 1 (TRF XXC); by seeded lot if unset.",
     )
-    seed: int | None = Field(
+    seed: StrictInt | None = Field(
         default=None, description="Seed of the lots (initial colour, JCA colours)."
     )
     reverse_from_middle: bool = Field(
         default=False, description="JCA: pair the lower score groups from the bottom up."
     )
-    handicap_split: int | None = Field(
+    handicap_split: StrictInt | None = Field(
         default=None, ge=1, description="JCA handicap: players in group A (+1 pairing point)."
     )
 
@@ -81,7 +81,7 @@ class FlamparkSettings(ApiModel):
     kinds: list[RoundKind] | None = Field(
         default=None, description="Kind of each computed round; all basic by default."
     )
-    round_order: list[int] | None = Field(
+    round_order: list[StrictInt] | None = Field(
         default=None, description="Computed round numbers in played order."
     )
     variant: Literal["individual", "team", "group"] = "individual"
@@ -94,9 +94,9 @@ class FlamparkSettings(ApiModel):
 class TournamentCreate(ApiModel):
     """What an organizer sends to create a tournament."""
 
-    name: str = Field(min_length=1, max_length=200)
+    name: Name
     system: System
-    rounds: int | None = Field(
+    rounds: StrictInt | None = Field(
         default=None,
         ge=1,
         le=100,
