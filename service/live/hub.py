@@ -48,7 +48,7 @@ from service.heap import SpectatorHeap
 from service.live.admission import AdmissionGate
 from service.live.frames import Frame, batch_message, ping_message
 from service.live.reader import Reader, TableText, Update
-from service.live.wire import DirectSocket, text_frame
+from service.live.wire import DirectSocket, close_reason, text_frame
 
 if TYPE_CHECKING:
     from service.db.loading import Schedule
@@ -180,8 +180,9 @@ class Client:
             self.wake()
 
     def close(self, code: int, reason: str) -> None:
-        """Ask the sender to close the socket with `code` and `reason`."""
-        self.closing = (code, reason)
+        """Ask the sender to close the socket with `code` and `reason` (cut to fit a
+        close frame)."""
+        self.closing = (code, close_reason(reason))
         self.wake()
 
     async def run(self) -> None:

@@ -18,7 +18,8 @@ unless the organizer published it (issue 14).
 Close codes: 4400 bad `since` or `delta` (after an `error` message naming the field),
 4401 a private tournament without a valid token, 4404 no such tournament, 4410 archived,
 1011 the feed cannot read the tournament (database outage), 1012 server restarting; the
-reasons of 1011 and 1012 say the `?since=` to resume from.
+reasons of 1011 and 1012 say the `?since=` to resume from. A close reason is cut to fit
+a close frame (`wire.close_reason`).
 """
 
 from __future__ import annotations
@@ -37,17 +38,21 @@ from service.db.bridge import BRIDGE_SYSTEMS
 from service.db.tables import TournamentRow
 from service.errors import Gone, Unauthenticated
 from service.futures import mark_retrieved
-from service.live.frames import DELTA_FORMS, encode
+from service.live.frames import DELTA_FORMS, error_message
 from service.live.hub import GONE, OUTAGE, LiveUnavailable, TournamentGone
 from service.live.loop import demote
-from service.live.wire import SERVER_SEND, direct_socket
+from service.live.wire import SERVER_SEND, close_reason, direct_socket
 
 __all__ = [
+    "ABOVE_ANY_SEQ",
     "BAD_REQUEST",
+    "MAX_ID_LENGTH",
+    "SEQ_DIGITS",
     "Accepts",
     "is_bridge",
     "parse_delta",
     "parse_since",
+    "possible_id",
     "router",
     "serve_live",
 ]
@@ -60,18 +65,34 @@ UNAUTHENTICATED = 4401
 """Close code for a private tournament without a valid `?token=`."""
 ARCHIVED = 4410
 """Close code for a tournament its organizer archived."""
+MAX_ID_LENGTH = 64
+"""The longest id a tournament or bridge event can have (as on the HTTP routes)."""
+SEQ_DIGITS = 19
+"""A seq is a 64-bit signed integer: 19 digits at most."""
+ABOVE_ANY_SEQ = 10**SEQ_DIGITS
+"""What a `since` of more digits than a seq can have is taken as."""
 
 Accepts = Callable[[str], bool]
 """Whether a feed serves a tournament of this system (bridge events have their own)."""
 
 
 def parse_since(text: str | None) -> int | None:
-    """`since` as a seq: None when absent; ValueError unless a non-negative integer."""
+    """`since` as a seq: None when absent; ValueError unless a non-negative integer. A
+    number of any length is one (leading zeros aside, more digits than a seq has is
+    above the tournament's seq: `ABOVE_ANY_SEQ`, which gets the snapshot)."""
     if text is None:
         return None
-    if not text.isascii() or not text.isdigit() or len(text) > 18:
+    if not text.isascii() or not text.isdigit():
         raise ValueError(text)
-    return int(text)
+    digits = text.lstrip("0") or "0"
+    return ABOVE_ANY_SEQ if len(digits) > SEQ_DIGITS else int(digits)
+
+
+def possible_id(text: str) -> bool:
+    """Whether a tournament or bridge event could have this id: at most
+    `MAX_ID_LENGTH` characters and no NUL (which no PostgreSQL text holds); any other
+    id is answered 4404 without a read."""
+    return len(text) <= MAX_ID_LENGTH and "\x00" not in text
 
 
 def parse_delta(text: str | None) -> bool:
@@ -85,11 +106,10 @@ def parse_delta(text: str | None) -> bool:
 
 
 async def _refuse(websocket: WebSocket, code: int, status: int, detail: str, field: str) -> None:
+    """An `error` message, then the close with `code` and the detail as its reason."""
     with contextlib.suppress(WebSocketDisconnect, RuntimeError):
-        await websocket.send_text(
-            encode({"type": "error", "status": status, "detail": detail, "field": field})
-        )
-        await websocket.close(code, detail[:120])
+        await websocket.send_text(error_message(status, detail, field))
+        await websocket.close(code, close_reason(detail))
 
 
 async def _drain(websocket: WebSocket) -> None:
@@ -131,6 +151,9 @@ async def serve_live(
     except ValueError:
         detail = f"delta must be one of {', '.join(DELTA_FORMS)}"
         await _refuse(websocket, BAD_REQUEST, 422, detail, "delta")
+        return
+    if not possible_id(tournament_id):
+        await _refuse(websocket, GONE, 404, f"no tournament {tournament_id!r}", "tournament_id")
         return
     token = websocket.query_params.get("token")
     try:

@@ -1,0 +1,71 @@
+"""What the live feed refuses, and how: close reasons fit a close frame (RFC 6455 5.5), a
+`since` of any length above the tournament's seq gets the snapshot, and an id no
+tournament can have is 4404, on both databases."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+import httpx
+import pytest
+import websockets
+from websockets.exceptions import ConnectionClosed
+
+from tests.api.conftest import create_round_robin
+
+PLAYERS = [("Ann", 2100), ("Bob", 2000)]
+
+
+async def _messages_until_closed(ws: Any) -> tuple[list[dict[str, Any]], int | None, str]:
+    """Every message the server sends until it closes: the messages, the close code and
+    reason."""
+    messages: list[dict[str, Any]] = []
+    with pytest.raises(ConnectionClosed):
+        while True:
+            messages.append(json.loads(await asyncio.wait_for(ws.recv(), 10)))
+    return messages, ws.close_code, ws.close_reason or ""
+
+
+async def _receive(ws: Any) -> dict[str, Any]:
+    message: dict[str, Any] = json.loads(await asyncio.wait_for(ws.recv(), 10))
+    return message
+
+
+async def test_a_since_of_any_length_is_a_seq(server: str, http: httpx.AsyncClient) -> None:
+    """More digits than a seq has is above the tournament's seq: the snapshot; leading
+    zeros name the same seq (nothing is sent to a client that is current)."""
+    event = await create_round_robin(http, PLAYERS)
+    feed = f"ws://{server}/v1/tournaments/{event.id}/live"
+    for digits in (19, 20, 40, 5000):
+        async with websockets.connect(f"{feed}?since={'9' * digits}") as ws:
+            message = await _receive(ws)
+        assert message["type"] == "snapshot", digits
+    newest = message["seq"]
+    async with websockets.connect(f"{feed}?since={'0' * 30}{newest}") as ws:
+        await ws.ping()
+        with pytest.raises(TimeoutError):
+            await asyncio.wait_for(ws.recv(), 0.3)
+
+
+IDS = [
+    "%00",
+    "a%00b",
+    "%C3%A9" * 80,  # 80 characters of two bytes each
+    "%F0%9F%8F%86" * 80,  # 80 characters of four bytes each
+    "x" * 300,
+]
+
+
+async def test_an_id_no_tournament_has_closes_with_4404(server: str) -> None:
+    """NUL bytes, long and non-ASCII ids, on both feeds: an `error` (404) and a clean
+    4404 whose reason fits a close frame (123 bytes of UTF-8 at most, cut between
+    characters)."""
+    for feed in ("tournaments", "bridge/events"):
+        for tournament_id in IDS:
+            async with websockets.connect(f"ws://{server}/v1/{feed}/{tournament_id}/live") as ws:
+                messages, code, reason = await _messages_until_closed(ws)
+            assert [(m["type"], m["status"]) for m in messages] == [("error", 404)]
+            assert code == 4404, (feed, tournament_id)
+            assert 0 < len(reason.encode()) <= 123
