@@ -27,6 +27,10 @@ CLOSE_CODES: dict[int, str] = {
     4401: "the tournament is private and no valid token was given",
     4404: "no such tournament or bridge event",
     4410: "the organizer archived the tournament",
+    4429: (
+        "too many failed authentications from the client's address (a `?token=` refused "
+        "counts as one): retry after the time the reason gives"
+    ),
 }
 """WebSocket close codes the server uses (RFC 6455 7.4; 4xxx are the application's)."""
 

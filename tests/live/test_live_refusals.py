@@ -1,4 +1,5 @@
-"""What the live feed refuses, and how: close reasons fit a close frame (RFC 6455 5.5), a
+"""What the live feed refuses, and how: bad tokens count toward the failed-authentication
+limit (4429 once it is used up), close reasons fit a close frame (RFC 6455 5.5), a
 `since` of any length above the tournament's seq gets the snapshot, and an id no
 tournament can have is 4404, on both databases."""
 
@@ -14,6 +15,7 @@ import websockets
 from websockets.exceptions import ConnectionClosed
 
 from tests.api.conftest import create_round_robin
+from tests.live.conftest import start_server, stop_server
 
 PLAYERS = [("Ann", 2100), ("Bob", 2000)]
 
@@ -31,6 +33,59 @@ async def _messages_until_closed(ws: Any) -> tuple[list[dict[str, Any]], int | N
 async def _receive(ws: Any) -> dict[str, Any]:
     message: dict[str, Any] = json.loads(await asyncio.wait_for(ws.recv(), 10))
     return message
+
+
+async def test_bad_live_tokens_count_toward_the_failed_authentication_limit(
+    database_url: str,
+) -> None:
+    """Five bad `?token=`s on the live feed use up a 5/minute allowance: the sixth
+    connection, even with a good token, is refused with 429 and 4429, and so is an HTTP
+    request with a token from that address; a spectator without a token still gets in."""
+    server, task, address = await start_server(
+        database_url, rate_limit_failed_authentications="5/minute"
+    )
+    try:
+        async with httpx.AsyncClient(base_url=f"http://{address}", timeout=30) as http:
+            event = await create_round_robin(http, PLAYERS)
+            url = f"ws://{address}/v1/tournaments/{event.id}/live"
+            for attempt in range(5):
+                async with websockets.connect(f"{url}?token=ply_guess{attempt}") as ws:
+                    messages, code, _ = await _messages_until_closed(ws)
+                assert (messages[0]["status"], code) == (401, 4401)
+            async with websockets.connect(f"{url}?token={event.organizer}") as ws:
+                messages, code, reason = await _messages_until_closed(ws)
+            assert [(m["type"], m["status"], m["field"]) for m in messages] == [
+                ("error", 429, "token")
+            ]
+            assert code == 4429 and "retry in" in reason
+            refused = await http.get(f"/v1/tournaments/{event.id}", headers=event.auth())
+            assert refused.status_code == 429
+            async with websockets.connect(url) as ws:
+                assert (await _receive(ws))["type"] == "snapshot"
+    finally:
+        await stop_server(server, task)
+
+
+async def test_failed_http_authentications_close_the_live_feed_too(database_url: str) -> None:
+    """The allowance is one per address: HTTP requests with bad tokens use it up, and a
+    live connection with a token is then refused (4429)."""
+    server, task, address = await start_server(
+        database_url, rate_limit_failed_authentications="3/minute"
+    )
+    try:
+        async with httpx.AsyncClient(base_url=f"http://{address}", timeout=30) as http:
+            event = await create_round_robin(http, PLAYERS)
+            for _ in range(3):
+                bad = await http.get(
+                    f"/v1/tournaments/{event.id}", headers={"Authorization": "Bearer org_guess"}
+                )
+                assert bad.status_code == 401
+            url = f"ws://{address}/v1/tournaments/{event.id}/live?token={event.organizer}"
+            async with websockets.connect(url) as ws:
+                _, code, _ = await _messages_until_closed(ws)
+            assert code == 4429
+    finally:
+        await stop_server(server, task)
 
 
 async def test_a_since_of_any_length_is_a_seq(server: str, http: httpx.AsyncClient) -> None:

@@ -15,11 +15,16 @@ the spectators without a token who arrive together read once (`api.connect_reads
 Frames are encoded once for every reader, so player events carry no personal data
 unless the organizer published it (issue 14).
 
+A `?token=` refused counts toward the client address's failed authentications, as a
+401 on HTTP does (`api.ratelimit`); once they are used up, a connection with a token is
+refused with 4429.
+
 Close codes: 4400 bad `since` or `delta` (after an `error` message naming the field),
 4401 a private tournament without a valid token, 4404 no such tournament, 4410 archived,
-1011 the feed cannot read the tournament (database outage), 1012 server restarting; the
-reasons of 1011 and 1012 say the `?since=` to resume from. A close reason is cut to fit
-a close frame (`wire.close_reason`).
+4429 too many failed authentications from the client's address, 1011 the feed cannot
+read the tournament (database outage), 1012 server restarting; the reasons of 1011 and
+1012 say the `?since=` to resume from. A close reason is cut to fit a close frame
+(`wire.close_reason`).
 """
 
 from __future__ import annotations
@@ -33,6 +38,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from service.api.access import authorize_read, check_readable
 from service.api.observability import metrics_of
+from service.api.ratelimit import FAILED_AUTHENTICATION
 from service.api.state import AppState
 from service.db.bridge import BRIDGE_SYSTEMS
 from service.db.tables import TournamentRow
@@ -167,6 +173,8 @@ async def serve_live(
                 if row is not None:
                     await authorize_read(session, row, token)
     except Unauthenticated as refused:
+        if token is not None:
+            websocket.scope[FAILED_AUTHENTICATION] = True
         await _refuse(websocket, UNAUTHENTICATED, 401, refused.detail, "token")
         return
     except Gone as refused:
