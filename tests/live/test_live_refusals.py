@@ -1,7 +1,7 @@
-"""What the live feed refuses, and how: bad tokens count toward the failed-authentication
-limit (4429 once it is used up), close reasons fit a close frame (RFC 6455 5.5), a
-`since` of any length above the tournament's seq gets the snapshot, and an id no
-tournament can have is 4404, on both databases."""
+"""What the live feed refuses, and how: a replay shows only what a reader may see now,
+bad tokens count toward the failed-authentication limit (4429 once it is used up), close
+reasons fit a close frame (RFC 6455 5.5), a `since` of any length above the tournament's
+seq gets the snapshot, and an id no tournament can have is 4404, on both databases."""
 
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ from tests.api.conftest import create_round_robin
 from tests.live.conftest import start_server, stop_server
 
 PLAYERS = [("Ann", 2100), ("Bob", 2000)]
+PERSONAL = {"fide_id": "1503014", "federation": "NOR", "sex": "m", "birth_year": 1990}
 
 
 async def _messages_until_closed(ws: Any) -> tuple[list[dict[str, Any]], int | None, str]:
@@ -33,6 +34,48 @@ async def _messages_until_closed(ws: Any) -> tuple[list[dict[str, Any]], int | N
 async def _receive(ws: Any) -> dict[str, Any]:
     message: dict[str, Any] = json.loads(await asyncio.wait_for(ws.recv(), 10))
     return message
+
+
+async def test_a_replay_hides_what_the_organizer_no_longer_publishes(
+    server: str, http: httpx.AsyncClient
+) -> None:
+    """A player registered while personal data was published, then the organizer stops
+    publishing it: a spectator resuming from before the registration gets no FIDE id,
+    federation, sex or birth year (in whatever form the feed catches it up)."""
+    created = await http.post(
+        "/v1/tournaments",
+        json={"name": "Open", "system": "round-robin", "publish_personal_data": True},
+    )
+    assert created.status_code == 201, created.text
+    tournament, organizer = created.json()["id"], created.json()["organizer_token"]
+    auth = {"Authorization": f"Bearer {organizer}"}
+    url = f"ws://{server}/v1/tournaments/{tournament}/live"
+    async with websockets.connect(url) as watching:  # the channel keeps its frames
+        since = (await _receive(watching))["seq"]
+        added = await http.post(
+            f"/v1/tournaments/{tournament}/players",
+            json={"name": "Carlsen, Magnus", "rating": 2830, **PERSONAL},
+            headers=auth,
+        )
+        assert added.status_code == 201, added.text
+        live = await _receive(watching)
+        assert live["event"] == "player_added" and live["payload"]["fide_id"] == "1503014"
+        hidden = await http.patch(
+            f"/v1/tournaments/{tournament}", json={"publish_personal_data": False}, headers=auth
+        )
+        assert hidden.status_code == 200, hidden.text
+        newest = (await _receive(watching))["seq"]
+        async with websockets.connect(f"{url}?since={since}") as resumed:
+            texts = []
+            seq = since
+            while seq < newest:
+                text = await asyncio.wait_for(resumed.recv(), 10)
+                texts.append(text)
+                message = json.loads(text)
+                seq = message.get("to", message.get("seq", seq))
+    for text in texts:
+        for value in ("1503014", "NOR", "birth_year", '"sex"', "fide_id", "federation"):
+            assert value not in text, text
 
 
 async def test_bad_live_tokens_count_toward_the_failed_authentication_limit(

@@ -15,16 +15,20 @@ the spectators without a token who arrive together read once (`api.connect_reads
 Frames are encoded once for every reader, so player events carry no personal data
 unless the organizer published it (issue 14).
 
+An open socket is checked again when the tournament's access changes (a token rotated
+or revoked, the tournament made private or archived: `api.live_access`), on every
+replica, and closed as a new connection with its credential would be refused.
+
 A `?token=` refused counts toward the client address's failed authentications, as a
 401 on HTTP does (`api.ratelimit`); once they are used up, a connection with a token is
 refused with 4429.
 
 Close codes: 4400 bad `since` or `delta` (after an `error` message naming the field),
-4401 a private tournament without a valid token, 4404 no such tournament, 4410 archived,
-4429 too many failed authentications from the client's address, 1011 the feed cannot
-read the tournament (database outage), 1012 server restarting; the reasons of 1011 and
-1012 say the `?since=` to resume from. A close reason is cut to fit a close frame
-(`wire.close_reason`).
+4401 a private tournament without a valid token, or a token that no longer admits,
+4404 no such tournament, 4410 archived, 4429 too many failed authentications from the
+client's address, 1011 the feed cannot read the tournament (database outage), 1012
+server restarting; the reasons of 1011 and 1012 say the `?since=` to resume from. A
+close reason is cut to fit a close frame (`wire.close_reason`).
 """
 
 from __future__ import annotations
@@ -42,6 +46,7 @@ from service.api.ratelimit import FAILED_AUTHENTICATION
 from service.api.state import AppState
 from service.db.bridge import BRIDGE_SYSTEMS
 from service.db.tables import TournamentRow
+from service.db.tokens import hash_token
 from service.errors import Gone, Unauthenticated
 from service.futures import mark_retrieved
 from service.live.frames import DELTA_FORMS, error_message
@@ -51,9 +56,11 @@ from service.live.wire import SERVER_SEND, close_reason, direct_socket
 
 __all__ = [
     "ABOVE_ANY_SEQ",
+    "ARCHIVED",
     "BAD_REQUEST",
     "MAX_ID_LENGTH",
     "SEQ_DIGITS",
+    "UNAUTHENTICATED",
     "Accepts",
     "is_bridge",
     "parse_delta",
@@ -68,9 +75,10 @@ router = APIRouter(tags=["live"])
 BAD_REQUEST = 4400
 """Close code for a malformed query (`since`, `delta`)."""
 UNAUTHENTICATED = 4401
-"""Close code for a private tournament without a valid `?token=`."""
+"""Close code for a private tournament without a valid `?token=`, and for an open socket
+whose token or anonymity no longer admits it."""
 ARCHIVED = 4410
-"""Close code for a tournament its organizer archived."""
+"""Close code for a tournament its organizer archived (an open socket's too)."""
 MAX_ID_LENGTH = 64
 """The longest id a tournament or bridge event can have (as on the HTTP routes)."""
 SEQ_DIGITS = 19
@@ -198,7 +206,14 @@ async def serve_live(
         return
     # the ASGI send under Starlette's WebSocket: uvicorn's protocol when nothing wraps it
     direct = direct_socket(websocket.scope.get(SERVER_SEND))
-    client = channel.join(websocket, since, direct, compact=compact)
+    client = channel.join(
+        websocket,
+        since,
+        direct,
+        compact=compact,
+        credential=None if token is None else hash_token(token),
+        admitted_at=None if row is None else row.last_seq,
+    )
     if direct is not None:
         demote(direct.transport)  # its socket events now wait behind the writers'
     subscribers = metrics_of(websocket.app).live_subscribers
