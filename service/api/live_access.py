@@ -40,10 +40,10 @@ async def refusals(
         readers = await identify_digests(session, row, [c for c in credentials if c])
     refused: dict[str | None, Refusal] = {}
     for credential in credentials:
+        reader = None if credential is None else readers[credential]
         try:
-            reader = None if credential is None else readers[credential]
             if isinstance(reader, Unauthenticated):
-                raise reader
+                raise reader  # the token is unknown here, or has expired
             check_readable(row, reader)
         except Unauthenticated as refusal:
             refused[credential] = Refusal(UNAUTHENTICATED, 401, refusal.detail, "token")
