@@ -13,7 +13,9 @@ privacy).
   organizer only, unless the organizer sets `publish_personal_data`.
 
 The live route calls `authorize_read` on connect (see its docstring) and `event_view`
-for each event it sends.
+for each event it sends; after an event that `changes_admission` every open socket of
+the tournament is checked again (`api.live_access`), and one that `narrows_view` ends
+the replay of frames encoded before it.
 """
 
 from __future__ import annotations
@@ -21,16 +23,17 @@ from __future__ import annotations
 import dataclasses
 import logging
 import re
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
-from sqlmodel import select
+from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from service.db.bridge_tables import BridgeTableTokenRow
 from service.db.tables import PlayerRow, TournamentKind, TournamentRow
-from service.db.tokens import hash_token, token_matches
+from service.db.tokens import digest_matches, hash_token
 from service.db.tournament_config import config_of
 from service.engine.model import Tournament
 from service.errors import Forbidden, Gone, Unauthenticated
@@ -39,11 +42,14 @@ __all__ = [
     "PERSONAL_FIELDS",
     "Reader",
     "authorize_read",
+    "changes_admission",
     "check_readable",
     "event_view",
     "identify",
+    "identify_digests",
     "install_token_redaction",
     "is_bridge",
+    "narrows_view",
     "require_writer",
     "shows_personal_data",
     "without_personal_data",
@@ -93,13 +99,10 @@ def _check_expiry(role: str, expires_at: datetime | None) -> None:
 async def identify(session: AsyncSession, row: TournamentRow, token: str) -> Reader:
     """The holder of `token` in this tournament; 401 when the token is unknown here or
     has expired (the message says which)."""
-    if token_matches(token, row.organizer_token_hash):
-        _check_expiry("organizer", row.organizer_token_expires_at)
-        return Reader("organizer")
-    if token_matches(token, row.viewer_token_hash):
-        _check_expiry("viewer", row.viewer_token_expires_at)
-        return Reader("viewer")
     digest = hash_token(token)
+    reader = _holder(row, digest)
+    if reader is not None:
+        return reader
     if is_bridge(row):
         table = (
             await session.exec(
@@ -110,8 +113,7 @@ async def identify(session: AsyncSession, row: TournamentRow, token: str) -> Rea
             )
         ).first()
         if table is not None:
-            _check_expiry("table", table.expires_at)
-            return Reader("table", table=table.table_no)
+            return _table_reader(table)
     else:
         player = (
             await session.exec(
@@ -121,11 +123,93 @@ async def identify(session: AsyncSession, row: TournamentRow, token: str) -> Rea
             )
         ).first()
         if player is not None:
-            _check_expiry("player", player.token_expires_at)
-            withdrawn = bool(player.extra.get("withdrawn", False))
-            return Reader("player", start_number=player.start_number, withdrawn=withdrawn)
+            return _player_reader(player)
+    raise _stranger(row)
+
+
+async def identify_digests(
+    session: AsyncSession, row: TournamentRow, digests: Collection[str]
+) -> dict[str, Reader | Unauthenticated]:
+    """`identify` for many tokens at once, given as digests (`hash_token`): each one's
+    reader, or the refusal `identify` would raise. The players' or tables' tokens are
+    looked up together, `_DIGESTS_PER_QUERY` to a query (the live feed checks every open
+    socket of a tournament again when its access changes)."""
+    found: dict[str, Reader | Unauthenticated] = {}
+    rest: list[str] = []
+    for digest in digests:
+        try:
+            reader = _holder(row, digest)
+        except Unauthenticated as refused:
+            found[digest] = refused
+            continue
+        if reader is None:
+            rest.append(digest)
+        else:
+            found[digest] = reader
+    for start in range(0, len(rest), _DIGESTS_PER_QUERY):
+        chunk = rest[start : start + _DIGESTS_PER_QUERY]
+        if is_bridge(row):
+            tables = await session.exec(
+                select(BridgeTableTokenRow).where(
+                    BridgeTableTokenRow.tournament_id == row.id,
+                    col(BridgeTableTokenRow.token_hash).in_(chunk),
+                )
+            )
+            for table in tables:
+                found[str(table.token_hash)] = _outcome(_table_reader, table)
+        else:
+            players = await session.exec(
+                select(PlayerRow).where(
+                    PlayerRow.tournament_id == row.id, col(PlayerRow.token_hash).in_(chunk)
+                )
+            )
+            for player in players:
+                found[str(player.token_hash)] = _outcome(_player_reader, player)
+    for digest in rest:
+        found.setdefault(digest, _stranger(row))
+    return found
+
+
+_DIGESTS_PER_QUERY = 500
+"""Token digests looked up by one query of `identify_digests` (well under SQLite's and
+PostgreSQL's bound on a statement's parameters)."""
+
+_Holder = TypeVar("_Holder", PlayerRow, BridgeTableTokenRow)
+
+
+def _outcome(reader_of: Callable[[_Holder], Reader], holder: _Holder) -> Reader | Unauthenticated:
+    try:
+        return reader_of(holder)
+    except Unauthenticated as refused:
+        return refused
+
+
+def _holder(row: TournamentRow, digest: str) -> Reader | None:
+    """The organizer or the viewer, if the token is theirs (None: neither); 401 if it
+    has expired."""
+    if digest_matches(digest, row.organizer_token_hash):
+        _check_expiry("organizer", row.organizer_token_expires_at)
+        return Reader("organizer")
+    if digest_matches(digest, row.viewer_token_hash):
+        _check_expiry("viewer", row.viewer_token_expires_at)
+        return Reader("viewer")
+    return None
+
+
+def _player_reader(player: PlayerRow) -> Reader:
+    _check_expiry("player", player.token_expires_at)
+    withdrawn = bool(player.extra.get("withdrawn", False))
+    return Reader("player", start_number=player.start_number, withdrawn=withdrawn)
+
+
+def _table_reader(table: BridgeTableTokenRow) -> Reader:
+    _check_expiry("table", table.expires_at)
+    return Reader("table", table=table.table_no)
+
+
+def _stranger(row: TournamentRow) -> Unauthenticated:
     kind = "event" if is_bridge(row) else "tournament"
-    raise Unauthenticated(f"this token does not belong to the {kind}", field="Authorization")
+    return Unauthenticated(f"this token does not belong to the {kind}", field="Authorization")
 
 
 def _gone(row: TournamentRow) -> Gone:
@@ -218,6 +302,25 @@ def event_view(
     if event_type not in _PLAYER_EVENTS or shows_personal_data(row, reader):
         return payload
     return {key: value for key, value in payload.items() if key not in PERSONAL_FIELDS}
+
+
+_ADMISSION_EVENTS = frozenset({"token_rotated", "token_revoked", "tournament_archived"})
+
+
+def changes_admission(event_type: str, payload: dict[str, Any]) -> bool:
+    """Whether an event may change who may read the tournament: a token rotated or
+    revoked, the visibility changed, the tournament archived. The live feed checks its
+    open sockets again after one (`api.live_access`)."""
+    if event_type == "settings_changed":
+        return "visibility" in payload.get("after", {})
+    return event_type in _ADMISSION_EVENTS
+
+
+def narrows_view(event_type: str, payload: dict[str, Any]) -> bool:
+    """Whether an event may hide from readers what they saw before it: personal data
+    no longer published. Frames encoded before it are not replayed after it."""
+    after = payload.get("after", {}) if event_type == "settings_changed" else {}
+    return after.get("publish_personal_data", True) is False
 
 
 _TOKEN_IN_QUERY = re.compile(r"([?&]token=)[^&\s\"']*")

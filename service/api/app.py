@@ -7,6 +7,7 @@ import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager, suppress
 from datetime import timedelta
+from functools import partial
 
 from fastapi import FastAPI
 from fastapi.middleware.cors import CORSMiddleware
@@ -19,6 +20,7 @@ from service.api.contract import install_contract
 from service.api.errors import install_error_handlers
 from service.api.idempotency import IdempotencyMiddleware, run_purger
 from service.api.limits import BodyLimitMiddleware
+from service.api.live_access import refusals
 from service.api.live_tables import create_tables
 from service.api.observability import REQUEST_ID_HEADER, install_observability, metrics_of
 from service.api.ratelimit import RateLimitMiddleware, RateLimits, parse_limit
@@ -176,6 +178,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             read_engine=read_engine,
             read_sessions=None if read_engine is None else create_session_factory(read_engine),
         )
+        hub.recheck = partial(refusals, app.state.arbiter)  # after an access change
         stop_purging = asyncio.Event()
         purger = asyncio.create_task(
             run_purger(

@@ -24,9 +24,17 @@ CLOSE_CODES: dict[int, str] = {
     1011: "the feed cannot read the tournament (database outage): reconnect with ?since=",
     1012: "the server is restarting: reconnect with ?since=",
     4400: "a query parameter is invalid (an `error` message names it)",
-    4401: "the tournament is private and no valid token was given",
+    4401: (
+        "the tournament is private and no valid token was given, or the token no longer "
+        "admits (an open socket too, once the token is revoked or rotated, or the "
+        "tournament made private)"
+    ),
     4404: "no such tournament or bridge event",
-    4410: "the organizer archived the tournament",
+    4410: "the organizer archived the tournament (an open socket too)",
+    4429: (
+        "too many failed authentications from the client's address (a `?token=` refused "
+        "counts as one): retry after the time the reason gives"
+    ),
 }
 """WebSocket close codes the server uses (RFC 6455 7.4; 4xxx are the application's)."""
 
@@ -46,7 +54,8 @@ _QUERY = {
             "minimum": 0,
             "description": (
                 "Resume after this seq: the events after it, then live ones (a snapshot "
-                "instead when they are no longer kept or the seq is ahead of the log)."
+                "instead when they are no longer kept, when a change of what readers may "
+                "see came after it, or when the seq, of any length, is ahead of the log)."
             ),
         },
         "delta": {

@@ -21,7 +21,7 @@ from typing import Any
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from service.api.access import event_view
+from service.api.access import changes_admission, event_view, narrows_view
 from service.api.bridge_views import bridge_ranking_document
 from service.api.snapshots import bring_engine_view_forward, seed_engine_view
 from service.api.state import AppState
@@ -187,6 +187,7 @@ class Tables:
                 delta = table_delta(known.rows, document, kind.row_id)
                 known.rows, known.document = delta.rows, document
             known.seq = row.last_seq
+            admission = [e.seq for e in events if changes_admission(e.type, e.payload)]
             frames = []
             for e in events:
                 payload = event_view(row, None, e.type, e.payload)  # one frame for every reader
@@ -207,7 +208,13 @@ class Tables:
                 row.last_seq, row.status, row.current_round, kind.key, known.document
             )
             return Update(
-                exists=True, system=row.system, seq=row.last_seq, frames=frames, snapshot=snapshot
+                exists=True,
+                system=row.system,
+                seq=row.last_seq,
+                frames=frames,
+                snapshot=snapshot,
+                admission_seq=admission[-1] if admission else None,
+                narrowed=any(narrows_view(e.type, e.payload) for e in events),
             )
 
 

@@ -6,7 +6,7 @@ import hashlib
 import hmac
 import secrets
 
-__all__ = ["hash_token", "new_token", "token_matches"]
+__all__ = ["digest_matches", "hash_token", "new_token", "token_matches"]
 
 
 def new_token(prefix: str) -> str:
@@ -21,4 +21,9 @@ def hash_token(token: str) -> str:
 
 def token_matches(token: str, stored_hash: str | None) -> bool:
     """Constant-time comparison of a presented token with a stored digest."""
-    return stored_hash is not None and hmac.compare_digest(hash_token(token), stored_hash)
+    return digest_matches(hash_token(token), stored_hash)
+
+
+def digest_matches(digest: str, stored_hash: str | None) -> bool:
+    """Constant-time comparison of a token's digest (`hash_token`) with a stored one."""
+    return stored_hash is not None and hmac.compare_digest(digest, stored_hash)

@@ -33,6 +33,7 @@ __all__ = [
     "TableDelta",
     "batch_message",
     "encode",
+    "error_message",
     "event_message",
     "ping_message",
     "snapshot_message",
@@ -145,6 +146,12 @@ def batch_message(frames: Sequence[tuple[int, str]]) -> str:
     """Consecutive encoded events as one message (joined, never re-encoded)."""
     inner = ",".join(text for _, text in frames)
     return f'{{"type":"batch","from":{frames[0][0]},"to":{frames[-1][0]},"frames":[{inner}]}}'
+
+
+def error_message(status: int, detail: str, field: str) -> str:
+    """Why the server is about to close the socket (`status` as the HTTP answer would
+    give it, `field` the query parameter or path part at fault)."""
+    return encode({"type": "error", "status": status, "detail": detail, "field": field})
 
 
 def ping_message(seq: int) -> str:

@@ -30,6 +30,16 @@ not reached yet get the old and the new frames in one message, and those reached
 get the new ones in one more pass; a client is always handed the frames after the
 newest seq it was offered, so nothing is skipped or sent twice, and the busier the
 feed, the more events each write carries.
+
+Who may follow a tournament can change while its sockets are open (a token rotated or
+revoked, the tournament made private or archived): the reader says when an update
+holds such an event (`Update.admission_seq`), and every client admitted before it is
+checked again by the app (`Hub.recheck`), one check at a time per channel, each
+credential once; a client admitted before a change the channel has already read is
+checked as it joins. A client no longer admitted gets an `error` message and its close,
+and nothing else meanwhile. An update that hides what earlier frames showed (personal
+data no longer published: `Update.narrowed`) ends the replay of the frames kept from
+before it: a client resuming from before it gets the snapshot.
 """
 
 from __future__ import annotations
@@ -39,21 +49,31 @@ import contextlib
 import logging
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable, Iterable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 from service.config import Settings
 from service.futures import mark_retrieved
 from service.heap import SpectatorHeap
 from service.live.admission import AdmissionGate
-from service.live.frames import Frame, batch_message, ping_message
+from service.live.frames import Frame, batch_message, error_message, ping_message
 from service.live.reader import Reader, TableText, Update
-from service.live.wire import DirectSocket, text_frame
+from service.live.wire import DirectSocket, close_reason, text_frame
 
 if TYPE_CHECKING:
     from service.db.loading import Schedule
 
-__all__ = ["Channel", "Client", "Hub", "LiveUnavailable", "Socket", "TournamentGone"]
+__all__ = [
+    "Channel",
+    "Client",
+    "Hub",
+    "LiveUnavailable",
+    "Recheck",
+    "Refusal",
+    "Socket",
+    "TournamentGone",
+]
 
 _log = logging.getLogger("arbiter.live")
 
@@ -87,6 +107,27 @@ class TournamentGone(Exception):
     """No such tournament."""
 
 
+@dataclass(frozen=True, slots=True)
+class Refusal:
+    """Why an open socket is no longer admitted: its close code, and the `error` message
+    sent before the close (`status`, `detail`, `field`), the refusal the client would
+    get on connecting again."""
+
+    code: int
+    status: int
+    detail: str
+    field: str
+
+
+Recheck = Callable[
+    [str, frozenset[str | None]], Awaitable[tuple[int | None, dict[str | None, Refusal]]]
+]
+"""Checks the credentials a tournament's sockets were admitted with (a token's digest;
+None: no token) against the tournament as it stands: returns the tournament's seq as
+read (None: no such tournament) and the credentials no longer admitted, each with its
+refusal (`Hub.recheck`)."""
+
+
 class Socket(Protocol):
     """What a client needs of a WebSocket (Starlette's, or a test double)."""
 
@@ -109,9 +150,15 @@ class Client:
         direct: DirectSocket | None = None,
         *,
         compact: bool = False,
+        credential: str | None = None,
+        admitted_at: int | None = None,
     ) -> None:
         self.channel = channel
         self.socket = socket
+        self.credential = credential
+        """What the client was admitted with: its token's digest (None: no token)."""
+        self.admitted_at = channel.seq if admitted_at is None else admitted_at
+        """The tournament's seq when the client's admission was last checked."""
         self.direct = direct
         """The socket's transport for frames built once (None: every send is awaited)."""
         self.compact = compact
@@ -126,7 +173,8 @@ class Client:
         snapshot or history it starts from (a fan-out hands it the frames after it)."""
         self.needs_snapshot = True
         self.overflows = 0
-        self.closing: tuple[int, str] | None = None
+        self.closing: tuple[int, str, str | None] | None = None
+        """The close code, reason and `error` message to send before it, once asked."""
         self.direct_writes = 0
         """Messages written straight to the transport (for tests and figures)."""
         self._sending = False
@@ -179,17 +227,22 @@ class Client:
             self.pending.extend((f.seq, f.text(compact)) for f in history if f.seq > since)
             self.wake()
 
-    def close(self, code: int, reason: str) -> None:
-        """Ask the sender to close the socket with `code` and `reason`."""
-        self.closing = (code, reason)
+    def close(self, code: int, reason: str, error: str | None = None) -> None:
+        """Ask the sender to close the socket with `code` and `reason` (cut to fit a
+        close frame), after the message `error` if given; nothing else is sent to it
+        meanwhile. The first request wins."""
+        if self.closing is None:
+            self.closing = (code, close_reason(reason), error)
         self.wake()
 
     async def run(self) -> None:
         """Send until the socket fails or the hub closes it."""
         while True:
             if self.closing is not None:
-                code, reason = self.closing
+                code, reason, error = self.closing
                 with contextlib.suppress(Exception):
+                    if error is not None:
+                        await self.socket.send_text(error)
                     await self.socket.close(code, reason)
                 return
             if self.needs_snapshot:
@@ -300,6 +353,16 @@ class Channel:
         self.ready.add_done_callback(mark_retrieved)
         self.refreshes = 0
         """How many times the reader was asked (for tests and figures)."""
+        self.admission_seq = -1
+        """The newest seq read after which the clients admitted before it must be
+        checked again: an event that may change who may follow the tournament, or a
+        snapshot read without its events (anything may have changed up to it)."""
+        self.rechecks = 0
+        """How many checks of the clients' admission were completed (for tests and
+        figures)."""
+        self._suspects: set[Client] = set()
+        """Clients to check again at the next check (`_recheck`)."""
+        self._checking: asyncio.Task[None] | None = None
         self._wake = asyncio.Event()
         self._idle_since = time.monotonic()
         self._notified: float | None = None
@@ -332,10 +395,15 @@ class Channel:
         direct: DirectSocket | None = None,
         *,
         compact: bool = False,
+        credential: str | None = None,
+        admitted_at: int | None = None,
     ) -> Client:
         """A new spectator, resumed from `since` when possible; `direct` is its socket's
         transport when frames built once can be written to it (`wire.direct_socket`);
-        `compact`: it asked for the compact delta form (`frames.Frame`)."""
+        `compact`: it asked for the compact delta form (`frames.Frame`). `credential`
+        and `admitted_at`: its token's digest (None: no token) and the tournament's seq
+        when its access was checked (None: as of the channel's seq); admitted before
+        an access change this channel has read, it is checked again at once."""
         settings = self.hub.settings
         client = Client(
             self,
@@ -344,11 +412,15 @@ class Channel:
             settings.live_heartbeat_seconds,
             direct,
             compact=compact,
+            credential=credential,
+            admitted_at=admitted_at,
         )
         client.resume(since)
         self.clients.add(client)
         if self.hub.heap is not None:
             self.hub.heap.joined()
+        if client.admitted_at < self.admission_seq:
+            self._recheck((client,))
         return client
 
     def leave(self, client: Client) -> None:
@@ -372,16 +444,87 @@ class Channel:
         if not update.exists:
             raise TournamentGone(self.tournament_id)
         rebuilt = update.snapshot is not None and self.seq >= 0 and update.seq != self.seq
+        unseen = update.snapshot is not None and not update.frames and update.seq != self.seq
         self.system = update.system
         if update.snapshot is not None:
             self.snapshot = (update.seq, update.snapshot)
+        if unseen or update.narrowed:
+            # frames kept from before may show what readers may no longer see, or
+            # leave a gap before the new snapshot: resuming clients get the snapshot
+            self.history.clear()
         self.history.extend(update.frames)
         self.seq = update.seq
+        admission = update.seq if unseen else update.admission_seq
+        if admission is not None and admission > self.admission_seq:
+            self.admission_seq = admission
+            self._recheck(c for c in self.clients if c.admitted_at < admission)
         if notified is not None:
             self._due.append(notified)
         if rebuilt and not update.frames:
             for client in tuple(self.clients):
                 client.restart(update.seq)
+
+    def _recheck(self, clients: Iterable[Client]) -> None:
+        """Have `clients` checked again (`Hub.recheck`), together with any others
+        waiting for a check: one check at a time, the clients who come meanwhile
+        checked by the next."""
+        if self.hub.recheck is None:
+            return
+        self._suspects.update(clients)
+        if self._suspects and self._checking is None:
+            self._checking = asyncio.get_running_loop().create_task(self._check_suspects())
+
+    async def _check_suspects(self) -> None:
+        """Check the suspects, one read of the tournament at a time, until none are
+        left; close the sockets no longer admitted (their `Refusal`), and those of a
+        check that failed on every attempt (`OUTAGE`: they reconnect, and are checked
+        as they do)."""
+        recheck = self.hub.recheck
+        assert recheck is not None
+        try:
+            while self._suspects:
+                target = self.admission_seq
+                clients = [c for c in self._suspects if c in self.clients and c.closing is None]
+                self._suspects.clear()
+                if not clients:
+                    continue
+                credentials = frozenset(c.credential for c in clients)
+                outcome = await self._check(recheck, credentials, target)
+                self.rechecks += 1
+                if outcome is None:
+                    reason = f"live feed unavailable; reconnect with ?since={self.snapshot[0]}"
+                    for client in clients:
+                        client.close(OUTAGE, reason)
+                    continue
+                seq, refused = outcome
+                for client in clients:
+                    refusal = refused.get(client.credential)
+                    if refusal is None:
+                        client.admitted_at = max(client.admitted_at, seq or 0)
+                    else:
+                        error = error_message(refusal.status, refusal.detail, refusal.field)
+                        client.close(refusal.code, refusal.detail, error)
+        finally:
+            self._checking = None
+
+    async def _check(
+        self, recheck: Recheck, credentials: frozenset[str | None], target: int
+    ) -> tuple[int | None, dict[str | None, Refusal]] | None:
+        """One check, retried with backoff while it fails or reads the tournament as
+        of before `target` (a database copy that lags); None after the last try."""
+        delay = 0.25
+        for attempt in range(self.hub.attempts):
+            try:
+                seq, refused = await recheck(self.tournament_id, credentials)
+                if seq is None or seq >= target:
+                    return seq, refused
+                _log.warning("live: %s read at seq %d, before %d", self.tournament_id, seq, target)
+            except Exception as exc:  # a database outage, any way it shows
+                _log.warning("live: checking the access to %s failed (%s)", self.tournament_id, exc)
+            if attempt + 1 < self.hub.attempts:
+                await asyncio.sleep(delay)
+                delay *= 2
+        return None
 
     def _frames_after(self, offered: int) -> list[Frame] | None:
         """The frames after `offered` up to the channel's seq, or None when the history
@@ -514,9 +657,10 @@ class Channel:
             else:
                 self.close_all(GONE, "tournament not found")
         finally:
-            if self._next is not None:
-                self._next.cancel()
-                self._next.add_done_callback(mark_retrieved)
+            for task in (self._next, self._checking):
+                if task is not None:
+                    task.cancel()
+                    task.add_done_callback(mark_retrieved)
             self.hub.drop(self)
 
 
@@ -552,6 +696,9 @@ class Hub:
         self.admission = admission or AdmissionGate(settings.live_admissions_per_turn)
         """The gate connecting spectators pass again once their access is checked
         (`live.admission`)."""
+        self.recheck: Recheck | None = None
+        """Checks the admission of open sockets again after an access change (the
+        app's `api.live_access`); None: sockets stay as admitted."""
 
     def warm(
         self,

@@ -66,6 +66,13 @@ class Update:
     """The events after the seq asked from, each in both delta forms."""
     snapshot: str | None = None
     """The encoded snapshot at `seq`, when it changed."""
+    admission_seq: int | None = None
+    """The newest of `frames` that may change who may follow the tournament (a token
+    rotated or revoked, the visibility changed, the tournament archived): the hub
+    checks its sockets again. None: none may."""
+    narrowed: bool = False
+    """One of `frames` hides from readers what earlier frames showed (personal data no
+    longer published): the hub replays nothing from before this update."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -225,6 +232,8 @@ async def _answer(tables: TableSource, connection: Connection) -> None:
                         update.seq,
                         update.frames,
                         update.snapshot,
+                        update.admission_seq,
+                        update.narrowed,
                     )
                 elif op in ("table", "seed"):
                     text = await tables.table(tournament_id, since or 0, schedule)
@@ -358,8 +367,17 @@ class ProcessReader:
 
     async def refresh(self, tournament_id: str, since: int | None) -> Update:
         """The frames of the events after `since` (all of the state when None)."""
-        exists, system, seq, frames, snapshot = await self._call("refresh", tournament_id, since)
-        return Update(exists=exists, system=system, seq=seq, frames=frames, snapshot=snapshot)
+        answer = await self._call("refresh", tournament_id, since)
+        exists, system, seq, frames, snapshot, admission_seq, narrowed = answer
+        return Update(
+            exists=exists,
+            system=system,
+            seq=seq,
+            frames=frames,
+            snapshot=snapshot,
+            admission_seq=admission_seq,
+            narrowed=narrowed,
+        )
 
     async def forget(self, tournament_id: str) -> None:
         """Drop what the reader keeps for a tournament nobody follows any more."""

@@ -19,13 +19,35 @@ from __future__ import annotations
 import struct
 from typing import Any
 
-__all__ = ["SERVER_SEND", "DirectSocket", "ServerSendMiddleware", "direct_socket", "text_frame"]
+__all__ = [
+    "CLOSE_REASON_BYTES",
+    "SERVER_SEND",
+    "DirectSocket",
+    "ServerSendMiddleware",
+    "close_reason",
+    "direct_socket",
+    "text_frame",
+]
 
 SERVER_SEND = "arbiter.server_send"
 """Scope key of a WebSocket's ASGI send as the server gave it (`ServerSendMiddleware`)."""
 
 _FIN_TEXT = 0x81
 """FIN set, opcode 1: a whole text message in one frame (RFC 6455 5.2, 5.6)."""
+
+
+CLOSE_REASON_BYTES = 123
+"""The longest close reason, in bytes of UTF-8: a control frame carries at most 125
+bytes (RFC 6455 5.5), two of them the close code (5.5.1)."""
+
+
+def close_reason(text: str) -> str:
+    """`text` cut to `CLOSE_REASON_BYTES` of UTF-8 between two characters, so that any
+    reason, an id of the client's in it included, fits a close frame."""
+    data = text.encode()
+    if len(data) <= CLOSE_REASON_BYTES:
+        return text
+    return data[:CLOSE_REASON_BYTES].decode(errors="ignore")
 
 
 def text_frame(text: str) -> bytes:

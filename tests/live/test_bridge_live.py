@@ -1,6 +1,7 @@
 """The bridge live feed (/v1/bridge/events/{id}/live) on a real server: a snapshot with
-the ranking, one message per result with the new ranking, `?since=` replay, and the
-shared tournament feed carrying the same events."""
+the ranking, one message per result with the new ranking, `?since=` replay, the
+shared tournament feed carrying the same events, and a table's socket closed when its
+token is revoked or rotated."""
 
 from __future__ import annotations
 
@@ -129,3 +130,41 @@ async def test_unknown_event_closes(server: str) -> None:
         assert (message["type"], message["status"]) == ("error", 404)
         await asyncio.wait_for(ws.wait_closed(), 5)
         assert ws.close_code == 4404
+
+
+async def test_a_table_token_revoked_or_rotated_closes_its_sockets(
+    server: str, http: httpx.AsyncClient
+) -> None:
+    """A bridge table's socket is closed (4401), after an `error` message, once its
+    token is revoked or rotated; the other table's stays open and gets the next event."""
+    event = await _create(http)
+    url = f"ws://{server}{EVENTS}/{event['id']}/live"
+    organizer = {"Authorization": f"Bearer {event['organizer_token']}"}
+    tokens = {t["table"]: t["token"] for t in event["table_tokens"]}
+    async with (
+        websockets.connect(f"{url}?token={tokens[1]}") as first,
+        websockets.connect(f"{url}?token={tokens[2]}") as second,
+    ):
+        for ws in (first, second):
+            assert (await _receive(ws))["type"] == "snapshot"
+        revoked = await http.post(
+            f"{EVENTS}/{event['id']}/tokens/revoke",
+            json={"role": "table", "table": 1},
+            headers=organizer,
+        )
+        assert revoked.status_code == 204, revoked.text
+        messages = [await _receive(first), await _receive(first)]
+        assert [m["type"] for m in messages] == ["event", "error"]
+        await asyncio.wait_for(first.wait_closed(), 10)
+        assert first.close_code == 4401
+        assert (await _receive(second))["event"] == "token_revoked"
+        rotated = await http.post(
+            f"{EVENTS}/{event['id']}/tokens/rotate",
+            json={"role": "table", "table": 2},
+            headers=organizer,
+        )
+        assert rotated.status_code == 200, rotated.text
+        assert (await _receive(second))["event"] == "token_rotated"
+        assert (await _receive(second))["type"] == "error"
+        await asyncio.wait_for(second.wait_closed(), 10)
+        assert second.close_code == 4401

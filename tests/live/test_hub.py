@@ -5,6 +5,7 @@ during one read are read together (single flight)."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import functools
 import gc
 import json
@@ -18,7 +19,7 @@ import pytest
 from service.config import Settings
 from service.live import hub as hub_module
 from service.live.frames import Frame
-from service.live.hub import Hub
+from service.live.hub import Channel, Hub, Refusal
 from service.live.reader import Reader, TableText, Update
 from tests.live.conftest import until
 
@@ -475,3 +476,184 @@ async def test_a_peer_table_is_prepared_only_for_a_tournament_read_here(
     assert tables.asked[-1] == ("c", 5) and ("b", 5) not in tables.asked
     clock[0] += hub_module.INTEREST_SECONDS
     assert not any(hub.follows(t) for t in "abcd")  # an hour without a read
+
+
+class _AccessLog(_Log):
+    """`_Log` whose events at the seqs in `admission` may change who may follow the
+    tournament, and those in `narrowing` hide what earlier frames showed."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.admission: set[int] = set()
+        self.narrowing: set[int] = set()
+
+    async def refresh(self, tournament_id: str, since: int | None) -> Update:
+        update = await super().refresh(tournament_id, since)
+        seqs = [frame.seq for frame in update.frames]
+        return dataclasses.replace(
+            update,
+            admission_seq=max((s for s in seqs if s in self.admission), default=None),
+            narrowed=any(s in self.narrowing for s in seqs),
+        )
+
+
+class _Access:
+    """A stand-in for the app's check (`Hub.recheck`): refuses the credentials in
+    `refused` as of the log's seq; `gate` holds a check, `failing` fails it."""
+
+    def __init__(self, log: _Log) -> None:
+        self.log = log
+        self.refused: dict[str | None, Refusal] = {}
+        self.asked: list[frozenset[str | None]] = []
+        self.gate = asyncio.Event()
+        self.gate.set()
+        self.failing = False
+
+    async def __call__(
+        self, _tournament_id: str, credentials: frozenset[str | None]
+    ) -> tuple[int | None, dict[str | None, Refusal]]:
+        self.asked.append(credentials)
+        await self.gate.wait()
+        if self.failing:
+            raise OSError("database unreachable")
+        return self.log.seq, {c: r for c, r in self.refused.items() if c in credentials}
+
+
+_REVOKED = Refusal(4401, 401, "this token does not belong to the tournament", "token")
+
+
+async def _followed(
+    settings: Settings | None = None, attempts: int = 5
+) -> tuple[_AccessLog, _Access, Hub, Channel]:
+    log = _AccessLog()
+    hub = Hub(cast(Reader, log), settings or Settings(live_poll_seconds=60), attempts=attempts)
+    access = _Access(log)
+    hub.recheck = access
+    return log, access, hub, await hub.open("t")
+
+
+def _joined(channel: Channel, credential: str | None, admitted_at: int | None = None) -> Any:
+    """A client joined with `credential` and its sender running: (socket, client, task)."""
+    socket = _ClosingSocket()
+    client = channel.join(socket, None, credential=credential, admitted_at=admitted_at)
+    return socket, client, asyncio.create_task(client.run())
+
+
+async def test_an_access_change_closes_only_the_clients_it_no_longer_admits() -> None:
+    """An event that may change who may follow the tournament: every client is checked
+    again in one check, each credential once; the refused one gets an `error` message
+    and its close, the others stay, admitted as of the check."""
+    log, access, hub, channel = await _followed()
+    joined = [_joined(channel, credential) for credential in ("vwr", "ply", "ply", None)]
+    try:
+        access.refused = {"vwr": _REVOKED}
+        log.seq = 1
+        log.admission.add(1)
+        hub.notify("t", 1)
+        revoked = joined[0][0]
+        await until(lambda: revoked.closed is not None)
+        assert revoked.closed == (4401, _REVOKED.detail)
+        assert revoked.sent[-1] == {
+            "type": "error",
+            "status": 401,
+            "detail": _REVOKED.detail,
+            "field": "token",
+        }
+        assert access.asked == [frozenset({"vwr", "ply", None})]
+        await until(lambda: channel.rechecks == 1)
+        assert [s.closed for s, _, _ in joined[1:]] == [None] * 3
+        assert [c.admitted_at for _, c, _ in joined[1:]] == [1] * 3
+        log.seq = 2  # an event that changes no access: no check
+        hub.notify("t", 2)
+        await until(lambda: all(s.sent[-1].get("seq") == 2 for s, _, _ in joined[1:]))
+        assert len(access.asked) == 1
+    finally:
+        for _, _, task in joined:
+            task.cancel()
+        await hub.stop()
+
+
+async def test_a_client_admitted_before_a_change_the_channel_read_is_checked_as_it_joins() -> None:
+    """A spectator whose access was checked before an access change that the channel
+    has already read (it connected while the change was made) is checked again at once;
+    one checked after it is not."""
+    log, access, hub, channel = await _followed()
+    log.seq = 3
+    log.admission.add(3)
+    hub.notify("t", 3)
+    await until(lambda: channel.admission_seq == 3)
+    access.refused = {"ply": _REVOKED}
+    late, _, late_task = _joined(channel, "ply", admitted_at=2)
+    fresh, _, fresh_task = _joined(channel, "org", admitted_at=3)
+    try:
+        await until(lambda: late.closed is not None)
+        assert late.closed == (4401, _REVOKED.detail)
+        assert access.asked == [frozenset({"ply"})]
+        assert fresh.closed is None
+    finally:
+        late_task.cancel()
+        fresh_task.cancel()
+        await hub.stop()
+
+
+async def test_clients_who_come_during_a_check_are_checked_together_by_the_next() -> None:
+    log, access, hub, channel = await _followed()
+    log.seq = 1
+    log.admission.add(1)
+    access.gate.clear()
+    joined = [_joined(channel, "a", admitted_at=0)]
+    hub.notify("t", 1)
+    try:
+        await until(lambda: len(access.asked) == 1)  # the first check waits
+        joined += [_joined(channel, c, admitted_at=0) for c in ("b", "c")]
+        access.refused = {"c": _REVOKED}
+        access.gate.set()
+        await until(lambda: channel.rechecks == 2)
+        assert access.asked == [frozenset({"a"}), frozenset({"b", "c"})]
+        assert [s.closed is None for s, _, _ in joined] == [True, True, False]
+    finally:
+        for _, _, task in joined:
+            task.cancel()
+        await hub.stop()
+
+
+async def test_a_check_that_keeps_failing_closes_with_1011() -> None:
+    """The database does not answer the check: the sockets it was for are closed as in
+    an outage (they reconnect with `?since=` and are checked as they do)."""
+    log, access, hub, channel = await _followed(attempts=2)
+    socket, _, task = _joined(channel, "vwr")
+    access.failing = True
+    log.seq = 1
+    log.admission.add(1)
+    hub.notify("t", 1)
+    try:
+        await until(lambda: socket.closed is not None)
+        assert socket.closed == (1011, "live feed unavailable; reconnect with ?since=1")
+        assert len(access.asked) == 2
+    finally:
+        task.cancel()
+        await hub.stop()
+
+
+async def test_frames_from_before_personal_data_was_hidden_are_not_replayed() -> None:
+    """An update that hides what earlier frames showed: a client resuming from before
+    it gets the snapshot; from within it, its frames."""
+    log, _, hub, channel = await _followed()
+    log.seq = 3
+    hub.notify("t", 3)
+    await until(lambda: [f.seq for f in channel.history] == [1, 2, 3])
+    log.seq = 5
+    log.narrowing.add(4)
+    hub.notify("t", 5)
+    await until(lambda: channel.seq == 5)
+    assert [f.seq for f in channel.history] == [4, 5]
+    sockets = {since: _Socket() for since in (2, 3)}
+    tasks = [asyncio.create_task(channel.join(s, since).run()) for since, s in sockets.items()]
+    try:
+        await until(lambda: all(s.sent for s in sockets.values()))
+        assert sockets[2].sent == [{"type": "snapshot", "seq": 5}]
+        assert sockets[3].seqs() == [4, 5] and sockets[3].sent[0]["type"] == "event"
+    finally:
+        for task in tasks:
+            task.cancel()
+        await hub.stop()

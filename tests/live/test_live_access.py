@@ -1,7 +1,8 @@
 """The live feed of a private tournament needs one of its tokens (`?token=`), an archived
 one is closed to all but its organizer, even for spectators who arrive together and
-share one read of the tournament (api.connect_reads), and its frames carry no personal
-data the organizer did not publish (issue 14)."""
+share one read of the tournament (api.connect_reads), its frames carry no personal
+data the organizer did not publish (issue 14), and an access change closes the open
+sockets it no longer admits (api.live_access)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ import websockets
 from websockets.exceptions import ConnectionClosed
 
 from tests.api.conftest import create_round_robin
+from tests.live.access_changes import access_changes
 
 
 async def _receive(ws: Any) -> dict[str, Any]:
@@ -93,3 +95,12 @@ async def test_a_crowd_arriving_after_the_archival_is_refused(
     assert [(m["type"], m["status"], code) for m, code in after] == [("error", 410, 4410)] * 40
     organizer, code = await _first_message(f"{url}?token={event.organizer}")
     assert (organizer["type"], code) == ("snapshot", None)
+
+
+async def test_access_changes_close_the_sockets_they_no_longer_admit(
+    server: str, http: httpx.AsyncClient
+) -> None:
+    """One process: revoking the viewer token, rotating a player's and the organizer's
+    token, making the tournament private and archiving it close, within a second, the
+    open sockets each no longer admits (4401, 4410 on archival), and only those."""
+    await access_changes(http, server)

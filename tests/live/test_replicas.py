@@ -1,5 +1,6 @@
 """Across processes: a restart keeps everything; replicas on one PostgreSQL database
-share live events through LISTEN/NOTIFY or through Redis (`ARBITER_BUS_URL`), and a
+share live events through LISTEN/NOTIFY or through Redis (`ARBITER_BUS_URL`), access
+changes through one close the sockets of the other they no longer admit, and a
 replica whose listener is killed reconnects and resynchronises."""
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import websockets
 from service.live.bus import LISTENER_NAME, asyncpg_dsn
 from tests.api.conftest import Event, create_round_robin
 from tests.db_backends import BACKENDS, prepared_database
+from tests.live.access_changes import access_changes
 from tests.live.conftest import (
     REDIS_URL,
     free_port,
@@ -143,6 +145,17 @@ async def test_replicas_share_events(shared_database_url: str, bus_env: dict[str
             await _report(http_a, event, 1, "1-0")  # one write through each
             await _report(http_b, event, 2, "1-0")
             await _both_hold(boards, sockets, start + 2)
+
+
+async def test_access_changes_through_one_replica_close_sockets_on_the_other(
+    shared_database_url: str, bus_env: dict[str, str]
+) -> None:
+    """Tokens revoked and rotated, the tournament made private and archived through one
+    replica: the sockets of the other that each change no longer admits are closed
+    within a second (4401, 4410 on archival), by the bus alone (no polling), and the
+    others stay open."""
+    async with _two_replicas(shared_database_url, bus_env) as (_, b, http_a, _):
+        await access_changes(http_a, b)
 
 
 async def _on_listeners(database_url: str, what: str) -> int:

@@ -6,10 +6,10 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 import pytest
-from websockets.frames import Frame, Opcode
+from websockets.frames import Close, Frame, Opcode
 from websockets.streams import StreamReader
 
-from service.live.wire import direct_socket, text_frame
+from service.live.wire import CLOSE_REASON_BYTES, close_reason, direct_socket, text_frame
 
 
 def _parse(data: bytes) -> tuple[Frame, int]:
@@ -86,3 +86,17 @@ def test_a_frame_is_put_only_on_a_connection_that_takes_it_now(state: str) -> No
     frame = text_frame("x")
     assert direct.put(frame) is (state == "open")
     assert protocol.written == ([frame] if state == "open" else [])
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["", "no tournament 'x'", "x" * 123, "x" * 124, "é" * 62, "é" * 80, "x" + "🏆" * 40],
+)
+def test_a_close_reason_fits_a_close_frame(text: str) -> None:
+    """Cut to 123 bytes of UTF-8 between two characters (RFC 6455 5.5), and taken by the
+    websockets library's own close frame; a reason that fits is kept whole."""
+    reason = close_reason(text)
+    assert len(reason.encode()) <= CLOSE_REASON_BYTES
+    assert text.startswith(reason)
+    assert reason == text or len(reason.encode()) > CLOSE_REASON_BYTES - 4
+    Frame(Opcode.CLOSE, Close(4404, reason).serialize()).check()

@@ -15,10 +15,20 @@ the spectators without a token who arrive together read once (`api.connect_reads
 Frames are encoded once for every reader, so player events carry no personal data
 unless the organizer published it (issue 14).
 
+An open socket is checked again when the tournament's access changes (a token rotated
+or revoked, the tournament made private or archived: `api.live_access`), on every
+replica, and closed as a new connection with its credential would be refused.
+
+A `?token=` refused counts toward the client address's failed authentications, as a
+401 on HTTP does (`api.ratelimit`); once they are used up, a connection with a token is
+refused with 4429.
+
 Close codes: 4400 bad `since` or `delta` (after an `error` message naming the field),
-4401 a private tournament without a valid token, 4404 no such tournament, 4410 archived,
-1011 the feed cannot read the tournament (database outage), 1012 server restarting; the
-reasons of 1011 and 1012 say the `?since=` to resume from.
+4401 a private tournament without a valid token, or a token that no longer admits,
+4404 no such tournament, 4410 archived, 4429 too many failed authentications from the
+client's address, 1011 the feed cannot read the tournament (database outage), 1012
+server restarting; the reasons of 1011 and 1012 say the `?since=` to resume from. A
+close reason is cut to fit a close frame (`wire.close_reason`).
 """
 
 from __future__ import annotations
@@ -32,22 +42,30 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from service.api.access import authorize_read, check_readable
 from service.api.observability import metrics_of
+from service.api.ratelimit import FAILED_AUTHENTICATION
 from service.api.state import AppState
 from service.db.bridge import BRIDGE_SYSTEMS
 from service.db.tables import TournamentRow
+from service.db.tokens import hash_token
 from service.errors import Gone, Unauthenticated
 from service.futures import mark_retrieved
-from service.live.frames import DELTA_FORMS, encode
+from service.live.frames import DELTA_FORMS, error_message
 from service.live.hub import GONE, OUTAGE, LiveUnavailable, TournamentGone
 from service.live.loop import demote
-from service.live.wire import SERVER_SEND, direct_socket
+from service.live.wire import SERVER_SEND, close_reason, direct_socket
 
 __all__ = [
+    "ABOVE_ANY_SEQ",
+    "ARCHIVED",
     "BAD_REQUEST",
+    "MAX_ID_LENGTH",
+    "SEQ_DIGITS",
+    "UNAUTHENTICATED",
     "Accepts",
     "is_bridge",
     "parse_delta",
     "parse_since",
+    "possible_id",
     "router",
     "serve_live",
 ]
@@ -57,21 +75,38 @@ router = APIRouter(tags=["live"])
 BAD_REQUEST = 4400
 """Close code for a malformed query (`since`, `delta`)."""
 UNAUTHENTICATED = 4401
-"""Close code for a private tournament without a valid `?token=`."""
+"""Close code for a private tournament without a valid `?token=`, and for an open socket
+whose token or anonymity no longer admits it."""
 ARCHIVED = 4410
-"""Close code for a tournament its organizer archived."""
+"""Close code for a tournament its organizer archived (an open socket's too)."""
+MAX_ID_LENGTH = 64
+"""The longest id a tournament or bridge event can have (as on the HTTP routes)."""
+SEQ_DIGITS = 19
+"""A seq is a 64-bit signed integer: 19 digits at most."""
+ABOVE_ANY_SEQ = 10**SEQ_DIGITS
+"""What a `since` of more digits than a seq can have is taken as."""
 
 Accepts = Callable[[str], bool]
 """Whether a feed serves a tournament of this system (bridge events have their own)."""
 
 
 def parse_since(text: str | None) -> int | None:
-    """`since` as a seq: None when absent; ValueError unless a non-negative integer."""
+    """`since` as a seq: None when absent; ValueError unless a non-negative integer. A
+    number of any length is one (leading zeros aside, more digits than a seq has is
+    above the tournament's seq: `ABOVE_ANY_SEQ`, which gets the snapshot)."""
     if text is None:
         return None
-    if not text.isascii() or not text.isdigit() or len(text) > 18:
+    if not text.isascii() or not text.isdigit():
         raise ValueError(text)
-    return int(text)
+    digits = text.lstrip("0") or "0"
+    return ABOVE_ANY_SEQ if len(digits) > SEQ_DIGITS else int(digits)
+
+
+def possible_id(text: str) -> bool:
+    """Whether a tournament or bridge event could have this id: at most
+    `MAX_ID_LENGTH` characters and no NUL (which no PostgreSQL text holds); any other
+    id is answered 4404 without a read."""
+    return len(text) <= MAX_ID_LENGTH and "\x00" not in text
 
 
 def parse_delta(text: str | None) -> bool:
@@ -85,11 +120,10 @@ def parse_delta(text: str | None) -> bool:
 
 
 async def _refuse(websocket: WebSocket, code: int, status: int, detail: str, field: str) -> None:
+    """An `error` message, then the close with `code` and the detail as its reason."""
     with contextlib.suppress(WebSocketDisconnect, RuntimeError):
-        await websocket.send_text(
-            encode({"type": "error", "status": status, "detail": detail, "field": field})
-        )
-        await websocket.close(code, detail[:120])
+        await websocket.send_text(error_message(status, detail, field))
+        await websocket.close(code, close_reason(detail))
 
 
 async def _drain(websocket: WebSocket) -> None:
@@ -132,6 +166,9 @@ async def serve_live(
         detail = f"delta must be one of {', '.join(DELTA_FORMS)}"
         await _refuse(websocket, BAD_REQUEST, 422, detail, "delta")
         return
+    if not possible_id(tournament_id):
+        await _refuse(websocket, GONE, 404, f"no tournament {tournament_id!r}", "tournament_id")
+        return
     token = websocket.query_params.get("token")
     try:
         if token is None:  # the crowd: one read of the row for all who arrive together
@@ -144,6 +181,8 @@ async def serve_live(
                 if row is not None:
                     await authorize_read(session, row, token)
     except Unauthenticated as refused:
+        if token is not None:
+            websocket.scope[FAILED_AUTHENTICATION] = True
         await _refuse(websocket, UNAUTHENTICATED, 401, refused.detail, "token")
         return
     except Gone as refused:
@@ -167,7 +206,14 @@ async def serve_live(
         return
     # the ASGI send under Starlette's WebSocket: uvicorn's protocol when nothing wraps it
     direct = direct_socket(websocket.scope.get(SERVER_SEND))
-    client = channel.join(websocket, since, direct, compact=compact)
+    client = channel.join(
+        websocket,
+        since,
+        direct,
+        compact=compact,
+        credential=None if token is None else hash_token(token),
+        admitted_at=None if row is None else row.last_seq,
+    )
     if direct is not None:
         demote(direct.transport)  # its socket events now wait behind the writers'
     subscribers = metrics_of(websocket.app).live_subscribers
