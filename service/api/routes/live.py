@@ -41,6 +41,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from sqlalchemy.exc import SQLAlchemyError
 
 from service.api.access import authorize_read, check_readable
+from service.api.ids import is_id
 from service.api.observability import metrics_of
 from service.api.ratelimit import FAILED_AUTHENTICATION
 from service.api.state import AppState
@@ -58,14 +59,12 @@ __all__ = [
     "ABOVE_ANY_SEQ",
     "ARCHIVED",
     "BAD_REQUEST",
-    "MAX_ID_LENGTH",
     "SEQ_DIGITS",
     "UNAUTHENTICATED",
     "Accepts",
     "is_bridge",
     "parse_delta",
     "parse_since",
-    "possible_id",
     "router",
     "serve_live",
 ]
@@ -79,8 +78,6 @@ UNAUTHENTICATED = 4401
 whose token or anonymity no longer admits it."""
 ARCHIVED = 4410
 """Close code for a tournament its organizer archived (an open socket's too)."""
-MAX_ID_LENGTH = 64
-"""The longest id a tournament or bridge event can have (as on the HTTP routes)."""
 SEQ_DIGITS = 19
 """A seq is a 64-bit signed integer: 19 digits at most."""
 ABOVE_ANY_SEQ = 10**SEQ_DIGITS
@@ -100,13 +97,6 @@ def parse_since(text: str | None) -> int | None:
         raise ValueError(text)
     digits = text.lstrip("0") or "0"
     return ABOVE_ANY_SEQ if len(digits) > SEQ_DIGITS else int(digits)
-
-
-def possible_id(text: str) -> bool:
-    """Whether a tournament or bridge event could have this id: at most
-    `MAX_ID_LENGTH` characters and no NUL (which no PostgreSQL text holds); any other
-    id is answered 4404 without a read."""
-    return len(text) <= MAX_ID_LENGTH and "\x00" not in text
 
 
 def parse_delta(text: str | None) -> bool:
@@ -166,7 +156,7 @@ async def serve_live(
         detail = f"delta must be one of {', '.join(DELTA_FORMS)}"
         await _refuse(websocket, BAD_REQUEST, 422, detail, "delta")
         return
-    if not possible_id(tournament_id):
+    if not is_id(tournament_id):
         await _refuse(websocket, GONE, 404, f"no tournament {tournament_id!r}", "tournament_id")
         return
     token = websocket.query_params.get("token")
