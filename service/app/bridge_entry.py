@@ -26,6 +26,7 @@ from typing import Any, Literal
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from service.app.offload import run_cpu
 from service.db.bridge import (
     RESULT_KEYS,
     entered_places,
@@ -309,7 +310,7 @@ async def import_pbn(
     contract) and the caller's transaction stores none."""
     _require_organizer(actor, "import results")
     try:
-        games = read_pbn(text)
+        games = await run_cpu(read_pbn, text)  # off the event loop; linear in the text
     except BridgeInputError as exc:
         raise InvalidInput(str(exc), field="body") from None
     if not games:
