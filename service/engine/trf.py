@@ -28,6 +28,7 @@ Readings taken:
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
@@ -627,6 +628,14 @@ def _parse_player(line: str, line_no: int) -> _PlayerLine:
     return _PlayerLine(player, player_cells, birth, rank, points, bool(rating_text) and not rating)
 
 
+@functools.lru_cache(maxsize=4096)
+def _points(text: str) -> Fraction:
+    """A 4-column points field (blank: 0), one shared value per text: a file of XXA
+    records holds a few distinct values many times, and a million fractions of its own
+    would be a million objects for the collector to walk."""
+    return Fraction(text) if text else Fraction(0)
+
+
 def _parse_acceleration(line: str, line_no: int) -> tuple[int, tuple[Fraction, ...]]:
     """An XXA record (the JaVaFo/bbpPairings extension): a start number, then the points
     added in each round, one 4-column field every 5 columns from column 10."""
@@ -636,7 +645,7 @@ def _parse_acceleration(line: str, line_no: int) -> tuple[int, tuple[Fraction, .
     while position < len(line):
         chunk = line[position : position + 4].strip()
         try:
-            values.append(Fraction(chunk) if chunk else Fraction(0))
+            values.append(_points(chunk))
         except (ValueError, ZeroDivisionError):
             raise TrfError(
                 f"line {line_no}, columns {position + 1}-{position + 4}: XXA points for "

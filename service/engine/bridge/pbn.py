@@ -68,9 +68,9 @@ class PbnResult:
     """Every tag of the game as read (after inheritance)."""
 
 
-def _games(text: str) -> list[dict[str, str]]:
-    """Split into games (blank-line separated) of tag name -> value."""
-    games: list[dict[str, str]] = []
+def _games(text: str) -> Iterator[dict[str, str]]:
+    """The games (blank-line separated) as tag name -> value, one at a time: a game
+    without a contract is dropped as soon as it is read."""
     current: dict[str, str] = {}
     for raw in _uncommented(text):
         line = raw.split(";", 1)[0].strip() if not raw.lstrip().startswith("[") else raw.strip()
@@ -78,14 +78,13 @@ def _games(text: str) -> list[dict[str, str]]:
             continue
         if not line:
             if current:
-                games.append(current)
+                yield current
                 current = {}
             continue
         for match in _TAG.finditer(line):
             current[match.group(1)] = match.group(2).replace('\\"', '"').replace("\\\\", "\\")
     if current:
-        games.append(current)
-    return games
+        yield current
 
 
 def _uncommented(text: str) -> Iterator[str]:
@@ -160,8 +159,10 @@ def _score_game(number: int, tags: Mapping[str, str]) -> PbnResult:
     )
 
 
-def read_pbn(text: str) -> tuple[PbnResult, ...]:
-    """Score every game of a PBN text (games without a Contract tag are skipped)."""
+def read_pbn(text: str, most: int | None = None) -> tuple[PbnResult, ...]:
+    """Score every game of a PBN text (games without a Contract tag are skipped); past
+    `most` games with a Contract tag the text is refused (the caller knows how many
+    results it can take: a session's tables times boards)."""
     if not isinstance(text, str):
         raise BridgeInputError("pbn", "expected the text of a PBN file")
     text = text.replace("\r\n", "\n").replace("\r", "\n")
@@ -179,5 +180,9 @@ def read_pbn(text: str) -> tuple[PbnResult, ...]:
         previous = tags
         if "Contract" not in tags:
             continue
+        if most is not None and len(results) >= most:
+            raise BridgeInputError(
+                "pbn", f"game {number}: more than {most:,} games with a Contract tag"
+            )
         results.append(_score_game(number, tags))
     return tuple(results)

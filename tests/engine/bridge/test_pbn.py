@@ -168,3 +168,12 @@ def test_control_characters_are_refused_naming_the_line(character, where):
     assert info.value.field == "pbn"
     assert f"line 2, {where}: control character U+{ord(character):04X}" in str(info.value)
     assert len(read_pbn(text.replace(character, "\t"))) == 1  # a tab is white space
+
+
+def test_games_past_the_callers_bound_are_refused():
+    """A caller that can take `most` results says so: the text is refused at the first
+    game with a contract past them (games without one, hand records, do not count)."""
+    hand = '[Board "1"]\n[Deal "N:..."]\n\n'
+    assert len(read_pbn(hand * 3 + GAME * 2, most=2)) == 2
+    with pytest.raises(BridgeInputError, match="game 6: more than 2 games with a Contract"):
+        read_pbn(hand * 3 + GAME * 3, most=2)
