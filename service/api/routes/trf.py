@@ -14,17 +14,13 @@ from service.api.publish import commit_and_publish
 from service.api.schemas.tournaments import TournamentImported
 from service.api.trf_import import (
     PointsChoice,
-    decode_trf,
     export_system,
-    import_points,
     import_system,
-    pairing_records,
     player_extra,
-    reconcile_points,
-    stored_trf,
-    validate_limits,
+    read_import,
 )
 from service.api.views import standings_public, tournament_public
+from service.app.offload import run_cpu
 from service.db.event_types import Imported
 from service.db.events import append_event
 from service.db.repository import (
@@ -37,7 +33,7 @@ from service.db.tables import PlayerRow, TournamentRow, TournamentStatus
 from service.db.tokens import hash_token, new_token
 from service.db.tournament_config import TournamentConfig, config_of
 from service.engine.model import Bye
-from service.engine.trf import TrfDocument, TrfError, parse_trf, write_trf
+from service.engine.trf import TrfDocument, write_trf
 from service.errors import InvalidInput
 
 router = APIRouter(tags=["trf"])
@@ -149,26 +145,14 @@ async def import_trf(
     raw = await request.body()
     if len(raw) > MAX_TRF_BYTES:
         raise InvalidInput(f"the file exceeds {MAX_TRF_BYTES} bytes", field="body")
-    try:
-        doc = parse_trf(decode_trf(raw))
-    except TrfError as error:
-        raise InvalidInput(str(error), field="body") from None
-    validate_limits(doc)
-    doc, warnings = reconcile_points(doc, points)
-    system, swiss, system_warnings = import_system(doc)
-    points_settings, points_warnings = import_points(doc)
-    warnings = system_warnings + warnings + points_warnings + pairing_records(doc)
+    imported = await run_cpu(read_import, raw, points)  # off the event loop
+    doc = imported.doc
     tournament = doc.tournament
-    settings: dict[str, Any] = {"source": "trf", "trf": stored_trf(doc)}
-    if swiss:
-        settings["swiss"] = swiss
-    if points_settings is not None:
-        settings["points"] = points_settings
     row, token = await create_tournament(
         session,
         name=(tournament.name or "Imported tournament")[:200],
-        system=system,
-        settings=settings,
+        system=imported.system,
+        settings=imported.settings,
         total_rounds=tournament.total_rounds or len(tournament.rounds) or None,
     )
     issued: list[dict[str, Any]] = []
@@ -210,7 +194,7 @@ async def import_trf(
         **await tournament_public(session, row),
         "organizer_token": token,
         "player_tokens": issued,
-        "warnings": warnings,
+        "warnings": imported.warnings,
     }
 
 

@@ -1,0 +1,107 @@
+"""An upload does not hold up the server: while a large TRF, PBN or JSON body is being
+read, `/healthz` keeps answering within 100 ms (a real server on a loopback port).
+
+A PBN file of 150,000 unclosed "{" took 7 s to read, on the event loop: `/healthz`
+waited those 7 s, and 5 MB would have held the server for hours. The readers are linear
+now and run in the CPU pool; each body here keeps a reader busy for a while and is
+refused at the end, so nothing but the reading is measured. Probes run one after
+another for as long as the upload is in flight; a scheduler hiccup of the busy machine
+may make one of them slow, two may not."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+
+import httpx
+
+from tests.api.processes import start_process
+
+SESSION = {
+    "kind": "pairs",
+    "name": "Probe pairs",
+    "pairs": [{"number": n, "name": f"Pair {n}"} for n in range(1, 5)],
+    "boards": 2,
+    "movement": [
+        {
+            "round": 1,
+            "tables": [
+                {"table": 1, "ns": 1, "ew": 3, "boards": [1, 2]},
+                {"table": 2, "ns": 2, "ew": 4, "boards": [1, 2]},
+            ],
+        }
+    ],
+}
+LIMIT = 0.1
+"""Seconds within which `/healthz` answers."""
+XXA = ("XXA    1" + "  1.0" * 999_990).encode()
+"""Five megabytes of one acceleration record: a TRF file without players."""
+
+
+def _json_tournament() -> bytes:
+    """Four megabytes of a JSON tournament whose last game names an unknown player."""
+    players = [{"id": n, "name": f"Player {n}", "rating": 1500} for n in range(1, 20_001)]
+    games = [
+        {"round": r, "white": 2 * k + 1, "black": 2 * k + 2, "result": "1-0"}
+        for r in range(1, 6)
+        for k in range(10_000)
+    ]
+    games[-1]["black"] = 99_999
+    return json.dumps({"players": players, "games": games, "rounds": 6}).encode()
+
+
+async def _probed(
+    client: httpx.AsyncClient, path: str, body: bytes, headers: dict[str, str]
+) -> tuple[httpx.Response, list[float]]:
+    """Send `body`; meanwhile time `/healthz` again and again until the answer comes."""
+    upload = asyncio.create_task(client.post(path, content=body, headers=headers))
+    waits: list[float] = []
+    while not upload.done():
+        start = time.perf_counter()
+        health = await client.get("/healthz", timeout=5)
+        if not upload.done():  # answered while the upload was still in flight
+            waits.append(time.perf_counter() - start)
+        assert health.status_code == 200
+        await asyncio.sleep(0.005)
+    return await upload, waits
+
+
+async def test_health_answers_while_uploads_are_read(database_url: str) -> None:
+    server = await start_process(database_url)
+    try:
+        async with httpx.AsyncClient(base_url=f"http://{server.address}", timeout=60) as client:
+            created = await client.post("/v1/bridge/events", json=SESSION)
+            assert created.status_code == 201, created.text
+            event = created.json()
+            organizer = {"Authorization": f"Bearer {event['organizer_token']}"}
+            uploads = [
+                (
+                    f"/v1/bridge/events/{event['id']}/import",
+                    b"{\n" * 500_000,  # half a million unclosed "{"
+                    {**organizer, "content-type": "text/plain"},
+                    "no game with a [Contract]",
+                ),
+                (
+                    "/v1/tournaments/import",
+                    XXA,
+                    {"content-type": "application/octet-stream"},
+                    "no 001 player records",
+                ),
+                ("/v1/compute/standings", XXA, {}, "no 001 player records"),
+                (
+                    "/v1/compute/pairings",
+                    _json_tournament(),
+                    {"content-type": "application/json"},
+                    "unknown player id 99999",
+                ),
+            ]
+            for path, body, headers, refusal in uploads:
+                response, waits = await _probed(client, path, body, headers)
+                assert response.status_code == 422, response.text
+                assert refusal in response.json()["detail"]
+                assert len(waits) >= 3, (path, waits)
+                slow = [wait for wait in waits if wait >= LIMIT]
+                assert len(slow) <= 1, (path, sorted(waits)[-3:])
+    finally:
+        server.stop()
