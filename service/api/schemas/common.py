@@ -2,21 +2,22 @@
 
 from __future__ import annotations
 
-import re
 from fractions import Fraction
 from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from service.engine.model import PointSystem
+from service.engine.text import CONTROL_CHARACTERS
 
 __all__ = ["ApiModel", "PointsSettings", "to_number"]
 
 
-_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+_CONTROL = CONTROL_CHARACTERS
 """Control characters no text field takes (tab, line feed and carriage return are
 allowed for multi-line text such as an embedded TRF file). NUL in particular cannot be
-stored by PostgreSQL (issue 12, finding 6: it was a 500 there, stored on SQLite)."""
+stored by PostgreSQL (issue 12, finding 6: it was a 500 there, stored on SQLite). The
+TRF and PBN readers refuse the same characters (`engine.text`)."""
 
 
 def _refuse_controls(value: Any) -> None:
