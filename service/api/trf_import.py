@@ -9,6 +9,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any, Literal
 
+from service.db.tokens import hash_token, new_token
 from service.db.tournament_config import SwissOptions
 from service.engine.model import Bye, ByeKind, Player, Round
 from service.engine.systems import SYSTEMS, SystemName, spec_of, system_from_trf
@@ -24,6 +25,7 @@ __all__ = [
     "import_system",
     "pairing_records",
     "player_extra",
+    "player_rows",
     "read_import",
     "reconcile_points",
     "stored_trf",
@@ -46,12 +48,16 @@ MAX_PLAYERS = 10_000
 @dataclass(frozen=True, slots=True)
 class ImportedFile:
     """A TRF file read for import: the document (points reconciled), the tournament's
-    system, settings and warnings."""
+    system, settings and warnings, its players' rows and their tokens (shown once)."""
 
     doc: TrfDocument
     system: str
     settings: dict[str, Any]
     warnings: list[str]
+    players: list[dict[str, Any]]
+    """Rows of the `players` table, the tournament's id aside."""
+    issued: list[dict[str, Any]]
+    """`start_number`, `name`, `token` of each player."""
 
 
 def read_import(raw: bytes, points: PointsChoice) -> ImportedFile:
@@ -71,7 +77,44 @@ def read_import(raw: bytes, points: PointsChoice) -> ImportedFile:
     if points_settings is not None:
         settings["points"] = points_settings
     warnings = system_warnings + warnings + points_warnings + pairing_records(doc)
-    return ImportedFile(doc, system, settings, warnings)
+    players, issued = player_rows(doc)
+    return ImportedFile(doc, system, settings, warnings, players, issued)
+
+
+def player_rows(doc: TrfDocument) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Each player's row (the file's start numbers are also the entry numbers: the
+    start list is the entry order) and their tokens, made here rather than on the event
+    loop: a file holds up to MAX_PLAYERS of them."""
+    rows: list[dict[str, Any]] = []
+    issued: list[dict[str, Any]] = []
+    for player in doc.tournament.players:
+        token = new_token("ply")
+        extra = player_extra(doc, player)
+        rows.append(
+            {
+                "number": player.start_number,
+                "start_number": player.start_number,
+                "name": player.name,
+                "rating": player.rating,
+                "fide_id": (player.fide_id or "")[:20] or None,
+                "federation": player.federation,
+                "sex": _sex(player.sex),
+                "birth_year": player.birth_year,
+                "token_hash": hash_token(token),
+                "token_expires_at": None,
+                "extra": {"trf": extra} if extra else {},
+            }
+        )
+        issued.append({"start_number": player.start_number, "name": player.name, "token": token})
+    return rows, issued
+
+
+def _sex(code: str | None) -> str | None:
+    """TRF column 10: m / w (f read as w, any case)."""
+    if not code:
+        return None
+    letter = code.lower()
+    return "w" if letter == "f" else letter
 
 
 def _bad(doc: TrfDocument, number: int, detail: str) -> InvalidInput:

@@ -4,7 +4,9 @@ read, `/healthz` keeps answering within 100 ms (a real server on a loopback port
 A PBN file of 150,000 unclosed "{" took 7 s to read, on the event loop: `/healthz`
 waited those 7 s, and 5 MB would have held the server for hours. The readers are linear
 now and run in the CPU pool; each body here keeps a reader busy for a while and is
-refused at the end, so nothing but the reading is measured. Probes run one after
+refused at the end, so nothing but the reading is measured; the last is a start list
+of 9,998 players, read and stored (added one by one to the session, its players held
+the event loop half a second). Probes run one after
 another for as long as the upload is in flight; a scheduler hiccup of the busy machine
 may make one of them slow, two may not."""
 
@@ -37,6 +39,17 @@ LIMIT = 0.1
 """Seconds within which `/healthz` answers."""
 XXA = ("XXA    1" + "  1.0" * 999_990).encode()
 """Five megabytes of one acceleration record: a TRF file without players."""
+
+
+def _start_list() -> bytes:
+    """A TRF file of 9,998 players after round 1 (1 MB): imported, not refused."""
+    lines = []
+    for number in range(1, 9_999):
+        opponent, colour, result = (number + 1, "w", "1") if number % 2 else (number - 1, "b", "0")
+        points = "1.0" if number % 2 else "0.0"
+        head = f"001 {number:4d}      Player {number:<26} 1500".ljust(80) + f"{points:>4}"
+        lines.append(head.ljust(91) + f"{opponent:4d} {colour} {result}")
+    return ("\n".join(lines) + "\nXXR 5\n").encode()
 
 
 def _json_tournament() -> bytes:
@@ -96,10 +109,15 @@ async def test_health_answers_while_uploads_are_read(database_url: str) -> None:
                     "unknown player id 99999",
                 ),
             ]
-            for path, body, headers, refusal in uploads:
+            imported = ("/v1/tournaments/import", _start_list(), {}, "")
+            for path, body, headers, refusal in [*uploads, imported]:
                 response, waits = await _probed(client, path, body, headers)
-                assert response.status_code == 422, response.text
-                assert refusal in response.json()["detail"]
+                if refusal:
+                    assert response.status_code == 422, response.text
+                    assert refusal in response.json()["detail"]
+                else:
+                    assert response.status_code == 201, response.text
+                    assert len(response.json()["player_tokens"]) == 9_998
                 assert len(waits) >= 3, (path, waits)
                 slow = [wait for wait in waits if wait >= LIMIT]
                 assert len(slow) <= 1, (path, sorted(waits)[-3:])

@@ -16,7 +16,6 @@ from service.api.trf_import import (
     PointsChoice,
     export_system,
     import_system,
-    player_extra,
     read_import,
 )
 from service.api.views import standings_public, tournament_public
@@ -27,10 +26,10 @@ from service.db.repository import (
     create_tournament,
     list_players,
     load_engine_tournament,
-    store_round,
+    store_players,
+    store_rounds,
 )
-from service.db.tables import PlayerRow, TournamentRow, TournamentStatus
-from service.db.tokens import hash_token, new_token
+from service.db.tables import TournamentRow, TournamentStatus
 from service.db.tournament_config import TournamentConfig, config_of
 from service.engine.model import Bye
 from service.engine.trf import TrfDocument, write_trf
@@ -155,30 +154,8 @@ async def import_trf(
         settings=imported.settings,
         total_rounds=tournament.total_rounds or len(tournament.rounds) or None,
     )
-    issued: list[dict[str, Any]] = []
-    for player in tournament.players:
-        player_token = new_token("ply")
-        extra = player_extra(doc, player)
-        session.add(
-            PlayerRow(
-                tournament_id=row.id,
-                number=player.start_number,  # the file's numbers: start list = entry order
-                start_number=player.start_number,
-                name=player.name,
-                rating=player.rating,
-                fide_id=(player.fide_id or "")[:20] or None,
-                federation=player.federation,
-                sex=_sex(player.sex),
-                birth_year=player.birth_year,
-                token_hash=hash_token(player_token),
-                extra={"trf": extra} if extra else {},
-            )
-        )
-        issued.append(
-            {"start_number": player.start_number, "name": player.name, "token": player_token}
-        )
-    for rnd in tournament.rounds:
-        await store_round(session, row, rnd)
+    await store_players(session, row, imported.players)
+    await store_rounds(session, row, tournament.rounds)
     paired = len(tournament.rounds)
     complete = all(g.result is not None for r in tournament.rounds for g in r.games)
     row.current_round = paired
@@ -193,14 +170,6 @@ async def import_trf(
     return {
         **await tournament_public(session, row),
         "organizer_token": token,
-        "player_tokens": issued,
+        "player_tokens": imported.issued,
         "warnings": imported.warnings,
     }
-
-
-def _sex(code: str | None) -> str | None:
-    """TRF column 10: m / w (f read as w, any case)."""
-    if not code:
-        return None
-    letter = code.lower()
-    return "w" if letter == "f" else letter
