@@ -88,7 +88,7 @@ async def test_health_answers_while_uploads_are_read(database_url: str) -> None:
             assert created.status_code == 201, created.text
             event = created.json()
             organizer = {"Authorization": f"Bearer {event['organizer_token']}"}
-            uploads = [
+            uploads: list[tuple[str, bytes, dict[str, str], str]] = [
                 (
                     f"/v1/bridge/events/{event['id']}/import",
                     b"{\n" * 500_000,  # half a million unclosed "{"
@@ -108,9 +108,9 @@ async def test_health_answers_while_uploads_are_read(database_url: str) -> None:
                     {"content-type": "application/json"},
                     "unknown player id 99999",
                 ),
+                ("/v1/tournaments/import", _start_list(), {}, ""),  # imported
             ]
-            imported = ("/v1/tournaments/import", _start_list(), {}, "")
-            for path, body, headers, refusal in [*uploads, imported]:
+            for path, body, headers, refusal in uploads:
                 response, waits = await _probed(client, path, body, headers)
                 if refusal:
                     assert response.status_code == 422, response.text
