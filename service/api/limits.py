@@ -15,9 +15,12 @@ A pure ASGI middleware, outermost of the app's own middleware:
 
 Limits: `max_upload_bytes` for uploads, `max_body_bytes` otherwise. Uploads are the
 bodies of the file imports (`POST /v1/tournaments/import`, `POST
-/v1/bridge/events/{id}/import`) and of the stateless `/v1/compute/...` endpoints, which
-take whole tournaments, whatever their content type (a file may come as `text/plain`,
-`application/octet-stream` or with none), and any `text/...` body.
+/v1/bridge/events/{id}/import`) and of the compute endpoints that take whole
+tournaments (`POST /v1/compute/standings`, `/v1/compute/pairings`), whatever their
+content type (a file may come as `text/plain`, `application/octet-stream` or with
+none): their routes read them in the CPU pool. Every other body, JSON the framework
+parses on the event loop (the other `/v1/compute/...` endpoints included), is at most
+`max_body_bytes`.
 """
 
 from __future__ import annotations
@@ -33,8 +36,10 @@ from service.errors import InvalidInput, TooLarge, Unauthenticated, Unavailable
 __all__ = ["BodyLimitMiddleware"]
 
 _BODY_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
-_UPLOADS = re.compile(r"^/v1/(?:compute/|tournaments/import$|bridge/events/[^/]+/import$)")
-"""Routes whose body is a file or a whole tournament, whatever its content type."""
+_UPLOADS = re.compile(
+    r"^/v1/(?:compute/standings|compute/pairings|tournaments/import|bridge/events/[^/]+/import)$"
+)
+"""Routes whose body is a file or a whole tournament, read off the event loop."""
 
 
 class BodyLimitMiddleware:
@@ -69,7 +74,7 @@ class BodyLimitMiddleware:
                 return
         settings = state.settings
         content_type = headers.get(b"content-type", b"").decode("latin-1").lower()
-        upload = content_type.startswith("text/") or _UPLOADS.match(path) is not None
+        upload = _UPLOADS.match(path) is not None
         limit = int(settings.max_upload_bytes if upload else settings.max_body_bytes)
         declared = headers.get(b"content-length")
         if declared is not None and declared.isdigit() and int(declared) > limit:
