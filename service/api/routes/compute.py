@@ -100,6 +100,18 @@ async def standings(
     `system` (body or query), else a TRF file's 092 record, else the shape of the
     games; `reading` in the response says which applied."""
     data, body = await _tournament_input(request)
+    # off the event loop, with the rows of the response: a whole tournament's table
+    return await run_cpu(_standings, data, body, tiebreaks, edition, explain, system)
+
+
+def _standings(
+    data: EngineInput,
+    body: ComputeTournament | None,
+    tiebreaks: str | None,
+    edition: Literal["2026", "2024"] | None,
+    explain: int | None,
+    system: TournamentSystem | None,
+) -> ComputeStandings:
     named = system or (body.system if body else None)
     reading = reading_for(data.tournament, named, data.declared_system)
     order = _codes(tiebreaks) or (body.tiebreaks if body and body.tiebreaks else None)
