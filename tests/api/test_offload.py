@@ -67,7 +67,7 @@ async def test_health_answers_while_a_sent_tournament_is_ranked(
     """`POST /v1/compute/standings` ranks a whole tournament sent by anyone: in the CPU
     pool too, with the rows of its answer."""
     started, release = threading.Event(), threading.Event()
-    original = compute.compute_standings
+    original = compute.compute_standings  # type: ignore[attr-defined]
 
     def heavy(*args: Any, **kwargs: Any) -> Any:
         started.set()
