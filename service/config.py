@@ -71,9 +71,10 @@ class Settings(BaseSettings):
     """Shortest Idempotency-Key accepted on a request with no bearer token (an unguessable
     key is then the only thing that entitles a caller to the stored response)."""
     max_body_bytes: int = 1_000_000
-    """Largest request body read (413 above); TRF and PBN uploads get `max_upload_bytes`."""
+    """Largest request body read (413 above); uploads (TRF and PBN files, whole tournaments
+    for `/v1/compute/standings` and `/pairings`) get `max_upload_bytes`."""
     max_upload_bytes: int = 5_000_000
-    """Largest TRF or PBN text body."""
+    """Largest upload: a TRF or PBN file, a whole tournament for a compute endpoint."""
     lock_wait_seconds: float = 10.0
     """Longest a write waits for its tournament: at this process's gate (`app.write_gate`)
     and, on PostgreSQL, for a lock (`lock_timeout`). A retry waiting in the database for

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager, suppress
 from datetime import timedelta
@@ -59,6 +60,12 @@ __all__ = ["create_app"]
 
 PURGER_GRACE_SECONDS = 5.0
 """How long the server's shutdown lets an idempotency purge under way finish."""
+SWITCH_INTERVAL_SECONDS = 0.001
+"""How often CPython asks a thread running Python code to hand the interpreter over (5 ms
+by default). The CPU pool's threads (`app.offload`: uploads read, pairings, standings)
+share it with the event loop, and a request answered meanwhile waits for it at each
+step (the loop, the database driver's thread); at 1 ms `/healthz` answers within 100 ms
+while a 5 MB upload is read (tests/api/test_upload_health.py)."""
 
 DESCRIPTION = """
 Tournament pairing and scoring: FLAMPARK, the FIDE Dutch and JCA Swiss systems, Berger
@@ -188,6 +195,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 stop_purging,
             )
         )
+        sys.setswitchinterval(SWITCH_INTERVAL_SECONDS)
         settle_after_start()
         await report_database_at_start(app.state.arbiter)
         try:

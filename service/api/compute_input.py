@@ -1,4 +1,7 @@
-"""Compute-endpoint input (JSON or TRF) -> engine values, and ids back out."""
+"""Compute-endpoint input (JSON or TRF) -> engine values, and ids back out.
+
+`read_tournament` reads a whole body; it is CPU-bound and linear in the body, and the
+routes run it in the CPU pool, off the event loop."""
 
 from __future__ import annotations
 
@@ -6,12 +9,22 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from fastapi.exceptions import RequestValidationError
+from pydantic import ValidationError
+
 from service.api.schemas.compute import ComputeTournament
 from service.engine.model import Bye, ByeKind, Colour, Game, GameResult, Player, Round, Tournament
-from service.engine.trf import NO_PLAYERS, TrfDocument, parse_trf
+from service.engine.trf import NO_PLAYERS, TrfDocument, decode_trf, parse_trf
 from service.errors import InvalidInput
 
-__all__ = ["NO_PLAYERS", "EngineInput", "from_json", "from_trf", "trf_document"]
+__all__ = [
+    "NO_PLAYERS",
+    "EngineInput",
+    "from_json",
+    "from_trf",
+    "read_tournament",
+    "trf_document",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,6 +39,20 @@ class EngineInput:
     forbidden_pairs: tuple[frozenset[int], ...] = ()
     declared_system: str | None = None
     """A TRF file's record 092 / 192 text (the system it declares), as written."""
+
+
+def read_tournament(raw: bytes, is_json: bool) -> tuple[EngineInput, ComputeTournament | None]:
+    """A body as a JSON tournament (`is_json`: its validation errors are the request's,
+    at `body.<field>`), else as TRF text (UTF-8, else Windows-1252 / Latin-1)."""
+    if is_json:
+        try:
+            body = ComputeTournament.model_validate_json(raw)
+        except ValidationError as exc:
+            raise RequestValidationError(
+                [{**e, "loc": ("body", *e["loc"])} for e in exc.errors()]
+            ) from None
+        return from_json(body), body
+    return from_trf(decode_trf(raw)), None
 
 
 def trf_document(text: str, field: str = "body") -> TrfDocument:

@@ -9,13 +9,23 @@ A pure ASGI middleware, outermost of the app's own middleware:
   or parse a large body (the route still authorizes the request in full);
 - a `Content-Length` above the limit is 413 at once; a body sent without a length is
   read only up to the limit (413 past it), then handed on whole;
-- a text body (TRF, PBN) with a NUL character is 422 (PostgreSQL cannot store NUL).
+- a text body (TRF, PBN) with a NUL character is 422 (PostgreSQL cannot store NUL);
+  whatever the content type, the TRF and PBN readers refuse NUL and every other control
+  character, naming the line.
 
-Limits: `max_upload_bytes` for text bodies (TRF, PBN) and the stateless
-`/v1/compute/...` endpoints, which take whole tournaments; `max_body_bytes` otherwise.
+Limits: `max_upload_bytes` for uploads, `max_body_bytes` otherwise. Uploads are the
+bodies of the file imports (`POST /v1/tournaments/import`, `POST
+/v1/bridge/events/{id}/import`) and of the compute endpoints that take whole
+tournaments (`POST /v1/compute/standings`, `/v1/compute/pairings`), whatever their
+content type (a file may come as `text/plain`, `application/octet-stream` or with
+none): their routes read them in the CPU pool. Every other body, JSON the framework
+parses on the event loop (the other `/v1/compute/...` endpoints included), is at most
+`max_body_bytes`.
 """
 
 from __future__ import annotations
+
+import re
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -26,6 +36,10 @@ from service.errors import InvalidInput, TooLarge, Unauthenticated, Unavailable
 __all__ = ["BodyLimitMiddleware"]
 
 _BODY_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+_UPLOADS = re.compile(
+    r"^/v1/(?:compute/standings|compute/pairings|tournaments/import|bridge/events/[^/]+/import)$"
+)
+"""Routes whose body is a file or a whole tournament, read off the event loop."""
 
 
 class BodyLimitMiddleware:
@@ -64,7 +78,7 @@ class BodyLimitMiddleware:
                 return
         settings = state.settings
         content_type = headers.get(b"content-type", b"").decode("latin-1").lower()
-        upload = content_type.startswith("text/") or path.startswith("/v1/compute/")
+        upload = _UPLOADS.match(path) is not None
         limit = int(settings.max_upload_bytes if upload else settings.max_body_bytes)
         declared = headers.get(b"content-length")
         if declared is not None and declared.isdigit() and int(declared) > limit:

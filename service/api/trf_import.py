@@ -1,20 +1,23 @@
 """TRF files through the API: decoding, the API's own limits, the declared system, the
 file's points against its results, and what the file carried beside the games
-(README: TRF). Pure functions; routes/trf.py stores and renders."""
+(README: TRF). Pure functions; routes/trf.py runs `read_import` in the CPU pool (off
+the event loop: every step is linear in the file), then stores and renders."""
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any, Literal
 
+from service.db.tokens import hash_token, new_token
 from service.db.tournament_config import SwissOptions
 from service.engine.model import Bye, ByeKind, Player, Round
 from service.engine.systems import SYSTEMS, SystemName, spec_of, system_from_trf
-from service.engine.trf import TrfDocument, decode_trf, points_mismatches
+from service.engine.trf import TrfDocument, TrfError, decode_trf, parse_trf, points_mismatches
 from service.errors import InvalidInput
 
 __all__ = [
+    "ImportedFile",
     "PointsChoice",
     "decode_trf",
     "export_system",
@@ -22,6 +25,8 @@ __all__ = [
     "import_system",
     "pairing_records",
     "player_extra",
+    "player_rows",
+    "read_import",
     "reconcile_points",
     "stored_trf",
     "validate_limits",
@@ -38,6 +43,78 @@ MAX_RATING = 4000
 """As POST /players: rating 0..4000."""
 MAX_NAME = 200
 MAX_PLAYERS = 10_000
+
+
+@dataclass(frozen=True, slots=True)
+class ImportedFile:
+    """A TRF file read for import: the document (points reconciled), the tournament's
+    system, settings and warnings, its players' rows and their tokens (shown once)."""
+
+    doc: TrfDocument
+    system: str
+    settings: dict[str, Any]
+    warnings: list[str]
+    players: list[dict[str, Any]]
+    """Rows of the `players` table, the tournament's id aside."""
+    issued: list[dict[str, Any]]
+    """`start_number`, `name`, `token` of each player."""
+
+
+def read_import(raw: bytes, points: PointsChoice) -> ImportedFile:
+    """Decode, read and check a TRF file for import; refusals are `InvalidInput` naming
+    the line (and columns). CPU-bound and pure: the route runs it in the CPU pool."""
+    try:
+        doc = parse_trf(decode_trf(raw))
+    except TrfError as error:
+        raise InvalidInput(str(error), field="body") from None
+    validate_limits(doc)
+    doc, warnings = reconcile_points(doc, points)
+    system, swiss, system_warnings = import_system(doc)
+    points_settings, points_warnings = import_points(doc)
+    settings: dict[str, Any] = {"source": "trf", "trf": stored_trf(doc)}
+    if swiss:
+        settings["swiss"] = swiss
+    if points_settings is not None:
+        settings["points"] = points_settings
+    warnings = system_warnings + warnings + points_warnings + pairing_records(doc)
+    players, issued = player_rows(doc)
+    return ImportedFile(doc, system, settings, warnings, players, issued)
+
+
+def player_rows(doc: TrfDocument) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Each player's row (the file's start numbers are also the entry numbers: the
+    start list is the entry order) and their tokens, made here rather than on the event
+    loop: a file holds up to MAX_PLAYERS of them."""
+    rows: list[dict[str, Any]] = []
+    issued: list[dict[str, Any]] = []
+    for player in doc.tournament.players:
+        token = new_token("ply")
+        extra = player_extra(doc, player)
+        rows.append(
+            {
+                "number": player.start_number,
+                "start_number": player.start_number,
+                "name": player.name,
+                "rating": player.rating,
+                "fide_id": (player.fide_id or "")[:20] or None,
+                "federation": player.federation,
+                "sex": _sex(player.sex),
+                "birth_year": player.birth_year,
+                "token_hash": hash_token(token),
+                "token_expires_at": None,
+                "extra": {"trf": extra} if extra else {},
+            }
+        )
+        issued.append({"start_number": player.start_number, "name": player.name, "token": token})
+    return rows, issued
+
+
+def _sex(code: str | None) -> str | None:
+    """TRF column 10: m / w (f read as w, any case)."""
+    if not code:
+        return None
+    letter = code.lower()
+    return "w" if letter == "f" else letter
 
 
 def _bad(doc: TrfDocument, number: int, detail: str) -> InvalidInput:
@@ -210,9 +287,11 @@ def reconcile_points(doc: TrfDocument, choice: PointsChoice) -> tuple[TrfDocumen
         ]
     changes: dict[tuple[int, int], ByeKind] = {}
     warnings: list[str] = []
+    rounds = doc.tournament.rounds
+    cells = [_Cells.of(rnd) for rnd in rounds]
     for number, (given, scored) in mismatches.items():
         missing = given - scored
-        unscored = [rnd for rnd in doc.tournament.rounds if _unscored(rnd, number)]
+        unscored = [rnd for rnd, cell in zip(rounds, cells, strict=True) if cell.unscored(number)]
         halves = missing == Fraction(len(unscored), 2)
         for rnd in unscored:
             if missing <= 0:
@@ -231,22 +310,39 @@ def reconcile_points(doc: TrfDocument, choice: PointsChoice) -> tuple[TrfDocumen
                 f"columns 81-84: player {number}'s points are {_show(given)} in the file, "
                 f"{_show(scored)} by the results, and no unscored round explains it",
             )
-    rounds = tuple(_with_byes(rnd, changes) for rnd in doc.tournament.rounds)
-    return replace(doc, tournament=replace(doc.tournament, rounds=rounds)), warnings
-
-
-def _unscored(rnd: Round, number: int) -> bool:
-    """A zero-point bye, or a blank cell (no game, no bye) in a paired round."""
-    if any(number in (g.white, g.black) for g in rnd.games):
-        return False
-    return all(b.kind is ByeKind.ZERO_POINT for b in rnd.byes if b.player == number)
-
-
-def _with_byes(rnd: Round, changes: dict[tuple[int, int], ByeKind]) -> Round:
-    byes = {b.player: b for b in rnd.byes}
+    by_round: dict[int, dict[int, ByeKind]] = {}
     for (round_no, number), kind in changes.items():
-        if round_no == rnd.number:
-            byes[number] = Bye(round_no, number, kind)
+        by_round.setdefault(round_no, {})[number] = kind
+    changed = tuple(_with_byes(rnd, by_round.get(rnd.number, {})) for rnd in rounds)
+    return replace(doc, tournament=replace(doc.tournament, rounds=changed)), warnings
+
+
+@dataclass(frozen=True, slots=True)
+class _Cells:
+    """A round's cells by player: who played, and the kind of each bye (looked up in
+    constant time, so that reconciling every player stays linear in the file)."""
+
+    seated: frozenset[int]
+    byes: dict[int, ByeKind]
+
+    @classmethod
+    def of(cls, rnd: Round) -> _Cells:
+        seated = frozenset(p for g in rnd.games for p in (g.white, g.black))
+        return cls(seated, {b.player: b.kind for b in rnd.byes})
+
+    def unscored(self, number: int) -> bool:
+        """A zero-point bye, or a blank cell (no game, no bye) in a paired round."""
+        if number in self.seated:
+            return False
+        return self.byes.get(number, ByeKind.ZERO_POINT) is ByeKind.ZERO_POINT
+
+
+def _with_byes(rnd: Round, changes: dict[int, ByeKind]) -> Round:
+    if not changes:
+        return rnd
+    byes = {b.player: b for b in rnd.byes}
+    for number, kind in changes.items():
+        byes[number] = Bye(rnd.number, number, kind)
     return Round(rnd.number, rnd.games, tuple(byes[n] for n in sorted(byes)))
 
 

@@ -15,7 +15,9 @@ Readings (documented in the README section for bridge events):
   removing a result or importing a PBN file.
 - A board outside the session, or not played at the table, is a 422; a table the
   movement does not have is a 404.
-- A PBN import is all or nothing: one bad game stores none, and the error names it.
+- A PBN import is all or nothing: one bad game stores none, and the error names it. A
+  file holds at most one game with a contract for each play of the session (a table's
+  board): a longer one is refused before anything is entered.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from typing import Any, Literal
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from service.app.offload import run_cpu
 from service.db.bridge import (
     RESULT_KEYS,
     entered_places,
@@ -309,7 +312,9 @@ async def import_pbn(
     contract) and the caller's transaction stores none."""
     _require_organizer(actor, "import results")
     try:
-        games = read_pbn(text)
+        # off the event loop; linear in the text; no more games than the session has
+        # plays (a table's board), so the entries below stay bounded too
+        games = await run_cpu(read_pbn, text, len(layout.plays))
     except BridgeInputError as exc:
         raise InvalidInput(str(exc), field="body") from None
     if not games:

@@ -28,6 +28,7 @@ Readings taken:
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
@@ -45,8 +46,11 @@ from service.engine.model import (
     Round,
     Tournament,
 )
+from service.engine.text import first_control, split_lines
 
 __all__ = [
+    "MAX_HEADER_CHARACTERS",
+    "MAX_HEADER_RECORDS",
     "NO_PLAYERS",
     "TEAM_RECORDS",
     "Prohibition",
@@ -81,6 +85,17 @@ MAX_ACCELERATED = 1_000_000
 of start numbers over a range of rounds, (last - first + 1) x (rounds) entries to build,
 and a few megabytes of 250 lines over 9,999 start numbers and 999 rounds would ask for
 trillions. A 5,000-player open accelerating two groups over five rounds uses 25,000."""
+
+MAX_HEADER_RECORDS = 1_000
+"""Records one file may carry beside its players (001) and the XXA and XXP extensions:
+the TRF-16 header records (012-132, one each, 112 once per deputy arbiter), TRF-26's
+(142-232, 240 per round and bye type, 250 and 260 per group), XXR, XXC and unknown
+codes. They are kept verbatim for the export, so a tournament keeps (and reads back)
+at most this many; a real file carries a few dozen."""
+
+MAX_HEADER_CHARACTERS = 100_000
+"""Characters the header records of one file may hold together, codes included: a 240
+record listing 10,000 start numbers is 50,000."""
 
 NO_PLAYERS = "the TRF file has no 001 player records"
 """The one message for a file that is not a TRF file (garbage, binary, empty): the
@@ -211,13 +226,22 @@ def parse_trf(text: str) -> TrfDocument:
     total_rounds: int | None = None
     initial_colour: Colour | None = None
 
-    text = text.removeprefix("\ufeff")
-    for line_no, raw in enumerate(text.replace("\r\n", "\n").replace("\r", "\n").split("\n"), 1):
+    header_characters = 0  # MAX_HEADER_CHARACTERS
+
+    text = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
+    found = first_control(text)
+    if found is not None and (text.startswith("001") or "\n001" in text):
+        # (a file without player records is not a TRF file: its callers say so)
+        raise TrfError(f"{found.describe()}; TRF records carry no control characters")
+    for line_no, raw in enumerate(split_lines(text), 1):
         line = raw.rstrip()
         if not line.strip() or line.startswith("###"):
             continue
         code = line[:3]
         rest = line[4:] if len(line) > 3 else ""
+        if code not in _NOT_HEADERS:
+            header_characters += len(line)
+            _check_headers(len(headers) + 1, header_characters, line_no)
         header_lines.setdefault(code, line_no)
         if code in TEAM_RECORDS:
             raise TrfError(
@@ -285,6 +309,7 @@ def parse_trf(text: str) -> TrfDocument:
         elif code == "XXP":
             ids = [_int_field(tok, line_no, "XXP start number") for tok in rest.split()]
             kept_apart = _count_kept_apart(kept_apart, ids, line_no)
+            ids = list(dict.fromkeys(ids))  # a number listed twice is one player
             forbidden.extend(frozenset((a, b)) for i, a in enumerate(ids) for b in ids[i + 1 :])
         else:
             if code == "192" or (code == "092" and system is None):
@@ -323,6 +348,25 @@ def parse_trf(text: str) -> TrfDocument:
         lines=lines,
         header_lines=header_lines,
     )
+
+
+_NOT_HEADERS = frozenset({"001", "XXA", "XXP"})
+"""Records read into the players and the pairing data rather than kept verbatim."""
+
+
+def _check_headers(records: int, characters: int, line_no: int) -> None:
+    """Refuse a file whose header records pass MAX_HEADER_RECORDS or
+    MAX_HEADER_CHARACTERS, naming the record that does."""
+    if records > MAX_HEADER_RECORDS:
+        raise TrfError(
+            f"line {line_no}: more than {MAX_HEADER_RECORDS:,} header records (records "
+            "other than 001, XXA and XXP); a TRF file carries a few dozen"
+        )
+    if characters > MAX_HEADER_CHARACTERS:
+        raise TrfError(
+            f"line {line_no}: the header records so far hold more than "
+            f"{MAX_HEADER_CHARACTERS:,} characters"
+        )
 
 
 def _bye_column_counted(
@@ -512,9 +556,11 @@ def _parse_260(line: str, line_no: int) -> Prohibition:
     last_text = line[8:11].strip()
     last = _int_field(last_text, line_no, "record 260 last round (cols 9-11)") if last_text else 0
     players = tuple(
-        _int_field(line[i : i + 4].strip(), line_no, f"record 260 start number (col {i + 1})")
-        for i in range(12, len(line), 5)
-        if line[i : i + 4].strip()
+        dict.fromkeys(  # a number listed twice is one player
+            _int_field(line[i : i + 4].strip(), line_no, f"record 260 start number (col {i + 1})")
+            for i in range(12, len(line), 5)
+            if line[i : i + 4].strip()
+        )
     )
     if len(players) < 2:
         raise TrfError(f"line {line_no}: record 260 names fewer than two players")
@@ -582,6 +628,14 @@ def _parse_player(line: str, line_no: int) -> _PlayerLine:
     return _PlayerLine(player, player_cells, birth, rank, points, bool(rating_text) and not rating)
 
 
+@functools.lru_cache(maxsize=4096)
+def _points(text: str) -> Fraction:
+    """A 4-column points field (blank: 0), one shared value per text: a file of XXA
+    records holds a few distinct values many times, and a million fractions of its own
+    would be a million objects for the collector to walk."""
+    return Fraction(text) if text else Fraction(0)
+
+
 def _parse_acceleration(line: str, line_no: int) -> tuple[int, tuple[Fraction, ...]]:
     """An XXA record (the JaVaFo/bbpPairings extension): a start number, then the points
     added in each round, one 4-column field every 5 columns from column 10."""
@@ -591,7 +645,7 @@ def _parse_acceleration(line: str, line_no: int) -> tuple[int, tuple[Fraction, .
     while position < len(line):
         chunk = line[position : position + 4].strip()
         try:
-            values.append(Fraction(chunk) if chunk else Fraction(0))
+            values.append(_points(chunk))
         except (ValueError, ZeroDivisionError):
             raise TrfError(
                 f"line {line_no}, columns {position + 1}-{position + 4}: XXA points for "

@@ -10,9 +10,11 @@ from typing import Any
 import httpx
 import pytest
 from fastapi import FastAPI
+from sqlmodel import func, select
 
 from service.api.app import create_app
 from service.config import Settings
+from service.db.tables import TournamentRow
 from tests.db_backends import BACKENDS, prepared_database
 
 
@@ -36,6 +38,12 @@ async def client(app: FastAPI) -> AsyncIterator[httpx.AsyncClient]:
     transport = httpx.ASGITransport(app=app)
     async with httpx.AsyncClient(transport=transport, base_url="http://arbiter.test") as c:
         yield c
+
+
+async def stored_tournaments(app: FastAPI) -> int:
+    """How many tournaments and bridge events the database holds."""
+    async with app.state.arbiter.sessions() as session:
+        return int((await session.exec(select(func.count()).select_from(TournamentRow))).one())
 
 
 @dataclass

@@ -10,10 +10,8 @@ from typing import Any
 import httpx
 import pytest
 from fastapi import FastAPI
-from sqlmodel import func, select
 
-from service.db.tables import TournamentRow
-from tests.api.conftest import create_round_robin
+from tests.api.conftest import create_round_robin, stored_tournaments
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "trf"
 
@@ -33,11 +31,6 @@ async def _import(client: httpx.AsyncClient, name: str, query: str = "") -> dict
 
 def _auth(body: dict[str, Any]) -> dict[str, str]:
     return {"Authorization": f"Bearer {body['organizer_token']}"}
-
-
-async def _count(app: FastAPI) -> int:
-    async with app.state.arbiter.sessions() as session:
-        return int((await session.exec(select(func.count()).select_from(TournamentRow))).one())
 
 
 @pytest.mark.parametrize(
@@ -175,13 +168,13 @@ async def test_points_spread_as_half_point_byes_over_the_unscored_rounds(
 async def test_refused_files_store_nothing(
     app: FastAPI, client: httpx.AsyncClient, name: str, detail: str
 ) -> None:
-    before = await _count(app)
+    before = await stored_tournaments(app)
     response = await _post(client, (DATA / name).read_bytes())
     assert response.status_code == 422, response.text
     assert response.headers["content-type"].startswith("application/problem+json")
     assert detail in response.json()["detail"]
     assert response.json()["field"] == "body"
-    assert await _count(app) == before
+    assert await stored_tournaments(app) == before
 
 
 async def test_round_robin_declared_in_092_is_a_round_robin(client: httpx.AsyncClient) -> None:
@@ -235,11 +228,11 @@ async def test_trf26_162_points_outside_the_api_limits_are_refused(
     client: httpx.AsyncClient, app: FastAPI
 ) -> None:
     text = (DATA / "trf26_scoring_162.trf").read_text().replace("W 3.0", "W 0.3")
-    before = await _count(app)
+    before = await stored_tournaments(app)
     response = await _post(client, text.encode())
     assert response.status_code == 422
     assert "line 3: record 162 gives 0.3 points for win" in response.json()["detail"]
-    assert await _count(app) == before
+    assert await stored_tournaments(app) == before
 
 
 @pytest.mark.parametrize(
@@ -256,7 +249,7 @@ async def test_acceleration_points_that_are_no_number_are_named(
     denominator) is a 422 naming its line and columns, on import and on the compute
     endpoint, and stores nothing."""
     raw = ((DATA / "announced_byes.trf").read_text() + line + "\n").encode()
-    before = await _count(app)
+    before = await stored_tournaments(app)
     for response in (
         await _post(client, raw),
         await client.post(
@@ -266,7 +259,7 @@ async def test_acceleration_points_that_are_no_number_are_named(
         assert response.status_code == 422, response.text
         assert response.headers["content-type"].startswith("application/problem+json")
         assert words in response.json()["detail"]
-    assert await _count(app) == before
+    assert await stored_tournaments(app) == before
 
 
 async def test_pairing_records_the_tournament_does_not_apply_are_named(

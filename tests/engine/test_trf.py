@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
 
@@ -10,13 +11,17 @@ import pytest
 from service.engine.model import MAX_PLAYER_ROUNDS, ByeKind, Colour, GameResult
 from service.engine.trf import (
     MAX_ACCELERATED,
+    MAX_HEADER_CHARACTERS,
+    MAX_HEADER_RECORDS,
     MAX_KEPT_APART,
     TrfError,
+    decode_trf,
     parse_trf,
     rounds_prefix,
     write_trf,
 )
 from tests.data import DATA_DIR, ORACLE_DUTCH
+from tests.engine.growth import LINEAR, growth
 
 ORACLE_FILES = sorted(ORACLE_DUTCH.glob("*.trf"))
 
@@ -174,3 +179,78 @@ def test_the_player_rounds_a_file_spans_are_bounded() -> None:
     assert len(parse_trf(field(1000, 1000)).tournament.rounds) == 1000
     with pytest.raises(TrfError, match="line 1: 1,000 players over 1,001 round columns span"):
         parse_trf(field(1000, 1001))
+
+
+BASE = (DATA_DIR / "trf" / "announced_byes.trf").read_text()
+
+
+def test_a_start_number_listed_twice_keeps_one_pair_apart() -> None:
+    """XXP and 260 counted a repeated start number once but paired every copy: 1,000
+    copies of "1 2" made 499,500 pairs (a few megabytes of them, billions)."""
+    doc = parse_trf(BASE + "XXP" + " 1 2" * 500 + "\n260   1   2" + "    3    4" * 500 + "\n")
+    assert doc.forbidden_pairs == (frozenset({1, 2}),)
+    assert doc.prohibitions[0].players == (3, 4)
+    assert doc.forbidden_for(1) == (frozenset({1, 2}), frozenset({3, 4}))
+
+
+PATHOLOGICAL = {
+    "blank lines": lambda n: BASE + "\n" * n,
+    "carriage returns": lambda n: BASE + "\r" * n,
+    "comment lines": lambda n: BASE + "###\n" * (n // 4),
+    "header records": lambda n: BASE + "022 x\n" * (n // 6),
+    "one long header record": lambda n: BASE + "022 " + "x" * n,
+    "long player record": lambda n: BASE + "001    7      G".ljust(91) + "   1 w 1  " * (n // 10),
+    "XXA values": lambda n: BASE + "XXA    1" + "  1.0" * (n // 5),
+}
+"""(Repeated XXP and 260 numbers: the test before this one; quadratic, they would ask
+for gigabytes here.)"""
+
+
+@pytest.mark.parametrize("make", PATHOLOGICAL.values(), ids=PATHOLOGICAL.keys())
+def test_reading_is_linear_in_the_file(make: Callable[[int], str]) -> None:
+    assert growth(parse_trf, make, 50_000) < LINEAR
+
+
+def test_header_records_are_bounded() -> None:
+    """Every record beside 001, XXA and XXP is kept verbatim (a tournament stores them
+    for its export, and reads them back with the tournament): at most
+    MAX_HEADER_RECORDS of them, holding MAX_HEADER_CHARACTERS characters."""
+    assert (MAX_HEADER_RECORDS, MAX_HEADER_CHARACTERS) == (1_000, 100_000)
+    own = len(BASE.split("\n001")[0].splitlines())  # 012, 092, XXR, XXC
+    padding = "".join(f"132 round {n}\n" for n in range(MAX_HEADER_RECORDS - own))
+    assert len(parse_trf(BASE + padding).headers) == MAX_HEADER_RECORDS
+    lines = len((BASE + padding).splitlines())
+    with pytest.raises(TrfError, match=f"line {lines + 1}: more than 1,000 header records"):
+        parse_trf(BASE + padding + "XXR 3\n")
+    assert parse_trf(BASE + padding + "XXA    1  1.0\nXXP 1 2\n###\n\n")  # not headers
+    long = "022 " + "x" * (MAX_HEADER_CHARACTERS - 200) + "\n"
+    assert parse_trf(BASE + long)
+    with pytest.raises(TrfError, match="line 12: the header records so far hold more than"):
+        parse_trf(BASE + long + "032 " + "x" * 200 + "\n")
+
+
+@pytest.mark.parametrize("character", ["\x00", "\x07", "\x1b", "\x7f", "\x85", "\x9f"])
+def test_control_characters_are_refused_naming_line_and_column(character: str) -> None:
+    name_line = BASE.replace("Alpha, Ann", f"Alpha, A{character}n")
+    code = f"U\\+{ord(character):04X}"
+    with pytest.raises(TrfError, match=f"line 5, column 23: control character {code}"):
+        parse_trf(name_line)
+    header = BASE.replace("Minimal Open", f"Minimal{character}Open")
+    with pytest.raises(TrfError, match="line 1, column 12: control character"):
+        parse_trf(header.replace("\n", "\r\n"))  # lines counted whatever their ends
+    assert parse_trf(BASE.replace("Minimal Open", "Minimal\tOpen")).tournament.name
+
+
+def test_a_c1_control_from_a_latin_1_file_is_refused() -> None:
+    """Windows-1252 leaves five bytes undefined; a file holding one is read as Latin-1,
+    where 0x80-0x9F are C1 control characters."""
+    raw = BASE.replace("Alpha, Ann", "Alpha, \u20acnn").encode("cp1252")
+    assert parse_trf(decode_trf(raw)).tournament.players[0].name == "Alpha, \u20acnn"
+    with pytest.raises(TrfError, match="line 5, column 22: control character U\\+0080"):
+        parse_trf(decode_trf(raw.replace(b"Bravo", b"Br\x81vo")))
+
+
+def test_a_file_without_players_is_not_refused_for_its_characters() -> None:
+    """Binary garbage is not a TRF file: the callers say so (NO_PLAYERS), one message
+    for every such file."""
+    assert not parse_trf("\x00\x01\xff\xfe garbage\n").tournament.players

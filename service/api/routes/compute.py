@@ -6,10 +6,8 @@ from dataclasses import asdict
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Query, Request
-from fastapi.exceptions import RequestValidationError
-from pydantic import ValidationError
 
-from service.api.compute_input import EngineInput, from_json, from_trf
+from service.api.compute_input import EngineInput, read_tournament
 from service.api.flampark_views import schedule_document
 from service.api.observability import observe_pairing
 from service.api.schemas.common import to_number
@@ -72,15 +70,8 @@ async def _tournament_input(request: Request) -> tuple[EngineInput, ComputeTourn
     raw = await request.body()
     if len(raw) > MAX_BODY:
         raise InvalidInput(f"the body exceeds {MAX_BODY} bytes", field="body")
-    if request.headers.get("content-type", "").startswith("application/json"):
-        try:
-            body = ComputeTournament.model_validate_json(raw)
-        except ValidationError as exc:
-            raise RequestValidationError(
-                [{**e, "loc": ("body", *e["loc"])} for e in exc.errors()]
-            ) from None
-        return from_json(body), body
-    return from_trf(raw.decode("utf-8", errors="replace")), None
+    is_json = request.headers.get("content-type", "").startswith("application/json")
+    return await run_cpu(read_tournament, raw, is_json)  # off the event loop
 
 
 def _codes(text: str | None) -> list[str] | None:
@@ -109,6 +100,18 @@ async def standings(
     `system` (body or query), else a TRF file's 092 record, else the shape of the
     games; `reading` in the response says which applied."""
     data, body = await _tournament_input(request)
+    # off the event loop, with the rows of the response: a whole tournament's table
+    return await run_cpu(_standings, data, body, tiebreaks, edition, explain, system)
+
+
+def _standings(
+    data: EngineInput,
+    body: ComputeTournament | None,
+    tiebreaks: str | None,
+    edition: Literal["2026", "2024"] | None,
+    explain: int | None,
+    system: TournamentSystem | None,
+) -> ComputeStandings:
     named = system or (body.system if body else None)
     reading = reading_for(data.tournament, named, data.declared_system)
     order = _codes(tiebreaks) or (body.tiebreaks if body and body.tiebreaks else None)

@@ -14,30 +14,25 @@ from service.api.publish import commit_and_publish
 from service.api.schemas.tournaments import TournamentImported
 from service.api.trf_import import (
     PointsChoice,
-    decode_trf,
     export_system,
-    import_points,
     import_system,
-    pairing_records,
-    player_extra,
-    reconcile_points,
-    stored_trf,
-    validate_limits,
+    read_import,
 )
 from service.api.views import standings_public, tournament_public
+from service.app.offload import run_cpu
 from service.db.event_types import Imported
 from service.db.events import append_event
 from service.db.repository import (
     create_tournament,
     list_players,
     load_engine_tournament,
-    store_round,
+    store_players,
+    store_rounds,
 )
-from service.db.tables import PlayerRow, TournamentRow, TournamentStatus
-from service.db.tokens import hash_token, new_token
+from service.db.tables import TournamentRow, TournamentStatus
 from service.db.tournament_config import TournamentConfig, config_of
 from service.engine.model import Bye
-from service.engine.trf import TrfDocument, TrfError, parse_trf, write_trf
+from service.engine.trf import TrfDocument, write_trf
 from service.errors import InvalidInput
 
 router = APIRouter(tags=["trf"])
@@ -149,52 +144,18 @@ async def import_trf(
     raw = await request.body()
     if len(raw) > MAX_TRF_BYTES:
         raise InvalidInput(f"the file exceeds {MAX_TRF_BYTES} bytes", field="body")
-    try:
-        doc = parse_trf(decode_trf(raw))
-    except TrfError as error:
-        raise InvalidInput(str(error), field="body") from None
-    validate_limits(doc)
-    doc, warnings = reconcile_points(doc, points)
-    system, swiss, system_warnings = import_system(doc)
-    points_settings, points_warnings = import_points(doc)
-    warnings = system_warnings + warnings + points_warnings + pairing_records(doc)
+    imported = await run_cpu(read_import, raw, points)  # off the event loop
+    doc = imported.doc
     tournament = doc.tournament
-    settings: dict[str, Any] = {"source": "trf", "trf": stored_trf(doc)}
-    if swiss:
-        settings["swiss"] = swiss
-    if points_settings is not None:
-        settings["points"] = points_settings
     row, token = await create_tournament(
         session,
         name=(tournament.name or "Imported tournament")[:200],
-        system=system,
-        settings=settings,
+        system=imported.system,
+        settings=imported.settings,
         total_rounds=tournament.total_rounds or len(tournament.rounds) or None,
     )
-    issued: list[dict[str, Any]] = []
-    for player in tournament.players:
-        player_token = new_token("ply")
-        extra = player_extra(doc, player)
-        session.add(
-            PlayerRow(
-                tournament_id=row.id,
-                number=player.start_number,  # the file's numbers: start list = entry order
-                start_number=player.start_number,
-                name=player.name,
-                rating=player.rating,
-                fide_id=(player.fide_id or "")[:20] or None,
-                federation=player.federation,
-                sex=_sex(player.sex),
-                birth_year=player.birth_year,
-                token_hash=hash_token(player_token),
-                extra={"trf": extra} if extra else {},
-            )
-        )
-        issued.append(
-            {"start_number": player.start_number, "name": player.name, "token": player_token}
-        )
-    for rnd in tournament.rounds:
-        await store_round(session, row, rnd)
+    await store_players(session, row, imported.players)
+    await store_rounds(session, row, tournament.rounds)
     paired = len(tournament.rounds)
     complete = all(g.result is not None for r in tournament.rounds for g in r.games)
     row.current_round = paired
@@ -209,14 +170,6 @@ async def import_trf(
     return {
         **await tournament_public(session, row),
         "organizer_token": token,
-        "player_tokens": issued,
-        "warnings": warnings,
+        "player_tokens": imported.issued,
+        "warnings": imported.warnings,
     }
-
-
-def _sex(code: str | None) -> str | None:
-    """TRF column 10: m / w (f read as w, any case)."""
-    if not code:
-        return None
-    letter = code.lower()
-    return "w" if letter == "f" else letter

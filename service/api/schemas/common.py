@@ -10,14 +10,16 @@ from typing import Annotated, Any
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictFloat, field_validator
 
 from service.engine.model import PointSystem
+from service.engine.text import CONTROL_CHARACTERS
 
 __all__ = ["ApiModel", "Name", "PointsSettings", "ShortName", "to_number", "visible_name"]
 
 
-_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+_CONTROL = CONTROL_CHARACTERS
 """Control characters no text field takes (tab, line feed and carriage return are
 allowed for multi-line text such as an embedded TRF file). NUL in particular cannot be
-stored by PostgreSQL (issue 12, finding 6: it was a 500 there, stored on SQLite)."""
+stored by PostgreSQL (a 500 there; SQLite stores it). The
+TRF and PBN readers refuse the same characters (`engine.text`)."""
 
 
 def _refuse_controls(value: Any) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from service.engine.bridge import (
@@ -14,6 +16,7 @@ from service.engine.bridge import (
     matchpoints,
     read_pbn,
 )
+from tests.engine.growth import LINEAR, growth
 
 SESSION = """\
 % PBN 2.1
@@ -109,3 +112,68 @@ def test_errors_name_the_game_and_the_field(text, fragment):
     assert info.value.field == "pbn"
     assert "game 1" in str(info.value)
     assert fragment in str(info.value)
+
+
+GAME = '[Board "1"]\n[Table "1"]\n[Contract "4S"]\n[Declarer "N"]\n[Result "10"]\n\n'
+
+PATHOLOGICAL = {
+    "unclosed braces": lambda n: "{" * n,
+    "an unclosed brace a line": lambda n: "{\n" * (n // 2),
+    "braces closed at the end": lambda n: "{\n" * (n // 2) + "}",
+    "nested braces": lambda n: "{" * (n // 2) + "}" * (n // 2),
+    "closed comments": lambda n: "{}\n" * (n // 3),
+    "comment lines": lambda n: "; {\n" * (n // 4),
+    "unclosed tag values": lambda n: '[a "x\n' * (n // 6),
+    "blank lines": lambda n: "\n" * n,
+    "games": lambda n: GAME * (n // len(GAME)),
+}
+
+
+@pytest.mark.parametrize("make", PATHOLOGICAL.values(), ids=PATHOLOGICAL.keys())
+def test_reading_is_linear_in_the_text(make):
+    """Comment stripping was a regular expression that scanned from every "{" to the
+    end of the text when no "}" followed: 150,000 characters took 7 s, 5 MB hours."""
+    assert growth(read_pbn, make, 50_000) < LINEAR
+
+
+def test_a_long_unclosed_brace_is_answered_at_once():
+    start = time.perf_counter()
+    with pytest.raises(BridgeInputError, match="line 1: a line of more than 10,000"):
+        read_pbn("{" * 150_000)
+    assert read_pbn("{\n" * 75_000) == ()
+    assert time.perf_counter() - start < 2  # the reading took 7 s
+
+
+def test_comments_are_removed_across_lines():
+    text = '[Board "1"] {a comment\n; [Board "2"]\n{ not nested } [Contract "4S"]\n'
+    (game,) = read_pbn(text + '[Declarer "N"]\n[Result "10"] { unclosed\n')
+    assert game.board == 1 and game.ns_score == 420
+    assert game.tags["Result"] == "10"
+    with pytest.raises(BridgeInputError, match="game 1: Board tag missing"):
+        read_pbn('{ [Board "1"] }\n[Contract "4S"]\n')
+    # comments join the lines they split; the error names the line where the joined
+    # line passes the bound
+    with pytest.raises(BridgeInputError, match="line 10002: a line of more than 10,000"):
+        read_pbn("[Board {x}\n" + "x{\n}" * 10_001)
+
+
+@pytest.mark.parametrize(
+    ("character", "where"),
+    [("\x00", "column 9"), ("\x1b", "column 9"), ("\x07", "column 9"), ("\x85", "column 9")],
+)
+def test_control_characters_are_refused_naming_the_line(character, where):
+    text = GAME.replace('[Table "1"]', f'[Table "{character}1"]')
+    with pytest.raises(BridgeInputError) as info:
+        read_pbn(text)
+    assert info.value.field == "pbn"
+    assert f"line 2, {where}: control character U+{ord(character):04X}" in str(info.value)
+    assert len(read_pbn(text.replace(character, "\t"))) == 1  # a tab is white space
+
+
+def test_games_past_the_callers_bound_are_refused():
+    """A caller that can take `most` results says so: the text is refused at the first
+    game with a contract past them (games without one, hand records, do not count)."""
+    hand = '[Board "1"]\n[Deal "N:..."]\n\n'
+    assert len(read_pbn(hand * 3 + GAME * 2, most=2)) == 2
+    with pytest.raises(BridgeInputError, match="game 6: more than 2 games with a Contract"):
+        read_pbn(hand * 3 + GAME * 3, most=2)
