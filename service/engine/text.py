@@ -14,7 +14,14 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-__all__ = ["BLOCK", "CONTROL_CHARACTERS", "ControlCharacter", "first_control", "split_lines"]
+__all__ = [
+    "BLOCK",
+    "CONTROL_CHARACTERS",
+    "ControlCharacter",
+    "first_control",
+    "normalized_text",
+    "split_lines",
+]
 
 CONTROL_CHARACTERS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 """Control characters no text field takes: C0 (tab, line feed and carriage return
@@ -38,6 +45,21 @@ class ControlCharacter:
         return (
             f"line {self.line}, column {self.column}: control character U+{ord(self.character):04X}"
         )
+
+
+END_OF_FILE = "\x1a"
+"""The end-of-file mark (SUB, Ctrl-Z) that MS-DOS programs append to a text file."""
+
+
+def normalized_text(text: str) -> str:
+    """`text` with LF line ends, without a leading byte-order mark and without a trailing
+    MS-DOS end-of-file mark (and the line ends around it): what older federation and
+    bridge programs write is read, while a SUB anywhere else stays a control character."""
+    text = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
+    body = text.rstrip("\n")
+    if body.endswith(END_OF_FILE):
+        return body.rstrip(END_OF_FILE) + "\n"
+    return text
 
 
 def first_control(text: str) -> ControlCharacter | None:

@@ -46,7 +46,7 @@ from service.engine.model import (
     Round,
     Tournament,
 )
-from service.engine.text import first_control, split_lines
+from service.engine.text import first_control, normalized_text, split_lines
 
 __all__ = [
     "MAX_HEADER_CHARACTERS",
@@ -203,7 +203,8 @@ def rounds_prefix(doc: TrfDocument, rounds: int) -> TrfDocument:
 
 
 def parse_trf(text: str) -> TrfDocument:
-    """Read a TRF-16 or TRF-26 file (LF, CRLF or CR line ends; a leading BOM is ignored)."""
+    """Read a TRF-16 or TRF-26 file (LF, CRLF or CR line ends; a leading BOM and a trailing
+    MS-DOS end-of-file mark are ignored)."""
     players: list[Player] = []
     file_points: dict[int, Fraction] = {}
     rating_zero: set[int] = set()
@@ -228,7 +229,7 @@ def parse_trf(text: str) -> TrfDocument:
 
     header_characters = 0  # MAX_HEADER_CHARACTERS
 
-    text = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
+    text = normalized_text(text)
     found = first_control(text)
     if found is not None and (text.startswith("001") or "\n001" in text):
         # (a file without player records is not a TRF file: its callers say so)

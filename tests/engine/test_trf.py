@@ -254,3 +254,13 @@ def test_a_file_without_players_is_not_refused_for_its_characters() -> None:
     """Binary garbage is not a TRF file: the callers say so (NO_PLAYERS), one message
     for every such file."""
     assert not parse_trf("\x00\x01\xff\xfe garbage\n").tournament.players
+
+
+@pytest.mark.parametrize("ending", ["\x1a", "\x1a\x1a", "\r\n\x1a", "\x1a\r\n"])
+def test_an_ms_dos_end_of_file_mark_is_read_as_the_end(ending: str) -> None:
+    """Programs of the MS-DOS era end a text file with SUB (Ctrl-Z): the file is read,
+    while a SUB anywhere else is a control character like the rest."""
+    document = parse_trf(BASE.replace("\n", "\r\n").rstrip("\r\n") + ending)
+    assert document.tournament.players == parse_trf(BASE).tournament.players
+    with pytest.raises(TrfError, match="line 5, column 23: control character U\\+001A"):
+        parse_trf(BASE.replace("Alpha, Ann", "Alpha, A\x1an") + "\x1a")

@@ -37,7 +37,7 @@ from service.engine.bridge.contract import (
 )
 from service.engine.bridge.errors import BridgeInputError
 from service.engine.numerals import whole_number
-from service.engine.text import first_control, split_lines
+from service.engine.text import first_control, normalized_text, split_lines
 
 __all__ = ["MAX_LINE", "PbnResult", "read_pbn"]
 
@@ -165,7 +165,7 @@ def read_pbn(text: str, most: int | None = None) -> tuple[PbnResult, ...]:
     results it can take: a session's tables times boards)."""
     if not isinstance(text, str):
         raise BridgeInputError("pbn", "expected the text of a PBN file")
-    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    text = normalized_text(text)
     found = first_control(text)
     if found is not None:
         raise BridgeInputError("pbn", f"{found.describe()}; PBN text carries no control characters")

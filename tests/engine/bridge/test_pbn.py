@@ -177,3 +177,9 @@ def test_games_past_the_callers_bound_are_refused():
     assert len(read_pbn(hand * 3 + GAME * 2, most=2)) == 2
     with pytest.raises(BridgeInputError, match="game 6: more than 2 games with a Contract"):
         read_pbn(hand * 3 + GAME * 3, most=2)
+
+
+def test_a_byte_order_mark_and_an_ms_dos_end_of_file_mark_are_read_past():
+    assert read_pbn("\ufeff" + GAME.replace("\n", "\r\n") + "\x1a") == read_pbn(GAME)
+    with pytest.raises(BridgeInputError, match="control character U\\+001A"):
+        read_pbn(GAME.replace('[Table "1"]', '[Table "\x1a1"]'))
