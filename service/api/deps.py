@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import Depends, Path, Query, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
@@ -15,6 +15,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from service.api.access import Reader, authorize_read, require_writer
 from service.api.idempotency import SESSION_SCOPE_KEY
 from service.api.state import AppState
+from service.api.write_access import checked_by
 from service.app.write_gate import gate_key
 from service.db.repository import Actor, get_tournament
 from service.db.tables import TournamentKind, TournamentRow
@@ -192,6 +193,19 @@ class Write:
     actor: Actor
 
 
+async def _may_write(session: AsyncSession, params: Mapping[str, Any], token: str | None) -> None:
+    """`get_write`'s check of its caller, for a replay (`api.write_access`)."""
+    _writer(await _access(session, params["tournament_id"], token))
+
+
+async def _may_organize(
+    session: AsyncSession, params: Mapping[str, Any], token: str | None
+) -> None:
+    """`get_organizer_write`'s check of its caller, for a replay (`api.write_access`)."""
+    _organizer(await _access(session, params["tournament_id"], token))
+
+
+@checked_by(_may_write)
 async def get_write(
     request: Request, tournament_id: TournamentId, credentials: Credentials
 ) -> AsyncIterator[Write]:
@@ -204,6 +218,7 @@ async def get_write(
 WriteDep = Annotated[Write, Depends(get_write)]
 
 
+@checked_by(_may_organize)
 async def get_organizer_write(
     request: Request, tournament_id: TournamentId, credentials: Credentials
 ) -> AsyncIterator[Write]:
@@ -215,6 +230,7 @@ async def get_organizer_write(
 OrganizerWriteDep = Annotated[Write, Depends(get_organizer_write)]
 
 
+@checked_by(_may_write)
 async def get_locking_write(
     request: Request, tournament_id: TournamentId, credentials: Credentials
 ) -> AsyncIterator[Write]:
