@@ -60,12 +60,13 @@ _READS = frozenset({"GET", "HEAD"})
 
 
 async def get_session(request: Request, state: StateDep) -> AsyncIterator[AsyncSession]:
-    """A session per request. A write sent with `Idempotency-Key` runs in the session the
-    idempotency middleware opened, which commits the write together with its stored
-    response; otherwise handlers commit what they change (`publish.commit_and_publish`).
-    GET and HEAD requests read from the readers' pool (`AppState.read_session`), so no queue
-    of writers can hold them up. A write to a tournament first passes the tournament's
-    gate (`app.write_gate`), as the idempotency middleware does for a keyed one."""
+    """A session per request. A write sent with `Idempotency-Key`, and a result report,
+    runs in the session the idempotency middleware opened, which commits the write (with
+    its stored response, if keyed; in a group: `api.group_commit`); otherwise handlers
+    commit what they change (`publish.commit_and_publish`). GET and HEAD requests read
+    from the readers' pool (`AppState.read_session`), so no queue of writers can hold
+    them up. A write to a tournament first passes the tournament's gate
+    (`app.write_gate`), as the idempotency middleware does for the writes it runs."""
     async with _request_session(request, state) as session:
         yield session
 

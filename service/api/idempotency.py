@@ -16,8 +16,9 @@ So a crash leaves either nothing or the finished record, and a retry sent the mo
 the response arrives finds the record committed (replay, never 409). The same key with
 another request (method, path, query string, content type or body) is 422; a retry that
 waits longer than `lock_wait_seconds` for the first is 409. Result reports queued at
-their tournament's gate commit together, each with the answer it would get alone
-(`api.group_commit`).
+their tournament's gate, with a key or without one, commit together, each with the
+answer it would get alone (`api.group_commit`): a report without a key runs here too,
+in the same way, and only stores no answer.
 
 Entitlement (`api.idempotency_records`): only the caller holding the same token finds
 a record, and stored bodies are encrypted. A replay is sent only to a caller the route
@@ -97,7 +98,7 @@ class IdempotencyMiddleware:
         headers = dict(scope["headers"])
         raw_key = headers.get(b"idempotency-key")
         report = groupable(scope)
-        if raw_key is None:
+        if raw_key is None and not report:
             await self.app(scope, receive, send)
             return
         state = scope["app"].state.arbiter
