@@ -9,13 +9,13 @@ A route declares the credential it needs by its write dependency (`deps.get_writ
 with the check it makes of the caller, the tournament's state included (401 for a
 token unknown or expired, 403 for one of the wrong role, 410 once archived). A route
 with none of them needs no token. `WriteRoutes` finds a request's route by the app's own
-path templates and hands back that route's check, so a replay makes the route's checks,
-not a copy of them.
+path templates and hands back that route's check, made of the same functions as the
+dependency's own (`deps._access` and `deps._writer`, say), so the two cannot drift.
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -82,15 +82,16 @@ class WriteRoutes:
 
     def __init__(self, app: FastAPI) -> None:
         self.routes: list[WriteRoute] = []
-        for context in fastapi.routing.iter_route_contexts(app.routes):
-            route = context.original_route
-            methods = frozenset(context.methods or ()) & _WRITE_METHODS
-            if not methods or not isinstance(route, fastapi.routing.APIRoute):
-                continue
-            path = str(context.path)
-            self.routes.append(
-                WriteRoute(methods, path, _check_of(route.dependant), compile_path(path))
-            )
+        for path, methods, route in _api_routes(app):
+            if methods & _WRITE_METHODS:
+                self.routes.append(
+                    WriteRoute(
+                        methods & _WRITE_METHODS,
+                        path,
+                        _check_of(route.dependant),
+                        compile_path(path),
+                    )
+                )
 
     def find(self, scope: Scope) -> tuple[WriteRoute, dict[str, Any]] | None:
         """The route a write request goes to and its path parameters; None when no
@@ -110,6 +111,22 @@ class WriteRoutes:
         """Whether the route of this request admits its caller by a token."""
         found = self.find(scope)
         return found is not None and found[0].check is not None
+
+
+def _api_routes(app: FastAPI) -> Iterator[tuple[str, frozenset[str], fastapi.routing.APIRoute]]:
+    """Each API route of the app, with its full path and methods, in routing order.
+    Recent FastAPI versions keep included routers as such (`iter_route_contexts` walks
+    them); older ones hold every route in `app.routes`, flat."""
+    contexts = getattr(fastapi.routing, "iter_route_contexts", None)
+    if contexts is None:
+        for route in app.routes:
+            if isinstance(route, fastapi.routing.APIRoute):
+                yield route.path, frozenset(route.methods or ()), route
+        return
+    for context in contexts(app.routes):
+        route = context.original_route
+        if isinstance(route, fastapi.routing.APIRoute):
+            yield str(context.path), frozenset(context.methods or ()), route
 
 
 def write_routes(app: FastAPI) -> WriteRoutes:
