@@ -63,9 +63,13 @@ class LoadConnection:
         path: str,
         body: Any = None,
         headers: dict[str, str] | None = None,
+        *,
+        resend: bool = True,
     ) -> tuple[int, bytes]:
         """Send one request (a JSON body when `body` is not None); raises ConnectionError
-        when the connection fails, as httpx raises TransportError."""
+        when the connection fails, as httpx raises TransportError. A kept-alive
+        connection the server had closed is opened again and the request sent once more,
+        unless `resend` is False (a write without an Idempotency-Key)."""
         payload = b"" if body is None else json.dumps(body).encode()
         lines = [f"{method} {path} HTTP/1.1", f"host: {self._host}"]
         if body is not None:
@@ -80,10 +84,10 @@ class LoadConnection:
             return await self._exchange(head + payload)
         except (ConnectionError, asyncio.IncompleteReadError) as exc:
             self.close()
-            if not reused:
+            if not reused or not resend:
                 raise ConnectionError(str(exc)) from exc
         # a kept-alive connection the server had closed while idle: once more, on a new one
-        # (the benchmarks' writes carry an Idempotency-Key, so a resend is never a double)
+        # (a write sent again carries an Idempotency-Key, so a resend is never a double)
         await self._connect()
         try:
             return await self._exchange(head + payload)

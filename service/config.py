@@ -64,12 +64,17 @@ class Settings(BaseSettings):
     before a write's body, `/healthz`), beside the writers' pool: writers queued on a
     tournament's lock hold the writers' connections, and a read never waits behind them."""
     idempotency_ttl_hours: int = 24
-    """How long a stored Idempotency-Key response is replayed."""
+    """How long a stored Idempotency-Key response is replayed, on every route alike; it
+    is replayed only to a caller the route still admits (a token rotated, revoked or
+    expired since, a withdrawn player or an archived tournament get the route's 401,
+    403 or 410 instead)."""
     idempotency_purge_minutes: float = 10.0
     """How often expired Idempotency-Key records are deleted in the background."""
     idempotency_min_key_length: int = 32
-    """Shortest Idempotency-Key accepted on a request with no bearer token (an unguessable
-    key is then the only thing that entitles a caller to the stored response)."""
+    """Shortest Idempotency-Key accepted on a route that needs no token (creating a
+    tournament or a bridge event, `/v1/compute`), whatever `Authorization` header comes
+    with it: an unguessable key is there the only thing that entitles a caller to the
+    stored response."""
     max_body_bytes: int = 1_000_000
     """Largest request body read (413 above); uploads (TRF and PBN files, whole tournaments
     for `/v1/compute/standings` and `/pairings`) get `max_upload_bytes`."""

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import Depends, Query, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
@@ -16,6 +16,7 @@ from service.api.access import Reader, authorize_read, require_writer
 from service.api.idempotency import SESSION_SCOPE_KEY
 from service.api.ids import TournamentId
 from service.api.state import AppState
+from service.api.write_access import checked_by
 from service.app.write_gate import gate_key
 from service.db.repository import Actor, get_tournament
 from service.db.tables import TournamentKind, TournamentRow
@@ -60,12 +61,13 @@ _READS = frozenset({"GET", "HEAD"})
 
 
 async def get_session(request: Request, state: StateDep) -> AsyncIterator[AsyncSession]:
-    """A session per request. A write sent with `Idempotency-Key` runs in the session the
-    idempotency middleware opened, which commits the write together with its stored
-    response; otherwise handlers commit what they change (`publish.commit_and_publish`).
-    GET and HEAD requests read from the readers' pool (`AppState.read_session`), so no queue
-    of writers can hold them up. A write to a tournament first passes the tournament's
-    gate (`app.write_gate`), as the idempotency middleware does for a keyed one."""
+    """A session per request. A write sent with `Idempotency-Key`, and a result report,
+    runs in the session the idempotency middleware opened, which commits the write (with
+    its stored response, if keyed; in a group: `api.group_commit`); otherwise handlers
+    commit what they change (`publish.commit_and_publish`). GET and HEAD requests read
+    from the readers' pool (`AppState.read_session`), so no queue of writers can hold
+    them up. A write to a tournament first passes the tournament's gate
+    (`app.write_gate`), as the idempotency middleware does for the writes it runs."""
     async with _request_session(request, state) as session:
         yield session
 
@@ -192,6 +194,19 @@ class Write:
     actor: Actor
 
 
+async def _may_write(session: AsyncSession, params: Mapping[str, Any], token: str | None) -> None:
+    """`get_write`'s check of its caller, for a replay (`api.write_access`)."""
+    _writer(await _access(session, params["tournament_id"], token))
+
+
+async def _may_organize(
+    session: AsyncSession, params: Mapping[str, Any], token: str | None
+) -> None:
+    """`get_organizer_write`'s check of its caller, for a replay (`api.write_access`)."""
+    _organizer(await _access(session, params["tournament_id"], token))
+
+
+@checked_by(_may_write)
 async def get_write(
     request: Request, tournament_id: TournamentId, credentials: Credentials
 ) -> AsyncIterator[Write]:
@@ -204,6 +219,7 @@ async def get_write(
 WriteDep = Annotated[Write, Depends(get_write)]
 
 
+@checked_by(_may_organize)
 async def get_organizer_write(
     request: Request, tournament_id: TournamentId, credentials: Credentials
 ) -> AsyncIterator[Write]:
@@ -215,6 +231,7 @@ async def get_organizer_write(
 OrganizerWriteDep = Annotated[Write, Depends(get_organizer_write)]
 
 
+@checked_by(_may_write)
 async def get_locking_write(
     request: Request, tournament_id: TournamentId, credentials: Credentials
 ) -> AsyncIterator[Write]:

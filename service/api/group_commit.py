@@ -3,11 +3,13 @@
 Under the gate (`app.write_gate`) the writers of a tournament run one at a time, so
 their rate is one over the time each holds the gate. A keyed report alone holds it for
 seven round trips (begin, claim, the tournament locked as it loads, game, result,
-answer, commit). The writer that gets the gate therefore takes the keyed result reports
-queued right behind it (`take_group`) and runs them in one transaction (`commit_group`):
+answer, commit). The writer that gets the gate therefore takes the result reports
+queued right behind it (`take_group`), sent with an Idempotency-Key or without one, and
+runs them in one transaction (`commit_group`):
 
-1. one statement claims every key (a key held by a committed request is left out: its
-   write runs alone afterwards and replays);
+1. one statement claims every key of the group (a key held by a committed request is
+   left out: its write runs alone afterwards and replays; a report without a key
+   claims none and stores no answer);
 2. each report runs through the app in turn; the tournament is locked and reloaded
    once (`db.events.lock_and_reload`), and once the first report holds the lock, one
    statement reads the games of all the others (`app.report_result.preload_reports`);
@@ -31,7 +33,7 @@ from starlette.types import Scope
 
 from service.api.idempotency_records import (
     Answer,
-    KeyedWrite,
+    QueuedWrite,
     claim_all,
     discard_claims,
     run_after_commit,
@@ -59,10 +61,10 @@ pairing, a registration) commit alone, in their turn."""
 class GroupRunner(Protocol):
     """What a group needs of the idempotency middleware."""
 
-    async def alone(self, write: KeyedWrite) -> None:
+    async def alone(self, write: QueuedWrite) -> None:
         """Run one write in its own transaction and finish it."""
 
-    async def call_app(self, write: KeyedWrite, session: AsyncSession) -> Answer:
+    async def call_app(self, write: QueuedWrite, session: AsyncSession) -> Answer:
         """Run one write through the app in `session`, without committing."""
 
 
@@ -71,7 +73,7 @@ def groupable(scope: Scope) -> bool:
     return scope["method"] == "PUT" and _GROUPABLE.fullmatch(scope["path"]) is not None
 
 
-def take_group(write: KeyedWrite, passage: GatePass) -> list[KeyedWrite]:
+def take_group(write: QueuedWrite, passage: GatePass) -> list[QueuedWrite]:
     """`write`, which holds its tournament's gate, and (when it is a result report) the
     reports queued right behind it, in arrival order: at most `GROUP_LIMIT` in all,
     stopping at the first write of another kind and at a retry of a key already in the
@@ -79,21 +81,25 @@ def take_group(write: KeyedWrite, passage: GatePass) -> list[KeyedWrite]:
     group = [write]
     if not groupable(write.scope):
         return group
-    lookups = {write.parts.lookup}
+    lookups = set() if write.parts is None else {write.parts.lookup}
 
     def fresh(rider: Rider) -> bool:
-        lookup = rider.parts.lookup if isinstance(rider, KeyedWrite) else None
-        if lookup is None or lookup in lookups:
+        if not isinstance(rider, QueuedWrite):
+            return False
+        if rider.parts is None:
+            return True
+        lookup = rider.parts.lookup
+        if lookup in lookups:
             return False
         lookups.add(lookup)
         return True
 
     riders = passage.take_riders(GROUP_LIMIT - 1, fresh)
-    return group + [rider for rider in riders if isinstance(rider, KeyedWrite)]
+    return group + [rider for rider in riders if isinstance(rider, QueuedWrite)]
 
 
 async def commit_group(
-    group: list[KeyedWrite], sessions: SessionFactory, runner: GroupRunner
+    group: list[QueuedWrite], sessions: SessionFactory, runner: GroupRunner
 ) -> None:
     """Commit `group` in one transaction; where one of them fails after writing, or the
     group cannot commit, split it so each write gets the answer it would get alone, in
@@ -117,15 +123,15 @@ async def commit_group(
 
 
 async def _try_group(
-    group: list[KeyedWrite], sessions: SessionFactory, runner: GroupRunner
+    group: list[QueuedWrite], sessions: SessionFactory, runner: GroupRunner
 ) -> int | None:
     """One transaction for the whole group. Returns None once committed (every write
     finished), or the index of the first write that failed after changing something
     (everything rolled back, none finished)."""
-    answers: list[tuple[KeyedWrite, Answer]] = []
+    answers: list[tuple[QueuedWrite, Answer]] = []
     async with sessions() as session:
         claimed = await claim_all(session, group)
-        members = [write for write in group if write.parts.lookup in claimed]
+        members = [write for write in group if write.parts is None or write.parts.lookup in claimed]
         writes = _WriteCounter(await session.connection())
         refused: list[str] = []
         preloaded = False
@@ -146,9 +152,12 @@ async def _try_group(
                     return group.index(write)
                 discard_loaded(session)  # what its checks loaded or touched, unstored
                 preloaded = False
-                refused.append(write.parts.lookup)
+                if write.parts is not None:
+                    refused.append(write.parts.lookup)
             answers.append((write, answer))
-        await store_answers(session, [(w.parts, a) for w, a in answers if a.status < 400])
+        await store_answers(
+            session, [(w.parts, a) for w, a in answers if w.parts is not None and a.status < 400]
+        )
         if refused:
             await discard_claims(session, refused)
         await session.commit()
@@ -158,12 +167,12 @@ async def _try_group(
         write.answer = answer
         write.finished.set()
     for write in group:  # keys a committed request holds: each replays its answer
-        if write.parts.lookup not in claimed:
+        if write.parts is not None and write.parts.lookup not in claimed:
             await runner.alone(write)
     return None
 
 
-async def _preload(session: AsyncSession, writes: list[KeyedWrite]) -> bool:
+async def _preload(session: AsyncSession, writes: list[QueuedWrite]) -> bool:
     """Read the games the reports `writes` are about in one statement, once the group's
     transaction holds the tournament's lock (`app.report_result.preload_reports`)."""
     places = [_GROUPABLE.fullmatch(write.scope["path"]) for write in writes]

@@ -14,15 +14,22 @@ The stored response commits in the same transaction as the write it answers:
 
 So a crash leaves either nothing or the finished record, and a retry sent the moment
 the response arrives finds the record committed (replay, never 409). The same key with
-another body is 422; a retry that waits longer than `lock_wait_seconds` for the first
-is 409. Result reports queued at their tournament's gate commit together, each with the
-answer it would get alone (`api.group_commit`).
+another request (method, path, query string, content type or body) is 422; a retry that
+waits longer than `lock_wait_seconds` for the first is 409. Result reports queued at
+their tournament's gate, with a key or without one, commit together, each with the
+answer it would get alone (`api.group_commit`): a report without a key runs here too,
+in the same way, and only stores no answer.
 
 Entitlement (`api.idempotency_records`): only the caller holding the same token finds
-a record, and stored bodies are encrypted. A request without a token (creating a
-tournament or a bridge event) must send an unguessable key
-(`idempotency_min_key_length` characters, 422 otherwise). Records expire after
-`idempotency_ttl_hours` and a background task deletes them.
+a record, and stored bodies are encrypted. A replay is sent only to a caller the route
+would admit now (`api.write_access`): the token must still be a current one of that
+tournament, of a role the route takes, and the tournament not archived; otherwise the
+route's own problem is the answer (401, 403, 410), and the stored body stays unsent. A
+request to a route that needs no token (creating a tournament or a bridge event, the
+stateless `/v1/compute` routes) must send an unguessable key
+(`idempotency_min_key_length` characters, 422 otherwise), whatever `Authorization`
+header comes with it. Every record replays for `idempotency_ttl_hours` after its write
+(on every route alike) and a background task deletes it after that.
 """
 
 from __future__ import annotations
@@ -40,7 +47,7 @@ from service.api.group_commit import commit_group, groupable, take_group
 from service.api.idempotency_records import (
     Answer,
     InFlight,
-    KeyedWrite,
+    QueuedWrite,
     RequestParts,
     after_commit,
     answer_existing,
@@ -54,6 +61,8 @@ from service.api.idempotency_records import (
     store_answers,
     wait_ready,
 )
+from service.api.token_gate import bearer_token
+from service.api.write_access import write_routes
 from service.app.write_gate import GatePass, GateTimeout, gate_key
 from service.db.tables import IdempotencyRow
 from service.errors import InvalidInput, Problem
@@ -88,26 +97,29 @@ class IdempotencyMiddleware:
             return
         headers = dict(scope["headers"])
         raw_key = headers.get(b"idempotency-key")
-        if raw_key is None:
+        report = groupable(scope)
+        if raw_key is None and not report:
             await self.app(scope, receive, send)
             return
         state = scope["app"].state.arbiter
-        key = raw_key.decode("latin-1").strip().strip('"')
-        authorization = headers.get(b"authorization", b"").decode("latin-1")
-        problem = _check_key(key, authorized=bool(authorization.strip()), settings=state.settings)
-        if problem is not None:
-            await send_problem(send, problem, scope["path"])
-            return
+        parts = None
+        if raw_key is not None:
+            key = raw_key.decode("latin-1").strip().strip('"')
+            problem = _check_key(key, scope, settings=state.settings)
+            if problem is not None:
+                await send_problem(send, problem, scope["path"])
+                return
+            authorization = headers.get(b"authorization", b"").decode("latin-1")
+            parts = RequestParts(scope["method"], scope["path"], authorization, key)
         body = await _read_body(receive)
         if body is None:
             return  # the client went away
-        parts = RequestParts(scope["method"], scope["path"], authorization, key)
-        write = KeyedWrite(scope, parts, body)
+        write = QueuedWrite(scope, parts, body)
         # The answer goes out once the gate is open again: a client slow to read a large
         # answer must not hold up the tournament's next writer.
         try:
             try:
-                rider = write if groupable(scope) else None
+                rider = write if report else None
                 async with state.gates.hold(gate_key(scope["path"]), rider) as passage:
                     if not write.taken:
                         await self._lead(write, passage, state)
@@ -135,7 +147,7 @@ class IdempotencyMiddleware:
             await wait_ready(write.answer.ready, state.settings.warm_wait_seconds)
             await write.answer.deliver(send)
 
-    async def _lead(self, write: KeyedWrite, passage: GatePass, state: AppState) -> None:
+    async def _lead(self, write: QueuedWrite, passage: GatePass, state: AppState) -> None:
         """Run this write, and the result reports queued right behind it, as one group
         (`api.group_commit`); every write of the group is finished on return."""
         group = take_group(write, passage)
@@ -147,7 +159,7 @@ class IdempotencyMiddleware:
                     member.error = member.error or GateTimeout()
                     member.finished.set()
 
-    async def alone(self, write: KeyedWrite) -> None:
+    async def alone(self, write: QueuedWrite) -> None:
         """One write in its own transaction: claim its key (or replay what the key got),
         run it, store its answer with it, commit; then finish it (`GroupRunner`)."""
         try:
@@ -156,39 +168,49 @@ class IdempotencyMiddleware:
             write.error = exc
         write.finished.set()
 
-    async def _handle(self, write: KeyedWrite, state: AppState) -> None:
-        send, path = write.answer.send, write.scope["path"]
-        ttl = timedelta(hours=state.settings.idempotency_ttl_hours)
+    async def _handle(self, write: QueuedWrite, state: AppState) -> None:
         async with state.sessions() as session:
-            for _ in range(3):
-                try:
-                    claimed = await claim(session, write.parts.lookup, write.request_hash)
-                except InFlight:
-                    await send_problem(send, in_flight(), path)
-                    return
-                if claimed:
-                    break
-                row = await session.get(IdempotencyRow, write.parts.lookup)
-                if row is not None and is_fresh(row, ttl):
-                    await answer_existing(send, row, write.parts, write.request_hash, path)
-                    return
-                if row is not None:  # expired, or left in flight by an older version
-                    await session.delete(row)
-                await session.commit()
-            else:
-                await send_problem(send, in_flight(), path)
+            if write.parts is not None and not await self._claim(write, write.parts, session):
                 return
             answer = await self.call_app(write, session)
             if answer.status >= 400:
                 await session.rollback()
                 write.answer = answer
                 return
-            await store_answers(session, [(write.parts, answer)])
+            if write.parts is not None:
+                await store_answers(session, [(write.parts, answer)])
             await session.commit()
             answer.ready = await run_after_commit(session)
             write.answer = answer
 
-    async def call_app(self, write: KeyedWrite, session: AsyncSession) -> Answer:
+    async def _claim(self, write: QueuedWrite, parts: RequestParts, session: AsyncSession) -> bool:
+        """Claim the write's key in `session`: True once claimed (the write is to run),
+        False once the write is answered (its record replayed, or a refusal)."""
+        send, path = write.answer.send, write.scope["path"]
+        ttl = timedelta(hours=write.scope["app"].state.arbiter.settings.idempotency_ttl_hours)
+        for _ in range(3):
+            try:
+                claimed = await claim(session, parts.lookup, write.request_hash)
+            except InFlight:
+                await send_problem(send, in_flight(), path)
+                return False
+            if claimed:
+                return True
+            row = await session.get(IdempotencyRow, parts.lookup)
+            if row is not None and is_fresh(row, ttl):
+                refusal = await _refusal(write.scope, session)
+                if refusal is not None:
+                    await send_problem(send, refusal, path)
+                else:
+                    await answer_existing(send, row, parts, write.request_hash, path)
+                return False
+            if row is not None:  # expired, or left in flight by an older version
+                await session.delete(row)
+            await session.commit()
+        await send_problem(send, in_flight(), path)
+        return False
+
+    async def call_app(self, write: QueuedWrite, session: AsyncSession) -> Answer:
         """Run the request through the app in `session`, which the app does not commit;
         on an exception the session is rolled back (`GroupRunner`)."""
         sent = False
@@ -212,18 +234,39 @@ class IdempotencyMiddleware:
         return answer
 
 
-def _check_key(key: str, *, authorized: bool, settings: Any) -> Problem | None:
-    """The key's shape: 1..255 printable characters, and unguessable without a token."""
+def _check_key(key: str, scope: Scope, *, settings: Any) -> Problem | None:
+    """The key's shape: 1..255 printable characters, and unguessable where the route
+    needs no token (there the key is all that entitles a caller to the stored answer,
+    whatever `Authorization` header comes with it)."""
     field = "Idempotency-Key"
     if not 1 <= len(key) <= 255 or not key.isprintable():
         return InvalidInput("must be 1 to 255 printable characters", field=field)
     minimum = int(settings.idempotency_min_key_length)
-    if not authorized and len(key) < minimum:
+    if len(key) < minimum and not write_routes(scope["app"]).needs_token(scope):
         return InvalidInput(
-            f"a request without a bearer token needs an unguessable key of at least "
-            f"{minimum} characters (e.g. a random UUID)",
+            f"a request to a route that needs no token needs an unguessable key of at "
+            f"least {minimum} characters (e.g. a random UUID)",
             field=field,
         )
+    return None
+
+
+async def _refusal(scope: Scope, session: AsyncSession) -> Problem | None:
+    """What the request's route would answer its caller now, before it runs (401 for a
+    token rotated, revoked or expired since, 403 for a withdrawn player, 410 once the
+    tournament is archived), or None when the route would admit them: a replay is sent
+    only then (`api.write_access`)."""
+    found = write_routes(scope["app"]).find(scope)
+    if found is None:
+        return None
+    route, params = found
+    if route.check is None:
+        return None
+    authorization = dict(scope["headers"]).get(b"authorization", b"")
+    try:
+        await route.check(session, params, bearer_token(authorization))
+    except Problem as exc:
+        return exc
     return None
 
 

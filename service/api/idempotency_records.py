@@ -3,9 +3,14 @@ answer it keeps (sealed), claiming keys and storing answers in the write's own
 transaction, replaying, and purging expired records.
 
 Entitlement: a record is found by a digest of method, path, the whole `Authorization`
-header and the key, so only the caller holding the same token finds it. Stored bodies
-hold tokens, so they are encrypted (AES-256-GCM) with a key derived (HKDF) from the
-same parts: whoever reads the table learns nothing without the original request.
+header and the key, so only the caller holding the same token finds it (and a replay
+is then checked as the route would check that token today: `api.write_access`). Stored
+bodies hold tokens, so they are encrypted (AES-256-GCM) with a key derived (HKDF) from
+the same parts: whoever reads the table learns nothing without the original request.
+
+Fingerprint: a record keeps a digest of the whole request it answered (method, path,
+query string, content type and body, `fingerprint`); the same key with any other
+request is refused (422), never answered with the first request's response.
 """
 
 from __future__ import annotations
@@ -40,7 +45,7 @@ from service.errors import Conflict, InvalidInput, Problem
 __all__ = [
     "Answer",
     "InFlight",
-    "KeyedWrite",
+    "QueuedWrite",
     "RequestParts",
     "after_commit",
     "answer_after",
@@ -49,6 +54,7 @@ __all__ = [
     "claim",
     "claim_all",
     "discard_claims",
+    "fingerprint",
     "in_flight",
     "is_fresh",
     "purge_expired",
@@ -117,16 +123,34 @@ class Answer:
         await send({"type": "http.response.body", "body": bytes(self.body)})
 
 
-class KeyedWrite(Rider):
-    """A write sent with `Idempotency-Key`: the request, and once finished its answer or
-    the error it failed with. The holder of its tournament's gate may take it into a
-    group (`api.group_commit`)."""
+def fingerprint(scope: Scope, body: bytes) -> str:
+    """The digest of a request as a record keeps it: method, path, query string,
+    content type and body, each length-prefixed (so no two requests share one)."""
+    content_type = next((v for k, v in scope["headers"] if k == b"content-type"), b"")
+    digest = hashlib.sha256()
+    for part in (
+        scope["method"].encode(),
+        scope["path"].encode(),
+        scope.get("query_string", b""),
+        content_type,
+        body,
+    ):
+        digest.update(len(part).to_bytes(8, "big"))
+        digest.update(part)
+    return digest.hexdigest()
 
-    def __init__(self, scope: Scope, parts: RequestParts, body: bytes) -> None:
+
+class QueuedWrite(Rider):
+    """A write the idempotency middleware runs: any write sent with `Idempotency-Key`
+    (`parts` names its record) and a result report without one (`parts` None); once
+    finished, its answer or the error it failed with. The holder of its tournament's
+    gate may take it into a group (`api.group_commit`)."""
+
+    def __init__(self, scope: Scope, parts: RequestParts | None, body: bytes) -> None:
         super().__init__()
         self.scope = scope
         self.parts = parts
-        self.request_hash = hashlib.sha256(body).hexdigest()
+        self.request_hash = "" if parts is None else fingerprint(scope, body)
         self.body = body
         self.answer = Answer()
         self.error: Exception | None = None
@@ -197,15 +221,18 @@ async def claim(session: AsyncSession, lookup: str, request_hash: str) -> bool:
     return True
 
 
-async def claim_all(session: AsyncSession, writes: list[KeyedWrite]) -> set[str]:
-    """Claim the keys of a group in one statement; returns the lookups claimed. A key
-    left out is held by a committed request (or by one still running elsewhere, waited
-    for as `claim` waits): its write runs alone after the group and replays. Keys are
-    inserted in one order everywhere (sorted), so two groups in two processes that share
-    keys (a phone retrying through another replica) wait for each other, never both."""
+async def claim_all(session: AsyncSession, writes: list[QueuedWrite]) -> set[str]:
+    """Claim the keys of a group in one statement (writes without a key claim none);
+    returns the lookups claimed. A key left out is held by a committed request (or by
+    one still running elsewhere, waited for as `claim` waits): its write runs alone
+    after the group and replays. Keys are inserted in one order everywhere (sorted), so
+    two groups in two processes that share keys (a phone retrying through another
+    replica) wait for each other, never both."""
     now = utcnow()
-    ordered = sorted(writes, key=lambda write: write.parts.lookup)
-    rows = [_claim_params(write.parts.lookup, write.request_hash, now) for write in ordered]
+    keyed = sorted((write.parts.lookup, write.request_hash) for write in writes if write.parts)
+    if not keyed:
+        return set()
+    rows = [_claim_params(lookup, request_hash, now) for lookup, request_hash in keyed]
     statement = _CLAIM_ALL[session.get_bind().dialect.name]
     return {row[0] for row in await session.exec(statement, params=rows)}
 
@@ -235,12 +262,13 @@ async def answer_existing(
     send: Send, row: IdempotencyRow, parts: RequestParts, request_hash: str, path: str
 ) -> None:
     """Replay a record's answer (`Idempotent-Replayed: true`), or 422 when the key came
-    with another body."""
+    with another request (`fingerprint`: another body, query string or content type)."""
     if row.request_hash != request_hash:
         await send_problem(
             send,
             InvalidInput(
-                "this Idempotency-Key was used with a different request body",
+                "this Idempotency-Key was used with a different request (body, query "
+                "string or content type)",
                 field="Idempotency-Key",
             ),
             path,

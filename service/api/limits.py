@@ -3,10 +3,11 @@
 A pure ASGI middleware, outermost of the app's own middleware:
 
 - a write to a tournament's or bridge event's resources (`/v1/tournaments/{id}/...`,
-  `/v1/bridge/events/{id}/...`) without a bearer token, or with one that is not a
-  token of that tournament (checked against its stored hashes by `token_gate`), is
-  refused with 401 before its body is read, so a stranger cannot make the service read
-  or parse a large body (the route still authorizes the request in full);
+  `/v1/bridge/events/{id}/...`, and `PATCH`/`DELETE /v1/tournaments/{id}`) without a
+  bearer token, or with one that is not a token of that tournament (checked against its
+  stored hashes by `token_gate`), is refused with 401 before its body is read, so a
+  stranger cannot make the service read or parse a large body (the route still
+  authorizes the request in full);
 - a `Content-Length` above the limit is 413 at once; a body sent without a length is
   read only up to the limit (413 past it), then handed on whole;
 - a text body (TRF, PBN) with a NUL character is 422 (PostgreSQL cannot store NUL);
@@ -56,7 +57,7 @@ class BodyLimitMiddleware:
         headers = dict(scope["headers"])
         path = scope["path"]
         state = scope["app"].state.arbiter
-        owner = owner_of(path)
+        owner = owner_of(scope)
         if owner is not None:
             token = bearer_token(headers.get(b"authorization", b""))
             if token is None:

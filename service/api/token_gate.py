@@ -2,10 +2,11 @@
 a bad token was parsed before the token check).
 
 `BodyLimitMiddleware` asks `TokenGate.refusal` before it reads the body of a write to a
-tournament's or bridge event's resources. The gate looks the tournament up and checks
-the bearer token the way the routes do (`access.identify`: the organizer's, the viewer
-token, a player's or a table's, not expired); an unknown or expired token is refused
-with 401 at once, and the body is never read.
+tournament's or bridge event's resources, or to any route that declares the token check
+it makes (`api.write_access`: a tournament's own PATCH and DELETE). The gate looks the
+tournament up and checks the bearer token the way the routes do (`access.identify`: the
+organizer's, the viewer token, a player's or a table's, not expired); an unknown or
+expired token is refused with 401 at once, and the body is never read.
 
 The gate only keeps work away from strangers: the route still authorizes every request
 in full (a viewer token is 403 there, a player writes only their own games). So a token
@@ -21,10 +22,13 @@ import logging
 import re
 import time
 
+from starlette.types import Scope
+
 from service.api.access import identify
 from service.api.errors import is_outage, outage_problem
 from service.api.ids import is_id
 from service.api.state import AppState
+from service.api.write_access import write_routes
 from service.db.tables import TournamentRow
 from service.db.tokens import hash_token
 from service.errors import Problem, Unauthenticated
@@ -40,12 +44,20 @@ _REMEMBER_SECONDS = 60.0
 _REMEMBERED = 4096
 
 
-def owner_of(path: str) -> str | None:
-    """The tournament (or bridge event) id a write to `path` needs a token of; None
-    when the path names none, or names one no id can be (`ids.is_id`: the route
-    answers 422 naming it, and no query ever sees it)."""
-    match = _OWNER.match(path)
-    return None if match is None or not is_id(match.group(1)) else match.group(1)
+def owner_of(scope: Scope) -> str | None:
+    """The tournament (or bridge event) id a write needs a token of: any path below one,
+    and any route whose write dependency declares a token check (`api.write_access`);
+    None when it names none, or names one no id can be (`ids.is_id`: the route answers
+    422 naming it, and no query ever sees it)."""
+    match = _OWNER.match(scope["path"])
+    if match is not None:
+        return match.group(1) if is_id(match.group(1)) else None
+    found = write_routes(scope["app"]).find(scope)
+    if found is None or found[0].check is None:
+        return None
+    params = found[1]
+    owner = params.get("tournament_id", params.get("event_id"))
+    return None if owner is None or not is_id(str(owner)) else str(owner)
 
 
 def bearer_token(authorization: bytes) -> str | None:

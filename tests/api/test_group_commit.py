@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import uuid
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -14,6 +14,7 @@ import httpx
 import pytest
 from fastapi import FastAPI
 from sqlalchemy import event as sqlalchemy_event
+from sqlalchemy import text
 
 from service.api.app import create_app
 from service.config import Settings
@@ -57,24 +58,27 @@ async def queue_behind_a_writer(
     client: httpx.AsyncClient,
     event: Event,
     reports: list[Report],
-    keys: list[str] | None = None,
+    keys: Sequence[str | None] | None = None,
     tokens: list[str] | None = None,
 ) -> list[httpx.Response]:
-    """Send `reports` (by the organizer, or with `tokens`) while another writer holds the
-    tournament's gate, so they queue in this order; then open it and return their
-    answers."""
+    """Send `reports` (by the organizer, or with `tokens`; each with its key, None: sent
+    without one) while another writer holds the tournament's gate, so they queue in
+    this order; then open it and return their answers."""
     keys = keys or [str(uuid.uuid4()) for _ in reports]
     tokens = tokens or [event.organizer for _ in reports]
     base = f"/v1/tournaments/{event.id}/rounds"
     async with app.state.arbiter.gates.hold(f"tournaments/{event.id}"):
         queued = []
         for (round_number, table, result), key, token in zip(reports, keys, tokens, strict=True):
+            headers = {"Authorization": f"Bearer {token}"}
+            if key is not None:
+                headers["Idempotency-Key"] = key
             queued.append(
                 asyncio.create_task(
                     client.put(
                         f"{base}/{round_number}/games/{table}/result",
                         json={"result": result},
-                        headers={"Authorization": f"Bearer {token}", "Idempotency-Key": key},
+                        headers=headers,
                     )
                 )
             )
@@ -116,6 +120,46 @@ async def test_reports_queued_at_the_gate_commit_once_in_arrival_order(
     # round 1 is complete: the group moved the current round on, as one report alone would
     tournament = (await client.get(f"/v1/tournaments/{event.id}", headers=event.auth())).json()
     assert tournament["current_round"] == 2
+
+
+@pytest.mark.parametrize("keyed", [(False, False, False, False), (True, False, True, False)])
+async def test_reports_without_a_key_join_the_group(
+    app: FastAPI, client: httpx.AsyncClient, keyed: tuple[bool, ...]
+) -> None:
+    """A report sent without an Idempotency-Key commits in the group like a keyed one
+    (alone, or among keyed ones): one transaction, arrival order, its own answer, and
+    no record stored for it."""
+    event = await create_round_robin(client, PLAYERS)
+    reports = [(1, 1, "1-0"), (1, 2, "0-1"), (1, 3, "1/2-1/2"), (2, 1, "1-0")]
+    keys: list[str | None] = [str(uuid.uuid4()) if k else None for k in keyed]
+    async with app.state.arbiter.sessions() as session:
+        records = await session.exec(text("SELECT count(*) FROM idempotency_keys"))
+        before = records.one()[0]
+    with counting_commits(app) as commits:
+        answers = await queue_behind_a_writer(app, client, event, reports, keys)
+    assert [a.status_code for a in answers] == [200] * len(reports)
+    assert len(commits) == 1  # one transaction for the four
+    assert await logged_results(app, event.id) == reports
+    for answer, (_, table, result) in zip(answers, reports, strict=True):
+        assert (answer.json()["table"], answer.json()["result"]) == (table, result)
+        assert "idempotent-replayed" not in answer.headers
+    async with app.state.arbiter.sessions() as session:
+        records = await session.exec(text("SELECT count(*) FROM idempotency_keys"))
+        assert records.one()[0] == before + sum(keyed)
+
+
+async def test_a_refused_report_without_a_key_keeps_its_answer(
+    app: FastAPI, client: httpx.AsyncClient
+) -> None:
+    """A report without a key refused in a group is answered as alone; the others land."""
+    event = await create_round_robin(client, PLAYERS)
+    reports = [(1, 1, "1-0"), (1, 9, "1-0"), (1, 2, "0-1")]  # round 1 has no table 9
+    with counting_commits(app) as commits:
+        answers = await queue_behind_a_writer(app, client, event, reports, [None, None, None])
+    assert [a.status_code for a in answers] == [200, 404, 200]
+    assert answers[1].json()["field"] == "table"
+    assert len(commits) == 1
+    assert await logged_results(app, event.id) == [reports[0], reports[2]]
 
 
 async def test_the_group_reads_its_games_in_one_statement_and_sees_its_own_changes(

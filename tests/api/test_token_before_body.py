@@ -13,6 +13,8 @@ import asyncio
 import json
 
 import httpx
+from fastapi import FastAPI
+from starlette.types import Message
 
 from tests.api.conftest import create_round_robin
 from tests.api.processes import start_process
@@ -88,3 +90,50 @@ async def test_a_bad_token_with_a_huge_body_is_refused_from_the_headers(
         assert status == 200
     finally:
         server.stop()
+
+
+async def _answer_without_a_body(app: FastAPI, method: str, path: str) -> list[Message]:
+    """What the app answers a request whose headers came and whose body never does."""
+    answer: list[Message] = []
+    scope = {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": method,
+        "scheme": "http",
+        "path": path,
+        "raw_path": path.encode(),
+        "root_path": "",
+        "query_string": b"",
+        "headers": [
+            (b"host", b"arbiter.test"),
+            (b"authorization", b"Bearer org_wrong"),
+            (b"content-type", b"application/json"),
+            (b"content-length", b"1000"),
+        ],
+        "client": ("127.0.0.1", 5000),
+        "server": ("arbiter.test", 80),
+    }
+
+    async def body_never_comes() -> Message:
+        await asyncio.Event().wait()
+        raise AssertionError("unreachable")
+
+    async def send(message: Message) -> None:
+        answer.append(message)
+
+    async with asyncio.timeout(ANSWER_WITHIN):
+        await app(scope, body_never_comes, send)
+    return answer
+
+
+async def test_a_bad_token_on_the_tournament_itself_is_refused_before_its_body(
+    app: FastAPI, client: httpx.AsyncClient
+) -> None:
+    """`PATCH` and `DELETE /v1/tournaments/{id}` need the organizer token as much as the
+    writes below it: a bad one is 401 while the body has not even arrived."""
+    event = await create_round_robin(client, PLAYERS, start=False)
+    for method in ("PATCH", "DELETE"):
+        answer = await _answer_without_a_body(app, method, f"/v1/tournaments/{event.id}")
+        assert answer[0]["status"] == 401, answer
+        assert json.loads(answer[1]["body"])["field"] == "Authorization"

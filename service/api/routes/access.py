@@ -10,6 +10,7 @@ never part of a URL.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Annotated, Any
 
@@ -32,6 +33,7 @@ from service.api.schemas.access import (
     TournamentSettingsPatch,
 )
 from service.api.views import tournament_public
+from service.api.write_access import checked_by
 from service.db.bridge import get_bridge_event
 from service.db.credentials import issue_viewer_token, revoke_token, rotate_token
 from service.db.event_types import SettingsChanged, TournamentArchived
@@ -216,18 +218,32 @@ async def revoke(
     return Response(status_code=status.HTTP_204_NO_CONTENT)
 
 
-async def _bridge_organizer(
-    session: SessionDep, event_id: EventId, credentials: Credentials
+async def _bridge_organizer_of(
+    session: AsyncSession, event_id: str, token: str | None
 ) -> TournamentRow:
-    """A bridge event whose organizer token came with the request (401/403/410
-    otherwise)."""
     row = await get_bridge_event(session, event_id)
-    token = None if credentials is None else credentials.credentials
     reader: Reader | None = await authorize_read(session, row, token)
     if reader is not None and reader.role != "organizer":
         raise Forbidden("only the organizer may do this", field="Authorization")
     require_writer(row, reader)
     return row
+
+
+async def _may_organize_bridge(
+    session: AsyncSession, params: Mapping[str, Any], token: str | None
+) -> None:
+    """`_bridge_organizer`'s check of its caller, for a replay (`api.write_access`)."""
+    await _bridge_organizer_of(session, params["event_id"], token)
+
+
+@checked_by(_may_organize_bridge)
+async def _bridge_organizer(
+    session: SessionDep, event_id: EventId, credentials: Credentials
+) -> TournamentRow:
+    """A bridge event whose organizer token came with the request (401/403/410
+    otherwise)."""
+    token = None if credentials is None else credentials.credentials
+    return await _bridge_organizer_of(session, event_id, token)
 
 
 BridgeOrganizerDep = Annotated[TournamentRow, Depends(_bridge_organizer)]

@@ -11,7 +11,7 @@ chess `standings`.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Annotated, Any
@@ -45,6 +45,7 @@ from service.api.schemas.bridge import (
     BridgeResultWithHistory,
 )
 from service.api.state import AppState
+from service.api.write_access import checked_by
 from service.app.bridge_entry import (
     BridgeActor,
     ResultInput,
@@ -146,6 +147,26 @@ async def _bridge_writing(
         yield session, state, event, _bridge_actor(event, reader)
 
 
+async def _may_write(session: AsyncSession, params: Mapping[str, Any], token: str | None) -> None:
+    """`get_bridge_write`'s check of its caller, for a replay (`api.write_access`)."""
+    event = await get_bridge_event(session, params["event_id"])
+    _bridge_actor(event, await authorize_read(session, event, token))
+
+
+async def _may_organize(
+    session: AsyncSession, params: Mapping[str, Any], token: str | None
+) -> None:
+    """`get_bridge_organizer_write`'s check of its caller, for a replay."""
+    event = await get_bridge_event(session, params["event_id"])
+    _only_the_organizer(_bridge_actor(event, await authorize_read(session, event, token)))
+
+
+def _only_the_organizer(actor: BridgeActor) -> None:
+    if actor.kind != "organizer":
+        raise Forbidden("only the organizer may do this", field="Authorization")
+
+
+@checked_by(_may_write)
 async def get_bridge_write(
     request: Request, event_id: EventId, credentials: Credentials
 ) -> AsyncIterator[BridgeWrite]:
@@ -157,14 +178,14 @@ async def get_bridge_write(
 BridgeWriteDep = Annotated[BridgeWrite, Depends(get_bridge_write)]
 
 
+@checked_by(_may_organize)
 async def get_bridge_organizer_write(
     request: Request, event_id: EventId, credentials: Credentials
 ) -> AsyncIterator[BridgeWrite]:
     """`get_bridge_write` for what only the organizer may do: a table's token is 403
     before anything else is read (a PBN file's body included)."""
     async with _bridge_writing(request, event_id, credentials) as (session, state, event, actor):
-        if actor.kind != "organizer":
-            raise Forbidden("only the organizer may do this", field="Authorization")
+        _only_the_organizer(actor)
         yield BridgeWrite(session, state, event, actor)
 
 

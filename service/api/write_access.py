@@ -1,0 +1,139 @@
+"""Who may write through each route, for middleware that must know it before the route
+runs: the idempotency middleware replays a stored answer only to a caller the route
+itself would admit now, and asks an unguessable key of a route that needs no token
+(IETF draft "The Idempotency-Key HTTP Header Field": the key names a request; it is no
+credential where a token is one).
+
+A route declares the credential it needs by its write dependency (`deps.get_write`,
+`deps.get_organizer_write`, the bridge's own): each is registered here (`checked_by`)
+with the check it makes of the caller, the tournament's state included (401 for a
+token unknown or expired, 403 for one of the wrong role, 410 once archived). A route
+with none of them needs no token. `WriteRoutes` finds a request's route by the app's own
+path templates and hands back that route's check, made of the same functions as the
+dependency's own (`deps._access` and `deps._writer`, say), so the two cannot drift.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+import fastapi.routing
+from fastapi import FastAPI
+from fastapi.dependencies.models import Dependant
+from sqlmodel.ext.asyncio.session import AsyncSession
+from starlette.routing import compile_path
+from starlette.types import Scope
+
+__all__ = ["TokenCheck", "WriteRoute", "WriteRoutes", "checked_by", "write_routes"]
+
+TokenCheck = Callable[[AsyncSession, Mapping[str, Any], str | None], Awaitable[None]]
+"""A route's check of its caller: the session, the path parameters and the bearer token
+(None: none sent); raises the route's own problem (401, 403, 404, 410) or returns."""
+
+_Dependency = TypeVar("_Dependency", bound=Callable[..., Any])
+_CHECKS: dict[Callable[..., Any], TokenCheck] = {}
+_WRITE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+
+
+def checked_by(check: TokenCheck) -> Callable[[_Dependency], _Dependency]:
+    """Declare that the write dependency this decorates admits its caller by `check`
+    (the dependency itself is returned unchanged)."""
+
+    def register(dependency: _Dependency) -> _Dependency:
+        _CHECKS[dependency] = check
+        return dependency
+
+    return register
+
+
+def _check_of(dependant: Dependant) -> TokenCheck | None:
+    """The check of the first registered dependency in a route's dependency tree."""
+    for sub in dependant.dependencies:
+        if sub.call is not None and sub.call in _CHECKS:
+            return _CHECKS[sub.call]
+        found = _check_of(sub)
+        if found is not None:
+            return found
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class WriteRoute:
+    """A write route and what it needs: `check` None when it needs no token."""
+
+    methods: frozenset[str]
+    path: str
+    check: TokenCheck | None
+    _compiled: Any
+
+    def params(self, path: str) -> dict[str, Any] | None:
+        """The path parameters of `path` if it is this route's, else None."""
+        regex, _format, convertors = self._compiled
+        match = regex.match(path)
+        if match is None:
+            return None
+        return {name: convertors[name].convert(value) for name, value in match.groupdict().items()}
+
+
+class WriteRoutes:
+    """The app's write routes in its routing order, with their checks."""
+
+    def __init__(self, app: FastAPI) -> None:
+        self.routes: list[WriteRoute] = []
+        for path, methods, route in _api_routes(app):
+            if methods & _WRITE_METHODS:
+                self.routes.append(
+                    WriteRoute(
+                        methods & _WRITE_METHODS,
+                        path,
+                        _check_of(route.dependant),
+                        compile_path(path),
+                    )
+                )
+
+    def find(self, scope: Scope) -> tuple[WriteRoute, dict[str, Any]] | None:
+        """The route a write request goes to and its path parameters; None when no
+        route takes it (the app answers 404 or 405 and stores nothing)."""
+        path = scope["path"]
+        root = scope.get("root_path", "")
+        if root and path.startswith(root):
+            path = path[len(root) :]
+        for route in self.routes:
+            if scope["method"] in route.methods:
+                params = route.params(path)
+                if params is not None:
+                    return route, params
+        return None
+
+    def needs_token(self, scope: Scope) -> bool:
+        """Whether the route of this request admits its caller by a token."""
+        found = self.find(scope)
+        return found is not None and found[0].check is not None
+
+
+def _api_routes(app: FastAPI) -> Iterator[tuple[str, frozenset[str], fastapi.routing.APIRoute]]:
+    """Each API route of the app, with its full path and methods, in routing order.
+    Recent FastAPI versions keep included routers as such (`iter_route_contexts` walks
+    them); older ones hold every route in `app.routes`, flat."""
+    contexts = getattr(fastapi.routing, "iter_route_contexts", None)
+    if contexts is None:
+        for route in app.routes:
+            if isinstance(route, fastapi.routing.APIRoute):
+                yield route.path, frozenset(route.methods or ()), route
+        return
+    for context in contexts(app.routes):
+        route = context.original_route
+        if isinstance(route, fastapi.routing.APIRoute):
+            yield str(context.path), frozenset(context.methods or ()), route
+
+
+def write_routes(app: FastAPI) -> WriteRoutes:
+    """The app's `WriteRoutes`, built once, on first use (every route is included by
+    then)."""
+    routes: WriteRoutes | None = getattr(app.state, "write_routes", None)
+    if routes is None:
+        routes = WriteRoutes(app)
+        app.state.write_routes = routes
+    return routes
