@@ -1,8 +1,9 @@
 """Live fan-out under load: N WebSocket subscribers while the organizer reports one
 result every 100 ms (issue: live standings for thousands of spectators).
 
-For each N the script starts real `arbiter serve` processes (SQLite: one; PostgreSQL:
-`--replicas` of them, subscribers split across them), creates a 200-player round-robin,
+For each N the script starts real `arbiter serve` processes with their defaults, access
+log on (`--server-log warning`: without it), one on SQLite, `--replicas` on PostgreSQL
+(subscribers split across them), creates a 200-player round-robin,
 connects N subscribers from `--client-procs` lean client processes (asyncio protocols
 that do the handshake and parse frames by hand, reading only the seq at the head of each
 message; a failed handshake is tried again, up to four times, as an app would; once all
@@ -403,15 +404,20 @@ def _client_main(
 
 
 @contextlib.asynccontextmanager
-async def _server(database_url: str, port: int) -> AsyncIterator[int]:
+async def _server(database_url: str, port: int, quiet: bool, log: Path) -> AsyncIterator[int]:
+    """`arbiter serve` as a user starts it (its defaults: log level info, the access log
+    on, written to `log`), or with `--log-level warning` when `quiet`."""
     env = {
         **os.environ,
         "ARBITER_DATABASE_URL": database_url,
         "ARBITER_RATE_LIMITS_ENABLED": "false",  # the fan-out is measured, not the limits
     }
     code = "import sys; from service.cli import main; sys.exit(main(sys.argv[1:]))"
-    args = ["serve", "--port", str(port), "--log-level", "warning"]
-    process = await asyncio.create_subprocess_exec(sys.executable, "-c", code, *args, env=env)
+    args = ["serve", "--port", str(port), *(["--log-level", "warning"] if quiet else [])]
+    with log.open("ab") as output:
+        process = await asyncio.create_subprocess_exec(
+            sys.executable, "-c", code, *args, env=env, stdout=output, stderr=output
+        )
     try:
         async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}") as client:
             for _ in range(600):
@@ -593,7 +599,11 @@ async def _arbiter(n: int, args: argparse.Namespace, tmp: Path) -> dict[str, Any
     async with contextlib.AsyncExitStack() as stack:
         if args.database == "postgresql":  # dropped last, once the servers have stopped
             stack.push_async_callback(_drop_database, url)
-        pids = [await stack.enter_async_context(_server(url, port)) for port in ports]
+        quiet = args.server_log == "warning"
+        pids = [
+            await stack.enter_async_context(_server(url, port, quiet, tmp / f"serve-{port}.log"))
+            for port in ports
+        ]
         _note(f"{replicas} server(s) up; creating a {args.players}-player round-robin")
         tid, auth = await _tournament(f"http://127.0.0.1:{ports[0]}", args.players)
         server_pids = [p for pid in pids for p in _children(pid)]
@@ -778,6 +788,13 @@ def main(argv: Sequence[str] | None = None) -> None:
     )
     parser.add_argument("--no-bare", action="store_true")
     parser.add_argument(
+        "--server-log",
+        choices=("default", "warning"),
+        default="default",
+        help="`arbiter serve` with its defaults (log level info, access log on; default) or "
+        "with --log-level warning (no access log), the configuration measured before",
+    )
+    parser.add_argument(
         "--delta",
         choices=("full", "compact"),
         default="full",
@@ -794,7 +811,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     print(
         f"database={args.database} replicas={args.replicas if args.database == 'postgresql' else 1}"
         f" players={args.players} duration={args.duration}s interval={args.interval}s"
-        f" delta={args.delta}",
+        f" delta={args.delta} server-log={args.server_log}",
         flush=True,
     )
     print(header)
