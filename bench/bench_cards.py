@@ -1,5 +1,5 @@
-"""Benchmark: player cards of a large round-robin (issue 12, finding 7: `/cards` of a
-400-player round-robin held the event loop for 12 s).
+"""Benchmark: player cards of a large round-robin (`/cards` of a 400-player round-robin
+once held the event loop for 12 s; docs/api.md#limits).
 
 In process, on a fresh SQLite file: registers P players (default 400), starts a
 round-robin, then times `GET /cards` (the first page, as a browser opens it), every

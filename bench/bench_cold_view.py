@@ -1,4 +1,5 @@
-"""Benchmark: the live reader's cold read of a large tournament (issue 12).
+"""Benchmark: the live reader's cold read of a large tournament
+(docs/decisions/standings-brought-forward.md).
 
 A start or a pairing leaves the reader's view of a tournament cold: its next standings
 table reads the whole tournament back from the database. This script starts a real

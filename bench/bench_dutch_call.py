@@ -1,9 +1,10 @@
 """Benchmark: where a small `arbiter pair` call goes, beside the C++ engine's whole run.
 
-Issue #15 asks for a 100-player Dutch round in no more time than the FIDE-endorsed C++
-engine takes for its whole run. This script splits the call into what any Python
-program pays and what Arbiter adds, each row a whole process, all rows alternating in
-one loop (`--repeat K` rounds), so that a noisy machine shifts them together:
+The goal is a 100-player Dutch round in no more time than the FIDE-endorsed C++ engine
+takes for its whole run (docs/decisions/cli-start-up.md). This script splits the call
+into what any Python program pays and what Arbiter adds, each row a whole process, all
+rows alternating in one loop (`--repeat K` rounds), so that a noisy machine shifts them
+together:
 
     python -S            the interpreter without `site`: the floor of any Python program
     python               the interpreter as `arbiter` starts it (with `site`)

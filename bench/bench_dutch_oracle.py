@@ -1,6 +1,8 @@
 """The large FIDE Dutch reference tournaments (500 and 1,000 players): every round
 re-paired from the rounds before it, compared with the endorsed engine's pairing, and
-timed. The suite checks the files up to 200 players; these belong to the benchmark.
+timed. The suite checks the files up to 200 players; these belong to the benchmark and
+are read in place from the project's shared reference documents (not part of this
+repository: `ARBITER_SHARED_DIR`, else the folder beside the clone; docs/development.md).
 
     python bench/bench_dutch_oracle.py [min_players]   (default: 201)
 """

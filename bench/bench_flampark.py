@@ -1,4 +1,4 @@
-"""FLAMPARK schedule timings (SPEC 2): the whole tournament, every round, computed at once.
+"""FLAMPARK schedule timings (docs/rules/flampark.md): every round, computed at once.
 
 Run: python bench/bench_flampark.py. For 10,000 players and 13 rounds (basic, odd
 count, mixed kinds in a shuffled order, rematches, group variant) it prints the best

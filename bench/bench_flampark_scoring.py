@@ -1,4 +1,4 @@
-"""Benchmark: FLAMPARK scores and progress premium for a large field (seed 000, SPEC 3).
+"""Benchmark: FLAMPARK scores and progress premium for a large field (docs/rules/flampark.md).
 
 5,000 players x 11 rounds (27,500 games, shortening in 40 % of them as in FK6), then:
 the full batch scores, the full progress premium, building the live accumulator, and the

@@ -1,5 +1,5 @@
 """Live fan-out under load: N WebSocket subscribers while the organizer reports one
-result every 100 ms (issue: live standings for thousands of spectators).
+result every 100 ms: live standings for thousands of spectators (docs/live.md).
 
 For each N the script starts real `arbiter serve` processes with their defaults, access
 log on (`--server-log warning`: without it), one on SQLite, `--replicas` on PostgreSQL

@@ -1,4 +1,5 @@
-"""Benchmark: the first `GET /standings` on another replica after a start (issue 12).
+"""Benchmark: the first `GET /standings` on another replica after a start
+(docs/live.md#workers-and-replicas).
 
 Two real servers (A and B) on one fresh PostgreSQL database. For each of K round-robins
 of P players (default 3 of 400: 79,800 games each), the script registers the players

@@ -1,4 +1,4 @@
-"""Benchmark: the write path on PostgreSQL (issue 12, finding 8).
+"""Benchmark: the write path on PostgreSQL (docs/decisions/index.md, "The write path").
 
 Real server processes (one uvicorn worker each) on a fresh database, in two
 configurations side by side (`--configurations`):
@@ -533,7 +533,7 @@ def _start_list(players: int, rounds: int) -> str:
 
 
 async def swiss_round(players: int, clients: int, server: str) -> None:
-    """Issue 12: C clients report every result of one round of a P-player Swiss, each
+    """Exactly once: C clients report every result of one round of a P-player Swiss, each
     request sent twice with the same Idempotency-Key (a retry over a flaky network);
     every acknowledged result must be stored exactly once and every replay must answer
     the first response."""
@@ -647,7 +647,7 @@ def main() -> None:
         type=int,
         metavar="P",
         help="instead: one round of a P-player Swiss reported by --clients clients, each "
-        "result sent twice with one Idempotency-Key (issue 12: 2000 players, 200 clients)",
+        "result sent twice with one Idempotency-Key (e.g. 2000 players, 200 clients)",
     )
     parser.add_argument(
         "--tournaments",

@@ -1,5 +1,5 @@
 """`arbiter`: serve the API, migrate the database, print the OpenAPI contract, and run
-the engine offline on TRF files (DESIGN: Command line)."""
+the engine offline on TRF files (docs/cli.md)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ __all__ = ["main"]
 
 def _serve(args: argparse.Namespace) -> int:
     """uvicorn with `--workers` processes; live events cross them by PostgreSQL
-    LISTEN/NOTIFY, so more than one worker needs PostgreSQL (DESIGN: Live standings)."""
+    LISTEN/NOTIFY, so more than one worker needs PostgreSQL (docs/live.md#workers-and-replicas)."""
     import uvicorn
 
     from service.config import get_settings
@@ -39,10 +39,10 @@ def _serve(args: argparse.Namespace) -> int:
         log_level=args.log_level,
         server_header=False,
         backlog=args.backlog,
-        # asyncio's own loop, even where uvloop is installed (measured with
-        # bench/bench_live.py at 5,000 spectators, uvloop connected them more slowly and
-        # delivered later: the fan-out is bound by socket writes, not by the loop), on a
-        # selector that takes spectators' socket events a few per turn (service.live.loop)
+        # asyncio's own loop, even where uvloop is installed (uvloop connected spectators
+        # more slowly and delivered later: the fan-out is bound by socket writes, not by
+        # the loop; docs/decisions/event-loop.md), on a selector that takes spectators'
+        # socket events a few per turn (service.live.loop)
         loop="service.live.loop:spectator_loop",
         # frames are encoded once and shared by every socket: compressing them per
         # socket would cost CPU and ~100 KiB of zlib state per spectator

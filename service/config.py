@@ -57,8 +57,8 @@ class Settings(BaseSettings):
     """Connections of the writers' pool, with no overflow; unset or 0, SQLAlchemy's default
     (5, and up to 10 more under load). A small pool makes writers queue in the app, first
     come first served, rather than at a tournament's row lock in the database: the same
-    throughput with a shorter tail (README: Benchmarks). Each slow write (pairing a large
-    round) holds one connection while it runs."""
+    throughput with a shorter tail (docs/decisions/connection-pools.md). Each slow write
+    (pairing a large round) holds one connection while it runs."""
     read_pool_size: int = 5
     """Connections of the pool that serves reads (GET and HEAD requests, the token check
     before a write's body, `/healthz`), beside the writers' pool: writers queued on a

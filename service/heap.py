@@ -1,60 +1,21 @@
-"""The cyclic garbage collector's share of a long-running process (issue 12: no pause
-that a result report or a standings read waits behind).
+"""The cyclic garbage collector kept off the hot paths of a long-running process.
 
-CPython's full collection walks every container object the process holds. Measured
-under `bench_writes.py` (50 clients reporting into a 400-player round-robin):
+CPython's full collection walks every container the process holds, and each pass stalls
+every request waiting on that event loop. So young collections run less often
+(`tune_collector`); the heap is frozen where nothing is in flight, once start-up is over
+and, in the live reader's process, between two answers (`settle_heap`), so that later
+passes walk only what was made since; connected spectators are frozen in batches once
+they have joined (`SpectatorHeap`); and now and then one full pass (`reopen_heap`) frees
+whatever reference cycles were frozen meanwhile.
 
-* the API process holds about 150,000 containers after start-up (functions, classes,
-  module dicts, the OpenAPI models), alive for the life of the process. With fifty
-  requests in flight the collector ran a full pass every second or two, 50 to 170 ms
-  each, and freed nothing: every request waiting on the event loop waited that long
-  (a result report's p99 was 160-180 ms for a p50 of 75 ms);
-* the live reader process holds about 320,000 (the engine view of 79,800 games and
-  the tie-break digest) and paused 50 to 170 ms just as often, inside the standings
-  reads.
+A frozen object that dies is still freed by reference counting; only a cycle alive at a
+freeze that dies later is kept, until the next full pass or the end of the process,
+which is why the heap is frozen where nothing is in flight. A departed spectator leaves
+no cycle (`live.loop.SpectatorLoop` ends asyncio's transport cycle), so departures only
+count towards the rare full pass; spectators join while requests are in flight, so a
+settle may freeze a request's objects too, and a cycle of theirs waits for that pass.
 
-Freezing the heap moves what exists now out of the collector's sight: later passes
-walk only what was made since. A frozen object that dies is still freed by reference
-counting; only a reference cycle that was alive at the freeze and dies later is kept
-until the process ends, which is why the heap is frozen only where nothing is in
-flight: once start-up is over, and in the reader process between two answers (it
-answers one request at a time, so no session or read is open then).
-
-Spectators are the other long-lived objects (issue 11): each live connection holds about
-200 containers (its tasks, coroutines, futures, transport, the server's protocol and
-handshake) for as long as it is open. CPython counts a generation's size as allocations
-minus deallocations of any age, so once spectators are connected, objects dying in the
-older generations (a spectator's previous wait, the handshake's leftovers) make room in
-that count for new ones, and the young generation grew past 280,000 objects while the
-count stood at its threshold: with 5,000 spectators a single young collection took
-265-350 ms, in the middle of the fan-out and of the result PUTs (`bench_live.py 5000`:
-PUT p99 97-188 ms, e2e p99 172-260 ms). `SpectatorHeap` freezes them once they have
-joined. A departed spectator is freed by reference counting: asyncio's transport used to
-keep one small cycle (its read callback, a bound method of itself: six objects, about
-0.5 KiB with its socket), which `live.loop.SpectatorLoop` now ends when the connection
-is lost, so a departure calls for no pass of the collector at all (under another loop
-each still leaves that cycle, and a frozen cycle is never collected). Spectators join
-while requests are in flight, so a settle may also freeze a request's objects; a cycle
-of theirs that dies later waits for the next full pass. A full pass comes at the first
-pause after `max(REOPEN_LEAVES, REOPEN_SHARE x connected)` departures (under churn that
-never pauses, after `REOPEN_UNDER_CHURN` times as many), so an audience that comes and
-goes is collected whole now and then, and one that stays was settled only as often as it
-grew.
-
-A full pass walks every spectator still connected, so it must stay rare. It once came
-every 256 departures or a quarter of the audience: each connection then ended in a cycle
-of 58 objects holding its whole ASGI scope, protocol and handshake (about 13 KiB of
-containers; the scope kept the server's `send`, a bound method of the protocol that
-holds the scope, `wire.ServerSendMiddleware`; and when its last send had failed, the
-live route's frame, held by the failure's traceback), and 10,000 spectators leaving at
-once cost ten full passes of 2.1-2.7 s each: result PUTs made meanwhile waited 25 s, and
-some were answered 503 (`bench_live.py 10000`, the results reported while everyone
-leaves). Once that cycle was gone too, the passes left were those the departures asked
-for themselves: a settle every `SETTLE_BATCH` departures (10-60 ms each, walking the
-objects of the connections still tearing down) and, at 10,000, one full pass of
-330-390 ms once they had gone, which freed 60,000 objects, the transports' cycles, and
-nothing else. Departures now only count towards the full pass, which is rare
-(`REOPEN_LEAVES`).
+Why, and what it measured: docs/decisions/garbage-collector.md.
 """
 
 from __future__ import annotations
@@ -81,9 +42,8 @@ YOUNG_COLLECTION_THRESHOLD = 10_000
 """Container objects made (net of those freed) between two young collections; 700 is
 CPython's default. A full pass is considered once every 100 young collections (the
 default ratios of the older generations), so once per million net new containers
-instead of once per 70,000: 5,000 spectators connecting (about 200 containers each)
-cost one full pass instead of fourteen (2.9 s of stalls, the last ones 580 ms). A
-young collection then walks up to 10,000 objects, about a millisecond."""
+instead of once per 70,000, while a young collection walks at most 10,000 objects,
+about a millisecond."""
 
 
 def tune_collector() -> None:
@@ -120,8 +80,8 @@ walks the objects of at most this many new spectators (about 10 ms)."""
 REOPEN_LEAVES = 65_536
 """Departures (at least) between two full collections. A departure leaves no cycle under
 `live.loop.SpectatorLoop`, so this bounds only the rare cycles of requests frozen by the
-settles; under another loop, about 32 MiB of the transports' cycles (see the module's
-docstring)."""
+settles; under another loop, asyncio's transport cycle of every departure (about
+0.5 KiB each, some 32 MiB at this bound)."""
 REOPEN_SHARE = 1.0
 """...or this share of the spectators still connected, whichever is more: a full pass
 walks them all, so its cost per departure stays that of a spectator's own settle."""
@@ -129,7 +89,7 @@ REOPEN_UNDER_CHURN = 4
 """A full pass waits for joining and leaving to pause: a spectator's objects outlive
 its departure by a few turns of the event loop (its tasks are cancelled and awaited,
 its protocol closes), so in the middle of a crowd leaving most of them are still
-alive and a full pass walks them all (2.2-2.6 s with 8,500 of 10,000 gone). Only
+alive and a full pass would walk them all (seconds, with thousands leaving). Only
 under churn that never pauses does a full pass come at a batch, once this many times
 the departures a quiet one needs have gone by (a bound on the frozen leftovers)."""
 

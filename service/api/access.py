@@ -1,5 +1,4 @@
-"""Who may read a tournament, and what of its players they see (issue 14: access and
-privacy).
+"""Who may read a tournament, and what of its players they see (docs/api.md#access-and-privacy).
 
 - Visibility: a `public` tournament (or bridge event) is read by anyone; a `private` one
   only with one of its tokens: the organizer's, the viewer token, a player's (chess) or
@@ -58,7 +57,7 @@ __all__ = [
 Role = Literal["organizer", "viewer", "player", "table"]
 
 PERSONAL_FIELDS = ("fide_id", "federation", "sex", "birth_year", "identity")
-"""A player's fields shown only to the organizer unless published (issue 14)."""
+"""A player's fields shown only to the organizer unless published (docs/security.md#privacy)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,7 +72,7 @@ class Reader:
 
 
 def is_bridge(row: TournamentRow) -> bool:
-    """Bridge events are tournament rows of kind `bridge` (SPEC 7)."""
+    """Bridge events are tournament rows of kind `bridge` (docs/rules/bridge.md)."""
     return row.kind == TournamentKind.BRIDGE
 
 

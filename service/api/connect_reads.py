@@ -1,6 +1,6 @@
 """The tournament rows that connecting spectators are checked against, read once for
-all the spectators of a tournament who arrive together (issue 11: 10,000 subscribers
-connected in under 20 s).
+all the spectators of a tournament who arrive together, so that 10,000 of them connect
+in seconds (docs/decisions/shared-connect-reads.md).
 
 A spectator's access is checked at connect against the tournament's row (visibility,
 archival: `access.check_readable`). Read per connection, that row was the connect

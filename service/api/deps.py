@@ -185,8 +185,8 @@ class Write:
     """What a write to a tournament needs: its session, the app, the tournament and who
     writes. One dependency for the four: FastAPI walks every dependency's whole subtree
     on each request, even one it has already solved, so four that share the session and
-    the token cost a write about three times the walk of this one (issue 12: the
-    dependency walk was a fifth of a reported result's time on the server)."""
+    the token cost a write about three times the walk of this one (the dependency walk
+    was a fifth of a reported result's time; docs/decisions/one-dependency-per-write.md)."""
 
     session: AsyncSession
     state: AppState

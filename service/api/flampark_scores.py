@@ -1,4 +1,4 @@
-"""FLAMPARK results of stored tournaments (seed 000; SPEC 3), cached per event.
+"""FLAMPARK results of stored tournaments (docs/rules/flampark.md), cached per event.
 
 A tournament's scores are computed once per (tournament, last event) in each replica and
 reused by the standings, the live feed, the best-games list and the players' ranking.
@@ -97,7 +97,7 @@ async def flampark_table(
 async def _accumulator(
     state: AppState, session: AsyncSession, row: TournamentRow
 ) -> FlamparkAccumulator:
-    """The tournament's running FLAMPARK sums at its latest event (seed 000: "live").
+    """The tournament's running FLAMPARK sums at its latest event (results "live").
 
     Brought forward result by result when only results happened since the cached sums
     (each result touches its two players, O(1)); rebuilt from the games otherwise."""
@@ -134,7 +134,7 @@ async def _accumulator(
 
 async def flampark_tournaments(session: AsyncSession) -> list[TournamentRow]:
     """Every public FLAMPARK tournament that has started (private and archived ones
-    stay out of the cross-tournament lists, issue 14)."""
+    stay out of the cross-tournament lists: docs/api.md#access-and-privacy)."""
     statement = select(TournamentRow).where(
         TournamentRow.system == "flampark",
         col(TournamentRow.status) != TournamentStatus.REGISTRATION,

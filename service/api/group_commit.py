@@ -1,4 +1,5 @@
-"""Group commit: result reports queued at a tournament's gate commit together (issue 12).
+"""Group commit: result reports queued at a tournament's gate commit together
+(docs/decisions/group-commit.md).
 
 Under the gate (`app.write_gate`) the writers of a tournament run one at a time, so
 their rate is one over the time each holds the gate. A keyed report alone holds it for

@@ -1,5 +1,5 @@
 """Idempotency-Key for writes from flaky networks (IETF draft "The Idempotency-Key HTTP
-Header Field"; DESIGN: API conventions and known pitfalls).
+Header Field"; docs/api.md#retries-and-idempotency).
 
 The stored response commits in the same transaction as the write it answers:
 

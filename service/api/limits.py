@@ -1,4 +1,4 @@
-"""Request body limits, applied before anything parses a body (issue 12, finding 7).
+"""Request body limits, applied before anything parses a body (docs/api.md#limits).
 
 A pure ASGI middleware, outermost of the app's own middleware:
 

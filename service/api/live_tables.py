@@ -1,5 +1,5 @@
 """The live feed's tables, built from the API's documents (the work the live reader of
-service/live/reader.py runs in its own process or thread; DESIGN: Live standings).
+service/live/reader.py runs in its own process or thread; docs/live.md#how-it-is-served).
 
 Spectators never read the database: for each followed tournament this turns the new
 events into encoded frames and a new snapshot, bringing the table forward from the
@@ -121,10 +121,10 @@ class Tables:
     ) -> TableText | None:
         """The standings document as of the tournament's latest event, and at least as
         of `at_least` (the seq the asking request read, so a client sees its own write):
-        computed here, off the API's GIL, once per event however many ask (DESIGN:
-        Live standings). None when the tournament does not exist. With `schedule` (a
-        start's rounds as stored at `at_least`), the engine's view is built from them
-        instead of read back."""
+        computed here, off the API's GIL, once per event however many ask
+        (docs/decisions/live-reader-process.md). None when the tournament does not
+        exist. With `schedule` (a start's rounds as stored at `at_least`), the engine's
+        view is built from them instead of read back."""
         kept = self._documents.get(tournament_id)
         if kept is not None and kept.seq >= at_least:
             self._documents.move_to_end(tournament_id)

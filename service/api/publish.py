@@ -1,10 +1,10 @@
-"""Commit a write and announce its events to live listeners (DESIGN: Live standings).
+"""Commit a write and announce its events to live listeners (docs/live.md#how-it-is-served).
 
 PostgreSQL: `SELECT pg_notify(channel, '<tournament>:<seq>')` runs in the writer's own
 session, inside the write's transaction, so the notification is delivered exactly when
 the write commits and never for a rolled-back one; no connection is shared between
-requests (issue 12, finding 4: a shared asyncpg connection made committed writes
-answer 500). Every replica, this one included, hears it through its LISTEN.
+requests (a shared asyncpg connection once made committed writes answer 500). Every
+replica, this one included, hears it through its LISTEN.
 
 SQLite (one process): the in-process bus is told after the commit. So is a Redis bus
 (`ARBITER_BUS_URL`, `service.live.redis_bus`), on either database: it cannot take part in

@@ -1,4 +1,4 @@
-"""Per-event views of what every table is built from (DESIGN: live standings).
+"""Per-event views of what every table is built from (docs/architecture.md#reads).
 
 A tournament changes only through events, so whatever is read for sequence number `seq`
 stays valid until the next event: the engine view and the start list are loaded once per

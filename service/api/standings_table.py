@@ -42,7 +42,7 @@ __all__ = [
 Row = dict[str, Any]
 
 JCA_TIEBREAKS = DEFAULT_JCA
-"""Seed 001's order (kept under its old name; engine/scoring/reading.py holds it)."""
+"""The JCA Swiss rules' order (kept under its old name; engine/scoring/reading.py holds it)."""
 
 
 def default_tiebreaks(system: str) -> list[str]:
@@ -59,7 +59,7 @@ def tiebreak_order(row: TournamentRow) -> list[str]:
 
 @dataclass(frozen=True, slots=True)
 class StandingsFilter:
-    """A classification (seed 000): rating range, sex, birth-year range, games played."""
+    """A classification (Formuła FLAMPARK): rating range, sex, birth-year range, games played."""
 
     rating_min: int | None = None
     rating_max: int | None = None
@@ -98,7 +98,7 @@ async def standings_table(
     explain: int | None = None,
 ) -> dict[str, Any]:
     """Standings from confirmed results in the tournament's tie-break order; FLAMPARK
-    tournaments are ordered by PF (seed 000) and carry their FLAMPARK columns. A
+    tournaments are ordered by PF (Formuła FLAMPARK) and carry their FLAMPARK columns. A
     round-robin leaves out a withdrawn player who completed fewer than half of their
     games, with every game against them (FIDE C.06 V.4)."""
     order = tiebreaks or tiebreak_order(row)
@@ -109,8 +109,8 @@ async def standings_table(
         tournament = without_players(tournament, annulled_withdrawals(tournament, withdrawn))
     round_robin = row.system in ROUND_ROBIN_SYSTEMS  # the stored system decides (C.07)
     if order or explain is not None:
-        # off the event loop (issue 12): tie-breaks of a big event take seconds; the
-        # last digest of this tournament is brought forward, not rebuilt
+        # off the event loop (docs/decisions/thread-pool.md): tie-breaks of a big event
+        # take seconds; the last digest of this tournament is brought forward, not rebuilt
         table = await run_cpu(
             compute_standings,
             tournament,
@@ -226,7 +226,7 @@ async def _by_pf(
     state: AppState, session: AsyncSession, row: TournamentRow, rows: dict[int, Row]
 ) -> list[Row]:
     """Rows by PF descending (players without a counted game last); equal PF share a
-    rank. Players of different distances rank together (seed 000)."""
+    rank. Players of different distances rank together (Formuła FLAMPARK)."""
     table = await flampark_table(state, session, row)
     keyed: list[tuple[Fraction | None, int, Row]] = []
     for number, line in rows.items():
@@ -257,7 +257,7 @@ async def _by_pf(
 
 
 def _variants(row: TournamentRow, ordered: list[Row], player_count: int) -> list[Row] | None:
-    """FLAMPARK variants (seed 000): each player's team or group, and the team
+    """FLAMPARK variants (Formuła FLAMPARK, "Warianty"): each player's team or group, and the team
     classification (every game of the team variant is a cross-team game)."""
     options = config_of(row).flampark
     variant = options.variant if options is not None else "individual"

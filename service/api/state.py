@@ -35,7 +35,7 @@ _LAYOUTS_KEPT = 256
 @dataclass
 class ViewCache:
     """What one replica computes from the event log, each entry valid for one
-    (tournament, seq): a tournament changes only through events (DESIGN: live standings).
+    (tournament, seq): a tournament changes only through events (docs/architecture.md#reads).
     """
 
     standings: dict[tuple[str, int], dict[str, Any]] = field(default_factory=dict)

@@ -1,5 +1,5 @@
-"""Tokens checked before bodies are read (issue 12, Limits; finding 7: a 50 MB body with
-a bad token was parsed before the token check).
+"""Tokens checked before bodies are read, so a 50 MB body with a bad token is refused
+before it is parsed (docs/api.md#limits).
 
 `BodyLimitMiddleware` asks `TokenGate.refusal` before it reads the body of a write to a
 tournament's or bridge event's resources, or to any route that declares the token check

@@ -1,6 +1,6 @@
 """TRF files through the API: decoding, the API's own limits, the declared system, the
 file's points against its results, and what the file carried beside the games
-(README: TRF). Pure functions; routes/trf.py runs `read_import` in the CPU pool (off
+(docs/rules/trf.md). Pure functions; routes/trf.py runs `read_import` in the CPU pool (off
 the event loop: every step is linear in the file), then stores and renders."""
 
 from __future__ import annotations
@@ -122,7 +122,7 @@ def _bad(doc: TrfDocument, number: int, detail: str) -> InvalidInput:
 
 
 def validate_limits(doc: TrfDocument) -> None:
-    """The JSON API's limits, applied to a file (issue: XXR -3, rating 9999 were stored).
+    """The JSON API's limits, applied to a file (else XXR -3 or rating 9999 would be stored).
 
     Each refusal names the line (and columns) of the record."""
     tournament = doc.tournament

@@ -1,4 +1,4 @@
-"""The application layer (DESIGN: Layers): one module per workflow.
+"""The application layer (docs/architecture.md#the-layers): one module per workflow.
 
 Each workflow authorizes (the caller's `Actor` comes from the API's token check and is
 checked against the rules here), locks the tournament, calls the engine for every rule,

@@ -1,5 +1,5 @@
 """Enter, correct or remove a bridge result, one at a time or from a PBN file
-(DESIGN: Layers; issue 12: one workflow per write).
+(docs/architecture.md#the-layers: one workflow per write).
 
 Each entry authorizes (the caller's `BridgeActor` comes from the API's token check and
 is checked against the rules here), locks the event, scores the board (the engine:
@@ -7,7 +7,7 @@ Law 77 with the board's vulnerability), stores the row and one event carrying th
 previous value (nothing is silently overwritten) and moves the event's round on. The
 router commits once (`api.publish.commit_and_publish`).
 
-Readings (documented in the README section for bridge events):
+Readings (documented in docs/rules/bridge.md, "Readings"):
 
 - A table's token enters the results of its own table only. A table may correct its
   own entry; once the organizer has entered or corrected a result, only the organizer

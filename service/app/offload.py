@@ -1,5 +1,5 @@
-"""CPU-heavy work off the event loop (issue 12: while a 20 s computation runs, /healthz
-and a result PUT must still answer).
+"""CPU-heavy work off the event loop: while a 20 s computation runs, /healthz and a
+result PUT must still answer (docs/decisions/thread-pool.md).
 
 Pairing, standings, schedules and cards run in a small thread pool, not on the event
 loop. Threads rather than processes: the engine's values are immutable and shared with

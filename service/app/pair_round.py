@@ -89,7 +89,7 @@ async def pair_round(
         if kept.round == current + 1 and kept.player not in announced:
             byes.append(Bye(current + 1, kept.player, kept.kind))
             announced.add(kept.player)
-    pairing = await run_cpu(  # off the event loop (issue 12)
+    pairing = await run_cpu(  # off the event loop (docs/decisions/thread-pool.md)
         pair_next,
         spec.pairing_name,
         engine,

@@ -1,11 +1,11 @@
-"""Report a result (DESIGN: a player's report is provisional; both agreeing or the
-organizer confirms; disagreement marks the game disputed until the organizer decides).
+"""Report a result (docs/api.md#results: a player's report is provisional; both agreeing or
+the organizer confirms; disagreement marks the game disputed until the organizer decides).
 
 Authorize (a player reports only their own games), lock the tournament, apply the
 engine's state machine (`engine.results.apply_report`), store the game and one event
 that carries the previous state (nothing is silently overwritten), move the current
 round on. A report that repeats what is recorded changes nothing and adds no event.
-A FLAMPARK time shortening rides on the organizer's report only (seed 000: the arbiter
+A FLAMPARK time shortening rides on the organizer's report only (Formuła FLAMPARK: the arbiter
 sets it on the clock), so the players' agreement is about the result alone.
 """
 
@@ -66,7 +66,7 @@ async def check_shortening(
     actor: Actor,
 ) -> dict[str, Any] | None:
     """Check a FLAMPARK time shortening sent with a result: the engine's
-    `check_recorded_shortening` (seed 000: only the arbiter records it, within the base
+    `check_recorded_shortening` (Formuła FLAMPARK: only the arbiter records it, within the base
     time, for a game played, as the higher-rated player's, the lower start number)."""
     if minutes is None:
         return None

@@ -1,6 +1,6 @@
 """Close the start list: number the players by rating (descending, ties by name), issue
 their tokens (shown only this once) and, for round-robins and FLAMPARK, pair every round
-(FIDE C.05 Berger tables; FLAMPARK schedule, seed 000), stored with bulk inserts.
+(FIDE C.05 Berger tables; the FLAMPARK schedule of Formuła FLAMPARK), stored with bulk inserts.
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ for them in rounds not yet paired are cancelled (a withdrawn player takes no req
 bye, `engine.byes`). In a tournament paired in
 advance (round-robin, FLAMPARK) the withdrawn player's games with no result reported
 become forfeit losses for them, recorded as the organizer's results with one event each
-(seed 000: a walkover is not counted for the opponent and costs its giver half a
+(Formuła FLAMPARK: a walkover is not counted for the opponent and costs its giver half a
 point); a reported or disputed game is left for the organizer, since it may have been
 played. Reinstating a player changes no recorded result.
 """

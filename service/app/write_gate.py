@@ -1,7 +1,8 @@
-"""One writer at a time per tournament in this process, queued in memory (issue 12).
+"""One writer at a time per tournament in this process, queued in memory
+(docs/decisions/write-gate.md).
 
 Every write to a tournament takes the tournament's row lock in the database first
-(`db.events.lock_and_reload`, DESIGN: event seq), so its writers run one after another
+(`db.events.lock_and_reload`), so its writers run one after another
 however many arrive. Without a queue of its own, a process lets all of them begin:
 each holds a pooled connection and an open transaction while it waits in the
 database, and the one holding the lock waits for its next turn on the event loop

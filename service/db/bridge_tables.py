@@ -1,4 +1,4 @@
-"""Tables of bridge events (DESIGN: Storage).
+"""Tables of bridge events (docs/rules/bridge.md#bridge-events-v1bridgeevents).
 
 A bridge event is a `tournaments` row (system "bridge-pairs" or "bridge-teams") whose
 settings hold the entrants, boards and movement, so it shares the event log, the

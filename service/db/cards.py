@@ -1,5 +1,5 @@
-"""The rows a player card shows, read as plain columns (issue 12, finding 7: `/cards`
-of a 400-player round-robin loaded all 79,800 games as ORM objects on the event loop).
+"""The rows a player card shows, read as plain columns, so that the cards of a
+400-player round-robin do not load its 79,800 games as ORM objects on the event loop.
 
 Cards are built for a page of players at a time (`service.api.routes.cards`), so only
 the games and byes of those players are read, as tuples rather than ORM rows.

@@ -1,8 +1,9 @@
-"""Issuing, rotating and revoking a tournament's tokens (issue 14). Tokens are random,
-shown once and stored as digests (service.db.tokens); rotating replaces the digest, so
-the old token stops working with the transaction's commit. Each change appends a
-`token_rotated` or `token_revoked` event (role and whose, never the token) as the
-audit trail.
+"""Issuing, rotating and revoking a tournament's tokens (docs/security.md#tokens).
+
+Tokens are random, shown once and stored as digests (service.db.tokens); rotating
+replaces the digest, so the old token stops working with the transaction's commit. Each
+change appends a `token_rotated` or `token_revoked` event (role and whose, never the
+token) as the audit trail.
 """
 
 from __future__ import annotations

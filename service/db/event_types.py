@@ -1,6 +1,6 @@
 """The events of the log, one frozen class per event type, and their one codec.
 
-Every change to a tournament is an event (DESIGN: event log): the writer builds one of
+Every change to a tournament is an event (docs/architecture.md): the writer builds one of
 these classes and `append_event` stores `encode(event)`; a reader turns a stored row
 back into its class with `decode`. The JSON payloads are the live channel's contract
 (openapi/asyncapi.json), so `payload()` writes exactly the keys listed on each class,

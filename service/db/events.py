@@ -1,4 +1,4 @@
-"""The per-tournament event log (DESIGN: every standings-changing write appends an event).
+"""The per-tournament event log: every standings-changing write appends an event.
 
 Sequence numbers come from `tournaments.last_seq`, bumped with an atomic UPDATE in the
 writer's transaction, so they are gapless per tournament on SQLite and PostgreSQL and

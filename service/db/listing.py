@@ -47,7 +47,7 @@ async def page_events(
     kind = TournamentKind.BRIDGE if bridge else TournamentKind.CHESS
     statement = select(TournamentRow).where(
         TournamentRow.kind == kind,
-        TournamentRow.visibility == "public",  # issue 14: private and archived ones unlisted
+        TournamentRow.visibility == "public",  # private and archived ones are never listed
         col(TournamentRow.archived_at).is_(None),
     )
     if status is not None:

@@ -47,8 +47,7 @@ ByeColumns = tuple[int, int, str]
 @dataclass(frozen=True, slots=True)
 class Schedule:
     """Paired rounds as they are stored, in round and table order: what a start hands
-    the live reader, so that its first table need not read 79,800 games back (DESIGN:
-    Live standings)."""
+    the live reader, so that its first table need not read 79,800 games back."""
 
     games: list[GameColumns]
     byes: list[ByeColumns]

@@ -1,15 +1,14 @@
 """Store a reported result: the game's new state, its event, and whether the game's
-round still has a game that is not confirmed (DESIGN: every standings-changing write
-appends an event; the round moves on once all its games are confirmed).
+round still has a game that is not confirmed (every standings-changing write appends
+an event; the round moves on once all its games are confirmed).
 
 The caller holds the tournament's lock (`events.lock_and_reload`), so what this reads
 is what the next writer will see. On PostgreSQL the three steps are one statement, one
-round trip: a keyed result PUT made ten round trips, three of them these; each costs
-the server a socket write and a wake-up of the database backend, which on a
-two-core machine is a large part of a write's time (issue 12, bench_writes.py). On
-SQLite they are four statements taken to the driver's thread in one trip: each trip
-waits for two turns of the event loop, which a crowd of spectators makes long (issue
-11, `service.db.sqlite_driver`).
+round trip instead of three: each round trip costs the server a socket write and a
+wake-up of the database backend, a large part of a write's time on a two-core machine
+(docs/decisions/write-round-trips.md). On SQLite they are four statements taken to the
+driver's thread in one trip: each trip waits for two turns of the event loop, which a
+crowd of spectators makes long (`service.db.sqlite_driver`).
 """
 
 from __future__ import annotations

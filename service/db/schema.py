@@ -1,5 +1,5 @@
 """Whether the database holds this release's schema (migrations are a release step:
-`arbiter migrate`, README *Integrating and operating*).
+`arbiter migrate`, docs/operations.md#migrations).
 
 A server started on a database that was never migrated, or migrated for an older
 release, used to answer every request with a 500 (`no such table: tournaments`). It

@@ -1,4 +1,4 @@
-"""The async database engine and session factory (DESIGN: known pitfalls)."""
+"""The async database engine and session factory."""
 
 from __future__ import annotations
 
@@ -30,8 +30,8 @@ def create_engine(
 ) -> AsyncEngine:
     """An async engine; SQLite gets foreign keys on and a busy timeout for writers.
 
-    `pool_size` sizes a dedicated pool with no overflow (the live reader's: DESIGN, Live
-    standings); without it the default pool serves the API's requests.
+    `pool_size` sizes a dedicated pool with no overflow (the live reader's,
+    docs/decisions/connection-pools.md); without it the default pool serves the API's requests.
     `lock_wait_seconds` bounds every lock wait on PostgreSQL (`lock_timeout`, set when
     a connection opens, so no statement of a write pays a round trip for it).
     `autocommit`: on PostgreSQL, each statement commits on its own, with no BEGIN and no

@@ -1,5 +1,5 @@
-"""SQLite statements in one trip to the driver's thread (issue 11: no crowd of spectators
-may make a result write wait).
+"""SQLite statements in one trip to the driver's thread, so that no crowd of spectators
+makes a result write wait (docs/decisions/sqlite-driver.md).
 
 aiosqlite runs every call into the sqlite3 module on the connection's own thread, and
 each answer comes back to the event loop as a callback that waits for the loop's next

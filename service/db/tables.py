@@ -1,4 +1,4 @@
-"""SQLModel tables (DESIGN: Storage).
+"""SQLModel tables (docs/architecture.md).
 
 Players are referred to by start number inside a tournament once the start list is
 closed; before that, by their row id. Results keep their history in `events`: a game row
@@ -39,7 +39,7 @@ def utcnow() -> datetime:
 
 
 class TournamentKind(StrEnum):
-    """What an event is: a chess tournament or a bridge event (SPEC 7)."""
+    """What an event is: a chess tournament or a bridge event."""
 
     CHESS = "chess"
     BRIDGE = "bridge"
@@ -123,7 +123,7 @@ class GameRow(SQLModel, table=True):
     reports: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSONType))
     extra: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSONType))
     shortened_minutes: float | None = None
-    """FLAMPARK: minutes the higher-rated player cut from their own time (seed 000)."""
+    """FLAMPARK: minutes the higher-rated player cut from their own time (Formuła FLAMPARK)."""
 
 
 class ByeRow(SQLModel, table=True):
@@ -140,7 +140,7 @@ class ByeRow(SQLModel, table=True):
 
 
 class EventRow(SQLModel, table=True):
-    """One change to a tournament, numbered per tournament (DESIGN: the event log)."""
+    """One change to a tournament, numbered per tournament (the event log)."""
 
     __tablename__ = "events"
     __table_args__ = (UniqueConstraint("tournament_id", "seq"),)

@@ -1,4 +1,4 @@
-"""Bearer tokens: random, shown once, stored as SHA-256 digests (DESIGN: API conventions)."""
+"""Bearer tokens: random, shown once, stored as SHA-256 digests (docs/security.md#tokens)."""
 
 from __future__ import annotations
 

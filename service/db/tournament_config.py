@@ -41,7 +41,7 @@ class TimeControl:
 
 @dataclass(frozen=True, slots=True)
 class ProgressPremium:
-    """FLAMPARK's progress premium: the pool and the own-rating weight wB (SPEC 3)."""
+    """FLAMPARK's progress premium: the pool and the own-rating weight wB."""
 
     pool: Decimal
     wb: int

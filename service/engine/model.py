@@ -1,4 +1,4 @@
-"""Domain values shared by every pairing and scoring module (SPEC 1: game results).
+"""Domain values shared by every pairing and scoring module (results: docs/api.md#results).
 
 Everything here is immutable and free of I/O. Players are identified by their start
 number (the TRF pairing number) throughout the engine; names and ratings ride along
@@ -52,11 +52,12 @@ class Colour(enum.StrEnum):
 
 
 class GameResult(enum.StrEnum):
-    """Result of a paired game, in the notation the API accepts (SPEC 1).
+    """Result of a paired game, in the notation the API accepts (docs/api.md#resources).
 
     Forfeits (`+-`, `-+`, `--`) are pairings whose game was not played: FIDE counts
-    them as unplayed for tie-breaks and does not count them as a meeting for the
-    no-rematch rule (C.04.1 b reads "played"; the oracle README confirms).
+    them as unplayed for tie-breaks (C.07 art. 16) and does not count them as a meeting
+    for the no-rematch rule (C.04.1 b reads "played"; the FIDE-endorsed engine's
+    reference pairings agree).
     """
 
     WHITE_WINS = "1-0"
@@ -110,7 +111,7 @@ _OUTCOMES: dict[GameResult, tuple[Outcome, Outcome]] = {
 
 
 class ByeKind(enum.StrEnum):
-    """A round in which a player has no opponent (SPEC 1; TRF letters U, F, H, Z)."""
+    """A round in which a player has no opponent (docs/api.md#byes; TRF letters U, F, H, Z)."""
 
     PAIRING_ALLOCATED = "pairing-allocated"
     """Chosen by the pairing because the field is odd (TRF `U`); scores a win."""
@@ -146,7 +147,7 @@ _BYE_TRF = {
 
 @dataclass(frozen=True, slots=True)
 class PointSystem:
-    """Points per outcome (SPEC 1: chess 1/½/0 by default, football 3/1/0 allowed).
+    """Points per outcome (chess 1/½/0 by default, football 3/1/0 allowed).
 
     Values are Fractions so that sums of halves stay exact.
     """
@@ -172,7 +173,7 @@ class PointSystem:
 
     @classmethod
     def football(cls) -> PointSystem:
-        """3 points a win, 1 a draw, 0 a loss (SPEC 6, seed 002's football group)."""
+        """3 points a win, 1 a draw, 0 a loss (the tie-break notes' football group)."""
         return cls(win=Fraction(3), draw=Fraction(1), loss=Fraction(0))
 
     def for_outcome(self, outcome: Outcome) -> Fraction:

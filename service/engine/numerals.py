@@ -1,6 +1,6 @@
 """Whole numbers read from text that people and other programs write (PBN tags,
 tie-break modifiers, table numbers): a clear "not a number" instead of an exception
-from deep inside `int()` (DESIGN: bad input gets a clear error, never a 500)."""
+from deep inside `int()` (bad input gets a clear error, never a 500: docs/api.md#errors)."""
 
 from __future__ import annotations
 

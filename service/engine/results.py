@@ -1,4 +1,4 @@
-"""The result state machine (DESIGN: API conventions; SPEC: results from mobile apps).
+"""The result state machine (docs/api.md#results: results from arbiters and mobile apps).
 
     (game state, report, actor) -> (new state, event)
 

@@ -1,5 +1,5 @@
-"""Pairing-quality figures for any pairing system (seed 000, "Porownanie systemow";
-SPEC 2/3: FK6 against the Polanica 2016 open A).
+"""Pairing-quality figures for any pairing system (Formuła FLAMPARK, "Porownanie
+systemow": FK6 against the Polanica 2016 open A).
 
 The text compares two tournaments by:
 
@@ -49,7 +49,7 @@ __all__ = ["PairingQuality", "counted_games", "pairing_quality"]
 
 @dataclass(frozen=True, slots=True)
 class PairingQuality:
-    """The pairing-quality figures of seed 000's comparison table."""
+    """The pairing-quality figures of the FLAMPARK text's comparison table."""
 
     games: int
     """Games counted (played or paired, not forfeited)."""

@@ -113,7 +113,7 @@ class TournamentSystem:
     games are simply not paired (else they are scored as forfeits)."""
     initial_colour_lot: bool
     """Round 1's colour of the top player is drawn by lot when the organizer sets none
-    (FIDE C.04.3 art. 5 / seed 001)."""
+    (FIDE C.04.3 art. 5; JCA Swiss rules 6.4)."""
     options_key: str | None
     """The key of `settings` holding this system's options ("swiss", "flampark")."""
     default_tiebreaks: tuple[str, ...]
@@ -139,7 +139,7 @@ def _pair_dutch(tournament: Tournament, request: PairingRequest) -> Pairing:
 
 
 def _pair_jca(tournament: Tournament, request: PairingRequest) -> Pairing:
-    """Seed 001 (JCA Swiss)."""
+    """The JCA Swiss system (docs/rules/swiss.md)."""
     from service.engine.pairing import jca
 
     options = request.options
@@ -182,7 +182,7 @@ def _berger(double: bool) -> Schedule:
 
 
 def flampark_from_options(player_count: int, rounds: int, options: Mapping[str, Any]) -> Any:
-    """Seed 000 (SPEC 2): the whole FLAMPARK schedule from a tournament's `flampark`
+    """The whole FLAMPARK schedule (docs/rules/flampark.md) from a tournament's `flampark`
     settings (or a request's); an error names the field at fault (`players` for too few
     players, else `flampark`). Returns a `FlamparkSchedule`."""
     from service.engine.pairing.flampark import (
@@ -249,7 +249,7 @@ SYSTEMS: Mapping[SystemName, TournamentSystem] = {
             late_entries=False,
             initial_colour_lot=False,
             options_key=None,
-            # seed 002's Berger coefficient first
+            # the tie-break notes' Berger coefficient (SB) first
             default_tiebreaks=_ROUND_ROBIN_TIEBREAKS,
             pair_next=_next_scheduled(_berger(double=False)),
             schedule=_berger(double=False),
@@ -266,7 +266,7 @@ SYSTEMS: Mapping[SystemName, TournamentSystem] = {
             late_entries=False,
             initial_colour_lot=False,
             options_key="flampark",
-            default_tiebreaks=(),  # seed 000 ranks by PF alone
+            default_tiebreaks=(),  # Formuła FLAMPARK ranks by PF alone
             pair_next=_next_scheduled(_flampark),
             schedule=_flampark,
         ),
@@ -282,7 +282,7 @@ SYSTEMS: Mapping[SystemName, TournamentSystem] = {
             late_entries=True,
             initial_colour_lot=True,
             options_key="swiss",
-            # seed 001: simple performance, Solkoff, median Solkoff, direct encounter
+            # JCA Swiss rules: simple performance, Solkoff, median Solkoff, direct encounter
             default_tiebreaks=("PERF-JCA", "BH", "BH-M1", "DE"),
             pair_next=_pair_jca,
         ),

@@ -1,6 +1,6 @@
 """FIDE TRF-16 reading and writing, with the JaVaFo extensions XXR, XXC, XXA and XXP.
 
-Layout (FIDE TRF-16; reference/chess-rules.md 5.1): a `001` record per player, columns
+Layout (FIDE TRF-16; docs/rules/trf.md): a `001` record per player, columns
 1-based: 5-8 start number, 10 sex, 11-13 title, 15-47 name, 49-52 rating, 54-56
 federation, 58-68 FIDE id, 70-79 birth date, 81-84 points, 86-89 rank, then one
 10-column round cell from column 92: `OOOO C R` (opponent, colour, result).
@@ -8,7 +8,8 @@ federation, 58-68 FIDE id, 70-79 birth date, 81-84 points, 86-89 rank, then one
 Readings taken:
 - A round column that holds games or a pairing-allocated bye is a *paired* round. A
   trailing column that holds only H/F/Z entries is a set of byes announced before the
-  next round is paired (oracle/dutch README); it is returned as `next_round_byes`.
+  next round is paired (as the FIDE-endorsed engines read a file to pair its next
+  round; docs/rules/trf.md); it is returned as `next_round_byes`.
 - A cell with an opponent and result `+`/`-` is a forfeited pairing; `-` on both sides
   is a double forfeit. `W`/`D`/`L` (games of under one move) count as 1-0/½/0-1 played.
 - Round trip: `write_trf(parse_trf(text))` reproduces a well-formed file's records
@@ -182,7 +183,7 @@ def rounds_prefix(doc: TrfDocument, rounds: int) -> TrfDocument:
     """The document as it stood before round `rounds + 1` was paired.
 
     Keeps rounds 1..`rounds`; the announced byes (H/F/Z) of the next round become
-    `next_round_byes`, as the oracle README describes the input for pairing it.
+    `next_round_byes`, the input a FIDE-endorsed engine pairs the next round from.
     """
     tournament = doc.tournament
     if not 0 <= rounds <= len(tournament.rounds):

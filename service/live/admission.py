@@ -1,25 +1,19 @@
-"""WebSocket connections let in a few per turn of the event loop (issue 11: no number of
-subscribers may make a result PUT wait).
+"""WebSocket connections let in a few per turn of the event loop, so that no number of
+subscribers makes a result PUT wait (docs/decisions/admission.md).
 
 asyncio runs every callback that is ready as one turn of its loop, first come first
 served. A result report takes a dozen turns or more (each database round trip is one),
 so it waits behind whatever else the loop has to do in each of them. When a crowd
 connects at once, as the screens of a venue do when its network comes back, every turn
 was full of handshakes: the middleware, the live route, the accept, the snapshot, for
-every connection that had arrived. `bench_live.py 10000 --join-watch 8` measured turns
-of 70-290 ms for the whole ten seconds the crowd took to connect, and results reported
-meanwhile waited 6.5-7.2 s at the median and 8.7-9.2 s at the 99th percentile on SQLite,
-0.7-2.1 and 1.7-4.0 s over two PostgreSQL replicas.
+every connection that had arrived, and a report made meanwhile waited seconds.
 
 `AdmissionGate` lets a few connections into the application per turn and queues the
 others, first come first served: `per_turn` of them while no HTTP request is being
 served, one while any is. A turn then carries the work of a few connections, whatever
-the size of the crowd, and a report's turns stay short: over two PostgreSQL replicas
-the same reports waited 61-77 ms at the median and 137-280 ms at the 99th percentile,
-on SQLite 0.9-2.4 and 1.2-3.3 s (each statement there crosses to the driver's thread
-and back, a few turns per round trip). HTTP requests are never queued here, so writers
-and readers go first; with none being served, the crowd connects about as fast as
-before, and while they are, more slowly (10,000 on SQLite in 14-19 s against 9-10 s).
+the size of the crowd, and a report's turns stay short. HTTP requests are never queued
+here, so writers and readers go first; with none being served, the crowd connects about
+as fast as without the gate, and while they are, more slowly.
 
 A connection passes the gate twice. `AdmissionMiddleware`, outside every middleware
 of ours, paces everything up to the access check; the live route passes it again

@@ -1,4 +1,4 @@
-"""Event notification across processes (DESIGN: Live standings).
+"""Event notification across processes (docs/decisions/bus-carries-seq.md).
 
 The bus carries only (tournament id, seq): the event itself is read from the event log
 by the process's live hub, so a notification can be lost or repeated without harm.

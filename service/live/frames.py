@@ -1,4 +1,4 @@
-"""The live protocol's messages, encoded once and sent as is (DESIGN: Live standings).
+"""The live protocol's messages, encoded once and sent as is (docs/live.md#messages).
 
 Every message is a JSON object with a `type`:
 

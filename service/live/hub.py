@@ -1,5 +1,5 @@
 """The live hub: one channel per followed tournament per process, fanning encoded frames
-out from memory to every spectator of that process (DESIGN: Live standings).
+out from memory to every spectator of that process (docs/live.md#how-it-is-served).
 
 A channel has one task that asks the reader for the frames after the channel's `seq`
 whenever the bus says something happened (and every `live_poll_seconds` in case a
@@ -86,10 +86,9 @@ GONE = 4404
 FANOUT_SLICE_SECONDS = 0.00025
 """The longest run of sends between two yields to the event loop. A request served
 meanwhile (a result PUT takes tens of turns of the loop, most of them database round
-trips) waits at most this long per turn. bench_live.py at 5,000 spectators, alternating:
-0.25 ms gave PUT p50 32-37 ms against 50-61 ms for 0.5 ms, and 0.1 ms was no better.
-A fixed slice of 64 spectators, kept from before reads ran during a fan-out, let PUTs
-queue up behind the fan-out (p50 0.5-4.6 s at 10,000)."""
+trips) waits at most this long per turn. A longer slice made PUTs wait longer, a
+shorter one gained nothing, and a fixed number of spectators per slice let PUTs queue up
+behind a large fan-out (docs/decisions/one-frame-per-event.md)."""
 FANOUT_CLOCK_EVERY = 8
 """Sends between two looks at the clock during a fan-out."""
 INTEREST_SECONDS = 3600.0

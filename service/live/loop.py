@@ -1,24 +1,22 @@
 """The event loop `arbiter serve` runs: spectators' sockets wait their turn behind the
-rest (issue 11: no number of subscribers may make a result PUT wait).
+rest, so that no number of subscribers makes a result PUT wait
+(docs/decisions/event-loop.md).
 
 asyncio's loop asks its selector which sockets are ready, queues a callback for each,
 and runs everything queued as one turn, first come first served. When every spectator
 of a venue leaves at once, the selector reports all of their sockets in one turn, and
 each departure then takes about ten more callbacks over the next turns (the end of the
 stream, the lost connection, the live route's task unwinding through the middleware),
-some 0.2 ms of the loop's time per spectator. `bench_live.py 10000` measured turns of
-100-340 ms holding 2,000 to 18,000 callbacks for two seconds, and every step of a result
-report queued behind each of them.
+some 0.2 ms of the loop's time per spectator: a crowd of thousands makes turns of
+hundreds of milliseconds, and every step of a result report queues behind each of them.
 
 `SpectatorSelector` keeps the sockets of spectators that have joined a channel (`demote`)
 in an epoll set of their own, nested in the main one, and takes at most `per_turn` of
 their events per turn; every other socket (HTTP requests, the database, the loop's own
 wake-up pipe) is reported in full at every turn as before. A departing crowd then starts
 leaving a few spectators per turn, a turn carries the work of a few departures, and a
-result report's steps wait for no more than that (`bench_live.py 10000`, alternating,
-the reports made while everyone leaves: p99 121-175 ms against 1.9-3.6 s on PostgreSQL;
-1.4 s against 2.4-2.8 s on SQLite, whose driver crosses to a thread for every call).
-The spectators' own frames do not go through the selector: the fan-out writes them to
+result report's steps wait for no more than that. The spectators' own frames do not go
+through the selector: the fan-out writes them to
 each transport directly.
 
 The selector is the one public hook asyncio has for this (`SelectorEventLoop(selector)`);

@@ -1,6 +1,6 @@
 """The live reader: every database read and table computation of the live feed, in its
-own process (or thread), with its own event loop and small connection pool (DESIGN: Live
-standings).
+own process (or thread), with its own event loop and small connection pool
+(docs/decisions/live-reader-process.md).
 
 Spectators never read the database: the process's hub asks this reader, once per
 tournament per batch of events, to turn the new events into encoded frames and a new
@@ -255,7 +255,7 @@ class ReaderError(Exception):
 
 class ProcessReader:
     """The reader in its own process: computing a large table never takes the API's GIL,
-    so result PUTs do not wait for the spectators' standings (DESIGN: Live standings).
+    so result PUTs do not wait for the spectators' standings.
     Requests and answers (encoded strings) cross a pipe.
 
     Answers are read by a thread of their own that blocks on the pipe and hands each

@@ -1,4 +1,4 @@
-"""Event notification across processes through Redis pub/sub (DESIGN: Live standings).
+"""Event notification across processes through Redis pub/sub (docs/live.md#the-redis-bus-optional).
 
 Optional (`pip install 'arbiter[redis]'`), chosen with `ARBITER_BUS_URL=redis://...`.
 It is for deployments where PostgreSQL's LISTEN does not reach every replica: behind a

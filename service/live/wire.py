@@ -1,5 +1,5 @@
-"""Messages framed once and written straight to each spectator's socket (issue 11: one
-encoded frame per event, fanned out from memory).
+"""Messages framed once and written straight to each spectator's socket: one encoded
+frame per event, fanned out from memory (docs/decisions/one-frame-per-event.md).
 
 RFC 6455 5.2: a server never masks its frames, so the bytes of one message are the same
 on every connection: a first byte of FIN and opcode 1 (text), the payload length (7

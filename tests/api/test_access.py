@@ -1,7 +1,7 @@
-"""Access and privacy (issue 14): private tournaments and their viewer token, personal
-data shown to the organizer only, token rotation, revocation and expiry, withdrawn
-players, safe settings changes and archival. Every refusal is problem+json naming the
-field and stores nothing."""
+"""Access and privacy (docs/api.md#access-and-privacy): private tournaments and their viewer
+token, personal data shown to the organizer only, token rotation, revocation and expiry,
+withdrawn players, safe settings changes and archival. Every refusal is problem+json naming
+the field and stores nothing."""
 
 from __future__ import annotations
 

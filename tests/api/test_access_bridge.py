@@ -1,6 +1,6 @@
-"""Access to bridge events (issue 14): a private event is read with its organizer,
-viewer or table tokens; the viewer token never writes; table tokens are rotated and
-revoked by the organizer (a lost tablet)."""
+"""Access to bridge events (docs/api.md#access-and-privacy): a private event is read with
+its organizer, viewer or table tokens; the viewer token never writes; table tokens are
+rotated and revoked by the organizer (a lost tablet)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Stateless bridge scoring endpoints (/v1/compute/bridge/...): worked numbers from the
-SPEC and the reference document, bad input as problem+json naming the field, and
-invariants checked on the handlers directly with hypothesis."""
+lecture *Wynik rozdania* and the Laws' tables (tests/data), bad input as problem+json naming
+the field, and invariants checked on the handlers directly with hypothesis."""
 
 from __future__ import annotations
 
@@ -31,13 +31,13 @@ BASE = "/v1/compute/bridge"
 
 
 def _spec_matchpoint_board() -> tuple[list[int], list[int], list[float]]:
-    """SPEC 7's worked matchpoint board: scores -> MP (percent)."""
+    """The lecture's worked matchpoint board: scores -> MP (percent)."""
     board = spec_bridge()["matchpoint_board"]
     return list(board["scores"]), list(board["matchpoints"]), [float(p) for p in board["percent"]]
 
 
 def _spec_butler() -> tuple[int, dict[int, int]]:
-    """SPEC 7's Butler example: the datum and IMPs per score."""
+    """The lecture's Butler example: the datum and IMPs per score."""
     butler = spec_bridge()["butler"]
     return butler["datum"], {score: imp for score, imp in butler["imps"]}
 
@@ -284,7 +284,7 @@ async def test_patton_reference_examples(client: httpx.AsyncClient) -> None:
     assert body["board_points"] == [7, 1]
     assert body["balance_points"] == [4, 0]
     assert body["total"] == [11, 1]
-    # Seed 003's default stakes 2 balance points per board: 68 % of the balance -> 8:0.
+    # The lecture's default stakes 2 balance points per board: 68 % of the balance -> 8:0.
     b.pop("balance_total")
     assert (await client.post(f"{BASE}/patton", json=b)).json()["total"] == [15, 1]
     bad = await client.post(f"{BASE}/patton", json={"boards": [[420]]})

@@ -15,7 +15,8 @@ from tests.data import spec_bridge
 
 EVENTS = "/v1/bridge/events"
 
-# SPEC 7's worked board as contracts on board 2 (NS vulnerable), declared by North:
+# The lecture's worked board (docs/rules/bridge.md) as contracts on board 2 (NS
+# vulnerable), declared by North:
 # 3NT +3 = 690, 3NT +2 = 660, 3NT +1 = 630, 4S = 620, 4S -1 = -100, 4S -2 = -200.
 CONTRACT_FOR = {
     690: ("3NT", 12),
@@ -28,7 +29,7 @@ CONTRACT_FOR = {
 
 
 def _spec_board() -> tuple[list[int], list[int]]:
-    """SPEC 7's worked matchpoint board: eight NS scores and their matchpoints."""
+    """The lecture's worked matchpoint board: eight NS scores and their matchpoints."""
     board = spec_bridge()["matchpoint_board"]
     return list(board["scores"]), list(board["matchpoints"])
 
@@ -59,7 +60,7 @@ def _one_board_session(scoring: str = "matchpoints", **extra: Any) -> dict[str, 
     """Eight tables playing board 2 in one round: NS pairs 1-8, EW pairs 9-16."""
     return {
         "kind": "pairs",
-        "name": "SPEC board",
+        "name": "Worked board",
         "scoring": scoring,
         "pairs": [{"number": n, "name": f"Pair {n}"} for n in range(1, 17)],
         "boards": [2],
@@ -177,7 +178,7 @@ async def test_butler_and_cavendish_sessions(client: httpx.AsyncClient) -> None:
     }
     await _play_spec_board(client, butler)
     rows = {row["number"]: row for row in (await _ranking(client, butler))["rows"]}
-    # SPEC 7: datum 440; 690 -> 6, 660 -> 6, 630 -> 5, 620 -> 5, -100 -> -11, -200 -> -12.
+    # The lecture: datum 440; 690 -> 6, 660 -> 6, 630 -> 5, 620 -> 5, -100 -> -11, -200 -> -12.
     assert [rows[t]["score"] for t in range(1, 9)] == [6, 6, 5, 5, 5, -11, -11, -12]
     assert [rows[t + 8]["score"] for t in range(1, 9)] == [-6, -6, -5, -5, -5, 11, 11, 12]
     # EW 16 (+12) leads, EW 14 and 15 (+11) share second, NS 1 and 2 (+6) fourth.

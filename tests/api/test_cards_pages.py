@@ -1,5 +1,5 @@
-"""Printable cards come in bounded pages (issue 12, finding 7: `/cards` of a 400-player
-round-robin built 400 cards of 399 lines in one request): `?first=` and `?count=`, a
+"""Printable cards come in bounded pages (docs/api.md#limits; `/cards` of a 400-player
+round-robin once built 400 cards of 399 lines in one request): `?first=` and `?count=`, a
 `Link: rel="next"` to the following page, a 422 naming `count` when a page would exceed
 the line budget, and each card on the page the same as the player's JSON card."""
 

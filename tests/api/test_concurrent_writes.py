@@ -1,5 +1,5 @@
-"""Concurrent writes on a real server (issue 12, finding 4: a shared asyncpg connection
-made 22 of 120 committed PUTs answer 500 on PostgreSQL)."""
+"""Concurrent writes on a real server: no connection is shared between requests (a
+shared asyncpg connection once made 22 of 120 committed PUTs answer 500 on PostgreSQL)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""One behaviour everywhere (issue: consistent documents): unrated players, sex codes,
+"""One behaviour everywhere: unrated players, sex codes,
 effective settings, one rendering of tie-break values, messages that say what to do,
 FLAMPARK sit-out warnings."""
 
@@ -54,7 +54,7 @@ async def test_sex_takes_m_w_and_f_in_any_case(client: httpx.AsyncClient) -> Non
     await client.post(f"/v1/tournaments/{event.id}/start", headers=event.auth())
     women = await client.get(
         f"/v1/tournaments/{event.id}/standings?sex=F", headers=event.auth()
-    )  # the organizer may filter by sex; others only once it is published (issue 14)
+    )  # the organizer may filter by sex; others only once it is published
     assert women.status_code == 200, women.text
     assert len(women.json()["rows"]) == 4
 

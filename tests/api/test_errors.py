@@ -1,5 +1,5 @@
 """Bad input: problem+json with the right status and the field named; no 500; nothing
-stored (issue: service foundation, "Bad input")."""
+stored (docs/api.md#errors)."""
 
 from __future__ import annotations
 

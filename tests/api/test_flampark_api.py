@@ -1,5 +1,5 @@
 """FLAMPARK through the API: creation options, closing the list pairs every round,
-player cards, the printable page and the what-if schedule (issue: FLAMPARK pairing)."""
+player cards, the printable page and the what-if schedule (docs/rules/flampark.md)."""
 
 from __future__ import annotations
 
@@ -32,8 +32,8 @@ async def test_closing_the_list_pairs_every_round(client: httpx.AsyncClient) -> 
     card = (await client.get(f"/v1/tournaments/{event.id}/players/8/card")).json()
     assert [line["round"] for line in card["rounds"]] == [1, 2, 3]
     first = card["rounds"][0]
-    assert first["opponent"]["start_number"] == 7  # R_8(1) = 7 (SPEC 2)
-    assert first["table"] == 4  # an even player sits at table N/2 (SPEC 2)
+    assert first["opponent"]["start_number"] == 7  # R_8(1) = 7 (Formuła FLAMPARK)
+    assert first["table"] == 4  # an even player sits at table N/2 ("Stoliki")
     assert first["start_time"].startswith("2026-05-01T10:00:00")
     assert first["opponent"]["name"] == "Player 007"
     colours = [line["colour"] for line in card["rounds"]]

@@ -1,6 +1,6 @@
 """FLAMPARK scoring through the API: time shortening on results, PF/Ru/PP in the
-standings, classifications, best games and the players' ranking (issue: FLAMPARK
-scoring)."""
+standings, classifications, best games and the players' ranking
+(docs/rules/flampark.md)."""
 
 from __future__ import annotations
 
@@ -79,7 +79,7 @@ async def test_game_value_with_full_shortening(client: httpx.AsyncClient) -> Non
     rows = (await client.get(f"/v1/tournaments/{event.id}/standings")).json()["rows"]
     by_number = {row["start_number"]: row for row in rows}
     colour_points = 5 if winner == black else -5
-    expected = (rating(higher) - 1000) / 8 + colour_points - 25 + 100  # SPEC 3
+    expected = (rating(higher) - 1000) / 8 + colour_points - 25 + 100  # Pc + Pb + Pt + P%
     columns = by_number[winner]["flampark"]
     assert columns["PF"] == pytest.approx(expected)
     assert columns["Pt"] == -25 and columns["P%"] == 100
@@ -294,7 +294,7 @@ async def test_incremental_standings_equal_a_full_recomputation(
 async def test_withdrawn_player_gives_walkovers_in_the_remaining_rounds(
     client: httpx.AsyncClient,
 ) -> None:
-    # Seed 000: a walkover is not counted for the player left without an opponent, and
+    # Formuła FLAMPARK: a walkover is not counted for the player left without an opponent, and
     # costs its giver -0.5 point (Pc - 50). A withdrawal after round 1 gives one in
     # each later round of the schedule paired in advance.
     event = await flampark_event(client)

@@ -1,7 +1,7 @@
 """The committed contract works in the Python client generator integrators use most
-(openapi-python-client): every schema and every operation comes through, and the README
-walkthrough (create, players, start, report, standings) runs through the generated client
-against a real server."""
+(openapi-python-client): every schema and every operation comes through, and the README's "A
+tournament end to end" (create, players, start, report, standings) runs through the
+generated client against a real server."""
 
 from __future__ import annotations
 

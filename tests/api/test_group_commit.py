@@ -1,6 +1,6 @@
-"""Result reports queued at a tournament's gate commit together (issue 12: group commit,
-`api.idempotency`): one transaction for the group, each report answered as it would be
-alone, in arrival order, on both databases."""
+"""Result reports queued at a tournament's gate commit together
+(docs/decisions/group-commit.md; `api.idempotency`): one transaction for the group, each
+report answered as it would be alone, in arrival order, on both databases."""
 
 from __future__ import annotations
 

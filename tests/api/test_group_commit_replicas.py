@@ -1,4 +1,5 @@
-"""Group commit across two real server processes on one database (issue 12): reports
+"""Group commit across two real server processes on one database
+(docs/decisions/group-commit.md): reports
 for one tournament split over both, some sent to both (a phone retrying through the
 other replica), each process committing the reports queued at its own gate together.
 Every answer is a 200, both answers to one key are the same (one of them replayed),

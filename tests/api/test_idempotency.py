@@ -1,5 +1,5 @@
-"""Idempotency-Key (issue 12, findings 1-3): the stored response commits with the write,
-goes only to the caller entitled to it, and holds no readable secret."""
+"""Idempotency-Key (docs/api.md#retries-and-idempotency): the stored response commits with
+the write, goes only to the caller entitled to it, and holds no readable secret."""
 
 from __future__ import annotations
 
@@ -38,7 +38,8 @@ async def _records(client: httpx.AsyncClient) -> list[IdempotencyRow]:
 
 
 async def test_a_short_key_without_a_token_is_refused(client: httpx.AsyncClient) -> None:
-    """Finding 1: `create-club-1` let anyone replay the organizer token."""
+    """A guessable key without a token (`create-club-1`) would let anyone replay the
+    organizer token."""
     before = len(await _records(client))
     response = await client.post(
         "/v1/tournaments", json=CREATE, headers={"Idempotency-Key": "create-club-1"}
@@ -91,7 +92,8 @@ async def test_the_table_holds_no_readable_token(client: httpx.AsyncClient) -> N
 
 
 async def test_a_retry_right_after_the_response_replays(client: httpx.AsyncClient) -> None:
-    """Finding 2: the key was marked done after the response had gone out (409s)."""
+    """The key is done when the response goes out (once it was marked done after, and a
+    quick retry got a 409)."""
     players = [(f"P{n}", 2000 - n) for n in range(12)]
     event = await create_round_robin(client, players)
     for table in range(1, 7):

@@ -1,4 +1,4 @@
-"""Limits before work (issue 12, findings 6 and 7): bodies capped before parsing, a
+"""Limits before work (docs/api.md#limits): bodies capped before parsing, a
 token required before a protected body is read, bounded numbers, no control
 characters in text on either database."""
 
@@ -115,7 +115,7 @@ async def test_a_huge_butler_weight_is_a_quick_422(
 
 
 async def test_a_what_if_beyond_its_budget_is_422(client: httpx.AsyncClient) -> None:
-    """Finding 7: a 20,000 x 50 FLAMPARK what-if held the service for 14 s."""
+    """A 20,000 x 50 FLAMPARK what-if, past its work bound (it held the service for 14 s)."""
     response = await client.post(
         "/v1/compute/flampark/schedule", json={"player_count": 20_000, "rounds": 50}
     )

@@ -1,6 +1,7 @@
 """PostgreSQL: every lock wait of the API is bounded (`lock_wait_seconds`, the
 connection's `lock_timeout`), and a pooled connection the server has closed is never
-handed to a request (issue 12: outages answer 503, and service resumes by itself)."""
+handed to a request: outages answer 503, and service resumes by itself
+(docs/api.md#outages)."""
 
 from __future__ import annotations
 

@@ -1,8 +1,8 @@
-"""CPU-heavy work runs off the event loop (issue 12): while a standings computation is
-still running, /healthz and a result PUT are answered. Ordering, not timing: the heavy
-request is held inside its computation until the light ones have completed. The
-table is computed by the API process itself here, as it is while the live reader
-(which computes it in a process of its own) restarts."""
+"""CPU-heavy work runs off the event loop (docs/decisions/thread-pool.md): while a standings
+computation is still running, /healthz and a result PUT are answered. Ordering, not timing:
+the heavy request is held inside its computation until the light ones have completed. The
+table is computed by the API process itself here, as it is while the live reader (which
+computes it in a process of its own) restarts."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The database goes away under a running server (issue 12, finding 6): writes answer
+"""The database goes away under a running server (docs/api.md#outages): writes answer
 503 problem+json with Retry-After, /healthz says which part is down, and the server
 serves again once the database is back, without a restart.
 
@@ -178,7 +178,7 @@ async def _refuse_for_3_seconds(name: str) -> None:
 async def test_two_replicas_ride_out_a_database_restart_under_load(
     own_database: tuple[str, str], outage: str, caplog: pytest.LogCaptureFixture
 ) -> None:
-    """Issue 12: four reporters keep writing through two replicas while the database is
+    """Four reporters keep writing through two replicas while the database is
     away: its connections refused for 3 s, or the PostgreSQL server itself stopped and
     started again. While it is down every answer is a 503 problem with Retry-After;
     afterwards both replicas write again without a restart; every result is stored

@@ -1,6 +1,7 @@
-"""A long pairing reports its progress (issue 15): `POST /rounds` with
-`Accept: application/x-ndjson` streams one JSON line per bracket step, then the round
-(the same document as the plain 201) or the problem that stopped it."""
+"""A long pairing reports its progress
+(docs/rules/swiss.md#pairing-a-large-round-the-progress-stream): `POST /rounds` with
+`Accept: application/x-ndjson` streams one JSON line per bracket step, then the round (the
+same document as the plain 201) or the problem that stopped it."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""One way to name a player (issue: one behaviour everywhere): every /players/{number}
+"""One way to name a player (docs/api.md#players): every /players/{number}
 path takes the player's number in the tournament, given at registration and the same
 before and after the start; rounds and standings use start numbers, shown alongside."""
 

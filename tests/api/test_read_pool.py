@@ -1,6 +1,7 @@
 """PostgreSQL: the API's pools. Reads have their own, so writers queued on tournaments'
-locks, holding every connection of the writers' pool, never hold up a read (issue 12:
-`GET /standings` and `/healthz` answer while results queue); the writers' pool has the
+locks, holding every connection of the writers' pool, never hold up a read
+(docs/decisions/connection-pools.md: `GET /standings` and `/healthz` answer while
+results queue); the writers' pool has the
 size the operator sets (docs/operations.md, PostgreSQL)."""
 
 from __future__ import annotations

@@ -168,7 +168,7 @@ async def test_many_tables_at_once(client: httpx.AsyncClient) -> None:
 async def test_the_current_round_moves_on_with_its_last_confirmation(
     client: httpx.AsyncClient,
 ) -> None:
-    """DESIGN (rounds): `current_round` is the first round with a game not confirmed. It
+    """`current_round` is the first round with a game not confirmed. It
     moves only when the round's last game is confirmed, not when a game is merely
     reported, and a later round's results never move it past an open one."""
     event = await create_round_robin(client, PLAYERS)

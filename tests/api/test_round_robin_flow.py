@@ -1,5 +1,5 @@
-"""A Berger round-robin from creation to standings, through the HTTP API (issue: service
-foundation)."""
+"""A Berger round-robin from creation to standings, through the HTTP API
+(docs/rules/round-robin.md)."""
 
 from __future__ import annotations
 

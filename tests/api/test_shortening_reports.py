@@ -1,4 +1,4 @@
-"""Who records a FLAMPARK time shortening (seed 000, "Premia za szybkość gry Pt"): the
+"""Who records a FLAMPARK time shortening (Formuła FLAMPARK, "Premia za szybkość gry Pt"): the
 arbiter, who sets it on the clock before the game. A player's report never carries one,
 whatever the game's state; the organizer's shortening and every change of it is a result
 event that keeps the previous value; a shortening on a game that was not played is
@@ -40,7 +40,7 @@ def refused_as_the_arbiters(response: httpx.Response) -> None:
     body = response.json()
     assert body["type"] == PREFIX + "shortening-by-arbiter", body
     assert body["field"] == "time_shortened_minutes"
-    assert "arbiter" in body["detail"] and "seed 000" in body["detail"]
+    assert "arbiter" in body["detail"] and "FLAMPARK rules" in body["detail"]
 
 
 async def test_neither_player_may_set_the_shortening(client: httpx.AsyncClient) -> None:
@@ -129,7 +129,7 @@ async def test_the_arbiters_shortening_and_its_changes_are_events(
 
 @pytest.mark.parametrize("result", ["+-", "-+", "--"])
 async def test_no_shortening_on_a_game_not_played(client: httpx.AsyncClient, result: str) -> None:
-    """A forfeit counts no Pt (seed 000 values the forfeited game at Pc - 50 alone): a
+    """A forfeit counts no Pt (the FLAMPARK text values the forfeited game at Pc - 50 alone): a
     shortening sent with one would be stored and never count, so it is refused."""
     event = await flampark_event(client)
     game = (await games(client, event, 1))[0]

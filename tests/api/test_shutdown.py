@@ -1,7 +1,7 @@
-"""Stopping the app leaves nothing running behind it (issue 12: a write path that never
-loses work also stops cleanly). A database statement cancelled midway by the shutdown
-is force-closed by SQLAlchemy without being awaited; on SQLite the driver's worker
-thread then finishes it after the event loop has gone and raises. With the worker
+"""Stopping the app leaves nothing running behind it (a write path that never loses work
+also stops cleanly; docs/operations.md#shutdown). A database statement cancelled midway by
+the shutdown is force-closed by SQLAlchemy without being awaited; on SQLite the driver's
+worker thread then finishes it after the event loop has gone and raises. With the worker
 thread slowed down, as on a loaded machine, every such statement shows."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The API, the TRF round trip and the CLI take their systems from the registry
-(engine/systems.py), so none of them can drift from it (issue 13)."""
+(engine/systems.py), so none of them can drift from it."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""Tokens checked before bodies are read, against a real server (issue 12, Limits;
-finding 7: a 50 MB body with a bad token was parsed before the token check).
+"""Tokens checked before bodies are read, against a real server (docs/api.md#limits): a
+50 MB body with a bad token is refused before it is parsed.
 
 The client announces a 50 MB body (or streams one without a length), sends the headers
 and a first 64 KB, and then waits: the server must answer 401 from the headers alone,

@@ -1,6 +1,6 @@
-"""SIGKILL of a real server in the middle of a stream of result PUTs (issue 12, finding
-3): afterwards every acknowledged result is stored once, every key replays 200 with the
-first body, and no key is stuck "in flight" (409)."""
+"""SIGKILL of a real server in the middle of a stream of result PUTs
+(docs/api.md#retries-and-idempotency): afterwards every acknowledged result is stored once,
+every key replays 200 with the first body, and no key is stuck "in flight" (409)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """The writers of one tournament queue at this process's gate (`app.write_gate`) before
 they open a transaction; a wait there is bounded like a lock wait in the database: 503
-with `Retry-After`, nothing written (issue 12), on both databases."""
+with `Retry-After`, nothing written (docs/decisions/write-gate.md), on both databases."""
 
 from __future__ import annotations
 

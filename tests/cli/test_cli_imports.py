@@ -1,5 +1,5 @@
-"""The offline commands load only the engine (issue 15: CLI start-up; issue 13: the CLI
-does not import the API layer)."""
+"""The offline commands load only the engine (docs/decisions/cli-start-up.md): the CLI
+does not import the API layer."""
 
 from __future__ import annotations
 

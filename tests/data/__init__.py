@@ -1,6 +1,6 @@
-"""The suite's data: figures read from the project's shared documents, committed here so
-that a clone of the repository alone runs every test (README.md says where each file
-comes from; refresh.py regenerates them)."""
+"""The suite's data: figures read from the source texts and rule tables, committed here so
+that a clone of the repository alone runs every test (tests/data/README.md says where
+each file comes from; refresh.py regenerates them)."""
 
 from __future__ import annotations
 
@@ -20,30 +20,31 @@ def figures(name: str) -> Any:
 
 
 def seed_000() -> Any:
-    """FLAMPARK (seed 000): pairing chains, FK6, scoring and premium figures."""
+    """Formuła FLAMPARK: pairing chains, FK6, scoring and premium figures."""
     return figures("seeds/000-flampark.json")
 
 
 def seed_001() -> Any:
-    """JCA Swiss (seed 001): the section 5 pairing examples."""
+    """The JCA Swiss rules (スイス式競技会): the section 5 pairing examples."""
     return figures("seeds/001-jca.json")
 
 
 def seed_002() -> Any:
-    """Seed 002: Berger and Varma tables, the crosstable, the football group."""
+    """FIDE C.05 Annexes 1-2 and the tie-break notes: Berger and Varma tables, the
+    crosstable, the football group."""
     return figures("seeds/002-round-robin.json")
 
 
 def seed_003() -> Any:
-    """Bridge slides (seed 003): matchpoint, Butler, Cavendish, VP and advice figures."""
+    """The lecture *Wynik rozdania*: matchpoint, Butler, Cavendish, VP and advice figures."""
     return figures("seeds/003-bridge.json")
 
 
 def bridge_reference() -> Any:
-    """reference/bridge-scoring.md: Law 77 vectors, board table, IMP and VP scales."""
+    """Bridge rule tables: Law 77 vectors, board table, IMP (Law 78B) and VP scales."""
     return figures("reference/bridge-scoring.json")
 
 
 def spec_bridge() -> Any:
-    """SPEC 7: the worked matchpoint board, its Butler datum and IMPs, IMP bands."""
+    """The lecture's worked matchpoint board, its Butler datum and IMPs, IMP bands."""
     return figures("spec/bridge.json")

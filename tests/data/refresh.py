@@ -1,9 +1,11 @@
-"""Regenerate the suite's data files (tests/data) from the project's shared documents.
+"""Regenerate the suite's data files (tests/data) from the project's shared reference
+documents (not part of this repository; tests/data/README.md names each one).
 
-The tests read only tests/data; this script, run by hand when the shared documents
-change, is the one place that reads them (seeds/, reference/, SPEC.md, oracle/dutch).
-It holds the parsing code the tests used to run at collection time and writes what it
-finds as figures (JSON) and the oracle files (TRF, copied as they are).
+The tests read only tests/data; this script, run by hand when those documents change, is
+the one place that reads them, by their file names in that folder (seeds/, reference/,
+SPEC.md, oracle/dutch): it is the only code that names them. It holds the parsing code
+the tests used to run at collection time and writes what it finds as figures (JSON) and
+the oracle files (TRF, copied as they are).
 
     python tests/data/refresh.py [--shared DIR] [--check]
 

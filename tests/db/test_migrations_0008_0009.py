@@ -1,6 +1,6 @@
 """Migrations 0008 and 0009 on stored rows: players numbered 1, 2, 3 in registration order
-within each tournament; bridge events given their own kind (issues: one way to name a
-player; bridge events get their own kind)."""
+within each tournament (one way to name a player, docs/api.md#players); bridge events
+given their own kind."""
 
 from __future__ import annotations
 

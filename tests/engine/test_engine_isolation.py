@@ -1,5 +1,6 @@
-"""The engine stays pure (DESIGN: the engine knows nothing of the service): importing
-service.engine and every module under it loads no web, database or validation library.
+"""The engine stays pure (docs/architecture.md#the-layers: the engine knows nothing of the
+service): importing service.engine and every module under it loads no web, database or
+validation library.
 
 Checked in a fresh interpreter, because the test process itself has imported the API.
 """

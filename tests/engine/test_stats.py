@@ -1,4 +1,4 @@
-"""Pairing-quality figures (seed 000's comparison of FK6 and a Swiss open)."""
+"""Pairing-quality figures (the FLAMPARK text's comparison of FK6 and a Swiss open)."""
 
 from __future__ import annotations
 
@@ -105,7 +105,7 @@ def _fk6_list() -> list[Player]:
 
 
 def test_fk6_schedule_on_an_even_spread() -> None:
-    """FK6 (seed 000): no game over 400 apart; opponents at most 10 places apart.
+    """FK6 (Formuła FLAMPARK): no game over 400 apart; opponents at most 10 places apart.
 
     The real FK6 ratings are not in the text; an even spread over its range stands in.
     """
@@ -115,7 +115,7 @@ def test_fk6_schedule_on_an_even_spread() -> None:
     assert quality.games == 5 * 28 + 4 * 28 + 24
     assert quality.largest_start_gap == 10
     assert quality.share_gap_over_400 == 0.0
-    # "opponents' mean ratings within 5 % of the players' own" (seed 000), on average
+    # "opponents' mean ratings within 5 % of the players' own" (Formuła FLAMPARK), on average
     assert quality.mean_deviation_percent is not None and quality.mean_deviation_percent < 5
 
 

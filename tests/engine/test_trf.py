@@ -1,4 +1,4 @@
-"""TRF-16 reading and writing (reference/chess-rules.md 5; oracle/dutch README)."""
+"""TRF-16 reading and writing (FIDE TRF-16; docs/rules/trf.md)."""
 
 from __future__ import annotations
 

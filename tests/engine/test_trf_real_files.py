@@ -1,5 +1,5 @@
-"""What real federation files contain (issue: real files), one minimal file each
-(tests/data/trf/README.md)."""
+"""What real federation files contain, one minimal file each (tests/data/trf/README.md;
+docs/rules/trf.md#real-files)."""
 
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 (`TrfError`, which the API answers with a 422 problem), or reads the value, and then
 pairing the next round and the standings answer or say why not. Nothing else may
 escape: an `arbiter pair` error or a 500 would be the reader's fault, not the file's
-(DESIGN: bad input gets a clear error, never a 500).
+(bad input gets a clear error, never a 500: docs/api.md#errors).
 
 A random mutation run over the committed files found two such fields: the points of a
 player record (`3/0`, which `Fraction` reads as a fraction with no denominator) and

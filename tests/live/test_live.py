@@ -1,6 +1,6 @@
 """The live WebSocket feed on a real server: snapshot, deltas that rebuild the table,
 `?since=` resume and its edge cases, and fan-out to hundreds of scoreboards while
-results stream (DESIGN: Live standings)."""
+results stream (docs/live.md)."""
 
 from __future__ import annotations
 

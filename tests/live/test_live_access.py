@@ -1,7 +1,7 @@
 """The live feed of a private tournament needs one of its tokens (`?token=`), an archived
 one is closed to all but its organizer, even for spectators who arrive together and
 share one read of the tournament (api.connect_reads), its frames carry no personal
-data the organizer did not publish (issue 14), and an access change closes the open
+data the organizer did not publish (docs/security.md#privacy), and an access change closes the open
 sockets it no longer admits (api.live_access)."""
 
 from __future__ import annotations

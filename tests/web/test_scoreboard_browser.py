@@ -1,6 +1,7 @@
-"""The wall screens in a real headless Chromium against a real server process (issue 11:
-results submitted through the API appear; long tables show every row; the start list
-before the start; a bridge event's ranking; recovery after the server restarts)."""
+"""The wall screens in a real headless Chromium against a real server process
+(docs/scoreboard.md): results submitted through the API appear; long tables show every
+row; the start list before the start; a bridge event's ranking; recovery after the
+server restarts."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
-"""The organizer's access controls (issue 14): change a tournament's safe settings,
-archive it, and rotate or revoke its tokens (also a bridge event's).
+"""The organizer's access controls (docs/api.md#settings-and-archival): change a
+tournament's safe settings, archive it, and rotate or revoke its tokens (also a bridge
+event's).
 
 Tokens are managed with `POST .../tokens/rotate` and `POST .../tokens/revoke`, a body
 naming whose token: every credential of a tournament (organizer, viewer, a player's, a
@@ -76,7 +77,7 @@ async def _check_settings(
             f"{len(body.schedule)} start times for {row.total_rounds} rounds", field="schedule"
         )
     if "time_control" in given:
-        # seed 000: a shortening may not exceed the base time, so the base time may not
+        # Formuła FLAMPARK: a shortening may not exceed the base time, so the base time may not
         # drop below a shortening already recorded
         longest = (
             await session.exec(

@@ -1,4 +1,4 @@
-"""Stateless bridge scoring: the bridge engine as a service (DESIGN: compute endpoints).
+"""Stateless bridge scoring: the bridge engine as a service (docs/rules/bridge.md).
 
 Nothing is stored. Each endpoint parses, calls one engine function, and renders the
 numbers (whole values as integers, others rounded half-up to 2 decimals). An engine
@@ -130,7 +130,7 @@ async def matchpoints_for(body: MatchpointsRequest) -> MatchpointsResponse:
 
 @router.post("/butler", response_model=ButlerResponse)
 async def butler_for(body: ButlerRequest) -> ButlerResponse:
-    """Butler IMPs of one board against its datum (seed 003's Polish rule by default:
+    """Butler IMPs of one board against its datum (the Polish rule by default:
     keep at most half the scores, round the mean down to 10)."""
     entries = board_entries(body.scores)
     result = butler(
@@ -171,7 +171,7 @@ async def cavendish_for(body: CavendishRequest) -> CavendishResponse:
 @router.post("/patton", response_model=PattonResponse)
 async def patton_for(body: PattonRequest) -> PattonResponse:
     """A Patton match: 2:0 / 1:1 per board (a difference of 10 is still a tie), plus
-    balance points by the share of points scored (seed 003)."""
+    balance points by the share of points scored (the Polish lecture's bands)."""
     boards = [(pair[0], pair[1]) for pair in body.boards]
     balance = None if body.balance_total is None else Fraction(str(body.balance_total))
     result = patton(boards, tie_margin=body.tie_margin, balance_total=balance)

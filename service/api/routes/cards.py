@@ -5,7 +5,7 @@ A card lists every round, so the cards of a tournament grow with players × roun
 pages (`?first=` start number, `?count=` cards) of at most `MAX_CARD_LINES` lines,
 with a `Link: <...>; rel="next"` header and a link to the next page; only the page's
 players' games are read, and the cards are built and rendered off the event loop
-(issue 12, finding 7).
+(docs/api.md#limits).
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ async def player_card(
     number: int = Path(ge=1, le=100_000, description="The player's number in the tournament"),
 ) -> PlayerCard:
     """A player's card: for every round paired so far, start time (from the tournament's
-    schedule), table, colour and opponent (seed 000, "Karta gracza")."""
+    schedule), table, colour and opponent (Formuła FLAMPARK, "Karta gracza")."""
     start_number = await start_number_of(session, tournament.id, number)
     players = await numbered_players(session, tournament.id)
     if start_number not in {p.start_number for p in players}:

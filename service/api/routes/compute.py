@@ -1,4 +1,4 @@
-"""Stateless compute: the engine as a service, nothing stored (DESIGN: API conventions)."""
+"""Stateless compute: the engine as a service, nothing stored (docs/api.md#resources)."""
 
 from __future__ import annotations
 
@@ -157,7 +157,7 @@ async def pairings(
     data, _ = await _tournament_input(request)
     options: dict[str, Any] = {"rules": rules, "seed": seed}
     with observe_pairing(request.app, f"compute-{system}"):
-        pairing = await run_cpu(  # off the event loop (issue 12)
+        pairing = await run_cpu(  # off the event loop (docs/decisions/thread-pool.md)
             pair_next,
             system,
             data.tournament,
@@ -182,7 +182,7 @@ async def pairings(
 @router.post("/varma", response_model=VarmaResponse)
 async def varma(body: VarmaRequest) -> VarmaResponse:
     """Start numbers for a round-robin of 9 to 24 players drawn by the Varma procedure
-    (seed 002, appendix 2): federations in order of size (then FIDE code) draw envelopes
+    (FIDE C.05 Annex 2): federations in order of size (then FIDE code) draw envelopes
     A..D so that players of one federation meet early. Deterministic for a seed."""
     ids = [p.id for p in body.players]
     if len(set(ids)) != len(ids):

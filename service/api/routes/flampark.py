@@ -1,4 +1,4 @@
-"""FLAMPARK across tournaments: the best games and the players' ranking (seed 000: the
+"""FLAMPARK across tournaments: the best games and the players' ranking (Formuła FLAMPARK: the
 site's "Najlepsze wyniki" and "Ranking zawodników")."""
 
 from __future__ import annotations
@@ -84,7 +84,7 @@ class _Record:
     entry: str = ""
     """The latest tournament entry, shown in place of the identity when withheld."""
     private: bool = False
-    """Some tournament of this person does not publish personal data (issue 14)."""
+    """Some tournament of this person does not publish personal data (docs/security.md#privacy)."""
 
 
 def identity_of(player: PlayerRow) -> str:

@@ -1,5 +1,5 @@
 """Health for load balancers and the container check: the database and the live bus,
-reported separately (issue 12: an outage must be told apart from a slow bus)."""
+reported separately: an outage must be told apart from a slow bus (docs/api.md#outages)."""
 
 from __future__ import annotations
 

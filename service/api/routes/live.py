@@ -1,4 +1,4 @@
-"""The live feed: `GET /v1/tournaments/{id}/live` upgraded to WebSocket (DESIGN: Live).
+"""The live feed: `GET /v1/tournaments/{id}/live` upgraded to WebSocket (docs/live.md).
 
 On connect a `snapshot`; with `?since=<seq>` instead the frames after `seq` when this
 process still holds them (else a snapshot covering them, also when `seq` is above the
@@ -13,7 +13,7 @@ A private tournament's feed needs one of its tokens as `?token=` (browsers canno
 headers on a WebSocket): checked once at connect against the tournament's row, which
 the spectators without a token who arrive together read once (`api.connect_reads`).
 Frames are encoded once for every reader, so player events carry no personal data
-unless the organizer published it (issue 14).
+unless the organizer published it (docs/security.md#privacy).
 
 An open socket is checked again when the tournament's access changes (a token rotated
 or revoked, the tournament made private or archived: `api.live_access`), on every

@@ -1,4 +1,4 @@
-"""The venue's wall screens: static pages that follow the live feed (DESIGN: web/).
+"""The venue's wall screens: static pages that follow the live feed (docs/scoreboard.md).
 
 `/v1/tournaments/{id}/scoreboard` shows a chess tournament (registered players before
 the start; then the standings and the current round's pairings and results) and

@@ -47,7 +47,7 @@ async def read_standings(
 ) -> StandingsPublic | Response:
     """Points and tie-breaks from confirmed results; ranks shared where every criterion
     ties. FLAMPARK tournaments are ordered by PF and carry PF, Pc, Pt, Pb, P%, Ru, games
-    counted and PP. The filters make a classification (seed 000: by rating, sex, age,
+    counted and PP. The filters make a classification (FLAMPARK: by rating, sex, age,
     distance), ranked within itself; `rounds_*` count the games that count. The sex and
     birth-year filters reveal personal data: organizer only unless it is published."""
     personal = {"sex": sex, "born_from": born_from, "born_to": born_to}

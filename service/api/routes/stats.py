@@ -1,4 +1,4 @@
-"""Pairing-quality figures (SPEC 2/3: the FK6 versus Swiss-open comparison)."""
+"""Pairing-quality figures (Formuła FLAMPARK: the FK6 versus Swiss-open comparison)."""
 
 from __future__ import annotations
 

@@ -43,7 +43,7 @@ async def create(body: TournamentCreate, session: SessionDep, state: StateDep) -
         session, name=body.name, system=body.system, settings=settings, total_rounds=body.rounds
     )
     viewer = None
-    if body.visibility == "private":  # issue 14: reads need a token; spectators get this one
+    if body.visibility == "private":  # reads need a token; spectators get this one
         row.visibility, viewer = "private", issue_viewer_token(row)
         session.add(row)
     await commit_and_publish(session, state, row)

@@ -1,4 +1,4 @@
-"""FIDE TRF-16 export and import (reference/chess-rules.md 5)."""
+"""FIDE TRF-16 export and import (docs/rules/trf.md)."""
 
 from __future__ import annotations
 

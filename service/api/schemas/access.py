@@ -1,4 +1,4 @@
-"""Access resources: settings changes and tokens (issue 14)."""
+"""Access resources: settings changes and tokens (docs/api.md#tokens-and-scopes)."""
 
 from __future__ import annotations
 

@@ -84,7 +84,7 @@ class ScaleBand(ApiModel):
 
 class CustomScale(ApiModel):
     """A federation's own whole-number VP scale, e.g. the pre-2013 WBF 25:0 scale
-    (seed 003: draw 15:15, the winner rising to 25) from its own rulebook."""
+    (draw 15:15, the winner rising to 25) from its own rulebook."""
 
     name: ShortName = "custom"
     bands: list[ScaleBand] = Field(min_length=1, max_length=200)
@@ -407,7 +407,7 @@ class ButlerOptions(ApiModel):
     rounding: DatumRounding = DatumRounding.DOWN
     round_cap: bool = Field(
         default=False,
-        description="Polish rule (seed 003): a pair wins at most 10 + k IMPs in a round of "
+        description="Polish rule: a pair wins at most 10 + k IMPs in a round of "
         "k boards; losses are not capped.",
     )
 
@@ -419,7 +419,7 @@ class CavendishOptions(ApiModel):
     comparison_cap: StrictInt | None = Field(default=None, ge=0, le=24)
     round_cap: bool = Field(
         default=False,
-        description="Polish rule (seed 003): a pair wins at most 10 + k IMPs in a round of "
+        description="Polish rule: a pair wins at most 10 + k IMPs in a round of "
         "k boards; losses are not capped.",
     )
 

@@ -1,4 +1,4 @@
-"""Player cards (seed 000, "Karta gracza"): every round's time, table, colour, opponent."""
+"""Player cards (Formuła FLAMPARK, "Karta gracza"): each round's time, table, colour, opponent."""
 
 from __future__ import annotations
 

@@ -96,7 +96,7 @@ Points = Annotated[StrictFloat, Field(ge=0, le=100, multiple_of=0.5)]
 
 
 class PointsSettings(ApiModel):
-    """Points per outcome (SPEC 1): chess 1/½/0 by default, 3/1/0 allowed, or custom."""
+    """Points per outcome: chess 1/½/0 by default, 3/1/0 allowed, or custom."""
 
     win: Points = 1
     draw: Points = 0.5

@@ -147,7 +147,7 @@ class PairingOut(BaseModel):
 
 
 class ComputePairing(BaseModel):
-    """The next round's pairing (DESIGN: the `arbiter pair` JSON shape)."""
+    """The next round's pairing (the `arbiter pair` JSON shape: docs/cli.md)."""
 
     round: int
     pairings: list[PairingOut]
@@ -164,7 +164,7 @@ class VarmaPlayer(ApiModel):
 
 
 class VarmaRequest(ApiModel):
-    """A Varma draw (seed 002, appendix 2): 9 to 24 players."""
+    """A Varma draw (FIDE C.05 Annex 2): 9 to 24 players."""
 
     players: list[VarmaPlayer] = Field(min_length=9, max_length=24)
     seed: StrictInt = Field(description="Seed of the draw: the same seed gives the same numbers.")

@@ -19,7 +19,7 @@ __all__ = [
 
 
 MAX_WHAT_IF_PLAYER_ROUNDS = 200_000
-"""Work bound of one what-if (issue 12: a 20,000 x 50 schedule held the service 14 s);
+"""Work bound of one what-if (a 20,000 x 50 schedule held the service 14 s);
 e.g. 10,000 players x 20 rounds, or 4,000 x 50."""
 
 

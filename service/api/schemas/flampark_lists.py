@@ -1,4 +1,4 @@
-"""FLAMPARK lists across tournaments: best games and the players' ranking (seed 000)."""
+"""FLAMPARK lists across tournaments: best games and the players' ranking (Formuła FLAMPARK)."""
 
 from __future__ import annotations
 
@@ -34,7 +34,7 @@ class GameParts(BaseModel):
 
 
 class BestGame(BaseModel):
-    """A game among the best by value (seed 000, "Najlepsze wyniki")."""
+    """A game among the best by value (Formuła FLAMPARK, "Najlepsze wyniki")."""
 
     rank: int
     value: float

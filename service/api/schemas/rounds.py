@@ -46,7 +46,7 @@ class RoundPublic(BaseModel):
 
 
 class ResultSubmit(ApiModel):
-    """A result for one game (SPEC 1 notation)."""
+    """A result for one game."""
 
     result: ResultText = Field(description='"1-0", "1/2-1/2", "0-1", "+-", "-+" or "--".')
     time_shortened_minutes: StrictFloat | None = Field(

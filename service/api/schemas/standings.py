@@ -10,7 +10,7 @@ __all__ = ["FlamparkColumns", "StandingRowPublic", "StandingsPublic", "TeamLine"
 
 
 class FlamparkColumns(BaseModel):
-    """A player's FLAMPARK result (seed 000; SPEC 3): means over the counted games.
+    """A player's FLAMPARK result (Formuła FLAMPARK): means over the counted games.
 
     Values are exact to float precision; round them only for display."""
 
@@ -45,7 +45,7 @@ class StandingRowPublic(BaseModel):
 
 
 class TeamLine(BaseModel):
-    """A team's line in the FLAMPARK team classification (seed 000, team variant)."""
+    """A team's line in the FLAMPARK team classification (the team variant)."""
 
     rank: int
     team: int

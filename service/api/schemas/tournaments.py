@@ -47,14 +47,14 @@ class TimeControl(ApiModel):
 
 
 class ProgressPremium(ApiModel):
-    """FLAMPARK progress premium (SPEC 3): PP = dR x (R - wB) x wA, summing to the pool."""
+    """FLAMPARK progress premium: PP = dR x (R - wB) x wA, summing to the pool."""
 
     pool: Decimal = Field(gt=0, le=Decimal("100000000"), decimal_places=2)
     wb: StrictInt = Field(ge=800, le=1000, description="Own-rating weight wB, 800..1000.")
 
 
 class SwissSettings(ApiModel):
-    """Options of the Swiss systems (FIDE Dutch C.04.3; JCA, seed 001)."""
+    """Options of the Swiss systems (FIDE Dutch C.04.3; the JCA Swiss rules)."""
 
     rules: Literal["dutch-2026", "dutch-2017"] = Field(
         default="dutch-2026",
@@ -76,7 +76,7 @@ class SwissSettings(ApiModel):
 
 
 class FlamparkSettings(ApiModel):
-    """FLAMPARK options (seed 000; SPEC 2, 3)."""
+    """FLAMPARK options (Formuła FLAMPARK)."""
 
     kinds: list[RoundKind] | None = Field(
         default=None, description="Kind of each computed round; all basic by default."

@@ -1,4 +1,6 @@
-"""Bridge scoring (SPEC 7, seed 003): one module per job.
+"""Bridge scoring (Laws 77-78, WBF and ACBL scales, Polish practice; docs/rules/bridge.md).
+
+One module per job:
 
 - `contract`: Law 77 duplicate score of a contract; board number -> dealer and
   vulnerability.
@@ -11,7 +13,7 @@
 - `teams`: open and closed room -> IMPs -> VP for a team match.
 - `movement`: a bridge event's layout (who plays which board where), checked.
 - `ranking`: the live ranking of a pairs session or a teams event.
-- `advice`: seed 003's choice of method for small club events.
+- `advice`: the lecture *Wynik rozdania*'s choice of method for small club events.
 - `pbn`: a simple board-results import from PBN tag pairs.
 - `entries`: weighted and artificial adjusted scores (Law 12C).
 - `errors`: `BridgeInputError`, the one error type (a ValueError naming the field).

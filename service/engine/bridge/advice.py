@@ -1,9 +1,10 @@
-"""Which scoring method suits a small club event (seed 003, "Małe turnieje klubowe").
+"""Which scoring method suits a small club event (lecture *Wynik rozdania*, "Małe turnieje
+klubowe"; docs/rules/bridge.md).
 
-Seed 003's proposal for friendly events scored by hand, by the number of tables:
+The lecture's proposal for friendly events scored by hand, by the number of tables:
 2 tables IMPs; 3 IMPs without discarding; 4 IMPs against the mean of 2 scores;
 5 IMPs or matchpoints; 6 or more matchpoints (easier to compute). Matchpoints
-distort small events, IMPs need luck for a good score in large ones (seed 003).
+distort small events, IMPs need luck for a good score in large ones (the lecture).
 
 Reading: "without discarding" is the plain mean datum; "the mean of 2 scores" is
 the Polish rule for 4 scores (drop the top and the bottom), so 4 and 5 tables use
@@ -34,7 +35,7 @@ class ClubScoring(enum.StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class ClubAdvice:
-    """Seed 003's advice for an event of a given size."""
+    """The lecture's advice for an event of a given size."""
 
     tables: int
     """The number of tables (results per board)."""
@@ -45,7 +46,7 @@ class ClubAdvice:
 
 
 def club_scoring_advice(tables: int) -> ClubAdvice:
-    """Seed 003's advice for `tables` tables (2 or more)."""
+    """The lecture's advice for `tables` tables (2 or more)."""
     if isinstance(tables, bool) or not isinstance(tables, int) or tables < 2:
         raise BridgeInputError("tables", f"must be an integer of at least 2, got {tables!r}")
     if tables <= 3:

@@ -1,16 +1,16 @@
-"""Butler scoring: every NS score IMPed against a board datum (seed 003; SPEC 7).
+"""Butler scoring: every NS score IMPed against a board datum (docs/rules/bridge.md).
 
 The datum is the mean of the board's scores after discarding extremes, rounded to
 a multiple of 10; each NS score gets IMPs for (score - datum), EW the negative.
 
 Datum methods:
 
-- ``"pzbs"`` (the Polish rule, seed 003): keep no more than half of the scores,
+- ``"pzbs"`` (the Polish rule, lecture *Wynik rozdania*): keep no more than half of the scores,
   dropping equally from the top and the bottom; the stated exceptions are 5 scores
   (keep 3) and 2 scores (drop none); examples 5 -> 1-3-1, 6 -> 2-2-2, 7 -> 2-3-2,
-  8 -> 2-4-2. Reading (SPEC 7): keep the largest count of the same parity as n that
+  8 -> 2-4-2. Reading: keep the largest count of the same parity as n that
   is at most n / 2, so the drops are equal at both ends; 1 score keeps itself,
-  3 keep the median (1-1-1), 4 keep the middle two (the seed's club advice: "4
+  3 keep the median (1-1-1), 4 keep the middle two (the lecture's club advice: "4
   tables: the mean of 2 scores").
 - ``"trim"``: drop `trim` scores from each end (one copy of a tied extreme each),
   as many clubs do with 1; never drops everything (at least one score is kept).
@@ -21,7 +21,7 @@ Datum rounding: the Polish rule rounds **down** to a full 10 (445 -> 440). Readi
 "nearest" (a trailing 5 away from zero), "nearest-even" (ACBLscore: 425 -> 420,
 435 -> 440) and "none" (keep the exact mean) are available.
 
-Worked board (seed 003): 690, 660, 630, 630, 620, -100, -100, -200 -> kept 630,
+Worked board (the lecture): 690, 660, 630, 630, 620, -100, -100, -200 -> kept 630,
 630, 620, -100, sum 1780, mean 445, datum 440; IMPs 620 -> 5, 690 -> 6, 660 -> 6,
 -100 -> -11, 630 -> 5, -200 -> -12.
 
@@ -82,7 +82,7 @@ class DatumRounding(enum.StrEnum):
 
 
 def pzbs_kept_count(n: int) -> int:
-    """How many of n scores the Polish rule keeps (SPEC 7's reading; 8 -> 4, 5 -> 3)."""
+    """How many of n scores the Polish rule keeps (the reading above; 8 -> 4, 5 -> 3)."""
     if n < 0:
         raise BridgeInputError("scores", f"count must not be negative, got {n}")
     if n <= 2:

@@ -1,24 +1,24 @@
-"""Cavendish (cross-IMP) scoring of a board, and the Polish cap on a round (seed 003).
+"""Cavendish (cross-IMP) scoring of a board, and the Polish cap on a round.
 
 Originally every score is compared with every other table's score on the board
 and the IMPs are summed, as if each pair played a match against every other. The
 "averaged Cavendish" divides that sum so the figure reads like a team match
-(seed 003: "+9.2 IMPs instead of 128.8 (14 tables)").
+(the lecture *Wynik rozdania*: "+9.2 IMPs instead of 128.8 (14 tables)").
 
 Readings:
 
-- Divisor. Seed 003 and SPEC 7 divide "by the number of tables"; the default
+- Divisor. The lecture divides "by the number of tables"; the default
   `divisor="tables"` divides by the number of results on the board, n. Most
-  programs (and the Polish page quoted in the reference document) divide by the
-  number of comparisons, n - 1: `divisor="comparisons"`. `divisor="total"` keeps
-  the plain sum.
-- Cap per board. Seed 003 mentions a WBF-style limit of 17 IMPs per board; it is
+  programs (ACBLscore's average IMPs, the Polish "Cavendish uśredniony" page) divide
+  by the number of comparisons, n - 1: `divisor="comparisons"`. `divisor="total"`
+  keeps the plain sum.
+- Cap per board. The lecture mentions a WBF-style limit of 17 IMPs per board; it is
   applied to each comparison (`comparison_cap=17`), symmetrically, as the Polish
   "Cavendish uśredniony" page does (differences of 1500 or more all count 17),
   which keeps the cross-IMPs of a board summing to zero.
-- Cap per round (the Polish rule, seed 003): a table may win at most 10 + k IMPs in
-  a round of k boards; losses are not capped (`capped_round_total`). It applies
-  equally to Butler rounds.
+- Cap per round (the Polish rule, as the lecture states it): a table may win at most
+  10 + k IMPs in a round of k boards; losses are not capped (`capped_round_total`). It
+  applies equally to Butler rounds.
 
 Weighted scores are IMPed component by component and weighted (IMP first, then
 weight); an artificial score is left out of the comparisons and gets
@@ -47,7 +47,7 @@ class CavendishDivisor(enum.StrEnum):
     TOTAL = "total"
     """Nothing: the plain sum of comparisons."""
     TABLES = "tables"
-    """The number of results on the board (seed 003's wording)."""
+    """The number of results on the board (the lecture's wording)."""
     COMPARISONS = "comparisons"
     """The number of comparisons, results - 1 (common software practice)."""
 
@@ -148,7 +148,7 @@ def cavendish(
 def capped_round_total(
     board_imps: Sequence[int | Fraction], *, cap: int | Fraction | None = None
 ) -> Fraction:
-    """A table's IMPs for a round, winnings capped (Polish rule, seed 003).
+    """A table's IMPs for a round, winnings capped (the Polish rule of the lecture).
 
     With k boards in the round the total may not exceed 10 + k (or `cap` when
     given); a losing total is never raised.

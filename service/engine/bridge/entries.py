@@ -1,10 +1,10 @@
-"""What a table can hold on a board besides a plain score (Law 12C; seed 003).
+"""What a table can hold on a board besides a plain score (Law 12C; docs/rules/bridge.md).
 
 - A plain NS score (`int`, a multiple of 10 from `ns_score`).
 - `WeightedScore`: an assigned adjusted score weighted over several possible results
   (Law 12C1(c)), e.g. 60 % of +420 and 40 % of -50. Each component is scored
   against the field on its own and the results are combined by weight, which is why
-  the scoring modules produce fractional matchpoints and IMPs (seed 003: "the
+  the scoring modules produce fractional matchpoints and IMPs (the lecture: "the
   program must accept fractional IMPs").
 - `ArtificialScore`: an artificial adjusted score when no result could be obtained
   (Law 12C2): average-plus 60 %, average 50 %, average-minus 40 %, given per side;

@@ -1,4 +1,4 @@
-"""The WBF IMP scale, both ways (Law 78B; SPEC 7; seed 003's table).
+"""The WBF IMP scale, both ways (Law 78B; the table of the lecture *Wynik rozdania*).
 
 A points difference converts to International Match Points by the Law 78B bands
 (0-10 -> 0, 20-40 -> 1, ..., 3500-3990 -> 23, 4000+ -> 24), with the sign of the
@@ -110,7 +110,7 @@ def imp_range(imp: int) -> ImpRange:
 def round_imps_for_non_offenders(value: int | Fraction, non_offenders_positive: bool) -> int:
     """Whole IMPs from fractional ones, rounded in favour of the non-offending side.
 
-    Seed 003 (practice taught on EBL courses): a weighted score at IMPs gives
+    The lecture (practice taught on EBL courses): a weighted score at IMPs gives
     fractional IMPs; where only whole IMPs can be recorded they are rounded in the
     non-offenders' favour. `value` is seen from one side; `non_offenders_positive`
     says whether that side is the non-offending one (then round up, else down).

@@ -1,19 +1,19 @@
-"""Matchpoint (pairs) scoring of one board (Law 78A; seed 003 "maksy"; SPEC 7).
+"""Matchpoint (pairs) scoring of one board (Law 78A; the lecture *Wynik rozdania*, "maksy").
 
 Each NS result earns 2 for every comparable result it beats, 1 for every equal
 result and 0 for every better one (1 / 1/2 / 0 with `MatchpointUnits.ONE_HALF_ZERO`,
 the PZBS footnote's alternative). With k results the top is 2(k - 1) and the
 average k - 1; the percentage is MP / top x 100. East-West are not matchpointed
-again: EW = top - NS (seed 003: "dopełnienie do maksa").
+again: EW = top - NS (the lecture: "dopełnienie do maksa").
 
-Worked board (seed 003): 690, 660, 630, 630, 620, -100, -100, -200 -> 14, 12, 9, 9,
+Worked board (the lecture): 690, 660, 630, 630, 620, -100, -100, -200 -> 14, 12, 9, 9,
 6, 3, 3, 0 on a top of 14 (100, 85.71, 64.29, 64.29, 42.86, 21.43, 21.43, 0 %).
 
 Boards with fewer comparable results than the rest (`tables` larger than the
 number of real results, or artificial scores on the board) are factored up with
 Neuberg's formula: S_N = (S_n + u) * N / n - u, u = 1 for 2/1/0 units and 1/2 for
 1/(1/2)/0, where n results were compared and N is the board's full count (EBU,
-WBF; reference/bridge-scoring.md 1.8). An artificial score gets its percentage of
+WBF; the EBU's article on Neuberg's formula). An artificial score gets its percentage of
 the full top 2(N - 1), separately for NS and EW.
 
 Weighted scores: each component is matchpointed against the other tables on its

@@ -3,8 +3,8 @@
 A pairs session's movement is a list of rounds, each a list of tables with the NS and
 EW pairs and the boards they play there. A teams event is a list of rounds of matches;
 each match is played over its boards twice, in the open room (home sits NS) and in
-the closed room (home sits EW), so the two rooms' results compare (seed 003: "mecz
-teamowy"; SPEC 7).
+the closed room (home sits EW), so the two rooms' results compare (the lecture *Wynik
+rozdania*: "mecz teamowy"; docs/rules/bridge.md).
 
 Rules checked when an event is laid out (each error names the settings field, so a
 client sees e.g. `movement.2.tables.0.boards.3`):
@@ -67,10 +67,10 @@ class Match:
 
 @dataclass(frozen=True, slots=True)
 class PairsScoring:
-    """How a pairs session is ranked, with the options of its method (SPEC 7).
+    """How a pairs session is ranked, with the options of its method (docs/rules/bridge.md).
 
     Butler uses `datum_method`, `trim` and `rounding`; Cavendish `divisor` and
-    `comparison_cap`; both may cap the IMPs won per round (`round_cap`: seed 003's
+    `comparison_cap`; both may cap the IMPs won per round (`round_cap`: the Polish
     10 + k for a round of k boards).
     """
 

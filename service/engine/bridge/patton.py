@@ -1,20 +1,20 @@
-"""Patton and board-a-match team scoring (seed 003, "Turniej systemem Pattona").
+"""Patton and board-a-match team scoring (lecture *Wynik rozdania*, "Turniej systemem Pattona").
 
 A team match is a list of boards, each with the NS score in the open room (home
 team sitting NS) and in the closed room (home team sitting EW). The home team's
 net on a board is open - closed.
 
 Board-a-match: every board is worth 2 points: the better net takes 2:0, an exact
-tie is 1:1 (seed 003: "a difference of 10 points or more is 2:0").
+tie is 1:1 (the lecture: "a difference of 10 points or more is 2:0").
 
 Patton: the board points work the same way, except that a difference of 10 is
-still a tie (seed 003: "ale różnica 10 to jeszcze remis"), plus balance points
+still a tie (the lecture: "ale różnica 10 to jeszcze remis"), plus balance points
 ("punkty za saldo", usually as many as for the boards, 2 per board). Each team's
 balance is the total of the points it scored in both rooms (home: the positive open
 -room scores plus the negated negative closed-room scores; the visitors the other
 way round). Its share is (larger - smaller) / larger.
 
-Seed 003's bands for an 8-point balance: below 10 % 4:4, below 20 % 5:3, below the
+The lecture's bands for an 8-point balance: below 10 % 4:4, below 20 % 5:3, below the
 third threshold 6:2, below 50 % 7:1, 50 % or more 8:0. Reading: the third
 threshold is garbled in the OCR ("23;/3%") and is read as 33 1/3 %; the balance is
 taken relative to the larger total, as the Polish Patton scorer used at PZBS youth

@@ -1,4 +1,4 @@
-"""The live ranking of a bridge event from the results entered so far (SPEC 7).
+"""The live ranking of a bridge event from the results entered so far (docs/rules/bridge.md).
 
 Each board is scored among the results entered so far, so the ranking is right at
 every moment of the session, not only at its end:
@@ -9,7 +9,7 @@ every moment of the session, not only at its end:
   50 %. Pairs rank by total matchpoints over total top (the EBU/WBF session
   percentage).
 - Butler and Cavendish: pairs rank by total IMPs; with `round_cap`, the IMPs won in a
-  round of k boards are capped at 10 + k (seed 003's Polish cap).
+  round of k boards are capped at 10 + k (the Polish cap).
 - Teams: a match is scored over the boards with both rooms in, on the VP table of the
   full match length; teams rank by VP, then by IMP difference. A room holding an
   artificial score turns the board into an IMP adjustment (60 % -> +3, 40 % -> -3

@@ -1,9 +1,9 @@
-"""A team match: open and closed room per board -> IMPs -> VP (seed 003; SPEC 7).
+"""A team match: open and closed room per board -> IMPs -> VP (docs/rules/bridge.md).
 
 The home team sits NS in the open room and EW in the closed room; a board's net for
 the home team is open NS score - closed NS score, converted to IMPs (Law 78B). The
 match margin is converted to victory points on the chosen scale for the number of
-boards played (seed 003's match protocol: "każde rozdanie na IMPy, różnica
+boards played (the lecture *Wynik rozdania*'s match protocol: "każde rozdanie na IMPy, różnica
 zdobytych IMPów na VP").
 
 Adjusted boards (Law 12C): either room may hold a `WeightedScore` (IMP every

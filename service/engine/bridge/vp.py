@@ -1,6 +1,6 @@
 """Victory points: IMP margin of a match -> VP for the winner and the loser.
 
-Scales (SPEC 7, seed 003, reference/bridge-scoring.md 1.4-1.6):
+Scales (the WBF 2013 VP scales and the ACBL Swiss-teams scales; docs/rules/bridge.md):
 
 - ``"wbf-2013"``: the WBF continuous 20-point scale (2013). With N boards the blitz
   is X = 15 * sqrt(N) and the winner's VP for a margin I < X is
@@ -16,7 +16,7 @@ Scales (SPEC 7, seed 003, reference/bridge-scoring.md 1.4-1.6):
   k + 0.5, then the draw band is narrowed to be no wider than the 11-VP band and
   band widths are made non-decreasing.
 - ``"acbl-20"`` (1-36 boards) and ``"acbl-30"`` (1-11 boards): the ACBL Swiss-teams
-  band tables quoted in the reference document.
+  band tables as the ACBL publishes them.
 
 Readings where the texts are open:
 
@@ -25,7 +25,7 @@ Readings where the texts are open:
   rounded half-up to 2 decimals; on a band scale a fractional margin stays in the
   band of its whole part (3.5 IMPs scores like 3).
 - The old WBF 25-point scale (draw 15:15, 25:5 up to 25:0) is not built in: its
-  thresholds per board count could not be verified (the seed's table is unreadable
+  thresholds per board count could not be verified (the lecture's table is unreadable
   OCR). `BandScale` accepts any such table, including a loser dropping below 5.
 """
 

@@ -1,1 +1,1 @@
-"""Pairing systems, one module per system (DESIGN: engine/pairing)."""
+"""Pairing systems, one module per system (docs/architecture.md#the-layers)."""

@@ -1,4 +1,4 @@
-"""Berger round-robin schedules (seed 002, appendix 1; SPEC 5; FIDE C.05 annex 1).
+"""Berger round-robin schedules (FIDE C.05 Annex 1; docs/rules/round-robin.md).
 
 Construction (an even count ``n``; an odd count is scheduled as ``n + 1`` with a dummy):
 
@@ -8,16 +8,16 @@ Construction (an even count ``n``; an odd count is scheduled as ``n + 1`` with a
 * Board ``k`` (``k = 2 .. n/2``) pairs ``p(r) + (k - 1)`` (white) with ``p(r) - (k - 1)``
   (black), both counted cyclically in ``1 .. n - 1``.
 
-This reproduces every table printed in seed 002 (3 to 16 players), board order and
-colours included; the tests parse those tables from the seed text and compare.
+This reproduces every table printed in Annex 1 (3 to 16 players), board order and
+colours included; the tests compare every printed table (tests/data/seeds).
 
-Odd counts (seed 002: "the player who was to play the last player is free"): the table
+Odd counts (Annex 1: "the player who was to play the last player is free"): the table
 for ``n + 1`` is used, the dummy is ``n + 1``, and whoever meets it has no game that round
 (a zero-point bye: the text says only "free from play", and a round-robin gives no
 points for it). The dummy's board (always board 1) is dropped and the remaining boards
 are numbered 1, 2, ... in table order.
 
-Double round-robin (seed 002: "for double round-robins it is recommended to reverse the
+Double round-robin (Annex 1: "for double round-robins it is recommended to reverse the
 order of the last two rounds of the first cycle, to avoid three consecutive games with
 the same colour"). Reading taken: the first cycle plays the Berger rounds
 ``1 .. m - 2, m, m - 1`` (``m = n - 1`` rounds; with a single round nothing moves); the
@@ -45,7 +45,7 @@ def _even_size(player_count: int) -> int:
 
 
 def berger_table(n: int) -> list[list[tuple[int, int]]]:
-    """The Berger table for ``n`` players (seed 002, appendix 1).
+    """The Berger table for ``n`` players (FIDE C.05 Annex 1).
 
     Returns rounds -> boards -> ``(white, black)`` start numbers. For an odd ``n`` this
     is the table for ``n + 1``, whose player ``n + 1`` is the dummy.

@@ -1,13 +1,13 @@
 """Varma tables: restricted drawing of start numbers for round-robins of 9 to 24 players.
 
-Seed 002, appendix 2 ("Таблицы Варма"); SPEC 5; FIDE C.05 annex 2. The start numbers of
+FIDE C.05 Annex 2 (the Varma tables; docs/rules/round-robin.md). The start numbers of
 a Berger table are split into four sets A, B, C, D; players of one federation draw their
 numbers from one set, and in the Berger table two numbers of one set meet in the early
 and middle rounds, so compatriots do not meet at the end. (Checked against the Berger
 tables in the tests: it holds for every size except 11/12, whose set C holds 6 and 12,
 who meet in round 11 of 11.)
 
-The procedure (seed 002, points 1-4):
+The procedure (Annex 2, points 1-4):
 
 1. Each set goes into an unmarked envelope, placed in a larger envelope marked with how
    many numbers it holds.
@@ -64,7 +64,7 @@ __all__ = [
 ]
 
 MIN_PLAYERS = 9
-"""Smallest field with a Varma table (seed 002: "from 9 to 24")."""
+"""Smallest field with a Varma table (FIDE C.05 Annex 2: "from 9 to 24")."""
 MAX_PLAYERS = 24
 """Largest field with a Varma table."""
 SET_NAMES = ("A", "B", "C", "D")
@@ -112,7 +112,7 @@ class VarmaError(PairingError):
 
 
 def varma_sets(n: int) -> dict[str, tuple[int, ...]]:
-    """The sets A, B, C, D for ``n`` players (seed 002, appendix 2, point 5).
+    """The sets A, B, C, D for ``n`` players (FIDE C.05 Annex 2, point 5).
 
     For an odd ``n`` the table of ``n + 1`` is used without the number ``n + 1`` (the
     dummy of the Berger table).
@@ -128,7 +128,7 @@ def varma_sets(n: int) -> dict[str, tuple[int, ...]]:
 def draw_order(players: Sequence[tuple[str, str]]) -> list[tuple[str, tuple[str, ...]]]:
     """Contingents in drawing order: ``(federation, player ids in drawing order)``.
 
-    Seed 002, point 2: the largest federation first, equal sizes by FIDE code; players
+    FIDE C.05 Annex 2, point 2: the largest federation first, equal sizes by FIDE code; players
     of one federation alphabetically (by id).
     """
     contingents: dict[str, list[str]] = {}
@@ -150,7 +150,7 @@ def draw_order(players: Sequence[tuple[str, str]]) -> list[tuple[str, tuple[str,
 
 
 def varma_draw(players: Sequence[tuple[str, str]], *, seed: int) -> dict[str, int]:
-    """Draw start numbers with the Varma procedure (seed 002, appendix 2).
+    """Draw start numbers with the Varma procedure (FIDE C.05 Annex 2).
 
     ``players`` are ``(id, federation)`` pairs, 9 to 24 of them; the result maps every
     id to its start number. Deterministic for a given ``seed``.

@@ -1,1 +1,1 @@
-"""Points, tie-breaks and FLAMPARK scores (DESIGN: engine/scoring)."""
+"""Points, tie-breaks and FLAMPARK scores (docs/architecture.md#the-layers)."""

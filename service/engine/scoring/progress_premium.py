@@ -1,4 +1,4 @@
-"""FLAMPARK progress premium PP (seed 000, "Premia za postęp PP"; SPEC 3).
+"""FLAMPARK progress premium PP (Formuła FLAMPARK, "Premia za postęp PP"; docs/rules/flampark.md).
 
 The organizer sets a pool; every player who improved their tournament rating gets
 
@@ -10,7 +10,7 @@ rating), ``wB`` the weight of the own rating (800 .. 1000, chosen by the organiz
 recomputed live, after every result; :func:`progress_premium` is a pure function of the
 current results, so calling it again is the recomputation.
 
-Readings taken where seed 000 is open (pinned by tests):
+Readings taken where the text is open (pinned by tests):
 
 * Who gets a premium: players with ``dR > 0`` ("every player who improved"). A player
   whose starting rating is at or below ``wB`` would get a zero or negative product,
@@ -51,7 +51,7 @@ __all__ = [
 CENT = Decimal("0.01")
 """The default money unit: premiums are paid to the cent."""
 WB_RANGE = range(800, 1001)
-"""Allowed values of wB, "from 800 to 1000" (seed 000)."""
+"""Allowed values of wB, "from 800 to 1000" (Formuła FLAMPARK)."""
 
 
 class PremiumError(FlamparkError):

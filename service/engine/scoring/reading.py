@@ -47,13 +47,13 @@ ROUND_ROBIN_SYSTEMS = frozenset(name for name, spec in SYSTEMS.items() if spec.r
 Source = Literal["request", "trf-092", "inferred"]
 
 DEFAULT_ROUND_ROBIN: tuple[str, ...] = SYSTEMS[SystemName.ROUND_ROBIN].default_tiebreaks
-"""Default order for round-robins (seed 002's Berger coefficient first)."""
+"""Default order for round-robins (the tie-break notes' Berger coefficient, SB, first)."""
 
 DEFAULT_SWISS: tuple[str, ...] = SYSTEMS[SystemName.SWISS_DUTCH].default_tiebreaks
 """Default order for Swiss events, and for an event whose system nobody names."""
 
 DEFAULT_JCA: tuple[str, ...] = SYSTEMS[SystemName.SWISS_JCA].default_tiebreaks
-"""Seed 001: the simple performance method first, then Solkoff, median Solkoff, direct
+"""JCA Swiss rules: the simple performance method first, then Solkoff, median Solkoff, direct
 encounter (the text lists the others as alternatives to announce before round 1)."""
 
 DEFAULT_TIEBREAKS: dict[str, tuple[str, ...]] = {

@@ -1,4 +1,8 @@
-"""Seed 003's advice for small club events (service.engine.bridge.advice)."""
+"""The lecture's advice for small club events (service.engine.bridge.advice).
+
+The lecture is *Wynik rozdania*, the Polish scoring course docs/rules/bridge.md follows;
+its figures are in tests/data/seeds/003-bridge.json.
+"""
 
 from __future__ import annotations
 
@@ -16,7 +20,7 @@ from tests.data import seed_003
 
 
 def _seed_table() -> list[tuple[int, str, str]]:
-    """(tables, form, comment) rows of the seed's 'Małe turnieje klubowe' slide."""
+    """(tables, form, comment) rows of the text's 'Małe turnieje klubowe' slide."""
     return [(tables, form, comment) for tables, form, comment in seed_003()["club_advice"]]
 
 

@@ -1,4 +1,8 @@
-"""Butler scoring against a datum (service.engine.bridge.butler)."""
+"""Butler scoring against a datum (service.engine.bridge.butler).
+
+The lecture is *Wynik rozdania*, the Polish scoring course docs/rules/bridge.md follows;
+its figures are in tests/data/seeds/003-bridge.json.
+"""
 
 from __future__ import annotations
 
@@ -22,7 +26,7 @@ from tests.data import seed_003
 
 BUTLER = seed_003()["butler"]
 
-# Seed 003, "Protokół - obliczenia": NS scores in the order of the protocol and the
+# The lecture, "Protokół - obliczenia": NS scores in the order of the protocol and the
 # NS IMPs it prints.
 SEED_PROTOCOL = [(620, 5), (690, 6), (660, 6), (-100, -11), (630, 5), (-100, -11), (-200, -12),
                  (630, 5)]  # fmt: skip
@@ -43,7 +47,7 @@ def test_seed_worked_board():
 
 
 def test_seed_polish_rule_examples():
-    """Seed 003: '5 — 1-3-1, 6 — 2-2-2, 7 — 2-3-2, 8 — 2-4-2', and 2 scores drop none."""
+    """The lecture: '5 — 1-3-1, 6 — 2-2-2, 7 — 2-3-2, 8 — 2-4-2', and 2 scores drop none."""
     examples = BUTLER["polish_rule_examples"]
     assert len(examples) == 4
     for n, high, kept, low in examples:
@@ -60,14 +64,14 @@ def test_seed_polish_rule_examples():
      (12, 6), (13, 5), (20, 10), (21, 9)],
 )  # fmt: skip
 def test_polish_rule_reading(n, kept):
-    """SPEC 7's reading: the largest count of n's parity that is at most n / 2."""
+    """The reading (docs/rules/bridge.md): the largest count of n's parity at most n / 2."""
     assert pzbs_kept_count(n) == kept
 
 
 def test_seed_hamman_case():
-    """Seed 003: correcting one's own score can move the datum and reorder others.
+    """The lecture: correcting one's own score can move the datum and reorder others.
 
-    The seed's arithmetic (140 - 80 = 60 -> 2 IMPs, 170 - 90 = 80 -> 2 IMPs, 130 + 80 =
+    The lecture's arithmetic (140 - 80 = 60 -> 2 IMPs, 170 - 90 = 80 -> 2 IMPs, 130 + 80 =
     210 -> 5 IMPs, 130 + 90 = 220 -> 6 IMPs) is checked, then replayed on a 4-table board
     whose Polish datum moves from 80 to 90 when +140 is corrected to +170.
     """

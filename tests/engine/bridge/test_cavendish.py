@@ -1,4 +1,8 @@
-"""Cross-IMPs and the Polish round cap (service.engine.bridge.cavendish)."""
+"""Cross-IMPs and the Polish round cap (service.engine.bridge.cavendish).
+
+The lecture is *Wynik rozdania*, the Polish scoring course docs/rules/bridge.md follows;
+its figures are in tests/data/seeds/003-bridge.json.
+"""
 
 from __future__ import annotations
 
@@ -43,7 +47,7 @@ def test_total_and_tables_divisors():
 
 
 def test_seed_averaged_reading():
-    """Seed 003: '+9,2 IMP zamiast 128,8 (14 stołów)': the sum divided by the tables."""
+    """The lecture: '+9,2 IMP zamiast 128,8 (14 stołów)': the sum divided by the tables."""
     example = seed_003()["cavendish_averaged"]
     average = Fraction(example["average"])
     total = Fraction(example["total"])
@@ -69,7 +73,7 @@ def test_weighted_and_artificial_entries():
 
 
 def test_polish_round_cap():
-    """Seed 003: at most 10 + k IMPs won in a round of k boards; losses uncapped."""
+    """The lecture: at most 10 + k IMPs won in a round of k boards; losses uncapped."""
     assert capped_round_total([5, 6, 4]) == 13
     assert capped_round_total([5, 6, 1]) == 12
     assert capped_round_total([Fraction(9, 2), 4]) == Fraction(17, 2)

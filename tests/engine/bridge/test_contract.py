@@ -1,4 +1,8 @@
-"""Law 77 duplicate scores and board conditions (service.engine.bridge.contract)."""
+"""Law 77 duplicate scores and board conditions (service.engine.bridge.contract).
+
+The lecture is *Wynik rozdania*, the Polish scoring course docs/rules/bridge.md follows;
+its figures are in tests/data/seeds/003-bridge.json.
+"""
 
 from __future__ import annotations
 
@@ -22,7 +26,7 @@ from tests.data import bridge_reference
 
 
 def _reference_score_vectors() -> list[tuple[str, bool, int, int]]:
-    """The Law 77 test vectors of the reference document (section 1.2)."""
+    """The Law 77 test vectors (tests/data/reference/bridge-scoring.json)."""
     return [
         (contract, vulnerable, tricks, score)
         for contract, vulnerable, tricks, score in bridge_reference()["law77_vectors"]
@@ -128,7 +132,7 @@ def test_well_known_scores(contract, vulnerable, tricks, expected):
     assert score_contract(contract, "W", vulnerable, tricks) == expected
 
 
-# Seed 003, the match protocol (round 1, segment 2, table 3): contracts, declarers,
+# The lecture, the match protocol (round 1, segment 2, table 3): contracts, declarers,
 # tricks and the NS scores it prints. The OCR of the protocol is too damaged to
 # parse, so the readable rows are transcribed here.
 SEED_PROTOCOL = [
@@ -226,7 +230,7 @@ def test_invalid_input_names_the_field(call, field):
 
 
 def _reference_board_table() -> dict[int, tuple[str, str]]:
-    """Board -> (dealer, vul) from the reference document's table 1.1."""
+    """Board -> (dealer, vul): the 16-board cycle of the Laws (tests/data/reference)."""
     table = bridge_reference()["board_conditions"]
     return {int(board): (dealer, vul) for board, (dealer, vul) in table.items()}
 

@@ -1,4 +1,8 @@
-"""The WBF IMP scale both ways (service.engine.bridge.imps)."""
+"""The WBF IMP scale both ways (service.engine.bridge.imps).
+
+The lecture is *Wynik rozdania*, the Polish scoring course docs/rules/bridge.md follows;
+its figures are in tests/data/seeds/003-bridge.json.
+"""
 
 from __future__ import annotations
 
@@ -19,7 +23,7 @@ from tests.data import bridge_reference, spec_bridge
 
 
 def _reference_bands() -> dict[int, tuple[int, int | None]]:
-    """IMP -> (low, high) from the reference document's Law 78B table (1.3)."""
+    """IMP -> (low, high) from the Law 78B table (tests/data/reference/bridge-scoring.json)."""
     bands = bridge_reference()["imp_bands"]
     return {int(imp): (low, high) for imp, (low, high) in bands.items()}
 
@@ -70,7 +74,7 @@ def test_reference_vectors(difference, expected):
 
 
 def test_spec_examples():
-    """SPEC 7 lists some bands from seed 003's table."""
+    """Some bands quoted from the lecture's table (tests/data/spec/bridge.json)."""
     found = spec_bridge()["imp_band_examples"]
     assert len(found) >= 8
     for low, high, imp in found:
@@ -143,5 +147,5 @@ def test_multiples_of_ten_fall_in_their_range(difference):
     ],
 )
 def test_rounding_in_favour_of_the_non_offenders(value, non_offenders_positive, expected):
-    """Seed 003: fractional IMPs are rounded in favour of the non-offending side."""
+    """The lecture: fractional IMPs are rounded in favour of the non-offending side."""
     assert round_imps_for_non_offenders(value, non_offenders_positive) == expected

@@ -1,4 +1,8 @@
-"""Matchpoints, Neuberg, adjusted and weighted scores (service.engine.bridge.matchpoints)."""
+"""Matchpoints, Neuberg, adjusted and weighted scores (service.engine.bridge.matchpoints).
+
+The lecture is *Wynik rozdania*, the Polish scoring course docs/rules/bridge.md follows;
+its figures are in tests/data/seeds/003-bridge.json.
+"""
 
 from __future__ import annotations
 
@@ -21,12 +25,12 @@ from service.engine.bridge import (
 )
 from tests.data import seed_003
 
-# SPEC 7 / seed 003: the worked board (the seed prints -200 without its sign).
+# The lecture: the worked board (the text prints -200 without its sign).
 WORKED_BOARD = [690, 660, 630, 630, 620, -100, -100, -200]
 
 
 def _seed_percentage_table() -> list[tuple[int, int, Decimal]]:
-    """(count, MP, percent) rows of the seed's percentage slide, best score first."""
+    """(count, MP, percent) rows of the text's percentage slide, best score first."""
     rows = seed_003()["matchpoints"]["percentage_rows"]
     return [(count, mp, Decimal(percent)) for count, mp, percent in rows]
 
@@ -46,7 +50,7 @@ def test_seed_worked_board():
 
 
 def test_seed_top_and_average():
-    """Seed 003: '8 zapisów, maks: 14, średnia: 7'; EW = top - NS."""
+    """The lecture: '8 zapisów, maks: 14, średnia: 7'; EW = top - NS."""
     figures = seed_003()["matchpoints"]
     tables, top, average = figures["tables"], figures["top"], figures["average"]
     result = matchpoints(WORKED_BOARD[:tables])
@@ -254,7 +258,7 @@ def test_session_percentage_weights_by_top():
 
 @given(scores_lists.filter(lambda s: len(s) > 1))
 def test_seed_control_sum(scores):
-    """Seed 003's hand check: the best score's MP plus its frequency is top + 1."""
+    """The lecture's hand check: the best score's MP plus its frequency is top + 1."""
     result = matchpoints(scores)
     best = max(scores)
     assert max(result.ns) + scores.count(best) == result.top + 1

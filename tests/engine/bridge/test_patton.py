@@ -1,4 +1,8 @@
-"""Patton and board-a-match (service.engine.bridge.patton)."""
+"""Patton and board-a-match (service.engine.bridge.patton).
+
+The lecture is *Wynik rozdania*, the Polish scoring course docs/rules/bridge.md follows;
+its figures are in tests/data/seeds/003-bridge.json.
+"""
 
 from __future__ import annotations
 
@@ -16,7 +20,7 @@ EXAMPLE_B = [(620, -200), (-100, -100), (450, 420), (170, -110)]
 
 
 def test_board_points_patton_tie_of_ten():
-    """Seed 003: 2:0, 1:1, 0:2, but a difference of 10 is still a tie."""
+    """The lecture: 2:0, 1:1, 0:2, but a difference of 10 is still a tie."""
     assert board_points(430, 420) == (1, 1)
     assert board_points(420, 430) == (1, 1)
     assert board_points(450, 420) == (2, 0)
@@ -24,7 +28,7 @@ def test_board_points_patton_tie_of_ten():
 
 
 def test_board_a_match_exact_tie_only():
-    """Seed 003: an exact tie is 1:1, a difference of 10 or more is 2:0."""
+    """The lecture: an exact tie is 1:1, a difference of 10 or more is 2:0."""
     assert board_a_match([(430, 420)]).total == (2, 0)
     assert board_a_match([(420, 420)]).total == (1, 1)
     result = board_a_match(EXAMPLE_A)
@@ -67,7 +71,7 @@ def test_example_b():
     ],
 )
 def test_seed_balance_bands(home, away, expected):
-    """Seed 003: below 10 % 4:4, below 20 % 5:3, ..., 50 % or more 8:0."""
+    """The lecture: below 10 % 4:4, below 20 % 5:3, ..., 50 % or more 8:0."""
     assert balance_points(home, away, 8) == expected
 
 

@@ -1,6 +1,10 @@
 """The live ranking of bridge events (service.engine.bridge.ranking): invariants checked
 with hypothesis on random results of a three-table Mitchell and a four-team event, and
-worked cases (seed 003's matchpoint board, the Polish round cap, adjusted scores)."""
+worked cases (the lecture's matchpoint board, the Polish round cap, adjusted scores).
+
+The lecture is *Wynik rozdania*, the Polish scoring course docs/rules/bridge.md follows;
+its figures are in tests/data/seeds/003-bridge.json.
+"""
 
 from __future__ import annotations
 
@@ -150,7 +154,7 @@ def test_team_matches_share_the_vp(scores: list[int | None]) -> None:
 
 
 def test_polish_round_cap_limits_winnings_only() -> None:
-    # Seed 003: a pair may win at most 10 + k IMPs in a round of k boards (losses are
+    # The lecture: a pair may win at most 10 + k IMPs in a round of k boards (losses are
     # not capped). One board, eight tables: seven flat scores and one +2210 (19 IMPs
     # against a datum of 0) -> capped at 11 for the NS pair; EW keeps its -19.
     settings_doc = {
@@ -197,7 +201,7 @@ def _one_board(tables: int) -> dict[str, Any]:
 
 
 def test_seed_matchpoint_board_ranks_the_pairs() -> None:
-    # SPEC 7 / seed 003's worked board: 690, 660, 630, 630, 620, -100, -100, -200 ->
+    # The lecture's worked board: 690, 660, 630, 630, 620, -100, -100, -200 ->
     # NS 14, 12, 9, 9, 6, 3, 3, 0 of a top of 14; EW gets top - NS.
     layout = layout_from_settings(_one_board(8))
     scores: list[int | ArtificialScore | None] = [690, 660, 630, 630, 620, -100, -100, -200]

@@ -1,4 +1,8 @@
-"""Team matches: open and closed room -> IMPs -> VP (service.engine.bridge.teams)."""
+"""Team matches: open and closed room -> IMPs -> VP (service.engine.bridge.teams).
+
+The lecture is *Wynik rozdania*, the Polish scoring course docs/rules/bridge.md follows;
+its figures are in tests/data/seeds/003-bridge.json.
+"""
 
 from __future__ import annotations
 
@@ -21,7 +25,7 @@ from service.engine.bridge import (
     vp,
 )
 
-# Seed 003, match protocol (round 1, segment 2, table 3), boards 13-24:
+# The lecture, match protocol (round 1, segment 2, table 3), boards 13-24:
 # (board, open room contract/declarer/tricks, closed room ..., IMPs to the home team).
 # The OCR prints the IMPs unsigned in the column of the side that won them.
 SEED_MATCH = [
@@ -129,7 +133,7 @@ def test_vp_sum_and_orientation(boards):
 
 
 def test_aggregate_margin():
-    """Law 78C total points: the seed protocol's boards sum to the home team's margin."""
+    """Law 78C total points: the lecture protocol's boards sum to the home team's margin."""
     boards = _protocol_boards()
     assert aggregate_margin(boards) == sum(o - c for o, c in boards)
     assert aggregate_margin([(420, 170), (-100, 50)]) == 100

@@ -1,4 +1,8 @@
-"""Victory-point scales (service.engine.bridge.vp)."""
+"""Victory-point scales (service.engine.bridge.vp).
+
+The lecture is *Wynik rozdania*, the Polish scoring course docs/rules/bridge.md follows;
+its figures are in tests/data/seeds/003-bridge.json.
+"""
 
 from __future__ import annotations
 
@@ -59,7 +63,7 @@ def test_continuous_tables_match_reference(boards):
 
 
 def test_seed_worked_values():
-    """Seed 003 / SPEC 7: the 8-, 16- and 24-board continuous tables."""
+    """The lecture: the 8-, 16- and 24-board continuous tables."""
     assert vp(1, 8).winner == Decimal("10.44")
     assert vp(2, 8).winner == Decimal("10.86")
     assert vp(3, 8).winner == Decimal("11.27")
@@ -72,7 +76,7 @@ def test_seed_worked_values():
 
 
 def test_seed_vp_tables_parsed_from_the_ocr():
-    """Every cleanly readable 'margin VP' pair in the seed's three tables is one of
+    """Every cleanly readable 'margin VP' pair in the text's three tables is one of
     the 8-, 16- or 24-board values at that margin."""
     tables = [wbf_continuous_table(n) for n in (8, 16, 24)]
     pairs = seed_003()["vp_ocr_pairs"]

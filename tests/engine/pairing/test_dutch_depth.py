@@ -1,4 +1,5 @@
-"""A Dutch round needs no deep call stack (issue 15: no recursion-depth limit)."""
+"""A Dutch round needs no deep call stack: no recursion-depth limit
+(docs/decisions/matcher-stages.md)."""
 
 from __future__ import annotations
 
@@ -44,7 +45,7 @@ def test_a_generated_round_pairs_within_a_fixed_stack_depth() -> None:
 
 @pytest.mark.slow
 def test_a_2000_player_round_pairs_with_default_interpreter_settings() -> None:
-    """Issue 15: a 2,000-player field pairs with the default recursion limit (before
+    """A 2,000-player field pairs with the default recursion limit (before
     the matcher was made iterative it stopped with RecursionError at this size)."""
     players = 2000
     field = generate_tournament(players, 1, seed=2000, pair=lambda t, byes: pair_round(t))

@@ -1,7 +1,7 @@
 """Every round of the reference tournaments paired by a FIDE-endorsed Dutch engine.
 
-For each reference file up to 200 players (tests/data/oracle/dutch, see the README of
-shared/oracle/dutch), the first k rounds plus the byes announced for round k+1 go in;
+For each reference file up to 200 players (tests/data/oracle/dutch; tests/data/README.md
+says where they came from), the first k rounds plus the byes announced for round k+1 go in;
 round k+1 must come out exactly: the same pairs with the same colours and the same
 pairing-allocated bye, for every k.
 """

@@ -1,4 +1,4 @@
-"""FLAMPARK pairing: the worked numbers of seed 000 and the documented readings."""
+"""FLAMPARK pairing: the worked numbers of the FLAMPARK text and the documented readings."""
 
 from __future__ import annotations
 
@@ -28,12 +28,12 @@ from service.engine.pairing.result import PairingError
 from tests.data import seed_000
 
 FK6_KINDS = ["basic"] * 5 + ["x2"] * 3 + ["x4", "x8"]
-# Seed 000's figures (tests/data/seeds/000-flampark.json).
+# The FLAMPARK text's figures (tests/data/seeds/000-flampark.json).
 SEED = seed_000()
 
 
 def _chain_examples() -> list[tuple[int, int, int]]:
-    """Every ``R<N>(<i>) = ... = <value>`` in the seed, as (N, i, value)."""
+    """Every ``R<N>(<i>) = ... = <value>`` in the text, as (N, i, value)."""
     return [(n, i, value) for n, i, value in SEED["pairing"]["chain_examples"]]
 
 
@@ -49,7 +49,7 @@ def _max_gap(schedule: FlamparkSchedule) -> int:
     return max(abs(white - black) for _, white, black in _games(schedule))
 
 
-# --- the chains (seed 000, "Metoda kojarzenia") ---------------------------------------
+# --- the chains (Formuła FLAMPARK, "Metoda kojarzenia") ---------------------------------------
 
 
 def test_seed_chain_examples_are_found() -> None:
@@ -155,7 +155,7 @@ def test_figures_parsed() -> None:
 
 @pytest.mark.parametrize("players", [92, 56, 18, 27, 64, 100, 201])
 def test_basic_nine_rounds_largest_gap(players: int) -> None:
-    """Seed 000: basic pairing, 9 rounds: opponents at most 17 numbers apart.
+    """Formuła FLAMPARK: basic pairing, 9 rounds: opponents at most 17 numbers apart.
 
     The text names no count; the first tournament had 92 players. The bound is met
     for every count from 18 (= 2 x 9) upwards.
@@ -198,14 +198,14 @@ def test_fk6_tournament() -> None:
     for player in range(players // 4, 3 * players // 4):
         assert max(abs(o - player) for o in _opponents(schedule, player)) <= 10
     assert _max_gap(schedule) == 10
-    # "for the next 3 players only one jump in the round-robin" (seed 000)
+    # "for the next 3 players only one jump in the round-robin" (Formuła FLAMPARK)
     for player in (2, 3, 4):
         near = set(range(1, 12)) - {player}
         assert len(set(_opponents(schedule, player)) - near) <= 1
 
 
 def test_fk6_opponents_by_kind() -> None:
-    """SPEC 2's reading: {2,6,4,10,8} + {3,11,7} + {5} + {9}."""
+    """The FK6 reading (docs/rules/flampark.md): {2,6,4,10,8} + {3,11,7} + {5} + {9}."""
     schedule = flampark_schedule(56, 10, kinds=FK6_KINDS)
     by_kind: dict[str, list[int]] = {}
     for entry, kind in zip(schedule.card(1), schedule.kinds, strict=True):
@@ -215,7 +215,7 @@ def test_fk6_opponents_by_kind() -> None:
 
 
 def test_worst_case_x8_sit_outs() -> None:
-    """Seed 000: at worst 14 surplus pauses (an even count 14 above a multiple of 16)."""
+    """Formuła FLAMPARK: at worst 14 surplus pauses (an even count 14 above a multiple of 16)."""
     schedule = flampark_schedule(62, 10, kinds=FK6_KINDS)
     x8 = schedule.rounds[schedule.kinds.index("x8")]
     assert [bye.player for bye in x8.byes] == list(range(49, 63))

@@ -1,4 +1,4 @@
-"""JCA Swiss system (seed 001): the seed's pairing examples, readings, and properties."""
+"""JCA Swiss system (the JCA Swiss rules): the text's pairing examples, readings, and properties."""
 
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ from tests.data import seed_001
 
 W, B = Colour.WHITE, Colour.BLACK
 
-# The parent/child pairing examples of seed 001 section 5, one list of pairs each.
+# The parent/child pairing examples of the JCA Swiss rules, section 5, one list of pairs each.
 SEED_EXAMPLES: list[list[tuple[int, int]]] = [
     [(a, b) for a, b in example] for example in seed_001()["pairing_examples"]
 ]
@@ -80,7 +80,7 @@ EIGHT = [2400 - 50 * i for i in range(8)]  # start numbers in rating order
 
 
 # --------------------------------------------------------------------------------------
-# Seed 001 section 5: the printed examples
+# JCA Swiss rules, section 5: the printed examples
 # --------------------------------------------------------------------------------------
 
 
@@ -90,7 +90,7 @@ def test_seed_examples_parsed() -> None:
 
 
 # Histories (all games drawn, so the eight stay one score group) that make exactly the
-# earlier arrangements impossible. The expected pairings come from the seed text.
+# earlier arrangements impossible. The expected pairings come from the text.
 _EXAMPLE_HISTORIES: list[list[list[tuple[int, int]]]] = [
     [],  # (1) basic: round 1
     [[(1, 5), (2, 3), (4, 6), (7, 8)]],  # (2) 1-5 impossible
@@ -123,7 +123,7 @@ def test_exchange_order_reading() -> None:
     splits = list(halves._splits([1, 2, 3, 4, 5, 6, 7, 8]))
     assert splits[:5] == [
         ([1, 2, 3, 4], [5, 6, 7, 8]),  # natural halves
-        ([1, 2, 3, 5], [4, 6, 7, 8]),  # lowest parent <-> highest child (the seed's)
+        ([1, 2, 3, 5], [4, 6, 7, 8]),  # lowest parent <-> highest child (the text's)
         ([1, 2, 3, 6], [4, 5, 7, 8]),  # distance 2, lower parent moves first
         ([1, 2, 4, 5], [3, 6, 7, 8]),
         ([1, 2, 3, 7], [4, 5, 6, 8]),
@@ -357,7 +357,7 @@ def test_middle_index_reading() -> None:
 
 
 # --------------------------------------------------------------------------------------
-# Colours (seed 001 section 6)
+# Colours (the JCA Swiss rules, section 6)
 # --------------------------------------------------------------------------------------
 
 
@@ -436,7 +436,7 @@ def test_forfeits_are_not_meetings_or_colours() -> None:
 
 
 # --------------------------------------------------------------------------------------
-# Handicap (seed 001 2.1)
+# Handicap (JCA Swiss rules 2.1)
 # --------------------------------------------------------------------------------------
 
 

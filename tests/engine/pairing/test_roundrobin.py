@@ -1,4 +1,5 @@
-"""Berger round-robin: the seed 002 tables (tests/data/seeds), and properties."""
+"""Berger round-robin: the printed tables of FIDE C.05 Annex 1 (tests/data/seeds), and
+properties."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from service.engine.pairing.result import PairingError
 from service.engine.pairing.roundrobin import berger_table, round_robin_rounds
 from tests.data import seed_002
 
-# Seed 002 appendix 1: size -> rounds -> boards (white, black).
+# FIDE C.05 Annex 1: size -> rounds -> boards (white, black).
 SEED_TABLES: dict[int, list[list[tuple[int, int]]]] = {
     int(size): [[(white, black) for white, black in boards] for boards in rounds]
     for size, rounds in seed_002()["berger_tables"].items()
@@ -65,7 +66,7 @@ def test_odd_count_player_meeting_dummy_is_free(size: int) -> None:
 
 @pytest.mark.parametrize("size", sorted(SEED_TABLES))
 def test_double_round_robin_order(size: int) -> None:
-    """Seed 002: the last two rounds of the first cycle swap; cycle 2 reverses colours."""
+    """Annex 1: the last two rounds of the first cycle swap; cycle 2 reverses colours."""
     table = SEED_TABLES[size]
     m = len(table)
     rounds = round_robin_rounds(size, double=True)

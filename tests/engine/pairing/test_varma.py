@@ -1,4 +1,4 @@
-"""Varma tables and the restricted drawing of start numbers (seed 002, appendix 2)."""
+"""Varma tables and the restricted drawing of start numbers (FIDE C.05 Annex 2)."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ from tests.data import seed_002
 
 
 def seed_tables() -> dict[int, dict[str, tuple[int, ...]]]:
-    """The Varma sets as printed in seed 002, keyed by the even field size."""
+    """The Varma sets as printed in Annex 2, keyed by the even field size."""
     return {
         int(size): {letter: tuple(numbers) for letter, numbers in sets.items()}
         for size, sets in seed_002()["varma_sets"].items()
@@ -106,7 +106,7 @@ def _last_rounds_meetings(size: int) -> set[tuple[str, int, int, int]]:
 def test_one_set_does_not_meet_in_the_last_three_rounds(size: int) -> None:
     """What the sets are for (FIDE's older wording of the same annex): compatriots meet
     early. It holds for every size except 11/12, where 6 and 12 (set C) meet in the
-    last round of the Berger table printed in seed 002."""
+    last round of the Berger table printed in Annex 1."""
     expected = {("C", 6, 12, 11)} if size == 12 else set()
     assert _last_rounds_meetings(size) == expected
 

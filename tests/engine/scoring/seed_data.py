@@ -1,4 +1,5 @@
-"""Seed 002's worked figures (tests/data/seeds/002-round-robin.json) as engine objects."""
+"""The worked figures of the tie-break notes that come with the Berger tables
+(tests/data/seeds/002-round-robin.json; docs/rules/tiebreaks.md) as engine objects."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from tests.data import seed_002
 
 @dataclass(frozen=True)
 class Crosstable:
-    """The seed 002 example round-robin: names, results[i][j], the text's Berger column."""
+    """The notes' example round-robin: names, results[i][j], the text's Berger column."""
 
     names: list[str]
     results: dict[tuple[int, int], Fraction]
@@ -71,7 +72,7 @@ def _circle_round(i: int, j: int, n: int) -> int:
 
 @dataclass(frozen=True)
 class FootballGroup:
-    """Seed 002's World Cup 2018 group H: the Kirchhoff matrix and the printed output."""
+    """The notes' World Cup 2018 group H: the Kirchhoff matrix and the printed output."""
 
     teams: list[str]
     matrix: list[list[int]]

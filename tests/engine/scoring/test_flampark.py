@@ -1,4 +1,5 @@
-"""FLAMPARK scoring (seed 000, SPEC 3): the text's worked numbers (tests/data/seeds)."""
+"""FLAMPARK scoring (Formuła FLAMPARK, "Punktacja"): the text's worked numbers
+(tests/data/seeds)."""
 
 from __future__ import annotations
 
@@ -44,7 +45,7 @@ from service.engine.scoring.flampark import (
 )
 from tests.data import seed_000
 
-# Seed 000's scoring figures (tests/data/seeds/000-flampark.json).
+# The FLAMPARK text's scoring figures (tests/data/seeds/000-flampark.json).
 SCORING = seed_000()["scoring"]
 
 
@@ -410,7 +411,7 @@ def test_validate_shortening_accepts_equal_ratings_and_the_full_base() -> None:
 
 @pytest.mark.parametrize("minutes", [0, 5, 15])
 def test_a_players_report_never_records_a_shortening(minutes: int) -> None:
-    """Seed 000: the arbiter sets the shortening on the clock; no player's word sets it,
+    """Formuła FLAMPARK: the arbiter sets the shortening on the clock; no player's word sets it,
     not even 0 (which would take back the arbiter's)."""
     with pytest.raises(ShorteningByArbiterError) as info:
         check_recorded_shortening(
@@ -421,7 +422,7 @@ def test_a_players_report_never_records_a_shortening(minutes: int) -> None:
             ratings=(2000, 1900),
         )
     assert info.value.field == "time_shortened_minutes"
-    assert "arbiter" in str(info.value) and "seed 000" in str(info.value)
+    assert "arbiter" in str(info.value) and "FLAMPARK rules" in str(info.value)
 
 
 @pytest.mark.parametrize(
@@ -614,7 +615,7 @@ def test_accumulator_withdraws_a_result() -> None:
 
 
 def test_best_games_by_value() -> None:
-    """Seed 000, "Najlepsze wyniki": games listed by their value, forfeits left out."""
+    """Formuła FLAMPARK, "Najlepsze wyniki": games listed by their value, forfeits left out."""
     ratings = {1: 2400, 2: 2300, 3: 1500, 4: 1400}
     games = [
         (1, 1, 2, GameResult.BLACK_WINS),  # 2 beats a 2400 with black: 175 + 5 + 100

@@ -1,4 +1,4 @@
-"""LAP-POT and LAP-FLOW: seed 002's group H, and potentials against brute force."""
+"""LAP-POT and LAP-FLOW: the tie-break notes' group H, and potentials against brute force."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""FLAMPARK progress premium PP (seed 000, "Premia za postęp PP"; SPEC 3)."""
+"""FLAMPARK progress premium PP (Formuła FLAMPARK, "Premia za postęp PP";
+docs/rules/flampark.md)."""
 
 from __future__ import annotations
 

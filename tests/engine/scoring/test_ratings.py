@@ -1,5 +1,5 @@
 """Rating tie-breaks, C.07 art. 10 (ARO, TPR, PTP, APRO, APPO, RTNG), B.02 tables, and
-seed 001's JCA simple performance."""
+the JCA Swiss rules' JCA simple performance."""
 
 from __future__ import annotations
 
@@ -138,7 +138,7 @@ def test_forfeits_are_not_rated_games() -> None:
 
 
 def test_jca_simple_performance() -> None:
-    # Seed 001: own rating + opponents' ratings; own rating again for each unplayed game.
+    # The JCA Swiss rules: own rating + opponents' ratings; own rating again for each unplayed game.
     tournament = event(
         4, "1-2 1-0, 3-4 =", "1-3 +-, 2:U", ratings=[2000, 1800, 1600, 1400], total_rounds=5
     )

@@ -1,4 +1,5 @@
-"""SB, SB-D, SB-S, KS: seed 002's worked numbers and the Koya limit."""
+"""SB, SB-D, SB-S, KS: the tie-break notes' worked numbers (docs/rules/tiebreaks.md) and
+the Koya limit."""
 
 from __future__ import annotations
 

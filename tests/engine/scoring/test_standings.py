@@ -1,4 +1,4 @@
-"""Standings: seed 002's worked round-robin, shared ranks, errors."""
+"""Standings: the tie-break notes' worked round-robin, shared ranks, errors."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""FLAMPARK pairing (seed 000, "System kojarzen FLAMPARK"; SPEC 2).
+"""FLAMPARK pairing (Formuła FLAMPARK, "System kojarzeń FLAMPARK"; docs/rules/flampark.md).
 
 Every round is paired before round 1 from start numbers alone, by arithmetic:
 

@@ -1,4 +1,4 @@
-"""The basic FLAMPARK chains on one list (seed 000, "Metoda kojarzenia"; SPEC 2).
+"""The basic FLAMPARK chains on one list (Formuła FLAMPARK, "Metoda kojarzenia").
 
 Positions run ``1 .. size`` with ``size`` even. Only the even positions are computed;
 their odd opponents follow. For an even position ``n`` in round ``t`` (1-based):
@@ -9,14 +9,14 @@ their odd opponents follow. For an even position ``n`` in round ``t`` (1-based):
 * ``n = 2 mod 4``: the same with the signs swapped.
 
 Unrolled, ``R_n(t) = n - 1 + s`` with ``|s| = 4 * (t // 2)`` and ``s`` positive exactly
-when (``n`` divisible by 4) equals (``t`` even). The seed's examples: ``R_8 = 7, 11, 3,
+when (``n`` divisible by 4) equals (``t`` even). The text's examples: ``R_8 = 7, 11, 3,
 15, ...`` and ``R_14 = 13, 9, 17, 5, ...``.
 
-Ceiling bounce (seed 000, "Odbicie od sufitu"): a value below 1 becomes its absolute
+Ceiling bounce ("Odbicie od sufitu"): a value below 1 becomes its absolute
 value and the chain then runs the other way. Unrolled, that is the mirror ``u -> -u``
 applied to the unbounced value: ``R_8(5) = |3 - 4| = 1``, ``R_8(7) = |-5| = 5``.
 
-Floor bounce (seed 000, "Odbicie od podlogi"): a value past the end of the list becomes
+Floor bounce ("Odbicie od podłogi"): a value past the end of the list becomes
 "the lowest-placed odd player this player has not met yet", and the chain then runs the
 other way. Reading taken: the mirror about the list's end, ``u -> 2 * size - u``. The
 chain's previous value in the same direction was ``u - 4``, already met, so the mirror
@@ -43,7 +43,7 @@ __all__ = ["basic_opponent", "basic_round", "fold", "max_rounds", "raw_opponent"
 
 
 def raw_opponent(position: int, round_index: int) -> int:
-    """``R_n(t)`` before any bounce, for an even ``position`` (seed 000 formulas)."""
+    """``R_n(t)`` before any bounce, for an even ``position`` (the text's formulas)."""
     if position < 2 or position % 2:
         raise ValueError(f"chains are computed for even positions, got {position}")
     if round_index < 1:

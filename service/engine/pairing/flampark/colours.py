@@ -1,6 +1,6 @@
-"""Colours (seed 000, "Kolor gry"; SPEC 2: colours follow the played order).
+"""Colours (Formuła FLAMPARK, "Kolor gry"): colours follow the played order.
 
-The seed fixes colours only for the basic variant: every player alternates from round
+The text fixes colours only for the basic variant: every player alternates from round
 to round. Narrowing rounds pair two players of one parity class, who are usually due
 the same colour, so one of them has to repeat; the text says nothing about who. The
 reading taken: nobody gets one colour three games running (a round without a game

@@ -2,7 +2,7 @@
 
 * ``FlamparkScheduleError``: base class (the scoring's errors are
   ``service.engine.scoring.flampark.FlamparkError``).
-* ``TooFewPlayersError``: fewer than 2 x rounds players (seed 000, "Zawodnicy").
+* ``TooFewPlayersError``: fewer than 2 x rounds players (Formuła FLAMPARK, "Zawodnicy").
 * ``FlamparkOptionError``: an option that cannot be honoured: unknown kind or variant,
   a round order that is not a permutation, a kind the variant does not allow, or more
   rounds of one narrowing kind than its classes can hold without a repeated game.
@@ -20,7 +20,7 @@ class FlamparkScheduleError(PairingError):
 
 
 class TooFewPlayersError(FlamparkScheduleError):
-    """Fewer players than the system needs (seed 000: at least twice the rounds)."""
+    """Fewer players than the system needs (Formuła FLAMPARK: at least twice the rounds)."""
 
 
 class FlamparkOptionError(FlamparkScheduleError):

@@ -1,5 +1,5 @@
-"""Round kinds: the basic round and the narrowing rounds x2, x4, x8 (seed 000, "Rundy
-zawezajace"; SPEC 2).
+"""Round kinds: the basic round and the narrowing rounds x2, x4, x8 (Formuła FLAMPARK,
+"Rundy zawężające"; docs/rules/flampark.md).
 
 A round of factor ``k`` (basic 1, x2 2, x4 4, x8 8) pairs inside the classes of start
 numbers that agree modulo ``k``. Inside a class the members are renumbered 1, 2, 3, ...
@@ -13,10 +13,10 @@ The t-th round of a kind (counted in the computed sequence) uses chain round t, 
 first x2 round gives every class its round-1 pairing, the second its round-2 pairing,
 and so on. Two opponents in a round of factor k differ by k times an odd number, so
 rounds of different kinds can never repeat a game, and rounds of one kind cannot either
-(seed 000's FK6: player 1 meets 2, 6, 4, 10, 8 in five basic rounds, 3, 11, 7 in three
+(the text's FK6: player 1 meets 2, 6, 4, 10, 8 in five basic rounds, 3, 11, 7 in three
 x2 rounds, 5 in the x4 round and 9 in the x8 round: exactly 2 .. 11).
 
-Divisibility (seed 000: rounds "needing a player count divisible by 4, 8 or 16"): a
+Divisibility (the text: rounds "needing a player count divisible by 4, 8 or 16"): a
 round of factor ``k > 1`` pairs the largest prefix of the start list whose length is a
 multiple of ``2k``; the players below it sit out (FK6: 56 players, 8 sit out the x8
 round). A basic round with an odd count adds a phantom player ``count + 1`` at the foot
@@ -131,7 +131,7 @@ def kind_round(kind: str, index: int, player_count: int) -> RawRound:
 def group_bounds(player_count: int, rounds: int) -> list[tuple[int, int]]:
     """Groups of 2 x rounds consecutive start numbers, ``(first, length)`` each.
 
-    Reading taken (seed 000, "Wariant grupowy", which gives no rule for a remainder):
+    Reading taken (Formuła FLAMPARK, "Wariant grupowy", no rule for a remainder):
     the players left over below the last full group join that group, so every group
     has at least 2 x rounds players and the last one fewer than 4 x rounds.
     """

@@ -1,12 +1,12 @@
-"""The whole FLAMPARK schedule: every round paired before round 1 (seed 000; SPEC 2).
+"""The whole FLAMPARK schedule: every round paired before round 1 (Formuła FLAMPARK).
 
 Steps, each in its own module:
 
 1. the computed sequence: round ``c`` has kind ``kinds[c - 1]``; the t-th round of a kind
    uses chain round t (``kinds``, ``chains``);
-2. the played order: played round ``p`` is computed round ``round_order[p - 1]`` (seed
-   000, "Kolejnosc rund": the organiser may play the computed rounds in any order);
-3. optional rematch games among the players sitting out a round (seed 000's suggested
+2. the played order: played round ``p`` is computed round ``round_order[p - 1]``
+   ("Kolejność rund": the organiser may play the computed rounds in any order);
+3. optional rematch games among the players sitting out a round (the text's suggested
    improvement: "two players pausing in a round play each other"): in the played
    order, each sitting-out player, from the top down, is paired with the nearest
    lower-placed sitting-out player they never meet anywhere in the schedule; an odd one
@@ -14,7 +14,7 @@ Steps, each in its own module:
 4. colours over the played order (``colours``);
 5. tables (``tables``).
 
-Variants (seed 000, "Warianty"):
+Variants ("Warianty"):
 
 * ``individual``: any mix of basic and narrowing rounds;
 * ``team``: two equal teams, odd start numbers against even ones. Basic rounds only
@@ -59,7 +59,7 @@ VARIANTS: tuple[str, ...] = ("individual", "team", "group")
 
 @dataclass(frozen=True, slots=True)
 class CardEntry:
-    """One line of a player card (seed 000, "Karta gracza"): a round seen by one player."""
+    """One line of a player card (Formuła FLAMPARK, "Karta gracza"): one player's round."""
 
     round: int
     """Played round number."""
@@ -171,7 +171,7 @@ def _validate(
     warnings: list[str] = []
     if player_count < 3 * rounds:
         warnings.append(
-            f"{player_count} players for {rounds} rounds: seed 000 calls three times the "
+            f"{player_count} players for {rounds} rounds: the FLAMPARK rules call three times the "
             f"rounds ({3 * rounds} players) the sensible minimum; opponents will be "
             f"further apart"
         )
@@ -280,7 +280,7 @@ def flampark_schedule(
     top_colour: Colour = Colour.WHITE,
     sit_out: ByeKind = ByeKind.ZERO_POINT,
 ) -> FlamparkSchedule:
-    """Pair every round of a FLAMPARK tournament (seed 000; SPEC 2).
+    """Pair every round of a FLAMPARK tournament (docs/rules/flampark.md).
 
     ``kinds`` gives the kind of each computed round (default: all "basic");
     ``round_order[p - 1]`` is the computed round played as round ``p`` (default: the

@@ -1,4 +1,4 @@
-"""Tables (seed 000, "Stoliki"; SPEC 2).
+"""Tables (Formuła FLAMPARK, "Stoliki"; docs/rules/flampark.md).
 
 Basic rounds: an even player N always sits at table N / 2; the odd opponent comes to
 that table (text). With an odd count the phantom's table, the last one, stays empty.

@@ -1,6 +1,6 @@
-"""The Japan Chess Association Swiss system (seed 001; SPEC 4).
+"""The Japan Chess Association Swiss system (its rules text スイス式競技会; docs/rules/swiss.md).
 
-Rules implemented, with the seed's section numbers:
+Rules implemented, with that text's section numbers:
 
 * 4.1 Score groups. After each round the present players are grouped by score, the
   higher group first; inside a group by rating (then start number). Groups are paired
@@ -20,10 +20,10 @@ Rules implemented, with the seed's section numbers:
   ("children"), paired 1-5, 2-6, 3-7, 4-8.
 * 5.2 When that is impossible the children are exchanged as little as possible: the
   parents, in order, each take the first child that still leaves the rest of the halves
-  pairable (the seed's 1-6 2-5 3-7 4-8, then 1-6 2-7 3-5 4-8: the lexicographically
+  pairable (the text's 1-6 2-5 3-7 4-8, then 1-6 2-7 3-5 4-8: the lexicographically
   first arrangement).
 * 5.3 When no parent/child pairing exists, the lowest parent and the highest child swap
-  halves and 5.1-5.2 are retried (the seed's 1-4 2-6 3-7 5-8). The seed says to
+  halves and 5.1-5.2 are retried (the text's 1-4 2-6 3-7 5-8). The text says to
   continue "by analogy"; reading: exchanges of one parent with one child come first,
   then of two, and so on; among equal numbers of players exchanged the smaller rank
   distance goes first, then the exchange that moves the lower parent, then the higher
@@ -32,7 +32,7 @@ Rules implemented, with the seed's section numbers:
   below it. (Exchange layers with more than `_MAX_EXCHANGE_LAYER` candidates are not
   listed either; both limits only matter for large groups that are nearly unpairable.)
 * 5.4 When even that leaves two players over, they float to the top of the next group;
-  the seed names them as the lowest parent and the highest child. Reading: floaters are
+  the text names them as the lowest parent and the highest child. Reading: floaters are
   chosen as near the middle of the group as possible (sum of distances from the
   middle; ties float the higher player).
 * 5.5 An odd group floats its middle player (treated as the lowest parent; when the
@@ -63,7 +63,7 @@ Rules implemented, with the seed's section numbers:
   from the top of the rating order; `handicap_points` = the bonus in wins, 1 by
   default and 0.5 for round 5 of the "Z" scheme of section 10).
 
-The seed is silent on the odd player out. Reading: the pairing-allocated bye goes to the
+The text is silent on the odd player out. Reading: the pairing-allocated bye goes to the
 lowest-ranked present player (pairing score, then rating, then the higher start number)
 who has had no pairing-allocated or full-point bye and whose absence leaves the others
 pairable; if nobody qualifies the lowest pairable player gets it, with a warning.
@@ -97,14 +97,14 @@ def pair_round(
     handicap_points: Fraction | int = 1,
     explain: bool = False,
 ) -> Pairing:
-    """Pair the next round of `tournament` by the JCA Swiss system (seed 001).
+    """Pair the next round of `tournament` by the JCA Swiss system.
 
     `byes` are announced absences or requested byes for the new round; those players
     are not paired and the byes are returned unchanged. `seed` drives the colour lots
     (see the module docstring). `reverse_from_middle` pairs the lower half of the
-    groups from the bottom up (seed 001 5.6). `handicap_split` puts that many players,
+    groups from the bottom up (JCA rules 5.6). `handicap_split` puts that many players,
     from the top of the rating order, in group A with `handicap_points` wins' worth of
-    extra pairing score (seed 001 2.1). `explain` fills `Pairing.notes`.
+    extra pairing score (JCA rules 2.1). `explain` fills `Pairing.notes`.
     """
     round_number = next_round(tournament)
     announced = _validate_byes(tournament, byes, round_number)
@@ -175,7 +175,7 @@ def _validate_byes(
 
 
 def _meetings(tournament: Tournament) -> dict[int, set[int]]:
-    """Opponents already met (seed 001 4.2); forfeited games are not meetings."""
+    """Opponents already met (JCA rules 4.2); forfeited games are not meetings."""
     met: dict[int, set[int]] = {}
     for rnd in tournament.rounds:
         for game in rnd.games:
@@ -189,7 +189,7 @@ def _meetings(tournament: Tournament) -> dict[int, set[int]]:
 def _handicap(
     tournament: Tournament, split: int | None, points: Fraction | int
 ) -> dict[int, Fraction]:
-    """Pairing bonus of group A (seed 001 2.1): the top `split` players by rating."""
+    """Pairing bonus of group A (JCA rules 2.1): the top `split` players by rating."""
     if split is None:
         return {}
     if not 0 <= split <= len(tournament.players):
@@ -205,13 +205,13 @@ def _handicap(
 
 
 def _size_warnings(tournament: Tournament, present: int) -> list[str]:
-    """Seed 001 section 3: 3 rounds or fewer is no Swiss; 4 rounds suit 15 players at most."""
+    """JCA rules section 3: 3 rounds or fewer is no Swiss; 4 rounds suit 15 players at most."""
     warnings: list[str] = []
     total = tournament.total_rounds
     if total is not None and total <= 3:
-        warnings.append(f"{total} rounds: a Swiss event needs at least 4 (seed 001, 3)")
+        warnings.append(f"{total} rounds: a Swiss event needs at least 4 (JCA rules, 3)")
     if total == 4 and present > 15:
-        warnings.append(f"4 rounds for {present} players: too few rounds (seed 001, 3)")
+        warnings.append(f"4 rounds for {present} players: too few rounds (JCA rules, 3)")
     return warnings
 
 

@@ -1,4 +1,4 @@
-"""Seed 001 section 6 for the JCA Swiss system: colours decided per pair after the
+"""JCA Swiss rules, section 6 (docs/rules/swiss.md): colours decided per pair after the
 pairing (6.3 balance, then alternation, then the lot; 6.4 round 1), the FIDE absolute
 colour rules first."""
 
@@ -60,7 +60,7 @@ def allocate_colours(
     seed: int | None,
     notes: list[str],
 ) -> list[Game]:
-    """Give each pair its colours (seed 001 6) and number the boards."""
+    """Give each pair its colours (JCA rules 6) and number the boards."""
     draw = random.Random(f"jca:{seed}:{round_number}") if seed is not None else None
     first_lot: Colour | None = None
     if round_number == 1:

@@ -1,4 +1,4 @@
-"""Seed 001 sections 4-5 for the JCA Swiss system: score groups, the order they are
+"""JCA Swiss rules, sections 4-5 (docs/rules/swiss.md): score groups, the order they are
 paired in (5.6), and one group's floaters (4.3, 5.4, 5.5); the halves of a group are
 paired in `halves.py`."""
 
@@ -20,7 +20,7 @@ from service.engine.pairing.result import PairingError
 __all__ = ["Compatible", "pair_groups", "score_groups"]
 
 Compatible = Callable[[int, int], bool]
-"""Whether two players may meet (seed 001 4.2)."""
+"""Whether two players may meet (JCA rules 4.2)."""
 
 _MAX_FLOATER_SETS = 3000
 """Candidate floater sets tried per group before the fallback search (5.4)."""
@@ -37,7 +37,7 @@ def score_groups(ranked: Sequence[int], score: dict[int, Fraction]) -> list[list
 
 
 def _middle_index(groups: Sequence[Sequence[int]], score: dict[int, Fraction]) -> int:
-    """Seed 001 5.6: the group nearest the midpoint of the score range (ties: higher)."""
+    """JCA rules 5.6: the group nearest the midpoint of the score range (ties: higher)."""
     values = [score[group[0]] for group in groups]
     target = (values[0] + values[-1]) / 2
     return min(range(len(values)), key=lambda i: (abs(values[i] - target), i))

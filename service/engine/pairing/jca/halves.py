@@ -1,4 +1,4 @@
-"""Seed 001 5.1-5.4 for the JCA Swiss system: one group paired by halves (parents and
+"""JCA Swiss rules 5.1-5.4 (docs/rules/swiss.md): one group paired by halves (parents and
 children), the fewest exchanges when the natural halves cannot be paired, and the
 pairing that ignores the halves when no arrangement works."""
 
@@ -127,7 +127,7 @@ def _augment_bipartite(
 
 
 def _pair_ignoring_halves(members: list[int], compatible: _Compatible) -> list[tuple[int, int]]:
-    """Seed 001 5.4: the highest player takes the partner nearest half the group below."""
+    """JCA rules 5.4: the highest player takes the partner nearest half the group below."""
     left = list(members)
     pairs: list[tuple[int, int]] = []
     while left:

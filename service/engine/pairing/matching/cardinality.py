@@ -1,7 +1,7 @@
 """Maximum-cardinality matching (Edmonds' blossom algorithm): can a set of players all
 be paired, and how many pairs can they make at most?
 
-The systems that settle a round by rules rather than by weights (JCA, seed 001) ask
+The systems that settle a round by rules rather than by weights (the JCA Swiss) ask
 this many times per group; the greedy start and the short augmenting paths answer most
 questions on the dense graphs of a Swiss event before a blossom search is needed.
 """

@@ -1,6 +1,7 @@
 """FLAMPARK scoring: game values, the tournament result PF and its rating scale Ru.
 
-Seed 000 ("Punktacja FLAMPARK", "Najlepsze wyniki"); SPEC 3. Every player's result is
+Formuła FLAMPARK ("Punktacja FLAMPARK", "Najlepsze wyniki"); docs/rules/flampark.md.
+Every player's result is
 the mean, over the games that count, of the game value
 
     value = Pc + Pt + Pb + P%
@@ -22,7 +23,7 @@ rounded ``Decimal`` for people. The text prints rounded numbers: its "0 - 5 - 25
 -30" for a white loss to a 1001-rated player who shortened fully is exactly ``-29.875``
 (``Pc = 1/8``), which :func:`display` shows as -30.
 
-Readings taken where seed 000 is open (pinned by tests):
+Readings taken where the text is open (pinned by tests):
 
 * Which games count. A game counts once its result is known and the player faced an
   opponent: won, drawn or lost over the board, or forfeited by this player. A forfeit
@@ -43,7 +44,7 @@ Readings taken where seed 000 is open (pinned by tests):
   and it moves Pt between the two players: only the arbiter records it with a result,
   never a player's report (:func:`check_recorded_shortening`), and a forfeited game
   takes none.
-* Ratings. Seed 000 requires a starting rating for every player ("from a category or
+* Ratings. The text requires a starting rating for every player ("from a category or
   other evidence" when a player has none), so a rating of 0 (unrated) is rejected.
 * Players with no counted game have no result (PF is a mean over nothing); they are left
   out of the returned mapping.

@@ -1,4 +1,4 @@
-"""The live FLAMPARK accumulator (seed 000: results "live"): one game result at a time,
+"""The live FLAMPARK accumulator (Formuła FLAMPARK: results "live"): one game result at a time,
 touching only that game's two players. It always agrees with `sums.flampark_scores`
 over the same games."""
 
@@ -22,7 +22,7 @@ from service.engine.scoring.flampark.sums import Sums, collect, game_sides
 
 
 class FlamparkAccumulator:
-    """FLAMPARK results kept up to date one game result at a time (seed 000: "live").
+    """FLAMPARK results kept up to date one game result at a time (results "live").
 
     Recording a result touches only the two players of that game: O(1) integer updates
     of their running sums; :meth:`ru` is then O(1) and :meth:`score` O(k) for a player's
@@ -98,7 +98,7 @@ class FlamparkAccumulator:
         first, second = (white, black) if white < black else (black, white)
         if shortened and self._ratings[first] < self._ratings[second]:
             raise ShorteningError(
-                f"only the higher-rated player may shorten (seed 000): player {first} is "
+                f"only the higher-rated player may shorten (the FLAMPARK rules): player {first} is "
                 f"rated below player {second}",
                 field=field,
             )

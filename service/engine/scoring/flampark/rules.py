@@ -1,7 +1,8 @@
-"""FLAMPARK scoring rules (seed 000; SPEC 3): what one game is worth to each player, a
-player's result PF and its rating scale Ru, the shortening check, and the rankings.
-How the values are summed over a tournament is in `sums.py`; the live accumulator in
-`accumulator.py`. The readings taken are listed in the package's docstring.
+"""FLAMPARK scoring rules (Formuła FLAMPARK, "Punktacja FLAMPARK"; docs/rules/flampark.md):
+what one game is worth to each player, a player's result PF and its rating scale Ru, the
+shortening check, and the rankings. How the values are summed over a tournament is in
+`sums.py`; the live accumulator in `accumulator.py`. The readings taken are listed in
+the package's docstring.
 """
 
 from __future__ import annotations
@@ -20,17 +21,17 @@ Minutes: TypeAlias = Fraction | int
 
 
 STRENGTH_ZERO_RATING = 1000
-"""The rating whose strength Pc is 0 (seed 000: Pc = (Rc - 1000) / 8)."""
+"""The rating whose strength Pc is 0 (Formuła FLAMPARK: Pc = (Rc - 1000) / 8)."""
 RATING_POINTS_PER_PF = 8
-"""Rating points per FLAMPARK point (seed 000: Pc = (Rc - 1000) / 8, Ru = 8 PF + 600)."""
+"""Rating points per FLAMPARK point (Pc = (Rc - 1000) / 8, Ru = 8 PF + 600)."""
 RU_OFFSET = 600
-"""The rating of PF = 0 on the red scale (seed 000: PF = (Ru - 600) / 8)."""
+"""The rating of PF = 0 on the red scale (Formuła FLAMPARK: PF = (Ru - 600) / 8)."""
 BLACK_BONUS = Fraction(5)
-"""Pb for black; white gets its negative (seed 000: "Korekta za kolor Pb")."""
+"""Pb for black; white gets its negative (Formuła FLAMPARK: "Korekta za kolor Pb")."""
 FULL_SHORTENING_POINTS = Fraction(25)
-"""Pt for shortening one's time to zero, "half a draw" (seed 000: "Czas gry")."""
+"""Pt for shortening one's time to zero, "half a draw" (Formuła FLAMPARK: "Czas gry")."""
 FORFEIT_PERCENT = Fraction(-50)
-"""P% of the player who forfeited (seed 000: "-50% - kara za oddanie walkowera")."""
+"""P% of the player who forfeited (Formuła FLAMPARK: "-50% - kara za oddanie walkowera")."""
 
 PERCENT = {
     Outcome.WIN: Fraction(100),
@@ -47,7 +48,7 @@ class FlamparkError(EngineError):
 
 
 class ShorteningError(FlamparkError):
-    """A time shortening that seed 000 does not allow (wrong game, too long, ...)."""
+    """A time shortening that the FLAMPARK rules do not allow (wrong game, too long, ...)."""
 
 
 class ShorteningByArbiterError(ShorteningError):
@@ -59,7 +60,7 @@ class ShorteningByArbiterError(ShorteningError):
 
 
 def opponent_strength(rating: int) -> Fraction:
-    """Pc, the strength of an opponent of starting rating ``rating`` (seed 000).
+    """Pc, the strength of an opponent of starting rating ``rating`` (Formuła FLAMPARK).
 
     ``Pc = (Rc - 1000) / 8``: 1000 -> 0, 1800 -> 100, 2200 -> 150, 3000 -> 250.
     """
@@ -67,7 +68,7 @@ def opponent_strength(rating: int) -> Fraction:
 
 
 def time_points(minutes: Minutes, base_minutes: int) -> Fraction:
-    """Pt earned by shortening one's time by ``minutes`` of ``base_minutes`` (seed 000).
+    """Pt earned by shortening one's time by ``minutes`` of ``base_minutes``.
 
     Shortening to zero is worth 25 ("half a draw"); less is proportional. The player
     who shortens gains this much, the opponent loses it.
@@ -78,12 +79,12 @@ def time_points(minutes: Minutes, base_minutes: int) -> Fraction:
 
 
 def colour_points(colour: Colour) -> Fraction:
-    """Pb: +5 for black, -5 for white (seed 000: white wins about 10 % more often)."""
+    """Pb: +5 for black, -5 for white (the text: white wins about 10 % more often)."""
     return BLACK_BONUS if colour is Colour.BLACK else -BLACK_BONUS
 
 
 def result_percent(outcome: Outcome) -> Fraction:
-    """P% of one game: 100 win, 50 draw, 0 loss, -50 for forfeiting (seed 000).
+    """P% of one game: 100 win, 50 draw, 0 loss, -50 for forfeiting.
 
     A forfeit win has no percentage: the game does not count for the winner.
     """
@@ -91,17 +92,17 @@ def result_percent(outcome: Outcome) -> Fraction:
         return PERCENT[outcome]
     except KeyError:
         raise FlamparkError(
-            "a forfeit win is not counted in FLAMPARK scoring (seed 000)", field="outcome"
+            "a forfeit win is not counted in FLAMPARK scoring", field="outcome"
         ) from None
 
 
 def rating_from_pf(pf: Fraction) -> Fraction:
-    """Ru on the red scale: ``Ru = 8 * PF + 600`` (seed 000)."""
+    """Ru on the red scale: ``Ru = 8 * PF + 600``."""
     return RATING_POINTS_PER_PF * pf + RU_OFFSET
 
 
 def pf_from_rating(rating: Fraction | int) -> Fraction:
-    """The inverse of :func:`rating_from_pf`: ``PF = (Ru - 600) / 8`` (seed 000)."""
+    """The inverse of :func:`rating_from_pf`: ``PF = (Ru - 600) / 8``."""
     return Fraction(rating - RU_OFFSET, RATING_POINTS_PER_PF)
 
 
@@ -116,7 +117,7 @@ def display(value: Fraction, places: int = 2) -> Decimal:
 
 @dataclass(frozen=True, slots=True)
 class GameValue:
-    """One player's value of one game (seed 000, "Najlepsze wyniki")."""
+    """One player's value of one game (Formuła FLAMPARK, "Najlepsze wyniki")."""
 
     pc: Fraction
     """Opponent's strength, ``(Rc - 1000) / 8``."""
@@ -142,7 +143,7 @@ def game_value(
     own_shortening: Minutes = 0,
     opponent_shortening: Minutes = 0,
 ) -> GameValue:
-    """The value of one counted game for one player (seed 000; SPEC 3).
+    """The value of one counted game for one player (docs/rules/flampark.md).
 
     ``own_shortening`` is the minutes this player cut from their own time,
     ``opponent_shortening`` the minutes the opponent cut; at most one is non-zero and
@@ -151,13 +152,11 @@ def game_value(
     :class:`FlamparkError`: it is not counted.
     """
     if outcome is Outcome.FORFEIT_WIN:
-        raise FlamparkError(
-            "a forfeit win is not counted in FLAMPARK scoring (seed 000)", field="outcome"
-        )
+        raise FlamparkError("a forfeit win is not counted in FLAMPARK scoring", field="outcome")
     check_rating(opponent_rating, field="opponent_rating")
     if own_shortening and opponent_shortening:
         raise ShorteningError(
-            "only one player of a game may shorten their time (seed 000)",
+            "only one player of a game may shorten their time (the FLAMPARK rules)",
             field="opponent_shortening",
         )
     pc = opponent_strength(opponent_rating)
@@ -178,7 +177,7 @@ def game_value(
 
 
 class CountedGame(NamedTuple):
-    """A game that counts for a player's FLAMPARK result (seed 000), from that side.
+    """A game that counts for a player's FLAMPARK result, from that side.
 
     An immutable named tuple rather than a frozen dataclass: a large event creates one
     per side of every game, and a named tuple is built about three times faster.
@@ -271,7 +270,7 @@ def validate_shortening(
     *,
     base_minutes: int,
 ) -> None:
-    """Check time shortenings against seed 000's rule; raise :class:`ShorteningError`.
+    """Check time shortenings against the FLAMPARK rule; raise :class:`ShorteningError`.
 
     ``shortened`` maps ``(round, white start number)`` to the minutes cut by the
     player allowed to cut: the game's higher-rated player, i.e. its lower start number.
@@ -293,7 +292,7 @@ def validate_shortening(
         first, second = sorted((game.white, game.black))
         if ratings.get(first, 0) < ratings.get(second, 0):
             raise ShorteningError(
-                f"only the higher-rated player may shorten (seed 000): player {first} is "
+                f"only the higher-rated player may shorten (the FLAMPARK rules): player {first} is "
                 f"rated {ratings.get(first, 0)}, below player {second} "
                 f"({ratings.get(second, 0)})",
                 field=field,
@@ -313,7 +312,7 @@ def check_recorded_shortening(
     :class:`ShorteningError` naming ``field``.
 
     ``ratings`` are those of the game's lower start number (who may shorten) and of
-    its higher one. The rules, seed 000 ("Premia za szybkość gry Pt"):
+    its higher one. The rules (Formuła FLAMPARK, "Premia za szybkość gry Pt"):
 
     * Only the arbiter records it (:class:`ShorteningByArbiterError` for any value in a
       player's report). The higher-rated player chooses it before the game and the
@@ -328,7 +327,7 @@ def check_recorded_shortening(
     """
     if not by_arbiter:
         raise ShorteningByArbiterError(
-            "the time shortening is the arbiter's to record (seed 000: the higher-rated "
+            "the time shortening is the arbiter's to record (the FLAMPARK rules: the higher-rated "
             "player chooses it before the game and the arbiter sets it on the clock); "
             "report the result without time_shortened_minutes and ask the arbiter",
             field=field,
@@ -337,20 +336,20 @@ def check_recorded_shortening(
     if minutes and result.is_forfeit:
         raise ShorteningError(
             f"a forfeited game ({result.value}) was not played and has no time premium "
-            "(seed 000); send 0 or no shortening with it",
+            "(the FLAMPARK rules); send 0 or no shortening with it",
             field=field,
         )
     shortener, opponent = ratings
     if minutes and shortener < opponent:
         raise ShorteningError(
             "only the higher-rated player, the lower start number, may shorten their time "
-            f"(seed 000): the lower start number is rated {shortener}, below {opponent}",
+            f"(the FLAMPARK rules): the lower start number is rated {shortener}, below {opponent}",
             field=field,
         )
 
 
 def rank_by_pf(scores: Mapping[int, FlamparkScore]) -> list[int]:
-    """Start numbers by PF, best first; equal PF by start number (a reading: seed 000
+    """Start numbers by PF, best first; equal PF by start number (a reading: the text
     gives no tie rule). Players with different numbers of games rank together."""
     return sorted(scores, key=lambda number: (-scores[number].pf, number))
 
@@ -358,7 +357,7 @@ def rank_by_pf(scores: Mapping[int, FlamparkScore]) -> list[int]:
 def best_games(
     scores: Mapping[int, FlamparkScore], *, limit: int = 100
 ) -> list[tuple[int, CountedGame]]:
-    """The most valuable games, ``(player, game)`` by game value (seed 000, "Najlepsze
+    """The most valuable games, ``(player, game)`` by game value (Formuła FLAMPARK, "Najlepsze
     wyniki": the 100 best games). Equal values: earlier round, then lower start number.
     A forfeited game is never listed: it was not played."""
     if isinstance(limit, bool) or not isinstance(limit, int) or limit < 0:
@@ -384,7 +383,7 @@ def start_ratings(tournament: Tournament) -> dict[int, int]:
 def check_rating(rating: int, *, field: str) -> None:
     if isinstance(rating, bool) or not isinstance(rating, int) or rating <= 0:
         raise FlamparkError(
-            f"FLAMPARK needs a starting rating for every player (seed 000), got {rating!r}",
+            f"FLAMPARK needs a starting rating for every player, got {rating!r}",
             field=field,
         )
 

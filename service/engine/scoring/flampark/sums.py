@@ -1,4 +1,4 @@
-"""FLAMPARK results over a tournament (seed 000; SPEC 3): the counted games gathered in
+"""FLAMPARK results over a tournament (docs/rules/flampark.md): the counted games gathered in
 one pass and each player's running sums in integers, from which PF and Ru are a
 handful of exact divisions. The rules themselves are in `rules.py`."""
 
@@ -32,7 +32,7 @@ def flampark_scores(
     base_minutes: int,
     shortened: Mapping[tuple[int, int], Minutes] | None = None,
 ) -> dict[int, FlamparkScore]:
-    """Every player's FLAMPARK result from the games played so far (seed 000; SPEC 3).
+    """Every player's FLAMPARK result from the games played so far.
 
     ``base_minutes`` is the base thinking time (FK6: 15); ``shortened`` maps
     ``(round, white start number)`` to the minutes the game's lower start number cut

@@ -1,4 +1,4 @@
-"""FIDE C.07 tie-breaks (editions 2024 and 2026) and the seed texts' methods.
+"""FIDE C.07 tie-breaks (editions 2024 and 2026) and the source texts' methods.
 
 One module per family: `direct_encounter` (DE), `own_results` (WIN, WON, BPG, BWG,
 PS, REP, STD, TPN), `buchholz` (BH, AOB, FB), `sonneborn` (SB, SB-D, SB-S, KS),

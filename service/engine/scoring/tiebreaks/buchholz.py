@@ -1,10 +1,11 @@
 """Buchholz family: BH (C.07 art. 8.1), FB (art. 8.3), AOB (art. 8.2).
 
 * BH: the sum of the (art. 16.3 adjusted) scores of the participant's opponents; own
-  unplayed rounds meet the art. 16.4 dummy opponent. Seed 001 calls it Solkoff; its
-  "median Solkoff" (ソルコフ中取) is worded there as leaving out the top opponent,
-  while SPEC 6 and the usual meaning of "median" drop the top and the bottom one:
-  the alias SOLKOFF-M follows SPEC (BH-M1). Modifiers: -C1, -C2, -M1, -M2 (art. 14, with the art.
+  unplayed rounds meet the art. 16.4 dummy opponent. The JCA Swiss rules call it
+  Solkoff; their "median Solkoff" (ソルコフ中取) is worded there as leaving out the top
+  opponent, while the usual meaning of "median" drops the top and the bottom one: the
+  alias SOLKOFF-M follows the usual meaning (BH-M1; docs/rules/tiebreaks.md).
+  Modifiers: -C1, -C2, -M1, -M2 (art. 14, with the art.
   16.5 VUR exception) and /P (forfeits as games against the scheduled opponent).
   C.07 2026 notes BH is not meant for round-robins, where every participant meets
   the same field; it is still computed there.
@@ -147,7 +148,7 @@ class OpponentSum(TieBreak):
 
 
 class Buchholz(OpponentSum):
-    """BH, C.07 art. 8.1 (Solkoff in seed 001)."""
+    """BH, C.07 art. 8.1 (Solkoff in the JCA Swiss rules)."""
 
     base = "BH"
 

@@ -23,9 +23,9 @@ Readings taken here (documented once, pinned by tests):
 * A game or bye naming a start number that is not in the start list, or a player
   twice in one round, is an error (`TieBreakError`), not something to guess about.
 * Round-robins (pre-determined pairings, C.07 2026 art. 15.2): the zero-point bye of
-  an odd round-robin's free round is no round at all (`Kind.FREE`): seed 002 counts a
-  round-robin player's opponents' real scores, and an absence in a round-robin is a
-  forfeit against the scheduled opponent, not a bye. A tournament is taken as a
+  an odd round-robin's free round is no round at all (`Kind.FREE`): the tie-break notes
+  count a round-robin player's opponents' real scores, and an absence in a round-robin
+  is a forfeit against the scheduled opponent, not a bye. A tournament is taken as a
   round-robin when asked (`round_robin=True`) or, by default, when its announced
   rounds (else rounds so far) equal one or two Berger cycles for its player count.
 """

@@ -1,10 +1,12 @@
-"""Laplacian (Kirchhoff-matrix) potentials and flows: seed 002's ranking method.
+"""Laplacian (Kirchhoff-matrix) potentials and flows: the tie-break notes' ranking method.
+
+The Russian tie-break notes that accompany the Berger tables (docs/rules/tiebreaks.md).
 
 The crosstable becomes a matrix K with K[i][j] = -(points participant i earned
 against j) for i != j, and a diagonal that makes every column sum to zero (K[j][j] =
 the points everybody earned against j). A participant's *potential* is the principal
 minor of K without its row and column; the *flow* is the potential times K[i][i].
-Seed 002 works the 2018 World Cup group H (3/1/0): K = [[3,0,-3,-3],[-3,4,-1,0],
+The notes work the 2018 World Cup group H (3/1/0): K = [[3,0,-3,-3],[-3,4,-1,0],
 [0,-1,4,-3],[0,-3,0,6]], potentials 81, 72, 45, 36, flows 243, 288, 180, 216.
 
 Exact arithmetic throughout (no float determinants). Because every column of K sums
@@ -119,7 +121,7 @@ def _potentials(ctx: TieBreakContext) -> dict[int, Fraction]:
 
 
 class LaplacianPotential(TieBreak):
-    """LAP-POT, seed 002: principal minor of the Kirchhoff matrix."""
+    """LAP-POT: principal minor of the Kirchhoff matrix."""
 
     code = "LAP-POT"
 
@@ -131,7 +133,7 @@ class LaplacianPotential(TieBreak):
 
 
 class LaplacianFlow(TieBreak):
-    """LAP-FLOW, seed 002: potential x K[i][i] (points conceded to others)."""
+    """LAP-FLOW: potential x K[i][i] (points conceded to others)."""
 
     code = "LAP-FLOW"
 

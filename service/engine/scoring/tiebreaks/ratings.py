@@ -1,5 +1,5 @@
 """Rating-based tie-breaks: FIDE C.07 art. 10 (ARO, TPR, PTP, APRO, APPO, RTNG) and
-seed 001's JCA simple performance (PERF-JCA).
+the JCA Swiss rules' simple performance (PERF-JCA).
 
 * ARO (10.1): average rating of the opponents met over the board, rounded to the
   nearest whole number (halves up). Modifiers -C1, -C2, -M1, -M2 cut the lowest (and
@@ -11,7 +11,7 @@ seed 001's JCA simple performance (PERF-JCA).
 * APRO / APPO (10.4 / 10.5): the average TPR / PTP of the opponents met over the
   board, rounded like ARO; opponents without a rating performance are left out.
 * RTNG (10.6, 2026): the participant's own rating, higher first; `/R` reverses.
-* PERF-JCA (seed 001, JCA "simple performance"): own rating plus the ratings of all
+* PERF-JCA (the JCA Swiss rules' "simple performance"): own rating plus the ratings of all
   opponents; every unplayed round (forfeit, bye, absence) adds the own rating again.
 
 Only games played over the board count (2026 art. 15.2: forfeits are not games for
@@ -366,7 +366,7 @@ class OwnRating(_RatingTieBreak):
 
 
 class JcaPerformance(TieBreak):
-    """PERF-JCA, seed 001: own rating + opponents' ratings; own rating per unplayed round."""
+    """PERF-JCA (JCA Swiss rules): own + opponents' ratings, own rating per unplayed round."""
 
     code = "PERF-JCA"
 

@@ -9,9 +9,10 @@ Grammar (case-insensitive): NAME[-Cn|-Mn][/MOD]... with the names of FIDE C.07 a
 * `/R` - reverse the natural order (TPN, RTNG);
 * `/L<percent>`, `/L+n`, `/L-n` - the Koya limit.
 
-The seed texts' methods have their own names: SB-S (simplified Berger), SB-D (doubled
-Berger), PERF-JCA (JCA simple performance), LAP-POT and LAP-FLOW (Laplacian), and the
-aliases SOLKOFF (= BH), SOLKOFF-M (= BH-M1, median Solkoff), BERGER (= SB), KOYA (= KS).
+The source texts' methods (docs/rules/tiebreaks.md) have their own names: SB-S
+(simplified Berger), SB-D (doubled Berger), PERF-JCA (JCA simple performance), LAP-POT
+and LAP-FLOW (Laplacian), and the aliases SOLKOFF (= BH), SOLKOFF-M (= BH-M1, median
+Solkoff), BERGER (= SB), KOYA (= KS).
 STD, TPN and RTNG exist from the 2026 edition only. Anything else raises
 `UnknownTieBreakError` naming the code.
 """
@@ -89,10 +90,10 @@ TIEBREAK_NAMES: dict[str, str] = {
     "REP": "Rounds one elected to play (art. 7.6)",
     "STD": "Standard points, 1/½/0 per round (art. 7.7, 2026)",
     "TPN": "Tournament pairing number, lower first (art. 7.8, 2026)",
-    "BH": "Buchholz (art. 8.1); Solkoff in seed 001",
+    "BH": "Buchholz (art. 8.1); Solkoff in the JCA Swiss rules",
     "AOB": "Average of opponents' Buchholz (art. 8.2)",
     "FB": "Fore Buchholz (art. 8.3)",
-    "SB": "Sonneborn-Berger (art. 9.1); the Berger coefficient of seed 002",
+    "SB": "Sonneborn-Berger (art. 9.1); the Berger coefficient of the tie-break notes",
     "KS": "Koya system (art. 9.2)",
     "ARO": "Average rating of opponents (art. 10.1)",
     "TPR": "Tournament performance rating (art. 10.2)",
@@ -100,11 +101,11 @@ TIEBREAK_NAMES: dict[str, str] = {
     "APRO": "Average performance rating of opponents (art. 10.4)",
     "APPO": "Average perfect performance of opponents (art. 10.5)",
     "RTNG": "Own rating, higher first (art. 10.6, 2026)",
-    "SB-S": "Simplified Berger, Dvoretsky 1985 (seed 002)",
-    "SB-D": "Doubled Sonneborn-Berger, win 2x, draw 1x (seed 002)",
-    "PERF-JCA": "JCA simple performance: own + opponents' ratings (seed 001)",
-    "LAP-POT": "Laplacian potential of the crosstable (seed 002)",
-    "LAP-FLOW": "Laplacian flow: potential x points conceded (seed 002)",
+    "SB-S": "Simplified Berger, Dvoretsky 1985 (the tie-break notes)",
+    "SB-D": "Doubled Sonneborn-Berger, win 2x, draw 1x (the tie-break notes)",
+    "PERF-JCA": "JCA simple performance: own + opponents' ratings (JCA Swiss rules)",
+    "LAP-POT": "Laplacian potential of the crosstable (the tie-break notes)",
+    "LAP-FLOW": "Laplacian flow: potential x points conceded (the tie-break notes)",
 }
 """A one-line description per name, for listings (API, command line)."""
 

@@ -1,20 +1,23 @@
-"""Sonneborn-Berger family: SB (C.07 art. 9.1), SB-D and SB-S (seed 002), KS (art. 9.2).
+"""Sonneborn-Berger family: SB (C.07 art. 9.1), SB-D and SB-S, KS (art. 9.2).
+
+SB-D, SB-S and the Koya reading come from the Russian tie-break notes that accompany
+the Berger tables (docs/rules/tiebreaks.md, "The methods from the source texts").
 
 * SB: the sum, over a participant's rounds, of the opponent's score times the result
   on the 1/½/0 scale (a win counts the opponent's whole score, a draw half, a loss
-  nothing). Seed 002 calls it the Berger coefficient and works it on a 7-player
+  nothing). The notes call it the Berger coefficient and work it on a 7-player
   round-robin (Sidorov 9, Kuznetsov 7.75) and on football 3/1/0 (Japan 8, Senegal 5):
   the multiplier is the result, not the points the point system gives for it (with
   1/½/0 the two agree, as FIDE's definition needs). Opponents' scores are art. 16.3
   adjusted scores; own unplayed rounds meet the art. 16.4 dummy opponent and count
   by the result they gave (a pairing-allocated bye as a win, a half-point bye as a
   draw). Modifiers: -C1, -C2 (art. 14, with the art. 16.5 exception), /P.
-* SB-D: seed 002's "Sonneborn-Berger" proper, doubled so as to avoid halves (win =
+* SB-D: the notes' "Sonneborn-Berger" proper, doubled so as to avoid halves (win =
   twice the opponent's score, draw = once): Japan 16, Senegal 10.
-* SB-S: simplified Berger (Dvoretsky, 1985; seed 002): plus the scores of opponents
+* SB-S: simplified Berger (Dvoretsky, 1985): plus the scores of opponents
   beaten, minus the scores of those lost to, draws nothing.
 * KS: Koya - points scored against opponents who reached at least 50 % (art. 9.2,
-  meant for round-robins). Reading (seed 002): 50 % on the 1/½/0 scale (STD, art.
+  meant for round-robins). Reading (the notes): 50 % on the 1/½/0 scale (STD, art.
   7.7), so under 3/1/0 "one win, one draw, one loss" qualifies (Senegal's 4 of 9
   points): Japan 4, Senegal 1. `/L` moves the threshold (art. 14.5): `/L+n` and
   `/L-n` by n half-points (a value with a decimal point is read in points), `/Lnn`
@@ -41,7 +44,7 @@ __all__ = ["DoubledSonnebornBerger", "Koya", "SimplifiedBerger", "SonnebornBerge
 
 
 class SonnebornBerger(OpponentSum):
-    """SB: C.07 art. 9.1; seed 002's Berger coefficient."""
+    """SB: C.07 art. 9.1; the tie-break notes' Berger coefficient."""
 
     base = "SB"
     formula = "opponent's score x result (1, 1/2, 0)"
@@ -52,7 +55,7 @@ class SonnebornBerger(OpponentSum):
 
 
 class DoubledSonnebornBerger(OpponentSum):
-    """SB-D: seed 002's doubled form (win 2x, draw 1x the opponent's score)."""
+    """SB-D: the tie-break notes' doubled form (win 2x, draw 1x the opponent's score)."""
 
     base = "SB-D"
     formula = "opponent's score x (2 win, 1 draw, 0 loss)"
@@ -63,7 +66,7 @@ class DoubledSonnebornBerger(OpponentSum):
 
 
 class SimplifiedBerger(OpponentSum):
-    """SB-S: seed 002, Dvoretsky's simplified Berger."""
+    """SB-S: Dvoretsky's simplified Berger (the tie-break notes)."""
 
     base = "SB-S"
     formula = "+ score of opponents beaten, - score of opponents lost to"
