@@ -41,6 +41,8 @@ import selectors
 from asyncio import selector_events
 from typing import Any
 
+from service.config import SPECTATOR_EVENTS_PER_TURN, get_settings
+
 __all__ = [
     "SPECTATOR_EVENTS_PER_TURN",
     "SpectatorLoop",
@@ -49,11 +51,6 @@ __all__ = [
     "spectator_loop",
     "spectator_selector",
 ]
-
-SPECTATOR_EVENTS_PER_TURN = 16
-"""Spectators' socket events taken per turn of the loop. A departure costs about 0.2 ms
-of the loop's time over its next turns, so sixteen keep a turn's share of a leaving
-crowd to a few milliseconds, and 10,000 spectators still leave in about 600 turns."""
 
 
 class _NestedEpoll:
@@ -187,8 +184,6 @@ def spectator_loop(per_turn: int | None = None) -> SpectatorLoop:
     """A new `SpectatorLoop` (uvicorn's `loop` factory; `per_turn` defaults to the
     `live_spectator_events_per_turn` setting)."""
     if per_turn is None:
-        from service.config import get_settings
-
         per_turn = get_settings().live_spectator_events_per_turn
     return SpectatorLoop(per_turn)
 
