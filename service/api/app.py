@@ -178,11 +178,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         read_engine = _read_engine(config)
         app.state.arbiter = AppState(
             settings=config,
-            engine=engine,
+            db_engine=engine,
             sessions=create_session_factory(engine),
             bus=bus,
             hub=hub,
-            read_engine=read_engine,
+            read_db_engine=read_engine,
             read_sessions=None if read_engine is None else create_session_factory(read_engine),
         )
         hub.recheck = partial(refusals, app.state.arbiter)  # after an access change

@@ -102,7 +102,7 @@ class Tables:
         )
         self._state = AppState(
             settings=settings,
-            engine=engine,
+            db_engine=engine,
             sessions=create_session_factory(engine),
             bus=InProcessBus(),
         )
@@ -110,7 +110,7 @@ class Tables:
     async def close(self) -> None:
         """Close the engine."""
         if self._state is not None:
-            await self._state.engine.dispose()
+            await self._state.db_engine.dispose()
 
     async def forget(self, tournament_id: str) -> None:
         """Drop what the reader keeps for a tournament nobody follows any more."""

@@ -252,7 +252,7 @@ async def test_a_result_announces_the_seq_its_event_took_without_reading_it_back
             await publish(tournament_id, seq)
 
         monkeypatch.setattr(state.bus, "publish", recorded)
-    engine = state.engine.sync_engine
+    engine = state.db_engine.sync_engine
     reads: list[str] = []
 
     def seen(_conn: Any, _cursor: Any, statement: str, *_: Any) -> None:
