@@ -155,7 +155,9 @@ RULE_REFUSALS: dict[type[RuleRefusal], type[Problem]] = {
     ResultLocked: Conflict,
 }
 """Rule refusal class -> the service's problem it is answered with (its status, type
-and title); a class not listed takes its nearest listed base's row."""
+and title); a class not listed takes its nearest listed base's row. A workflow that
+expects a refusal raises this problem itself (`app.report_result`), so that its callers
+see the service's errors; any other refusal is answered here."""
 
 _CONTRACT_PARTS = frozenset({"level", "strain", "doubling"})
 """Bridge engine fields that are parts of the one `contract` field of a request."""

@@ -31,10 +31,17 @@ from service.db.results import GameChange, store_result
 from service.db.tables import ByeRow, GameRow, TournamentRow, TournamentStatus
 from service.db.tournament_config import config_of
 from service.engine.model import GameResult
-from service.engine.results import GameState, GameStatus, Reporter, apply_report
+from service.engine.results import (
+    GameState,
+    GameStatus,
+    NotOwnGame,
+    Reporter,
+    ResultLocked,
+    apply_report,
+)
 from service.engine.rounds import round_progress
 from service.engine.scoring.flampark import check_recorded_shortening
-from service.errors import Conflict, InvalidInput, NotFound
+from service.errors import Conflict, Forbidden, InvalidInput, NotFound
 
 __all__ = ["ReportOutcome", "check_shortening", "preload_reports", "report_result"]
 
@@ -121,9 +128,14 @@ async def report_result(
     previous_extra = dict(game.extra)
     details_changed = any(game.extra.get(k) != v for k, v in (extra or {}).items())
     state = GameState(game.white, game.black, game.status, game.result, game.reports)  # type: ignore[arg-type]
-    transition = apply_report(  # a refusal (`NotOwnGame`, `ResultLocked`) is the API's 403/409
-        state, result, Reporter(actor.kind, actor.start_number), details_changed=details_changed
-    )
+    try:
+        transition = apply_report(
+            state, result, Reporter(actor.kind, actor.start_number), details_changed=details_changed
+        )
+    except NotOwnGame as exc:
+        raise Forbidden(str(exc), field=exc.field) from None
+    except ResultLocked as exc:
+        raise Conflict(str(exc), field=exc.field) from None
     if transition.event is None:
         return ReportOutcome(game, None)
     new = transition.state
