@@ -107,6 +107,18 @@ class Settings(BaseSettings):
     the answer goes out and the table is ready a little later; 0 never waits."""
     sql_echo: bool = False
     """Log SQL statements (debugging)."""
+    spectator_loop: bool = True
+    """`arbiter serve` runs the event loop of `service.live.loop` (connected spectators'
+    socket events a few per turn; closed connections freed without the collector),
+    built on asyncio's internals. False: asyncio's own loop, as asyncio ships it."""
+    sqlite_one_trip_driver: bool = True
+    """SQLite statements reach the driver's thread in one trip each
+    (`service.db.sqlite_driver`), built on aiosqlite's internals. False: aiosqlite's own
+    connection, as SQLAlchemy opens it (up to four trips a statement)."""
+    driver_statements: bool = True
+    """A tournament's bulk reads and a reported result's statements run on the database
+    driver itself, around SQLAlchemy's execution (`service.db.columns`). False: through
+    SQLAlchemy, as every other statement."""
     rate_limits_enabled: bool = True
     """Refuse (429) clients that exceed the limits below."""
     rate_limit_creations: str = "60/hour"

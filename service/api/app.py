@@ -121,6 +121,8 @@ def _read_engine(config: Settings) -> AsyncEngine | None:
         echo=config.sql_echo,
         pool_size=config.read_pool_size,
         lock_wait_seconds=config.lock_wait_seconds,
+        sqlite_one_trip_driver=config.sqlite_one_trip_driver,
+        driver_statements=config.driver_statements,
     )
 
 
@@ -165,6 +167,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             echo=config.sql_echo,
             pool_size=config.write_pool_size or None,
             lock_wait_seconds=config.lock_wait_seconds,
+            sqlite_one_trip_driver=config.sqlite_one_trip_driver,
+            driver_statements=config.driver_statements,
         )
         reader = create_reader(config, create_tables)
         reader.start()

@@ -99,6 +99,8 @@ class Tables:
             echo=settings.sql_echo,
             pool_size=settings.reader_pool_size,
             autocommit=True,
+            sqlite_one_trip_driver=settings.sqlite_one_trip_driver,
+            driver_statements=settings.driver_statements,
         )
         self._state = AppState(
             settings=settings,

@@ -14,7 +14,6 @@ waits for two turns of the event loop, which a crowd of spectators makes long (i
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, fields
 from typing import Any
 
@@ -84,8 +83,6 @@ async def _store_in_one_statement(
 ) -> StoredResult:
     columns = _columns(change)
     params = {**columns, **event_params(game.tournament_id, event)}
-    for name in _JSON_PARAMS:
-        params[name] = json.dumps(params[name])
     seq, round_open = await driver_fetch_one(
         await session.connection(),
         _STORE_GAME_EVENT_AND_PROBE,
@@ -148,5 +145,3 @@ sent at commit), and the round probe, in one statement, run on the driver
 (`driver_fetch_one`). Every part reads the snapshot taken as the statement starts,
 after the tournament's lock was granted: the probe sees the game's state before this
 update, so the game is left out of it (`id != :game`)."""
-_JSON_PARAMS = ("reports", "extra", "payload")
-"""The statement's JSON parameters, sent to the driver as text (`driver_fetch_one`)."""
