@@ -19,11 +19,12 @@ def _serve(args: argparse.Namespace) -> int:
 
     from service.config import get_settings
 
+    settings = get_settings()
     workers = args.workers
     if workers < 1:
         print("arbiter serve: --workers must be at least 1", file=sys.stderr)
         return 2
-    if workers > 1 and not get_settings().database_url.startswith("postgresql"):
+    if workers > 1 and not settings.database_url.startswith("postgresql"):
         print(
             "arbiter serve: --workers > 1 needs PostgreSQL (ARBITER_DATABASE_URL): the live "
             "feed of each worker follows the others' writes through LISTEN/NOTIFY",
@@ -42,8 +43,9 @@ def _serve(args: argparse.Namespace) -> int:
         # asyncio's own loop, even where uvloop is installed (uvloop connected spectators
         # more slowly and delivered later: the fan-out is bound by socket writes, not by
         # the loop; docs/decisions/event-loop.md), on a selector that takes spectators'
-        # socket events a few per turn (service.live.loop)
-        loop="service.live.loop:spectator_loop",
+        # socket events a few per turn (service.live.loop);
+        # ARBITER_SPECTATOR_LOOP=false: asyncio's loop as it ships
+        loop="service.live.loop:spectator_loop" if settings.spectator_loop else "asyncio",
         # frames are encoded once and shared by every socket: compressing them per
         # socket would cost CPU and ~100 KiB of zlib state per spectator
         ws_per_message_deflate=False,

@@ -8,10 +8,28 @@ from limits import parse
 from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from service.live.admission import ADMISSIONS_PER_TURN
-from service.live.loop import SPECTATOR_EVENTS_PER_TURN
+__all__ = [
+    "ADMISSIONS_PER_TURN",
+    "REDIS_SCHEMES",
+    "SPECTATOR_EVENTS_PER_TURN",
+    "Settings",
+    "get_settings",
+]
 
-__all__ = ["Settings", "get_settings"]
+ADMISSIONS_PER_TURN = 8
+"""WebSocket connections let into the application per turn of the event loop
+(`service.live.admission`). Each costs a few hundred microseconds of the loop's time
+over its next few turns (middleware, route, accept, join, snapshot), so eight keep a
+turn's share of a connecting crowd to a few milliseconds."""
+
+SPECTATOR_EVENTS_PER_TURN = 16
+"""Spectators' socket events taken per turn of the loop (`service.live.loop`). A
+departure costs about 0.2 ms of the loop's time over its next turns, so sixteen keep a
+turn's share of a leaving crowd to a few milliseconds, and 10,000 spectators still
+leave in about 600 turns."""
+
+REDIS_SCHEMES = ("redis://", "rediss://", "unix://")
+"""The URLs redis-py opens (`service.live.redis_bus`): TCP, TLS, a local socket."""
 
 
 class Settings(BaseSettings):
@@ -94,6 +112,18 @@ class Settings(BaseSettings):
     the answer goes out and the table is ready a little later; 0 never waits."""
     sql_echo: bool = False
     """Log SQL statements (debugging)."""
+    spectator_loop: bool = True
+    """`arbiter serve` runs the event loop of `service.live.loop` (connected spectators'
+    socket events a few per turn; closed connections freed without the collector),
+    built on asyncio's internals. False: asyncio's own loop, as asyncio ships it."""
+    sqlite_one_trip_driver: bool = True
+    """SQLite statements reach the driver's thread in one trip each
+    (`service.db.sqlite_driver`), built on aiosqlite's internals. False: aiosqlite's own
+    connection, as SQLAlchemy opens it (up to four trips a statement)."""
+    driver_statements: bool = True
+    """A tournament's bulk reads and a reported result's statements run on the database
+    driver itself, around SQLAlchemy's execution (`service.db.columns`). False: through
+    SQLAlchemy, as every other statement."""
     rate_limits_enabled: bool = True
     """Refuse (429) clients that exceed the limits below."""
     rate_limit_creations: str = "60/hour"
@@ -113,9 +143,7 @@ class Settings(BaseSettings):
         """Unset, empty (the database's own bus) or a Redis URL."""
         if not value:
             return None
-        from service.live.redis_bus import redis_url
-
-        if not redis_url(value):
+        if not value.startswith(REDIS_SCHEMES):
             raise ValueError("a Redis URL (redis://, rediss:// or unix://), or unset")
         return value
 

@@ -30,7 +30,7 @@ from service.heap import (
     tune_collector,
 )
 from service.live.hub import Hub, Socket
-from service.live.reader import Reader, TableText, Update, _answer
+from service.live.reader import FeedReader, TableText, Update, _answer
 from tests.db_backends import prepared_database
 
 
@@ -274,7 +274,7 @@ def test_a_cycle_frozen_while_alive_is_freed_by_the_next_full_pass() -> None:
 async def test_the_hub_tells_its_heap_of_every_spectator_joining_and_leaving() -> None:
     passes = _Passes()
     heap = passes.heap(delay=60)
-    hub = Hub(cast(Reader, _OneTable()), Settings(live_poll_seconds=60), heap=heap)
+    hub = Hub(cast(FeedReader, _OneTable()), Settings(live_poll_seconds=60), heap=heap)
     channel = await hub.open("t")
     clients = [channel.join(cast(Socket, object()), None) for _ in range(3)]
     assert heap.connected == 3

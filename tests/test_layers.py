@@ -1,10 +1,19 @@
 """Dependencies point one way (docs/architecture.md: api -> app -> live/db -> engine):
 the application layer, the live layer, the database layer and the engine never import
-the API layer, and the database layer and the engine never import the live layer."""
+the API layer, and the database layer and the engine never import the live layer.
+
+Every check reads one graph of the modules under service/ and the modules each imports:
+at the top of the file, inside a function (a lazy import) or under `TYPE_CHECKING`
+alike, relative imports resolved, and `from package import module` read as an import of
+that module. On it: no import cycles; `service.config` imports nothing from the service;
+the engine imports nothing outside `service.engine`; the routes import no database
+module that writes rows."""
 
 from __future__ import annotations
 
 import ast
+from collections import deque
+from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
@@ -12,15 +21,55 @@ import pytest
 SERVICE = Path(__file__).resolve().parents[1] / "service"
 
 
-def _imports(path: Path) -> set[str]:
-    tree = ast.parse(path.read_text(), filename=str(path))
+def _name_of(path: Path) -> str:
+    """`service/db/tables.py` -> `service.db.tables`; a package by its `__init__.py`."""
+    parts = list(path.relative_to(SERVICE.parent).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+MODULES: dict[str, Path] = {_name_of(path): path for path in sorted(SERVICE.rglob("*.py"))}
+"""Every module of the service by its dotted name."""
+
+
+def _absolute(node: ast.ImportFrom, name: str, path: Path) -> str:
+    """The module a `from ... import` names, its dots resolved against `name`."""
+    if not node.level:
+        return node.module or ""
+    package = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
+    base = package[: len(package) - (node.level - 1)]
+    return ".".join([*base, *([node.module] if node.module else [])])
+
+
+def _known(module: str) -> str | None:
+    """The service module `module` loads (the longest known prefix of a dotted name:
+    `service.db.tables.TournamentRow` is not a module), or None outside the service."""
+    while module and module not in MODULES:
+        module = module.rpartition(".")[0]
+    return module or None
+
+
+def _imports(name: str, path: Path) -> set[str]:
+    """The service modules `name` imports anywhere in its file."""
     found: set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.ImportFrom) and node.module:
-            found.add(node.module)
-        elif isinstance(node, ast.Import):
+    for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+        if isinstance(node, ast.Import):
             found.update(alias.name for alias in node.names)
-    return found
+        elif isinstance(node, ast.ImportFrom):
+            module = _absolute(node, name, path)
+            found.add(module)
+            found.update(f"{module}.{alias.name}" for alias in node.names)
+    known = {_known(module) for module in found}
+    return {module for module in known if module is not None and module != name}
+
+
+GRAPH: dict[str, set[str]] = {name: _imports(name, path) for name, path in MODULES.items()}
+"""Module -> the service modules it imports."""
+
+
+def _inside(package: str, module: str) -> bool:
+    return module == package or module.startswith(package + ".")
 
 
 RULES = [
@@ -33,7 +82,177 @@ RULES = [
 @pytest.mark.parametrize(("above", "layer"), RULES)
 def test_a_layer_does_not_import_the_layers_above_it(above: str, layer: str) -> None:
     offenders = {
-        str(path.relative_to(SERVICE)): sorted(m for m in _imports(path) if m.startswith(above))
-        for path in sorted((SERVICE / layer).rglob("*.py"))
+        name: sorted(m for m in GRAPH[name] if _inside(above, m))
+        for name in MODULES
+        if _inside(f"service.{layer}", name)
     }
     assert {name: mods for name, mods in offenders.items() if mods} == {}
+
+
+def cycle_groups(graph: Mapping[str, set[str]]) -> list[list[str]]:
+    """The groups of modules that import each other, directly or through others (the
+    strongly connected components of more than one module, Tarjan's algorithm), each
+    sorted, in order."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    groups: list[set[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for target in sorted(graph.get(node, ())):
+            if target not in index:
+                visit(target)
+                low[node] = min(low[node], low[target])
+            elif target in on_stack:
+                low[node] = min(low[node], index[target])
+        if low[node] == index[node]:
+            group: set[str] = set()
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                group.add(member)
+                if member == node:
+                    break
+            if len(group) > 1:
+                groups.append(group)
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return sorted(sorted(group) for group in groups)
+
+
+def a_cycle(graph: Mapping[str, set[str]], group: list[str]) -> list[str]:
+    """A cycle of the group to show: the shortest way from its first module back to
+    itself, inside the group, as the path `[a, b, ..., a]`."""
+    start = group[0]
+    came_from: dict[str, str] = {}
+    queue = deque([start])
+    while queue:
+        node = queue.popleft()
+        for target in sorted(graph[node] & set(group)):
+            if target == start:
+                path = [node]
+                while path[-1] != start:
+                    path.append(came_from[path[-1]])
+                return [start, *reversed(path[:-1]), start]
+            if target not in came_from:
+                came_from[target] = node
+                queue.append(target)
+    raise AssertionError(f"{sorted(group)} is not a cycle")
+
+
+ALLOWED_CYCLES = [
+    # The API's read side: the app's state caches the FLAMPARK tables and the snapshots
+    # fill it, and both read the FLAMPARK tables. Moving the read side out of
+    # service/api/ (into views of its own) removes this entry.
+    ["service.api.flampark_scores", "service.api.snapshots", "service.api.state"],
+]
+"""The import cycles that remain, each by its modules (sorted); each must still be
+there, so that the list shrinks as they are removed."""
+
+
+def test_no_module_imports_itself_through_others() -> None:
+    found = cycle_groups(GRAPH)
+    unexpected = [
+        " -> ".join(a_cycle(GRAPH, group)) + f" (the cycle's modules: {', '.join(group)})"
+        for group in found
+        if group not in ALLOWED_CYCLES
+    ]
+    assert unexpected == [], "import cycles:\n" + "\n".join(unexpected)
+    assert found == sorted(ALLOWED_CYCLES)  # an entry no longer needed is taken out
+
+
+def test_a_cycle_is_found_and_shown() -> None:
+    """The check above can fail: modules that import each other, directly or through
+    others, beside imports that close no cycle, are found, and a cycle shown as a path."""
+    graph = {"a": {"b", "x"}, "b": {"c", "a"}, "c": {"a"}, "x": set(), "p": {"q"}, "q": {"p"}}
+    assert cycle_groups(graph) == [["a", "b", "c"], ["p", "q"]]
+    assert a_cycle(graph, ["a", "b", "c"]) == ["a", "b", "a"]
+    assert a_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}, ["a", "b", "c"]) == ["a", "b", "c", "a"]
+    assert cycle_groups({"a": {"b"}, "b": set()}) == []
+
+
+def test_every_kind_of_import_is_read() -> None:
+    """Lazy imports, `TYPE_CHECKING` imports, relative imports and `from package import
+    module` are all in the graph (each of these occurs in the service today)."""
+    assert "service.live.redis_bus" in GRAPH["service.live.bus"]  # inside a function
+    assert "service.live.hub" in GRAPH["service.api.state"]  # under TYPE_CHECKING
+    assert "service.engine.pairing.dutch.brackets" in GRAPH["service.engine.pairing.dutch"]
+    assert "service.db.bridge_tables" in GRAPH["service.db.tables"]  # from service.db import
+
+
+def test_config_imports_nothing_from_the_service() -> None:
+    """The settings are the bottom of every layer: any module may read them."""
+    assert GRAPH["service.config"] == set()
+
+
+def test_the_engine_imports_nothing_outside_the_engine() -> None:
+    offenders = {
+        name: sorted(m for m in GRAPH[name] if not _inside("service.engine", m))
+        for name in MODULES
+        if _inside("service.engine", name)
+    }
+    assert {name: mods for name, mods in offenders.items() if mods} == {}
+
+
+WRITE_MODULES = {
+    "service.db.bridge",  # creates bridge events
+    "service.db.credentials",  # issues, rotates and revokes tokens
+    "service.db.events",  # appends to the event log, locks tournaments
+    "service.db.migrate",  # changes the schema
+    "service.db.repository",  # creates tournaments, stores players and rounds
+    "service.db.results",  # stores reported results
+}
+"""The database modules with functions that add, change or delete rows (or the
+schema). The other modules of service/db read, or define tables, types and connections."""
+
+ROUTES_THAT_WRITE_ROWS = {
+    # Each route module below still imports a write module (for its writes, or for a
+    # read kept beside them); moving the writes into app/ workflows and the reads into
+    # read-side views removes its entry.
+    "service.api.routes.access": {
+        "service.db.bridge",  # get_bridge_event
+        "service.db.credentials",  # issue_viewer_token, revoke_token, rotate_token
+        "service.db.events",  # append_event, lock_tournament
+    },
+    "service.api.routes.bridge_events": {
+        "service.db.bridge",  # create_bridge_event and the results' reads
+        "service.db.credentials",  # issue_viewer_token
+    },
+    "service.api.routes.cards": {"service.db.repository"},  # start_number_of
+    "service.api.routes.listing": {"service.db.repository"},  # start_number_of
+    "service.api.routes.live": {"service.db.bridge"},  # BRIDGE_SYSTEMS
+    "service.api.routes.players": {"service.db.repository"},  # delete_player, list_players
+    "service.api.routes.rounds": {"service.db.repository"},  # round_rows
+    "service.api.routes.scoreboard": {"service.db.repository"},  # get_tournament
+    "service.api.routes.standings": {"service.db.repository"},  # list_players
+    "service.api.routes.stats": {"service.db.repository"},  # load_engine_tournament
+    "service.api.routes.tournaments": {
+        "service.db.credentials",  # issue_viewer_token
+        "service.db.repository",  # create_tournament
+    },
+    "service.api.routes.trf": {
+        "service.db.events",  # append_event
+        "service.db.repository",  # create_tournament, store_players, store_rounds, reads
+    },
+}
+"""The routes that import a write module today, and which ones: the list may only
+shrink."""
+
+
+def test_routes_do_not_import_database_modules_that_write() -> None:
+    """A route's writes go through an application workflow (service/app/), which holds
+    the tournament's lock and appends the event; a route that wrote rows itself could
+    skip either."""
+    assert set(MODULES) >= WRITE_MODULES  # each still exists
+    found = {
+        name: GRAPH[name] & WRITE_MODULES
+        for name in MODULES
+        if _inside("service.api.routes", name) and GRAPH[name] & WRITE_MODULES
+    }
+    assert found == ROUTES_THAT_WRITE_ROWS

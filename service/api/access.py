@@ -39,7 +39,7 @@ from service.errors import Forbidden, Gone, Unauthenticated
 
 __all__ = [
     "PERSONAL_FIELDS",
-    "Reader",
+    "TokenHolder",
     "authorize_read",
     "changes_admission",
     "check_readable",
@@ -61,7 +61,7 @@ PERSONAL_FIELDS = ("fide_id", "federation", "sex", "birth_year", "identity")
 
 
 @dataclass(frozen=True, slots=True)
-class Reader:
+class TokenHolder:
     """Whose token came with a request: the organizer, the viewer token, a player (by
     start number) or a bridge table (by number)."""
 
@@ -95,7 +95,7 @@ def _check_expiry(role: str, expires_at: datetime | None) -> None:
         )
 
 
-async def identify(session: AsyncSession, row: TournamentRow, token: str) -> Reader:
+async def identify(session: AsyncSession, row: TournamentRow, token: str) -> TokenHolder:
     """The holder of `token` in this tournament; 401 when the token is unknown here or
     has expired (the message says which)."""
     digest = hash_token(token)
@@ -128,12 +128,12 @@ async def identify(session: AsyncSession, row: TournamentRow, token: str) -> Rea
 
 async def identify_digests(
     session: AsyncSession, row: TournamentRow, digests: Collection[str]
-) -> dict[str, Reader | Unauthenticated]:
+) -> dict[str, TokenHolder | Unauthenticated]:
     """`identify` for many tokens at once, given as digests (`hash_token`): each one's
     reader, or the refusal `identify` would raise. The players' or tables' tokens are
     looked up together, `_DIGESTS_PER_QUERY` to a query (the live feed checks every open
     socket of a tournament again when its access changes)."""
-    found: dict[str, Reader | Unauthenticated] = {}
+    found: dict[str, TokenHolder | Unauthenticated] = {}
     rest: list[str] = []
     for digest in digests:
         try:
@@ -176,34 +176,36 @@ PostgreSQL's bound on a statement's parameters)."""
 _Holder = TypeVar("_Holder", PlayerRow, BridgeTableTokenRow)
 
 
-def _outcome(reader_of: Callable[[_Holder], Reader], holder: _Holder) -> Reader | Unauthenticated:
+def _outcome(
+    reader_of: Callable[[_Holder], TokenHolder], holder: _Holder
+) -> TokenHolder | Unauthenticated:
     try:
         return reader_of(holder)
     except Unauthenticated as refused:
         return refused
 
 
-def _holder(row: TournamentRow, digest: str) -> Reader | None:
+def _holder(row: TournamentRow, digest: str) -> TokenHolder | None:
     """The organizer or the viewer, if the token is theirs (None: neither); 401 if it
     has expired."""
     if digest_matches(digest, row.organizer_token_hash):
         _check_expiry("organizer", row.organizer_token_expires_at)
-        return Reader("organizer")
+        return TokenHolder("organizer")
     if digest_matches(digest, row.viewer_token_hash):
         _check_expiry("viewer", row.viewer_token_expires_at)
-        return Reader("viewer")
+        return TokenHolder("viewer")
     return None
 
 
-def _player_reader(player: PlayerRow) -> Reader:
+def _player_reader(player: PlayerRow) -> TokenHolder:
     _check_expiry("player", player.token_expires_at)
     withdrawn = bool(player.extra.get("withdrawn", False))
-    return Reader("player", start_number=player.start_number, withdrawn=withdrawn)
+    return TokenHolder("player", start_number=player.start_number, withdrawn=withdrawn)
 
 
-def _table_reader(table: BridgeTableTokenRow) -> Reader:
+def _table_reader(table: BridgeTableTokenRow) -> TokenHolder:
     _check_expiry("table", table.expires_at)
-    return Reader("table", table=table.table_no)
+    return TokenHolder("table", table=table.table_no)
 
 
 def _stranger(row: TournamentRow) -> Unauthenticated:
@@ -222,7 +224,7 @@ def _gone(row: TournamentRow) -> Gone:
 
 async def authorize_read(
     session: AsyncSession, row: TournamentRow, token: str | None
-) -> Reader | None:
+) -> TokenHolder | None:
     """May the holder of `token` (None: no token) read this tournament or bridge event?
 
     Returns the reader (None for an anonymous reader of a public one) or raises
@@ -238,7 +240,7 @@ async def authorize_read(
     return reader
 
 
-def check_readable(row: TournamentRow, reader: Reader | None) -> None:
+def check_readable(row: TournamentRow, reader: TokenHolder | None) -> None:
     """`authorize_read` once the token, if any, is identified (`reader`; None: no
     token): `Gone` on an archived tournament but for its organizer, `Unauthenticated`
     on a private one without a reader."""
@@ -253,7 +255,7 @@ def check_readable(row: TournamentRow, reader: Reader | None) -> None:
         )
 
 
-def require_writer(row: TournamentRow, reader: Reader | None) -> Reader:
+def require_writer(row: TournamentRow, reader: TokenHolder | None) -> TokenHolder:
     """The reader, if their token may write at all: 401 without a token, 410 on an
     archived tournament, 403 for the viewer token (it only reads) and for a withdrawn
     player (their token no longer reports results)."""
@@ -272,7 +274,7 @@ def require_writer(row: TournamentRow, reader: Reader | None) -> Reader:
     return reader
 
 
-def shows_personal_data(row: TournamentRow, reader: Reader | None) -> bool:
+def shows_personal_data(row: TournamentRow, reader: TokenHolder | None) -> bool:
     """Personal data is the organizer's to see, and everyone's once published."""
     return config_of(row).publish_personal_data or (
         reader is not None and reader.role == "organizer"
@@ -293,7 +295,7 @@ _PLAYER_EVENTS = frozenset({"player_added", "player_updated"})
 
 
 def event_view(
-    row: TournamentRow, reader: Reader | None, event_type: str, payload: dict[str, Any]
+    row: TournamentRow, reader: TokenHolder | None, event_type: str, payload: dict[str, Any]
 ) -> dict[str, Any]:
     """An event's payload as this reader may see it: player registrations and changes
     lose their personal fields unless the reader may see them. The live route sends

@@ -121,6 +121,8 @@ def _read_engine(config: Settings) -> AsyncEngine | None:
         echo=config.sql_echo,
         pool_size=config.read_pool_size,
         lock_wait_seconds=config.lock_wait_seconds,
+        sqlite_one_trip_driver=config.sqlite_one_trip_driver,
+        driver_statements=config.driver_statements,
     )
 
 
@@ -165,6 +167,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             echo=config.sql_echo,
             pool_size=config.write_pool_size or None,
             lock_wait_seconds=config.lock_wait_seconds,
+            sqlite_one_trip_driver=config.sqlite_one_trip_driver,
+            driver_statements=config.driver_statements,
         )
         reader = create_reader(config, create_tables)
         reader.start()
@@ -178,11 +182,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         read_engine = _read_engine(config)
         app.state.arbiter = AppState(
             settings=config,
-            engine=engine,
+            db_engine=engine,
             sessions=create_session_factory(engine),
             bus=bus,
             hub=hub,
-            read_engine=read_engine,
+            read_db_engine=read_engine,
             read_sessions=None if read_engine is None else create_session_factory(read_engine),
         )
         hub.recheck = partial(refusals, app.state.arbiter)  # after an access change

@@ -12,7 +12,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from sqlalchemy import event
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from service.api.access import Reader, authorize_read, require_writer
+from service.api.access import TokenHolder, authorize_read, require_writer
 from service.api.idempotency import SESSION_SCOPE_KEY
 from service.api.ids import TournamentId
 from service.api.state import AppState
@@ -45,7 +45,7 @@ class Access:
     """A tournament and who reads it (None: no token)."""
 
     row: TournamentRow
-    reader: Reader | None
+    reader: TokenHolder | None
 
 
 async def get_state(request: Request) -> AppState:
@@ -130,12 +130,12 @@ async def get_tournament_row(access: AccessDep) -> TournamentRow:
 TournamentDep = Annotated[TournamentRow, Depends(get_tournament_row)]
 
 
-async def get_reader(access: AccessDep) -> Reader | None:
+async def get_reader(access: AccessDep) -> TokenHolder | None:
     """Whose token came with the request (None: no token, on a public tournament)."""
     return access.reader
 
 
-ReaderDep = Annotated[Reader | None, Depends(get_reader)]
+ReaderDep = Annotated[TokenHolder | None, Depends(get_reader)]
 
 PageToken = Annotated[
     str | None,

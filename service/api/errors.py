@@ -2,8 +2,9 @@
 
 The service's own problems are service.errors; the engine's errors (one tree under
 `EngineError`, listed in service/engine/errors.py) map to problem types through
-`ENGINE_PROBLEMS`, all 422. Any other exception, a bare `ValueError` included, is a bug:
-a 500 `internal` problem with its traceback logged.
+`ENGINE_PROBLEMS`, all 422, but for its rule refusals (`RuleRefusal`), which are the
+service's own 403 and 409 (`RULE_REFUSALS`). Any other exception, a bare `ValueError`
+included, is a bug: a 500 `internal` problem with its traceback logged.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from service.app.write_gate import LOCK_WAIT_DETAIL
 from service.db.failures import error_chain, is_not_migrated, sqlstate
 from service.engine.bridge.errors import BridgeInputError
 from service.engine.byes import ByeRequestError
-from service.engine.errors import EngineError
+from service.engine.errors import EngineError, RuleRefusal
 from service.engine.pairing.flampark.errors import (
     FlamparkOptionError,
     FlamparkScheduleError,
@@ -31,6 +32,7 @@ from service.engine.pairing.flampark.errors import (
 )
 from service.engine.pairing.result import PairingError
 from service.engine.pairing.varma import VarmaError
+from service.engine.results import NotOwnGame, ResultLocked
 from service.engine.scoring.flampark import (
     FlamparkError,
     ShorteningByArbiterError,
@@ -43,11 +45,12 @@ from service.engine.scoring.tiebreaks.errors import (
     UnsupportedEditionError,
 )
 from service.engine.trf import TrfError
-from service.errors import InvalidInput, Problem, Unavailable
+from service.errors import Conflict, Forbidden, InvalidInput, Problem, Unavailable
 
 __all__ = [
     "ENGINE_PROBLEMS",
     "PROBLEM_MEDIA_TYPE",
+    "RULE_REFUSALS",
     "engine_problem",
     "install_error_handlers",
     "is_lock_timeout",
@@ -146,17 +149,37 @@ ENGINE_PROBLEMS: dict[type[EngineError], tuple[str, str]] = {
 """Engine error class -> (problem type, title); a class not listed takes its nearest
 listed base's row (`MatchingError` -> `pairing-impossible`). Every one is a 422."""
 
+RULE_REFUSALS: dict[type[RuleRefusal], type[Problem]] = {
+    RuleRefusal: Conflict,
+    NotOwnGame: Forbidden,
+    ResultLocked: Conflict,
+}
+"""Rule refusal class -> the service's problem it is answered with (its status, type
+and title); a class not listed takes its nearest listed base's row. A workflow that
+expects a refusal raises this problem itself (`app.report_result`), so that its callers
+see the service's errors; any other refusal is answered here."""
+
 _CONTRACT_PARTS = frozenset({"level", "strain", "doubling"})
 """Bridge engine fields that are parts of the one `contract` field of a request."""
 
 
+def _refusal_problem(cls: type[RuleRefusal]) -> type[Problem]:
+    return next(RULE_REFUSALS[k] for k in cls.__mro__ if k in RULE_REFUSALS)
+
+
 def problem_type(cls: type[EngineError]) -> tuple[str, str]:
     """(type, title) of an engine error class: its own row or its nearest listed base's."""
+    if issubclass(cls, RuleRefusal):
+        problem = _refusal_problem(cls)
+        return problem.slug, problem.title
     return next(ENGINE_PROBLEMS[k] for k in cls.__mro__ if k in ENGINE_PROBLEMS)
 
 
 def engine_problem(exc: EngineError) -> Problem:
-    """The problem for an engine error: its class's type, its message and field."""
+    """The problem for an engine error: its class's type, its message and field (a rule
+    refusal: the service's problem for it, with the refusal's message and field)."""
+    if isinstance(exc, RuleRefusal):
+        return _refusal_problem(type(exc))(str(exc), field=exc.field)
     slug, title = problem_type(type(exc))
     field = exc.field
     if isinstance(exc, BridgeInputError) and field in _CONTRACT_PARTS:

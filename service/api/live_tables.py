@@ -99,10 +99,12 @@ class Tables:
             echo=settings.sql_echo,
             pool_size=settings.reader_pool_size,
             autocommit=True,
+            sqlite_one_trip_driver=settings.sqlite_one_trip_driver,
+            driver_statements=settings.driver_statements,
         )
         self._state = AppState(
             settings=settings,
-            engine=engine,
+            db_engine=engine,
             sessions=create_session_factory(engine),
             bus=InProcessBus(),
         )
@@ -110,7 +112,7 @@ class Tables:
     async def close(self) -> None:
         """Close the engine."""
         if self._state is not None:
-            await self._state.engine.dispose()
+            await self._state.db_engine.dispose()
 
     async def forget(self, tournament_id: str) -> None:
         """Drop what the reader keeps for a tournament nobody follows any more."""

@@ -94,7 +94,7 @@ class AppState:
     writers' gates and small caches."""
 
     settings: Settings
-    engine: AsyncEngine
+    db_engine: AsyncEngine
     sessions: SessionFactory
     bus: EventBus
     read_sessions: SessionFactory | None = None
@@ -103,7 +103,7 @@ class AppState:
     """This replica's views of the event log (standings, engine view, FLAMPARK, ...)."""
     hub: Hub | None = None
     """The live hub (None in the live reader's own state)."""
-    read_engine: AsyncEngine | None = None
+    read_db_engine: AsyncEngine | None = None
     """The engine of `read_sessions`, disposed of with the app."""
     gates: WriteGates = field(init=False)
     """This process's queue of writers per tournament (`app.write_gate`), each wait

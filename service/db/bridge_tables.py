@@ -16,7 +16,7 @@ from typing import Any
 from sqlalchemy import Column, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
-from service.db.tables import JSONType, utcnow
+from service.db.column_types import JSONType, utcnow
 
 __all__ = ["BridgeResultRow", "BridgeTableTokenRow"]
 

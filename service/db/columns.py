@@ -10,6 +10,14 @@ execution path (ORM context, bind processing, result metadata) on the busiest pa
 all. On PostgreSQL the statement is therefore compiled once for the dialect and run through
 asyncpg's own `fetch` on the session's connection (inside the same transaction), whose
 records unpack like tuples; any other driver goes the ordinary way.
+
+This module is the one place that goes around SQLAlchemy's execution. It relies on the
+compiled form of a statement (`positiontup`, `binds`), each type's bind processor, the
+driver connection under SQLAlchemy's adapter and asyncpg's `fetch`/`fetchrow`
+(`missing_internals` checks them); an engine made with the `driver_statements` setting
+off (`create_engine(driver_statements=False)`, ARBITER_DRIVER_STATEMENTS=false) runs the
+same statements through SQLAlchemy instead, as does a SQLite connection that is not a
+`OneTripConnection`.
 """
 
 from __future__ import annotations
@@ -21,12 +29,16 @@ from sqlalchemy import Select, TextClause
 from sqlalchemy.engine import Dialect
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from service.db.sqlite_driver import OneTripConnection
+
 __all__ = [
+    "DRIVER_STATEMENTS",
     "DRIVER_WRITES",
     "driver_fetch_one",
     "driver_run_in_one_trip",
     "fetch_columns",
     "may_write",
+    "missing_internals",
 ]
 
 Columns = TypeVarTuple("Columns")
@@ -35,6 +47,16 @@ DRIVER_WRITES = "arbiter_driver_writes"
 """`Connection.info` key: how many statements that may change something (all but
 SELECT) this connection ran on the driver, where SQLAlchemy's execution events do not
 see them (`api.group_commit` counts a report's writes by both)."""
+
+
+DRIVER_STATEMENTS = "arbiter_driver_statements"
+"""Engine execution option: False runs this module's statements through SQLAlchemy
+(`create_engine(driver_statements=False)`); absent or True, on the driver."""
+
+
+def _on_driver_allowed(connection: AsyncConnection) -> bool:
+    """Whether the connection's engine lets this module go around SQLAlchemy."""
+    return bool(connection.sync_engine.get_execution_options().get(DRIVER_STATEMENTS, True))
 
 
 def may_write(sql: str) -> bool:
@@ -67,14 +89,17 @@ def _compiled(statement: Statement, dialect: Dialect) -> _Compiled:
     return found
 
 
-async def _on_driver(
-    connection: AsyncConnection, statement: Statement, parameters: Mapping[str, Any]
-) -> tuple[Any, str, list[Any]]:
-    """asyncpg's connection under the session's, the statement's SQL for it, and the
-    parameters in the order that SQL takes them."""
-    sql, names, _ = _compiled(statement, connection.dialect)
-    raw = await connection.get_raw_connection()
-    return raw.driver_connection, sql, [parameters[n] for n in names]
+def _bound(
+    statement: Statement, dialect: Dialect, parameters: Mapping[str, Any]
+) -> tuple[str, list[Any]]:
+    """The statement's SQL for `dialect`, and its parameters in the order that SQL takes
+    them, each converted as SQLAlchemy would for its type (JSON to text, ...)."""
+    sql, names, processors = _compiled(statement, dialect)
+    values = [
+        parameters[name] if process is None else process(parameters[name])
+        for name, process in zip(names, processors, strict=True)
+    ]
+    return sql, values
 
 
 async def fetch_columns(
@@ -85,10 +110,11 @@ async def fetch_columns(
     """Every row of `statement` (a module-level constant with bound parameters), typed
     as the tuple of its columns: asyncpg's records on PostgreSQL (they index and unpack
     as that tuple does), SQLAlchemy's rows elsewhere."""
-    if connection.dialect.driver != "asyncpg":
+    if connection.dialect.driver != "asyncpg" or not _on_driver_allowed(connection):
         return (await connection.execute(statement, dict(parameters))).all()
-    driver, sql, values = await _on_driver(connection, statement, parameters)
-    records: Sequence[tuple[*Columns]] = await driver.fetch(sql, *values)
+    sql, names, _ = _compiled(statement, connection.dialect)
+    driver: Any = (await connection.get_raw_connection()).driver_connection
+    records: Sequence[tuple[*Columns]] = await driver.fetch(sql, *(parameters[n] for n in names))
     return records
 
 
@@ -96,9 +122,13 @@ async def driver_fetch_one(
     connection: AsyncConnection, statement: TextClause, parameters: Mapping[str, Any]
 ) -> tuple[Any, ...]:
     """The one row of `statement` (a module-level constant, PostgreSQL only), run through
-    asyncpg on the session's connection. The parameters go to the driver as they are:
-    JSON ones as their text (SQLAlchemy's codec on every pooled connection takes it so)."""
-    driver, sql, values = await _on_driver(connection, statement, parameters)
+    asyncpg on the session's connection, each parameter converted as SQLAlchemy would
+    for its type (JSON ones to their text, which SQLAlchemy's codec on every pooled
+    connection takes)."""
+    if not _on_driver_allowed(connection):
+        return tuple((await connection.execute(statement, dict(parameters))).one())
+    sql, values = _bound(statement, connection.dialect, parameters)
+    driver: Any = (await connection.get_raw_connection()).driver_connection
     if may_write(sql):
         connection.info[DRIVER_WRITES] = connection.info.get(DRIVER_WRITES, 0) + 1
     record: tuple[Any, ...] = await driver.fetchrow(sql, *values)
@@ -111,17 +141,49 @@ async def driver_run_in_one_trip(
     """Every row of each statement of `steps` (module-level constants, SQLite only), run
     in order in one trip to the driver's thread (`OneTripConnection.run_statements`), in
     the session's transaction; each parameter converted as SQLAlchemy would for its
-    type. The writes among them are added to the connection's `DRIVER_WRITES`."""
-    statements: list[tuple[str, list[Any]]] = []
-    for statement, parameters in steps:
-        sql, names, processors = _compiled(statement, connection.dialect)
-        values = [
-            parameters[name] if process is None else process(parameters[name])
-            for name, process in zip(names, processors, strict=True)
-        ]
-        statements.append((sql, values))
+    type. The writes among them are added to the connection's `DRIVER_WRITES`. Through
+    SQLAlchemy, one statement after the other, where the driver is not a
+    `OneTripConnection` or the engine says not to go around SQLAlchemy."""
+    driver = (await connection.get_raw_connection()).driver_connection
+    if not isinstance(driver, OneTripConnection) or not _on_driver_allowed(connection):
+        answers: list[list[Any]] = []
+        for statement, parameters in steps:
+            result = await connection.execute(statement, dict(parameters))
+            answers.append(list(result.all()) if result.returns_rows else [])
+        return answers
+    statements = [
+        _bound(statement, connection.dialect, parameters) for statement, parameters in steps
+    ]
     writes = sum(may_write(sql) for sql, _ in statements)
     connection.info[DRIVER_WRITES] = connection.info.get(DRIVER_WRITES, 0) + writes
-    driver: Any = (await connection.get_raw_connection()).driver_connection
-    answers: list[list[Any]] = await driver.run_statements(statements)
-    return answers
+    return await driver.run_statements(statements)
+
+
+def missing_internals() -> list[str]:
+    """What this module uses of SQLAlchemy and asyncpg beyond executing statements that
+    the installed versions lack (empty: everything is there). A non-empty list means an
+    upgrade changed them: set ARBITER_DRIVER_STATEMENTS=false until this module follows."""
+    import asyncpg
+    from sqlalchemy import JSON, bindparam, text
+    from sqlalchemy.engine import AdaptedConnection, make_url
+
+    missing: list[str] = []
+    probe = text("SELECT :value").bindparams(bindparam("value", type_=JSON))
+    for url in ("postgresql+asyncpg://", "sqlite+aiosqlite://"):
+        dialect = make_url(url).get_dialect()()
+        compiled: Any = probe.compile(dialect=dialect)
+        if list(getattr(compiled, "positiontup", None) or ()) != ["value"]:
+            missing.append(f"{dialect.driver}: Compiled.positiontup")
+        binds = getattr(compiled, "binds", {})
+        if "value" not in binds or not callable(binds["value"].type.dialect_impl):
+            missing.append(f"{dialect.driver}: Compiled.binds")
+        elif binds["value"].type.dialect_impl(dialect).bind_processor(dialect) is None:
+            missing.append(f"{dialect.driver}: JSON's bind processor")
+    if not isinstance(getattr(AdaptedConnection, "driver_connection", None), property):
+        missing.append("sqlalchemy AdaptedConnection.driver_connection")
+    missing.extend(
+        f"asyncpg Connection.{name}"
+        for name in ("fetch", "fetchrow")
+        if not callable(getattr(asyncpg.Connection, name, None))
+    )
+    return missing

@@ -13,7 +13,6 @@ crowd of spectators makes long (`service.db.sqlite_driver`).
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, fields
 from typing import Any
 
@@ -83,8 +82,6 @@ async def _store_in_one_statement(
 ) -> StoredResult:
     columns = _columns(change)
     params = {**columns, **event_params(game.tournament_id, event)}
-    for name in _JSON_PARAMS:
-        params[name] = json.dumps(params[name])
     seq, round_open = await driver_fetch_one(
         await session.connection(),
         _STORE_GAME_EVENT_AND_PROBE,
@@ -147,5 +144,3 @@ sent at commit), and the round probe, in one statement, run on the driver
 (`driver_fetch_one`). Every part reads the snapshot taken as the statement starts,
 after the tournament's lock was granted: the probe sees the game's state before this
 update, so the game is left out of it (`id != :game`)."""
-_JSON_PARAMS = ("reports", "extra", "payload")
-"""The statement's JSON parameters, sent to the driver as text (`driver_fetch_one`)."""

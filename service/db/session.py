@@ -13,11 +13,15 @@ from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async
 from sqlalchemy.pool import ConnectionPoolEntry
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from service.db.columns import DRIVER_STATEMENTS
 from service.db.sqlite_driver import one_trip_connector
 
 __all__ = ["SessionFactory", "create_engine", "create_session_factory"]
 
 SessionFactory = async_sessionmaker[AsyncSession]
+
+SQLITE_BUSY_SECONDS = 30
+"""How long a SQLite writer waits for another's lock before it fails."""
 
 
 def create_engine(
@@ -27,6 +31,8 @@ def create_engine(
     pool_size: int | None = None,
     lock_wait_seconds: float | None = None,
     autocommit: bool = False,
+    sqlite_one_trip_driver: bool = True,
+    driver_statements: bool = True,
 ) -> AsyncEngine:
     """An async engine; SQLite gets foreign keys on and a busy timeout for writers.
 
@@ -39,13 +45,21 @@ def create_engine(
     snapshot shared between statements (READ COMMITTED, PostgreSQL's default, gives
     every statement its own anyway). SQLite's driver already begins a transaction only
     before a write, and its statements go to the driver's thread in one trip each
-    (`service.db.sqlite_driver`).
+    (`service.db.sqlite_driver`; `sqlite_one_trip_driver=False`: aiosqlite's own
+    connection). `driver_statements=False` runs every statement through SQLAlchemy,
+    those `service.db.columns` would give the driver too.
     """
-    sizing: dict[str, int] = {}
+    common: dict[str, Any] = {"echo": echo}
     if pool_size is not None and ":memory:" not in url:
-        sizing = {"pool_size": pool_size, "max_overflow": 0}
+        common |= {"pool_size": pool_size, "max_overflow": 0}
+    if not driver_statements:
+        common["execution_options"] = {DRIVER_STATEMENTS: False}
     if url.startswith("sqlite"):
-        engine = create_async_engine(url, echo=echo, async_creator=_sqlite_connector(url), **sizing)
+        if sqlite_one_trip_driver:
+            common["async_creator"] = _sqlite_connector(url)
+        else:  # aiosqlite as SQLAlchemy opens it, with the same busy timeout
+            common["connect_args"] = {"timeout": SQLITE_BUSY_SECONDS}
+        engine = create_async_engine(url, **common)
 
         @event.listens_for(engine.sync_engine, "connect")
         def _sqlite_pragmas(conn: DBAPIConnection, _record: ConnectionPoolEntry) -> None:
@@ -58,10 +72,9 @@ def create_engine(
     server_settings = {}
     if lock_wait_seconds is not None:
         server_settings["lock_timeout"] = f"{round(lock_wait_seconds * 1000)}ms"
-    isolation = {"isolation_level": "AUTOCOMMIT"} if autocommit else {}
-    engine = create_async_engine(
-        url, echo=echo, connect_args={"server_settings": server_settings}, **sizing, **isolation
-    )
+    if autocommit:
+        common["isolation_level"] = "AUTOCOMMIT"
+    engine = create_async_engine(url, connect_args={"server_settings": server_settings}, **common)
     event.listen(engine.sync_engine, "checkout", _refuse_closed_connection)
     return engine
 
@@ -69,9 +82,9 @@ def create_engine(
 def _sqlite_connector(url: str) -> Any:
     """One-trip connections (`service.db.sqlite_driver`) with the arguments SQLAlchemy
     would give aiosqlite for `url` (the file, `uri`, `check_same_thread`, the URL's
-    query), and a 30 s busy timeout for writers waiting on another's lock."""
+    query), and the busy timeout for writers waiting on another's lock."""
     (database,), connect_args = SQLiteDialect_aiosqlite().create_connect_args(make_url(url))
-    return one_trip_connector(database, **{**connect_args, "timeout": 30})
+    return one_trip_connector(database, **{**connect_args, "timeout": SQLITE_BUSY_SECONDS})
 
 
 def _refuse_closed_connection(

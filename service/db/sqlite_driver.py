@@ -18,15 +18,19 @@ always read whole, which is what SQLAlchemy's adapter does for every statement b
 server-side (streamed) ones, which Arbiter does not use on SQLite.
 
 The subclass uses aiosqlite's own queue to its thread (`_execute`), its sqlite3
-connection (`_conn`) and its thread (`_thread`), as SQLAlchemy's adapter does; they
-changed shape in aiosqlite 0.22 (the connection stopped being the thread), so
-pyproject.toml holds aiosqlite to the 0.22 series, and tests/db/test_sqlite_driver.py
-would catch a change.
+connection (`_conn`) and its thread (`_thread`), as SQLAlchemy's adapter does; this
+module is the one place that does. They changed shape in aiosqlite 0.22 (the connection
+stopped being the thread), so pyproject.toml holds aiosqlite to the 0.22 series, and
+`missing_internals` (run by tests/db/test_sqlite_driver.py) names any that an upgrade
+took away. ARBITER_SQLITE_ONE_TRIP_DRIVER=false (`create_engine(sqlite_one_trip_driver=
+False)`) opens aiosqlite's own connection instead, as SQLAlchemy would.
 """
 
 from __future__ import annotations
 
+import inspect
 import sqlite3
+import threading
 from collections import deque
 from collections.abc import Callable, Generator, Iterable, Sequence
 from functools import partial
@@ -34,7 +38,7 @@ from typing import Any, TypeVar, cast
 
 import aiosqlite
 
-__all__ = ["OneTripConnection", "OneTripCursor", "one_trip_connector"]
+__all__ = ["OneTripConnection", "OneTripCursor", "missing_internals", "one_trip_connector"]
 
 T = TypeVar("T")
 
@@ -158,6 +162,22 @@ def one_trip_connector(database: str, **connect_args: Any) -> Callable[[], Any]:
         return connection
 
     return connect
+
+
+def missing_internals() -> list[str]:
+    """The aiosqlite internals `OneTripConnection` uses that the installed aiosqlite
+    lacks (empty: all are there). A non-empty list means an upgrade changed them: set
+    ARBITER_SQLITE_ONE_TRIP_DRIVER=false, or hold aiosqlite back, until this module
+    follows."""
+    missing = []
+    if not inspect.iscoroutinefunction(getattr(aiosqlite.Connection, "_execute", None)):
+        missing.append("aiosqlite.Connection._execute (a coroutine function)")
+    if not isinstance(getattr(aiosqlite.Connection, "_conn", None), property):
+        missing.append("aiosqlite.Connection._conn (a property)")
+    unopened = aiosqlite.Connection(partial(sqlite3.connect, ":memory:"), 64)  # no thread yet
+    if not isinstance(getattr(unopened, "_thread", None), threading.Thread):
+        missing.append("aiosqlite.Connection._thread (a threading.Thread)")
+    return missing
 
 
 def _given(parameters: Any) -> Sequence[Any] | dict[str, Any]:

@@ -8,14 +8,15 @@ transaction.
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
-from sqlalchemy import JSON, Column, UniqueConstraint
-from sqlalchemy.dialects.postgresql import JSONB
+from sqlalchemy import Column, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
+from service.db import bridge_tables  # noqa: F401  (the bridge events' tables, registered too)
+from service.db.column_types import JSONType, utcnow
 from service.engine.results import GameStatus
 
 __all__ = [
@@ -29,13 +30,6 @@ __all__ = [
     "TournamentStatus",
     "utcnow",
 ]
-
-JSONType = JSON().with_variant(JSONB(), "postgresql")
-
-
-def utcnow() -> datetime:
-    """Now, timezone-aware UTC (SQLModel's UTC type stores it safely on SQLite too)."""
-    return datetime.now(UTC)
 
 
 class TournamentKind(StrEnum):
@@ -165,6 +159,3 @@ class IdempotencyRow(SQLModel, table=True):
     headers: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSONType))
     body: str | None = None
     created_at: datetime = Field(default_factory=utcnow)
-
-
-from service.db import bridge_tables  # noqa: E402, F401  (bridge events register their tables)

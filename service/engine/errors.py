@@ -1,10 +1,13 @@
-"""The engine's errors: one root, `EngineError`, for every input the engine cannot use.
+"""The engine's errors: one root, `EngineError`, for every input the engine cannot use
+and every request its rules refuse.
 
 An `EngineError` is a `ValueError` (the input is wrong, not the program) and carries
 `field`, the name of the offending input when the raiser knows it. Anything else the
 engine raises (a bare `ValueError`, `KeyError`, `AssertionError`, ...) is a bug, and
 the API lets it surface as a 500 with a logged traceback. The API maps each class to a
-problem type in one table (service/api/errors.py); every one is a 422.
+problem type (service/api/errors.py): the input errors to a 422 each, in one table; the
+rule refusals (`RuleRefusal`: well-formed, but the rules do not let this caller do this
+now) to the 403 or 409 of the service's own problems, in another.
 
 The family, most general first (module, problem type):
 
@@ -24,7 +27,10 @@ The family, most general first (module, problem type):
     │   ├── ShorteningError                                               invalid-shortening
     │   │   └── ShorteningByArbiterError                                  shortening-by-arbiter
     │   └── PremiumError                engine/scoring/progress_premium.py invalid-premium
-    └── BridgeInputError                engine/bridge/errors.py           invalid-bridge-input
+    ├── BridgeInputError                engine/bridge/errors.py           invalid-bridge-input
+    └── RuleRefusal                     engine/errors.py                  conflict (409)
+        ├── NotOwnGame                  engine/results.py                 forbidden (403)
+        └── ResultLocked                engine/results.py                 conflict (409)
 
 `FlamparkScheduleError` (the pairing schedule) and `FlamparkError` (the scoring) were
 two classes of one name until they joined this tree; the schedule's took the new name.
@@ -32,7 +38,7 @@ two classes of one name until they joined this tree; the schedule's took the new
 
 from __future__ import annotations
 
-__all__ = ["EngineError"]
+__all__ = ["EngineError", "RuleRefusal"]
 
 
 class EngineError(ValueError):
@@ -44,3 +50,9 @@ class EngineError(ValueError):
     def __init__(self, message: str, *, field: str | None = None) -> None:
         super().__init__(message)
         self.field = field
+
+
+class RuleRefusal(EngineError):
+    """A well-formed request the rules refuse to this caller in this state (a player
+    reporting another pair's game, changing a confirmed result): not bad input, so the
+    API answers it as the service's own refusals (403, 409), not as a 422."""

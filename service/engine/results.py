@@ -23,6 +23,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
+from service.engine.errors import RuleRefusal
+
 __all__ = [
     "GameState",
     "GameStatus",
@@ -47,16 +49,12 @@ class GameStatus(enum.StrEnum):
     """The players disagree; no result until the arbiter decides."""
 
 
-class NotOwnGame(ValueError):
+class NotOwnGame(RuleRefusal):
     """A player reported a game they do not play (the API's 403)."""
 
-    field = "table"
 
-
-class ResultLocked(ValueError):
+class ResultLocked(RuleRefusal):
     """A player tried to change a confirmed result (the API's 409)."""
-
-    field = "result"
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,7 +106,9 @@ def apply_report(
     if game.status == GameStatus.CONFIRMED:
         if game.result == result:
             return Transition(game, None)
-        raise ResultLocked(f"the result is already confirmed as {game.result}; ask the arbiter")
+        raise ResultLocked(
+            f"the result is already confirmed as {game.result}; ask the arbiter", field="result"
+        )
     if reports.get(side) == result:
         return Transition(game, None)
     reports[side] = result
@@ -125,7 +125,7 @@ def _side(game: GameState, start_number: int | None) -> str:
         return "white"
     if start_number == game.black:
         return "black"
-    raise NotOwnGame("a player may report only the results of their own games")
+    raise NotOwnGame("a player may report only the results of their own games", field="table")
 
 
 def _with(

@@ -29,13 +29,9 @@ import asyncio
 from collections import deque
 from typing import Any
 
-__all__ = ["ADMISSIONS_PER_TURN", "AdmissionGate", "AdmissionMiddleware"]
+from service.config import ADMISSIONS_PER_TURN
 
-ADMISSIONS_PER_TURN = 8
-"""WebSocket connections let into the application per turn of the event loop. Each
-costs a few hundred microseconds of the loop's time over its next few turns (middleware,
-route, accept, join, snapshot), so eight keep a turn's share of a connecting crowd to a
-few milliseconds."""
+__all__ = ["ADMISSIONS_PER_TURN", "AdmissionGate", "AdmissionMiddleware"]
 
 
 class AdmissionGate:

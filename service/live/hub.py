@@ -58,7 +58,7 @@ from service.futures import mark_retrieved
 from service.heap import SpectatorHeap
 from service.live.admission import AdmissionGate
 from service.live.frames import Frame, batch_message, error_message, ping_message
-from service.live.reader import Reader, TableText, Update
+from service.live.reader import FeedReader, TableText, Update
 from service.live.wire import DirectSocket, close_reason, text_frame
 
 if TYPE_CHECKING:
@@ -668,7 +668,7 @@ class Hub:
 
     def __init__(
         self,
-        reader: Reader,
+        reader: FeedReader,
         settings: Settings,
         *,
         attempts: int = 5,

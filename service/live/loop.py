@@ -29,29 +29,36 @@ connection is lost, so the transport, its socket and its extra information were 
 only by a full pass of the collector. `SpectatorLoop`'s transports drop that callback
 once the connection is lost, and are freed at once by reference counting
 (`service.heap` counts on it: departures then leave nothing for a full pass to free).
+
+Both build on asyncio's internals, and this module is the one place that does: the
+epoll object `selectors.EpollSelector` keeps as `_selector`, the loop's
+`_make_socket_transport`, and the socket transport class
+(`selector_events._SelectorSocketTransport`, its `_call_connection_lost` and
+`_read_ready_cb`). `missing_internals` (run by tests/live/test_loop.py) names any that a
+Python upgrade took away; ARBITER_SPECTATOR_LOOP=false makes `arbiter serve` run
+asyncio's own loop instead (`demote` then does nothing).
 """
 
 from __future__ import annotations
 
 import asyncio
+import inspect
 import select
 import selectors
 from asyncio import selector_events
 from typing import Any
+
+from service.config import SPECTATOR_EVENTS_PER_TURN, get_settings
 
 __all__ = [
     "SPECTATOR_EVENTS_PER_TURN",
     "SpectatorLoop",
     "SpectatorSelector",
     "demote",
+    "missing_internals",
     "spectator_loop",
     "spectator_selector",
 ]
-
-SPECTATOR_EVENTS_PER_TURN = 16
-"""Spectators' socket events taken per turn of the loop. A departure costs about 0.2 ms
-of the loop's time over its next turns, so sixteen keep a turn's share of a leaving
-crowd to a few milliseconds, and 10,000 spectators still leave in about 600 turns."""
 
 
 class _NestedEpoll:
@@ -185,8 +192,6 @@ def spectator_loop(per_turn: int | None = None) -> SpectatorLoop:
     """A new `SpectatorLoop` (uvicorn's `loop` factory; `per_turn` defaults to the
     `live_spectator_events_per_turn` setting)."""
     if per_turn is None:
-        from service.config import get_settings
-
         per_turn = get_settings().live_spectator_events_per_turn
     return SpectatorLoop(per_turn)
 
@@ -205,3 +210,33 @@ def demote(transport: asyncio.BaseTransport) -> bool:
     if selector is None or sock is None:
         return False
     return selector.demote(sock.fileno())
+
+
+_TRANSPORT_ARGUMENTS = ["self", "loop", "sock", "protocol", "waiter", "extra", "server"]
+"""How `SpectatorLoop` calls asyncio's socket transport."""
+
+
+def missing_internals() -> list[str]:
+    """The asyncio internals `SpectatorLoop` builds on that this Python lacks (empty:
+    all are there). A non-empty list means an upgrade changed them: set
+    ARBITER_SPECTATOR_LOOP=false until this module follows."""
+    missing = []
+    probe = selectors.EpollSelector()
+    try:
+        if not hasattr(probe, "_selector") or not hasattr(probe._selector, "poll"):
+            missing.append("selectors.EpollSelector._selector (an epoll object)")
+    finally:
+        probe.close()
+    if not hasattr(asyncio.SelectorEventLoop, "_make_socket_transport"):
+        missing.append("asyncio.SelectorEventLoop._make_socket_transport")
+    base: Any = getattr(selector_events, "_SelectorSocketTransport", None)
+    if base is None:
+        missing.append("asyncio.selector_events._SelectorSocketTransport")
+        return missing
+    if list(inspect.signature(base.__init__).parameters) != _TRANSPORT_ARGUMENTS:
+        missing.append("_SelectorSocketTransport(" + ", ".join(_TRANSPORT_ARGUMENTS[1:]) + ")")
+    if not callable(getattr(base, "_call_connection_lost", None)):
+        missing.append("_SelectorSocketTransport._call_connection_lost")
+    if "_read_ready_cb" not in base.__init__.__code__.co_names:
+        missing.append("_SelectorSocketTransport._read_ready_cb (set as it is made)")
+    return missing

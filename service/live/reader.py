@@ -37,8 +37,8 @@ if TYPE_CHECKING:
     from service.db.loading import Schedule
 
 __all__ = [
+    "FeedReader",
     "ProcessReader",
-    "Reader",
     "ReaderError",
     "TableFactory",
     "TableSource",
@@ -113,8 +113,9 @@ TableFactory = Callable[[Settings], TableSource]
 can be given it (it is pickled by name)."""
 
 
-class Reader(Protocol):
-    """What the hub needs of a reader."""
+class FeedReader(Protocol):
+    """What the hub needs of the reader of its live feed: the frames of new events and
+    the standings tables, read from the event log (`ThreadReader`, `ProcessReader`)."""
 
     def start(self) -> None:
         """Start the reader (its thread or process)."""
@@ -415,7 +416,7 @@ class ProcessReader:
         self._connection = None
 
 
-def create_reader(settings: Settings, tables: TableFactory) -> Reader:
+def create_reader(settings: Settings, tables: TableFactory) -> FeedReader:
     """The process reader unless `live_reader` is "thread" (lighter, shares the GIL);
     `tables` makes the work it runs (service/api/live_tables.py)."""
     if settings.live_reader == "thread":

@@ -29,18 +29,16 @@ import contextlib
 import logging
 from typing import TYPE_CHECKING, Any
 
-from service.live.bus import LISTENER_NAME, _Watcher, parse_payload
+from service.live.listener import LISTENER_NAME, Watcher, parse_payload
 
 if TYPE_CHECKING:
     from redis.asyncio import Redis
     from redis.asyncio.client import PubSub
 
-__all__ = ["RedisBus", "redis_url"]
+__all__ = ["RedisBus"]
 
 _log = logging.getLogger("arbiter.live")
 
-SCHEMES = ("redis://", "rediss://", "unix://")
-"""The URLs redis-py opens: TCP, TLS, a local socket."""
 PUBLISH_WAIT = 0.5
 """Seconds a writer's announcement may take: past them (a Redis that does not answer),
 the write's own process is told directly and the others catch up by their periodic read,
@@ -55,12 +53,7 @@ async def _close_quietly(resource: Any) -> None:
         await asyncio.wait_for(resource.aclose(), 2)
 
 
-def redis_url(url: str) -> bool:
-    """Whether `url` names a Redis server."""
-    return url.startswith(SCHEMES)
-
-
-class RedisBus(_Watcher):
+class RedisBus(Watcher):
     """Pub/sub across replicas on one Redis server, the subscription kept forever."""
 
     announces_after_commit = True

@@ -13,9 +13,10 @@ from fastapi import FastAPI
 
 from service.api.errors import ENGINE_PROBLEMS, engine_problem, problem_type
 from service.engine.bridge.errors import BridgeInputError
-from service.engine.errors import EngineError
+from service.engine.errors import EngineError, RuleRefusal
 from service.engine.pairing.matching import MatchingError
 from service.engine.pairing.result import PairingError
+from service.engine.results import NotOwnGame, ResultLocked
 from service.engine.trf import TrfError
 from tests.data import ORACLE_DUTCH
 
@@ -46,6 +47,22 @@ def test_the_table_picks_the_nearest_listed_base() -> None:
     assert engine_problem(TrfError("line 3: bad rating")).slug == "invalid-trf"
     problem = engine_problem(EngineError("x", field="f"))
     assert (problem.status, problem.slug, problem.body()["field"]) == (422, "invalid-input", "f")
+
+
+def test_rule_refusals_are_the_services_own_refusals() -> None:
+    """A request the rules refuse is not bad input: its problem is the 403 or 409 the
+    service answers for such refusals, with the refusal's message and field."""
+    assert issubclass(NotOwnGame, RuleRefusal) and issubclass(ResultLocked, RuleRefusal)
+    cases = [
+        (NotOwnGame("not yours", field="table"), 403, "forbidden", "Forbidden"),
+        (ResultLocked("confirmed", field="result"), 409, "conflict", "Conflict"),
+        (RuleRefusal("not now"), 409, "conflict", "Conflict"),
+    ]
+    for error, status, slug, title in cases:
+        problem = engine_problem(error)
+        assert (problem.status, problem.slug, problem.title) == (status, slug, title)
+        assert (problem.detail, problem.field) == (str(error), error.field)
+        assert problem_type(type(error)) == (slug, title)
 
 
 def test_bridge_contract_parts_name_the_contract_field() -> None:

@@ -45,7 +45,7 @@ def counting_commits(app: FastAPI) -> Iterator[list[int]]:
     def seen(_connection: Any) -> None:
         commits.append(1)
 
-    engine = app.state.arbiter.engine.sync_engine
+    engine = app.state.arbiter.db_engine.sync_engine
     sqlalchemy_event.listen(engine, "commit", seen)
     try:
         yield commits
@@ -104,7 +104,7 @@ async def test_reports_queued_at_the_gate_commit_once_in_arrival_order(
 ) -> None:
     event = await create_round_robin(client, PLAYERS)
     reports = [(1, 1, "1-0"), (1, 2, "0-1"), (1, 3, "1/2-1/2"), (2, 1, "1-0"), (2, 2, "0-1")]
-    engine = app.state.arbiter.engine.sync_engine
+    engine = app.state.arbiter.db_engine.sync_engine
     listeners = len(engine.dispatch.before_cursor_execute)
     with counting_commits(app) as commits:
         answers = await queue_behind_a_writer(app, client, event, reports)
@@ -173,7 +173,7 @@ async def test_the_group_reads_its_games_in_one_statement_and_sees_its_own_chang
     reports = [(1, 1, "1-0"), (1, 2, "0-1"), (1, 3, "1-0"), (1, 2, "0-1"), (2, 1, "1-0")]
     organizer = event.organizer
     tokens = [organizer, event.players[white], organizer, event.players[black], organizer]
-    engine = app.state.arbiter.engine.sync_engine
+    engine = app.state.arbiter.db_engine.sync_engine
     game_reads: list[str] = []
 
     def seen(_conn: Any, _cursor: Any, statement: str, *_: Any) -> None:

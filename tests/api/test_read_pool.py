@@ -51,7 +51,7 @@ async def app(database_url: str) -> AsyncIterator[FastAPI]:
 async def test_reads_answer_while_queued_writers_hold_every_writer_connection(
     app: FastAPI, client: httpx.AsyncClient
 ) -> None:
-    writers_pool = app.state.arbiter.engine.pool
+    writers_pool = app.state.arbiter.db_engine.pool
     capacity = writers_pool.size() + writers_pool._max_overflow  # 5 + 10
     # one tournament per writer: the writers of one tournament queue at the app's gate
     # (app.write_gate) holding no connection, so only writers of many tournaments can
@@ -105,11 +105,11 @@ async def test_the_writers_pool_has_the_size_set_and_no_overflow(database_url: s
     settings = Settings(database_url=database_url, write_pool_size=3, rate_limits_enabled=False)
     application = create_app(settings)
     async with application.router.lifespan_context(application):
-        pool = application.state.arbiter.engine.pool
+        pool = application.state.arbiter.db_engine.pool
         assert (pool.size(), pool._max_overflow) == (3, 0)
-        readers = application.state.arbiter.read_engine.pool
+        readers = application.state.arbiter.read_db_engine.pool
         assert (readers.size(), readers._max_overflow) == (READ_POOL, 0)
     unset = create_app(Settings(database_url=database_url, rate_limits_enabled=False))
     async with unset.router.lifespan_context(unset):
-        pool = unset.state.arbiter.engine.pool
+        pool = unset.state.arbiter.db_engine.pool
         assert (pool.size(), pool._max_overflow) == (5, 10)  # SQLAlchemy's default

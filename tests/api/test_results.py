@@ -72,6 +72,34 @@ async def test_player_cannot_change_a_confirmed_result(client: httpx.AsyncClient
     assert (await _game(client, event, 1, 1))["result"] == "1-0"
 
 
+async def test_a_player_reporting_another_pairs_game_is_forbidden(
+    client: httpx.AsyncClient,
+) -> None:
+    """The engine's refusal (`NotOwnGame`, a rule refusal) is the service's 403, and the
+    confirmed result's (`ResultLocked`) its 409, each with its own type and field."""
+    event = await create_round_robin(client, PLAYERS)
+    game = await _game(client, event, 1, 1)
+    stranger = next(n for n in range(1, 5) if n not in (game["white"], game["black"]))
+    refused = await _report(client, event, "1-0", stranger)
+    assert refused.status_code == 403
+    assert refused.headers["content-type"] == "application/problem+json"
+    body = refused.json()
+    assert (body["type"], body["title"], body["field"]) == (
+        "urn:arbiter:problem:forbidden",
+        "Forbidden",
+        "table",
+    )
+    assert body["detail"] == "a player may report only the results of their own games"
+    assert (await _game(client, event, 1, 1))["status"] == "pending"
+    await _report(client, event, "1-0", None)
+    locked = (await _report(client, event, "0-1", game["black"])).json()
+    assert (locked["type"], locked["status"], locked["field"]) == (
+        "urn:arbiter:problem:conflict",
+        409,
+        "result",
+    )
+
+
 async def test_organizer_correction_is_an_event_not_an_overwrite(
     client: httpx.AsyncClient,
 ) -> None:
@@ -224,7 +252,7 @@ async def test_a_result_announces_the_seq_its_event_took_without_reading_it_back
             await publish(tournament_id, seq)
 
         monkeypatch.setattr(state.bus, "publish", recorded)
-    engine = state.engine.sync_engine
+    engine = state.db_engine.sync_engine
     reads: list[str] = []
 
     def seen(_conn: Any, _cursor: Any, statement: str, *_: Any) -> None:

@@ -56,7 +56,7 @@ async def test_one_statement_loads_and_locks_and_the_next_calls_make_none(app: F
         def count(*args: Any) -> None:
             statements.append(args[2])
 
-        sync_engine = state.engine.sync_engine
+        sync_engine = state.db_engine.sync_engine
         event.listen(sync_engine, "before_cursor_execute", count)
         try:
             row = await load_locked(session, tournament_id)

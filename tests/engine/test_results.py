@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from service.engine.errors import EngineError, RuleRefusal
 from service.engine.results import (
     GameState,
     NotOwnGame,
@@ -75,6 +76,18 @@ def test_a_player_cannot_change_a_confirmed_result() -> None:
 def test_a_player_reports_only_their_own_games() -> None:
     with pytest.raises(NotOwnGame):
         apply_report(FRESH, "1-0", STRANGER)
+
+
+def test_the_refusals_are_engine_errors_naming_their_field() -> None:
+    """Both refusals are rule refusals of the engine's one error tree, each naming the
+    input at fault."""
+    confirmed = apply_report(FRESH, "1-0", ARBITER).state
+    with pytest.raises(RuleRefusal) as locked:
+        apply_report(confirmed, "0-1", BLACK)
+    with pytest.raises(RuleRefusal) as not_own:
+        apply_report(FRESH, "1-0", STRANGER)
+    assert isinstance(locked.value, EngineError) and locked.value.field == "result"
+    assert isinstance(not_own.value, EngineError) and not_own.value.field == "table"
 
 
 def test_a_player_may_change_their_own_report_before_confirmation() -> None:

@@ -20,7 +20,7 @@ from service.config import Settings
 from service.live import hub as hub_module
 from service.live.frames import Frame
 from service.live.hub import Channel, Hub, Refusal
-from service.live.reader import Reader, TableText, Update
+from service.live.reader import FeedReader, TableText, Update
 from tests.live.conftest import until
 
 
@@ -79,7 +79,7 @@ class _Socket:
 
 async def test_a_stuck_consumer_does_not_hold_up_the_others() -> None:
     log = _Log()
-    hub = Hub(cast(Reader, log), Settings(live_queue_size=4, live_poll_seconds=60))
+    hub = Hub(cast(FeedReader, log), Settings(live_queue_size=4, live_poll_seconds=60))
     channel = await hub.open("t")
     good, stuck = _Socket(), _Socket(stuck=True)
     clients = [channel.join(good, None), channel.join(stuck, None)]
@@ -108,7 +108,7 @@ async def test_a_stuck_consumer_does_not_hold_up_the_others() -> None:
 
 async def test_events_during_a_read_are_read_together() -> None:
     log = _Log()
-    hub = Hub(cast(Reader, log), Settings(live_poll_seconds=60))
+    hub = Hub(cast(FeedReader, log), Settings(live_poll_seconds=60))
     channel = await hub.open("t")
     socket = _Socket()
     task = asyncio.create_task(channel.join(socket, None).run())
@@ -144,7 +144,7 @@ class _ClosingSocket(_Socket):
 async def test_a_quiet_feed_sends_heartbeats_with_the_newest_seq() -> None:
     log = _Log()
     log.seq = 7
-    hub = Hub(cast(Reader, log), Settings(live_heartbeat_seconds=0.05, live_poll_seconds=60))
+    hub = Hub(cast(FeedReader, log), Settings(live_heartbeat_seconds=0.05, live_poll_seconds=60))
     channel = await hub.open("t")
     socket = _Socket()
     task = asyncio.create_task(channel.join(socket, None).run())
@@ -160,7 +160,7 @@ async def test_a_quiet_feed_sends_heartbeats_with_the_newest_seq() -> None:
 async def test_an_outage_closes_with_1011_and_the_seq_to_resume_from() -> None:
     log = _Log()
     log.seq = 3
-    hub = Hub(cast(Reader, log), Settings(live_poll_seconds=60), attempts=2)
+    hub = Hub(cast(FeedReader, log), Settings(live_poll_seconds=60), attempts=2)
     channel = await hub.open("t")
     socket = _ClosingSocket()
     task = asyncio.create_task(channel.join(socket, None).run())
@@ -181,7 +181,7 @@ async def test_an_outage_closes_with_1011_and_the_seq_to_resume_from() -> None:
 async def test_shutdown_closes_with_1012_and_the_seq_to_resume_from() -> None:
     log = _Log()
     log.seq = 5
-    hub = Hub(cast(Reader, log), Settings(live_poll_seconds=60))
+    hub = Hub(cast(FeedReader, log), Settings(live_poll_seconds=60))
     channel = await hub.open("t")
     socket = _ClosingSocket()
     task = asyncio.create_task(channel.join(socket, None).run())
@@ -217,7 +217,7 @@ class _Transport:
 
 async def test_caught_up_clients_take_frames_directly_in_order() -> None:
     log = _Log()
-    hub = Hub(cast(Reader, log), Settings(live_queue_size=64, live_poll_seconds=60))
+    hub = Hub(cast(FeedReader, log), Settings(live_queue_size=64, live_poll_seconds=60))
     channel = await hub.open("t")
     fast, paused = _Socket(), _Socket()
     fast_wire, paused_wire = _Transport(fast), _Transport(paused)
@@ -249,7 +249,7 @@ async def test_each_client_gets_the_delta_form_it_asked_for() -> None:
     transport's queue (batches) and resumed from the history: every message in the form
     the client asked for, every seq once, in order."""
     log = _Log()
-    hub = Hub(cast(Reader, log), Settings(live_queue_size=64, live_poll_seconds=60))
+    hub = Hub(cast(FeedReader, log), Settings(live_queue_size=64, live_poll_seconds=60))
     channel = await hub.open("t")
     sockets = [_Socket() for _ in range(4)]
     wires = [_Transport(socket) for socket in sockets]
@@ -291,7 +291,7 @@ async def test_a_read_during_a_fan_out_reaches_the_clients_not_yet_served_at_onc
     message, and those reached before get the newer one in one more pass."""
     monkeypatch.setattr(hub_module, "FANOUT_SLICE_SECONDS", 0.0)  # yield every few sends
     log = _Log()
-    hub = Hub(cast(Reader, log), Settings(live_queue_size=64, live_poll_seconds=60))
+    hub = Hub(cast(FeedReader, log), Settings(live_queue_size=64, live_poll_seconds=60))
     lags: list[float] = []
     hub.observe_lag = lags.append
     channel = await hub.open("t")
@@ -335,7 +335,7 @@ async def test_a_spectator_who_left_is_freed_once_the_pass_has_gone_by(
     the pass ends (10,000 leaving together: a 150 ms step of the loop)."""
     monkeypatch.setattr(hub_module, "FANOUT_SLICE_SECONDS", 0.0)  # yield every few sends
     log = _Log()
-    hub = Hub(cast(Reader, log), Settings(live_queue_size=64, live_poll_seconds=60))
+    hub = Hub(cast(FeedReader, log), Settings(live_queue_size=64, live_poll_seconds=60))
     channel = await hub.open("t")
     writes = 0
     gone: list[weakref.ref[Any]] = []
@@ -377,7 +377,7 @@ async def test_a_client_the_history_no_longer_reaches_gets_the_snapshot() -> Non
     """Five events read at once by a channel that keeps two: the client starts again
     from the snapshot at the newest seq, and is not handed the frames again."""
     log = _Log()
-    hub = Hub(cast(Reader, log), Settings(live_history=2, live_poll_seconds=60))
+    hub = Hub(cast(FeedReader, log), Settings(live_history=2, live_poll_seconds=60))
     channel = await hub.open("t")
     socket = _Socket()
     client = channel.join(socket, None, cast(Any, _Transport(socket)))
@@ -407,7 +407,7 @@ async def test_every_client_gets_every_seq_once_in_order_whatever_lands_when(
     monkeypatch.setattr(hub_module, "FANOUT_SLICE_SECONDS", 0.0)
     chance = random.Random(seed)
     log = _Log()
-    hub = Hub(cast(Reader, log), Settings(live_queue_size=8, live_poll_seconds=60))
+    hub = Hub(cast(FeedReader, log), Settings(live_queue_size=8, live_poll_seconds=60))
     channel = await hub.open("t")
     last = 40
     transports: list[_Transport] = []
@@ -461,7 +461,7 @@ async def test_a_peer_table_is_prepared_only_for_a_tournament_read_here(
     # Hub.follows: a table served within the hour; the memory keeps the most recently
     # read INTEREST_LIMIT tournaments, forgetting the least recently read first.
     tables = _Tables()
-    hub = Hub(cast(Reader, tables), Settings())
+    hub = Hub(cast(FeedReader, tables), Settings())
     monkeypatch.setattr(hub_module, "INTEREST_LIMIT", 3)
     clock = [1000.0]
     hub.clock = lambda: clock[0]
@@ -526,7 +526,7 @@ async def _followed(
     settings: Settings | None = None, attempts: int = 5
 ) -> tuple[_AccessLog, _Access, Hub, Channel]:
     log = _AccessLog()
-    hub = Hub(cast(Reader, log), settings or Settings(live_poll_seconds=60), attempts=attempts)
+    hub = Hub(cast(FeedReader, log), settings or Settings(live_poll_seconds=60), attempts=attempts)
     access = _Access(log)
     hub.recheck = access
     return log, access, hub, await hub.open("t")

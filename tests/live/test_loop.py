@@ -9,7 +9,9 @@ import gc
 import json
 import selectors
 import socket
+import sys
 import weakref
+from asyncio import selector_events
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -20,10 +22,12 @@ import uvicorn
 import websockets
 
 from service import cli
+from service.config import get_settings
 from service.live.loop import (
     SpectatorLoop,
     SpectatorSelector,
     demote,
+    missing_internals,
     spectator_loop,
     spectator_selector,
 )
@@ -169,6 +173,44 @@ def test_arbiter_serve_runs_uvicorn_on_the_spectator_loop(monkeypatch: pytest.Mo
     try:
         assert isinstance(loop, SpectatorLoop)
         assert isinstance(spectator_selector(loop), SpectatorSelector)
+    finally:
+        loop.close()
+
+
+def test_the_asyncio_internals_the_loop_builds_on_are_there() -> None:
+    """A Python upgrade that changed them fails here, before any server runs on it."""
+    missing = missing_internals()
+    assert missing == [], (
+        f"Python {sys.version.split()[0]} lacks what service/live/loop.py builds on: "
+        f"{'; '.join(missing)}. Run `arbiter serve` with ARBITER_SPECTATOR_LOOP=false "
+        "(asyncio's own loop) until the module follows."
+    )
+
+
+def test_a_missing_internal_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The check above can fail."""
+    monkeypatch.delattr(selector_events, "_SelectorSocketTransport")
+    assert missing_internals() == ["asyncio.selector_events._SelectorSocketTransport"]
+
+
+def test_arbiter_serve_runs_asyncios_own_loop_when_told(monkeypatch: pytest.MonkeyPatch) -> None:
+    """ARBITER_SPECTATOR_LOOP=false: uvicorn runs asyncio's loop as it ships, on which
+    `demote` does nothing."""
+    ran: dict[str, Any] = {}
+    monkeypatch.setattr(uvicorn, "run", lambda *args, **kwargs: ran.update(kwargs))
+    monkeypatch.setenv("ARBITER_SPECTATOR_LOOP", "false")
+    get_settings.cache_clear()
+    try:
+        assert cli.main(["serve", "--port", "0"]) == 0
+    finally:
+        get_settings.cache_clear()
+    assert ran["loop"] == "asyncio"
+    factory = uvicorn.Config("service.api.app:create_app", loop=ran["loop"]).get_loop_factory()
+    assert factory is not None
+    loop = factory()
+    try:
+        assert type(loop) is asyncio.SelectorEventLoop
+        assert spectator_selector(loop) is None
     finally:
         loop.close()
 

@@ -20,7 +20,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from sqlmodel import col, func, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from service.api.access import Reader, authorize_read, require_writer
+from service.api.access import TokenHolder, authorize_read, require_writer
 from service.api.deps import OrganizerWriteDep, SessionDep, StateDep
 from service.api.ids import EventId
 from service.api.publish import commit_and_publish
@@ -223,7 +223,7 @@ async def _bridge_organizer_of(
     session: AsyncSession, event_id: str, token: str | None
 ) -> TournamentRow:
     row = await get_bridge_event(session, event_id)
-    reader: Reader | None = await authorize_read(session, row, token)
+    reader: TokenHolder | None = await authorize_read(session, row, token)
     if reader is not None and reader.role != "organizer":
         raise Forbidden("only the organizer may do this", field="Authorization")
     require_writer(row, reader)

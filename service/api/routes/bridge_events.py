@@ -28,7 +28,7 @@ from fastapi import (
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from service.api.access import Reader, authorize_read, require_writer
+from service.api.access import TokenHolder, authorize_read, require_writer
 from service.api.bridge_views import bridge_ranking_document
 from service.api.deps import SessionDep, StateDep, write_session
 from service.api.ids import EventId
@@ -95,7 +95,7 @@ Credentials = Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)]
 
 async def _readable_event(
     session: AsyncSession, event_id: str, credentials: HTTPAuthorizationCredentials | None
-) -> tuple[TournamentRow, Reader | None]:
+) -> tuple[TournamentRow, TokenHolder | None]:
     """The event and who reads it, once the caller may (service.api.access: private
     events need a token of theirs, archived ones are 410)."""
     row = await get_bridge_event(session, event_id)
@@ -128,7 +128,7 @@ class BridgeWrite:
         return self.state.views.layout(self.event)
 
 
-def _bridge_actor(event: TournamentRow, reader: Reader | None) -> BridgeActor:
+def _bridge_actor(event: TournamentRow, reader: TokenHolder | None) -> BridgeActor:
     """The organizer or a table; the viewer token is 403 (service.api.access)."""
     writer = require_writer(event, reader)
     if writer.role == "organizer":
