@@ -6,9 +6,7 @@ thousands of validated models per rebuild would cost more than the scoring itsel
 
 from __future__ import annotations
 
-import math
 from collections import Counter
-from dataclasses import asdict, dataclass
 from fractions import Fraction
 from typing import Any
 
@@ -19,22 +17,23 @@ from service.api.schemas.common import to_number
 from service.api.snapshots import engine_view, players_view
 from service.api.state import AppState
 from service.app.offload import run_cpu
-from service.db.tables import PlayerRow, TournamentRow
+from service.db.tables import TournamentRow
 from service.db.tournament_config import config_of
-from service.engine.model import ByeKind, Colour, Outcome, Tournament
-from service.engine.pairing.flampark.kinds import group_bounds
+from service.engine.model import Tournament
 from service.engine.ranking import shared_places
+from service.engine.scoring.classification import StandingsFilter
+from service.engine.scoring.flampark import rating_from_pf
+from service.engine.scoring.flampark.standings import groups_of, pf_places, team_of, team_table
+from service.engine.scoring.points import points_only
 from service.engine.scoring.reading import DEFAULT_JCA, ROUND_ROBIN_SYSTEMS
 from service.engine.scoring.reading import default_tiebreaks as system_default
-from service.engine.scoring.standings import StandingRow, Standings, compute_standings
+from service.engine.scoring.standings import Standings, compute_standings
 from service.engine.scoring.tiebreaks.context import last_decided_round
 from service.engine.scoring.withdrawals import annulled_withdrawals, without_players
 
 __all__ = [
     "JCA_TIEBREAKS",
-    "StandingsFilter",
     "default_tiebreaks",
-    "points_only",
     "standings_table",
     "tiebreak_order",
 ]
@@ -55,37 +54,6 @@ def tiebreak_order(row: TournamentRow) -> list[str]:
     """The tournament's tie-break order."""
     configured = config_of(row).tiebreaks
     return list(configured) if configured is not None else default_tiebreaks(row.system)
-
-
-@dataclass(frozen=True, slots=True)
-class StandingsFilter:
-    """A classification (Formuła FLAMPARK): rating range, sex, birth-year range, games played."""
-
-    rating_min: int | None = None
-    rating_max: int | None = None
-    sex: str | None = None
-    born_from: int | None = None
-    born_to: int | None = None
-    rounds_min: int | None = None
-    rounds_max: int | None = None
-
-    def as_dict(self) -> dict[str, Any]:
-        """The filters that are set."""
-        return {k: v for k, v in asdict(self).items() if v is not None}
-
-    def keeps(self, player: PlayerRow, games: int) -> bool:
-        """Whether a player belongs to the classification."""
-        born = player.birth_year
-        checks = (
-            self.rating_min is None or player.rating >= self.rating_min,
-            self.rating_max is None or player.rating <= self.rating_max,
-            self.sex is None or player.sex == self.sex,
-            self.born_from is None or (born is not None and born >= self.born_from),
-            self.born_to is None or (born is not None and born <= self.born_to),
-            self.rounds_min is None or games >= self.rounds_min,
-            self.rounds_max is None or games <= self.rounds_max,
-        )
-        return all(checks)
 
 
 async def standings_table(
@@ -166,37 +134,6 @@ async def standings_table(
     }
 
 
-def points_only(tournament: Tournament) -> Standings:
-    """Standings by points alone (no tie-breaks), in one pass over the games: what a
-    FLAMPARK table needs beside PF after every result. Equal points share a rank;
-    `compute_standings(tournament, [])` gives the same rows (a test pins it).
-
-    Sums run in integers over the common denominator of the point values."""
-    points = tournament.points
-    outcome_values = {o: points.for_outcome(o) for o in Outcome}
-    bye_values = {k: points.for_bye(k) for k in ByeKind}
-    unit = math.lcm(*(v.denominator for v in (*outcome_values.values(), *bye_values.values())))
-    outcome_units = {o: int(v * unit) for o, v in outcome_values.items()}
-    bye_units = {k: int(v * unit) for k, v in bye_values.items()}
-    totals = dict.fromkeys((p.start_number for p in tournament.players), 0)
-    white, black = Colour.WHITE, Colour.BLACK
-    for rnd in tournament.rounds:
-        for game in rnd.games:
-            result = game.result
-            if result is not None:
-                totals[game.white] += outcome_units[result.outcome(white)]
-                totals[game.black] += outcome_units[result.outcome(black)]
-        for bye in rnd.byes:
-            totals[bye.player] += bye_units[bye.kind]
-    ordered = sorted(totals, key=lambda n: (-totals[n], n))
-    places = shared_places([totals[number] for number in ordered])
-    rows = [
-        StandingRow(rank, number, Fraction(totals[number], unit), {})
-        for rank, number in zip(places, ordered, strict=True)
-    ]
-    return Standings(rows=tuple(rows), tiebreaks=())
-
-
 def _last_decided_round(tournament: Tournament, table: Standings) -> int:
     """The highest round with a game result (0 before the first): from the tie-break
     digest when there is one, which keeps it for the rounds it brought forward, else
@@ -228,7 +165,7 @@ async def _by_pf(
     """Rows by PF descending (players without a counted game last); equal PF share a
     rank. Players of different distances rank together (Formuła FLAMPARK)."""
     table = await flampark_table(state, session, row)
-    keyed: list[tuple[Fraction | None, int, Row]] = []
+    pfs: list[tuple[int, Fraction | None]] = []
     for number, line in rows.items():
         score = table.scores.get(number)
         premium = table.premiums.get(number)
@@ -239,18 +176,14 @@ async def _by_pf(
             "Pt": _number(score.pt) if score else None,
             "Pb": _number(score.pb) if score else None,
             "P%": _number(score.ppct) if score else None,
-            "Ru": _number(8 * pf + 600) if pf is not None else None,
+            "Ru": _number(rating_from_pf(pf)) if pf is not None else None,
             "games_counted": score.games_counted if score else 0,
             "PP": None if premium is None else float(premium),
         }
-        keyed.append((pf, number, line))
-    # PF values are fractions with small denominators, so their float images order them
-    # exactly; ties are still decided on the exact values below
-    keyed.sort(key=lambda item: (item[0] is None, -float(item[0] or 0), item[1]))
-    # players without a counted game never share a place: each gets a key of its own
-    places = shared_places([object() if pf is None else pf for pf, _, _ in keyed])
+        pfs.append((number, pf))
     ranked: list[Row] = []
-    for rank, (_, _, line) in zip(places, keyed, strict=True):
+    for rank, number in pf_places(pfs):
+        line = rows[number]
         line["rank"] = rank
         ranked.append(line)
     return ranked
@@ -262,31 +195,17 @@ def _variants(row: TournamentRow, ordered: list[Row], player_count: int) -> list
     options = config_of(row).flampark
     variant = options.variant if options is not None else "individual"
     if variant == "group" and row.total_rounds:
-        bounds = group_bounds(player_count, row.total_rounds)
+        numbers = [line["start_number"] for line in ordered]
+        groups = groups_of(numbers, player_count, row.total_rounds)
         for line in ordered:
-            number = line["start_number"]
-            line["group"] = next(
-                i for i, (first, size) in enumerate(bounds, 1) if number < first + size
-            )
+            line["group"] = groups[line["start_number"]]
         return None
     if variant != "team":
         return None
-    teams: list[Row] = []
-    for team in (1, 2):
-        members = [line for line in ordered if 2 - line["start_number"] % 2 == team]
-        for line in members:
-            line["team"] = team
-        results = [m["flampark"]["PF"] for m in members if m["flampark"]["PF"] is not None]
-        teams.append(
-            {
-                "rank": 0,
-                "team": team,
-                "players": len(members),
-                "points": sum(m["points"] for m in members),
-                "PF": sum(results) / len(results) if results else None,
-            }
-        )
-    teams.sort(key=lambda line: (-line["points"], line["team"]))
-    for rank, line in zip(shared_places([line["points"] for line in teams]), teams, strict=True):
-        line["rank"] = rank
-    return teams
+    for line in ordered:
+        line["team"] = team_of(line["start_number"])
+    members = ((line["start_number"], line["points"], line["flampark"]["PF"]) for line in ordered)
+    return [
+        {"rank": t.rank, "team": t.team, "players": t.players, "points": t.points, "PF": t.pf}
+        for t in team_table(members)
+    ]

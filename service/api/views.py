@@ -13,16 +13,12 @@ from service.api.schemas.players import PlayerPublic
 from service.api.schemas.rounds import ByePublic, GamePublic, RoundPublic
 from service.api.schemas.standings import StandingsPublic
 from service.api.schemas.tournaments import FlamparkSettings, SwissSettings, TournamentPublic
-from service.api.standings_table import (
-    StandingsFilter,
-    default_tiebreaks,
-    standings_table,
-    tiebreak_order,
-)
+from service.api.standings_table import default_tiebreaks, standings_table, tiebreak_order
 from service.api.state import AppState
 from service.db.repository import count_players
 from service.db.tables import ByeRow, GameRow, PlayerRow, TournamentRow
 from service.db.tournament_config import config_of
+from service.engine.scoring.classification import StandingsFilter
 from service.engine.systems import spec_of
 
 __all__ = [
