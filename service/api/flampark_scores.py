@@ -12,7 +12,6 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
-from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from service.api.snapshots import (
@@ -24,7 +23,7 @@ from service.api.snapshots import (
 )
 from service.api.state import AppState
 from service.db.repository import confirmed_shortenings
-from service.db.tables import PlayerRow, TournamentRow, TournamentStatus
+from service.db.tables import PlayerRow, TournamentRow
 from service.db.tournament_config import config_of
 from service.engine.scoring.flampark import FlamparkAccumulator, FlamparkScore
 from service.engine.scoring.progress_premium import progress_premium_from_ru
@@ -32,7 +31,6 @@ from service.engine.scoring.progress_premium import progress_premium_from_ru
 __all__ = [
     "FlamparkTable",
     "flampark_table",
-    "flampark_tournaments",
     "shortenings",
 ]
 
@@ -130,18 +128,6 @@ async def _accumulator(
         cache.clear()
     cache[row.id] = (row.last_seq, accumulator)
     return accumulator
-
-
-async def flampark_tournaments(session: AsyncSession) -> list[TournamentRow]:
-    """Every public FLAMPARK tournament that has started (private and archived ones
-    stay out of the cross-tournament lists: docs/api.md#access-and-privacy)."""
-    statement = select(TournamentRow).where(
-        TournamentRow.system == "flampark",
-        col(TournamentRow.status) != TournamentStatus.REGISTRATION,
-        TournamentRow.visibility == "public",
-        col(TournamentRow.archived_at).is_(None),
-    )
-    return list((await session.exec(statement)).all())
 
 
 _MINUTES_KEYS = ("time_shortened_minutes", "shortened_minutes")

@@ -12,7 +12,7 @@ from typing import Annotated
 from fastapi import APIRouter, Query
 
 from service.api.deps import SessionDep, StateDep
-from service.api.flampark_scores import FlamparkTable, flampark_table, flampark_tournaments
+from service.api.flampark_scores import FlamparkTable, flampark_table
 from service.api.schemas.flampark_lists import (
     BestGame,
     GameParts,
@@ -21,6 +21,7 @@ from service.api.schemas.flampark_lists import (
     Side,
     TournamentRef,
 )
+from service.db.listing import flampark_tournaments
 from service.db.tables import PlayerRow
 from service.db.tournament_config import config_of
 from service.engine.model import Outcome
