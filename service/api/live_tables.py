@@ -3,7 +3,7 @@ service/live/reader.py runs in its own process or thread; docs/live.md#how-it-is
 
 Spectators never read the database: for each followed tournament this turns the new
 events into encoded frames and a new snapshot, bringing the table forward from the
-events (`service.api.snapshots`) and computing it once per batch of events however
+events (`service.views.snapshots`) and computing it once per batch of events however
 many clients follow it. It also serves `GET /standings`: the document as of at least
 the event the asking request read, encoded once.
 
@@ -22,10 +22,7 @@ from typing import Any
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from service.api.access import changes_admission, event_view, narrows_view
-from service.api.bridge_views import bridge_ranking_document
-from service.api.snapshots import bring_engine_view_forward, seed_engine_view
 from service.api.state import AppState
-from service.api.views import standings_document
 from service.config import Settings
 from service.db.bridge import RESULT_EVENTS
 from service.db.events import STANDINGS_EVENTS, events_since
@@ -35,6 +32,10 @@ from service.db.tables import TournamentKind, TournamentRow
 from service.live.bus import InProcessBus
 from service.live.frames import Frame, Rows, event_message, snapshot_message, table_delta
 from service.live.reader import TableText, Update
+from service.views.bridge_ranking import bridge_ranking_document
+from service.views.cache import ViewCache
+from service.views.snapshots import bring_engine_view_forward, seed_engine_view
+from service.views.standings_table import standings_document
 
 __all__ = ["TableKind", "Tables", "create_tables", "table_kind"]
 
@@ -46,7 +47,7 @@ class TableKind:
 
     key: str
     moving: frozenset[str]
-    build: Callable[[AppState, AsyncSession, TournamentRow], Awaitable[dict[str, Any]]]
+    build: Callable[[ViewCache, AsyncSession, TournamentRow], Awaitable[dict[str, Any]]]
     row_id: str
 
 
@@ -140,8 +141,8 @@ class Tables:
                 document = known.document
             else:
                 if schedule is not None:
-                    await seed_engine_view(state, session, row, at_least, schedule)
-                document = await standings_document(state, session, row)
+                    await seed_engine_view(state.views, session, row, at_least, schedule)
+                document = await standings_document(state.views, session, row)
             kept = TableText(row.last_seq, _encode(document))
         self._documents[tournament_id] = kept
         self._documents.move_to_end(tournament_id)
@@ -162,7 +163,7 @@ class Tables:
                 return Update(exists=True, system=row.system, seq=since)
             kind = table_kind(row.kind)
             if since is None or known is None or known.seq != since:
-                document = await kind.build(state, session, row)
+                document = await kind.build(state.views, session, row)
                 rows = table_delta(None, document, kind.row_id).rows
                 self._known[tournament_id] = _Known(row.last_seq, rows, document)
                 return Update(
@@ -182,8 +183,8 @@ class Tables:
             delta = None
             if moving:
                 # the events just read bring the engine's view forward: not read twice
-                bring_engine_view_forward(state, row, since, events)
-                document = await kind.build(state, session, row)
+                bring_engine_view_forward(state.views, row, since, events)
+                document = await kind.build(state.views, session, row)
                 delta = table_delta(known.rows, document, kind.row_id)
                 known.rows, known.document = delta.rows, document
             known.seq = row.last_seq

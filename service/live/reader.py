@@ -11,7 +11,7 @@ round-robin) never holds the GIL the API's event loop needs to serve result PUTs
 thread variant, `ARBITER_LIVE_READER=thread`, shares the GIL: lighter, for small events).
 
 The tables are brought forward incrementally: the engine view of the tournament is
-patched with the games the new result events name (`service.api.snapshots`), and
+patched with the games the new result events name (`service.views.snapshots`), and
 several events that arrive during one computation are handled by the next one together
 (one computation, one delta, every event still gets its own frame).
 """

@@ -1,4 +1,5 @@
-"""The standings table as a JSON document (the shape of `StandingsPublic`).
+"""The standings table as a JSON document (the shape of the API's `StandingsPublic`),
+kept per (tournament, seq) for `GET /standings` and the live feed.
 
 Built from plain dicts: after every result the table of a large event is rebuilt, and
 thousands of validated models per rebuild would cost more than the scoring itself.
@@ -12,10 +13,6 @@ from typing import Any
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from service.api.flampark_scores import flampark_table
-from service.api.schemas.common import to_number
-from service.api.snapshots import engine_view, players_view
-from service.api.state import AppState
 from service.app.offload import run_cpu
 from service.db.tables import TournamentRow
 from service.db.tournament_config import config_of
@@ -30,10 +27,14 @@ from service.engine.scoring.reading import default_tiebreaks as system_default
 from service.engine.scoring.standings import Standings, compute_standings
 from service.engine.scoring.tiebreaks.context import last_decided_round
 from service.engine.scoring.withdrawals import annulled_withdrawals, without_players
+from service.views.cache import ViewCache
+from service.views.flampark_scores import flampark_table
+from service.views.snapshots import engine_view, players_view
 
 __all__ = [
     "JCA_TIEBREAKS",
     "default_tiebreaks",
+    "standings_document",
     "standings_table",
     "tiebreak_order",
 ]
@@ -57,7 +58,7 @@ def tiebreak_order(row: TournamentRow) -> list[str]:
 
 
 async def standings_table(
-    state: AppState,
+    views: ViewCache,
     session: AsyncSession,
     row: TournamentRow,
     *,
@@ -70,8 +71,8 @@ async def standings_table(
     round-robin leaves out a withdrawn player who completed fewer than half of their
     games, with every game against them (FIDE C.06 V.4)."""
     order = tiebreaks or tiebreak_order(row)
-    tournament = await engine_view(state, session, row)
-    players = await players_view(state, session, row)
+    tournament = await engine_view(views, session, row)
+    players = await players_view(views, session, row)
     if row.system in ROUND_ROBIN_SYSTEMS:
         withdrawn = (n for n, player in players.items() if player.extra.get("withdrawn"))
         tournament = without_players(tournament, annulled_withdrawals(tournament, withdrawn))
@@ -85,9 +86,9 @@ async def standings_table(
             order,
             explain=explain,
             round_robin=round_robin,
-            previous=state.views.tiebreak_contexts.get(row.id),
+            previous=views.tiebreak_contexts.get(row.id),
         )
-        state.views.keep_context(row.id, table.context)
+        views.keep_context(row.id, table.context)
     else:
         table = await run_cpu(points_only, tournament)
     rows: dict[int, Row] = {}
@@ -99,7 +100,7 @@ async def standings_table(
             "name": player.name,
             "rating": player.rating or None,  # null = unrated
             "points": float(line.points),
-            "tiebreaks": {code: to_number(v) for code, v in line.tiebreaks.items()},
+            "tiebreaks": {code: _number(v) for code, v in line.tiebreaks.items()},
             "flampark": None,
             "team": None,
             "group": None,
@@ -109,7 +110,7 @@ async def standings_table(
     teams = None
     if row.system == "flampark":
         sort_order = "PF"
-        ordered = await _by_pf(state, session, row, rows)
+        ordered = await _by_pf(views, session, row, rows)
         teams = _variants(row, ordered, len(players))
     selected = filters or StandingsFilter()
     if selected.as_dict():
@@ -134,6 +135,20 @@ async def standings_table(
     }
 
 
+async def standings_document(
+    views: ViewCache, session: AsyncSession, row: TournamentRow
+) -> dict[str, Any]:
+    """Standings as JSON, cached per (tournament, last event) for the live feed."""
+    key = (row.id, row.last_seq)
+    cached = views.standings.get(key)
+    if cached is None:
+        cached = await standings_table(views, session, row)
+        if len(views.standings) > 256:
+            views.standings.clear()
+        views.standings[key] = cached
+    return cached
+
+
 def _last_decided_round(tournament: Tournament, table: Standings) -> int:
     """The highest round with a game result (0 before the first): from the tie-break
     digest when there is one, which keeps it for the rounds it brought forward, else
@@ -156,15 +171,16 @@ def _games(line: Row, played: Counter[int]) -> int:
 
 
 def _number(value: Fraction | None) -> float | None:
+    """A value as JSON: a float (a tie-break's `15.5`, `1850.0`), null where undefined."""
     return None if value is None else float(value)
 
 
 async def _by_pf(
-    state: AppState, session: AsyncSession, row: TournamentRow, rows: dict[int, Row]
+    views: ViewCache, session: AsyncSession, row: TournamentRow, rows: dict[int, Row]
 ) -> list[Row]:
     """Rows by PF descending (players without a counted game last); equal PF share a
     rank. Players of different distances rank together (Formuła FLAMPARK)."""
-    table = await flampark_table(state, session, row)
+    table = await flampark_table(views, session, row)
     pfs: list[tuple[int, Fraction | None]] = []
     for number, line in rows.items():
         score = table.scores.get(number)
