@@ -84,9 +84,9 @@ class TableText:
 
 
 class TableSource(Protocol):
-    """The reader's work on its loop (service/api/live_tables.py builds the tables the
-    feed sends, from the API's documents): the live layer only moves it to a thread or
-    a process and carries its answers."""
+    """The reader's work on its loop (service/views/live_tables.py builds the tables the
+    feed sends): the live layer only moves it to a thread or a process and carries its
+    answers."""
 
     async def open(self) -> None:
         """Open its own database engine."""
@@ -417,7 +417,7 @@ class ProcessReader:
 
 def create_reader(settings: Settings, tables: TableFactory) -> Reader:
     """The process reader unless `live_reader` is "thread" (lighter, shares the GIL);
-    `tables` makes the work it runs (service/api/live_tables.py)."""
+    `tables` makes the work it runs (service/views/live_tables.py)."""
     if settings.live_reader == "thread":
         return ThreadReader(settings, tables)
     return ProcessReader(settings, tables)

@@ -12,13 +12,12 @@ import pytest
 from fastapi import FastAPI
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from service.api import live_tables
-from service.api.live_tables import Tables
 from service.config import Settings
 from service.db.events import events_since
 from service.db.repository import list_players
 from service.db.tables import PlayerRow, TournamentRow
-from service.views import snapshots
+from service.views import live_tables, snapshots
+from service.views.live_tables import Tables
 from service.views.snapshots import engine_view, players_view
 from tests.api.conftest import create_round_robin
 
