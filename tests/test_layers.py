@@ -1,6 +1,9 @@
-"""Dependencies point one way (docs/architecture.md: api -> app -> live/db -> engine):
-the application layer, the live layer, the database layer and the engine never import
-the API layer, and the database layer and the engine never import the live layer."""
+"""Dependencies point one way (docs/architecture.md: api -> views -> app/live/db ->
+engine, and api -> app): the read side (views), the application layer, the live layer,
+the database layer and the engine never import the API layer; the application layer,
+the live layer, the database layer and the engine never import the read side (which
+takes the CPU pool of app/offload.py and the frames of live/); and the database layer
+and the engine never import the live layer."""
 
 from __future__ import annotations
 
@@ -24,7 +27,8 @@ def _imports(path: Path) -> set[str]:
 
 
 RULES = [
-    *(("service.api", layer) for layer in ("app", "live", "db", "engine")),
+    *(("service.api", layer) for layer in ("views", "app", "live", "db", "engine")),
+    *(("service.views", layer) for layer in ("app", "live", "db", "engine")),
     *(("service.live", layer) for layer in ("db", "engine")),
 ]
 """(package, layer): the layer never imports the package above it."""

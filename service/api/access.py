@@ -55,6 +55,7 @@ __all__ = [
 
 Role = Literal["organizer", "viewer", "player", "table"]
 
+
 @dataclass(frozen=True, slots=True)
 class Reader:
     """Whose token came with a request: the organizer, the viewer token, a player (by
