@@ -38,11 +38,11 @@ from bench_writes import (  # bench/: this folder
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the tree this script is in
 
-from service.api.live_tables import Tables
 from service.config import Settings
 from service.db.loading import Schedule, stored_schedule
 from service.db.repository import get_tournament, load_engine_tournament
 from service.db.session import create_engine, create_session_factory
+from service.views.live_tables import Tables
 
 
 async def _cold_read(url: str, tournament_id: str) -> float:

@@ -11,10 +11,11 @@
 - Personal data (FIDE id, federation, sex, birth year, identity link) is shown to the
   organizer only, unless the organizer sets `publish_personal_data`.
 
-The live route calls `authorize_read` on connect (see its docstring) and `event_view`
-for each event it sends; after an event that `changes_admission` every open socket of
-the tournament is checked again (`api.live_access`), and one that `narrows_view` ends
-the replay of frames encoded before it.
+The live route calls `authorize_read` on connect (see its docstring); the feed shows
+each event as a reader without a token may see it (`views.events`); after an event that
+`changes_admission` every open socket of the tournament is checked again
+(`api.live_access`), and one that `narrows_view` ends the replay of frames encoded
+before it.
 """
 
 from __future__ import annotations
@@ -36,28 +37,23 @@ from service.db.tokens import digest_matches, hash_token
 from service.db.tournament_config import config_of
 from service.engine.model import Tournament
 from service.errors import Forbidden, Gone, Unauthenticated
+from service.views.events import shown_payload
 
 __all__ = [
-    "PERSONAL_FIELDS",
     "TokenHolder",
     "authorize_read",
-    "changes_admission",
     "check_readable",
     "event_view",
     "identify",
     "identify_digests",
     "install_token_redaction",
     "is_bridge",
-    "narrows_view",
     "require_writer",
     "shows_personal_data",
     "without_personal_data",
 ]
 
 Role = Literal["organizer", "viewer", "player", "table"]
-
-PERSONAL_FIELDS = ("fide_id", "federation", "sex", "birth_year", "identity")
-"""A player's fields shown only to the organizer unless published (docs/security.md#privacy)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -291,37 +287,13 @@ def without_personal_data(tournament: Tournament) -> Tournament:
     return dataclasses.replace(tournament, players=players)
 
 
-_PLAYER_EVENTS = frozenset({"player_added", "player_updated"})
-
-
 def event_view(
     row: TournamentRow, reader: TokenHolder | None, event_type: str, payload: dict[str, Any]
 ) -> dict[str, Any]:
     """An event's payload as this reader may see it: player registrations and changes
-    lose their personal fields unless the reader may see them. The live route sends
-    `event_view(row, reader, e.type, e.payload)` in place of `e.payload`."""
-    if event_type not in _PLAYER_EVENTS or shows_personal_data(row, reader):
-        return payload
-    return {key: value for key, value in payload.items() if key not in PERSONAL_FIELDS}
-
-
-_ADMISSION_EVENTS = frozenset({"token_rotated", "token_revoked", "tournament_archived"})
-
-
-def changes_admission(event_type: str, payload: dict[str, Any]) -> bool:
-    """Whether an event may change who may read the tournament: a token rotated or
-    revoked, the visibility changed, the tournament archived. The live feed checks its
-    open sockets again after one (`api.live_access`)."""
-    if event_type == "settings_changed":
-        return "visibility" in payload.get("after", {})
-    return event_type in _ADMISSION_EVENTS
-
-
-def narrows_view(event_type: str, payload: dict[str, Any]) -> bool:
-    """Whether an event may hide from readers what they saw before it: personal data
-    no longer published. Frames encoded before it are not replayed after it."""
-    after = payload.get("after", {}) if event_type == "settings_changed" else {}
-    return after.get("publish_personal_data", True) is False
+    lose their personal fields unless the reader may see them (`views.events`, whose
+    rule the live feed applies to a reader without a token)."""
+    return shown_payload(event_type, payload, personal=shows_personal_data(row, reader))
 
 
 _TOKEN_IN_QUERY = re.compile(r"([?&]token=)[^&\s\"']*")

@@ -22,7 +22,6 @@ from service.api.errors import install_error_handlers
 from service.api.idempotency import IdempotencyMiddleware, run_purger
 from service.api.limits import BodyLimitMiddleware
 from service.api.live_access import refusals
-from service.api.live_tables import create_tables
 from service.api.observability import REQUEST_ID_HEADER, install_observability, metrics_of
 from service.api.ratelimit import RateLimitMiddleware, RateLimits, parse_limit
 from service.api.routes import (
@@ -55,6 +54,7 @@ from service.live.bus import create_bus
 from service.live.hub import Hub
 from service.live.reader import create_reader
 from service.live.wire import ServerSendMiddleware
+from service.views.live_tables import create_tables
 
 __all__ = ["create_app"]
 

@@ -1,84 +1,21 @@
-"""Player cards as JSON and as a printable HTML page (one card per A6 block).
-
-Cards are built for the players asked for only (one player, or one page of the printable
-cards), from plain rows (`service.db.cards`), off the event loop (`app.offload`).
+"""Player cards (`service.views.cards`) as JSON and as a printable HTML page (one card
+per A6 block), rendered off the event loop (`app.offload`).
 """
 
 from __future__ import annotations
 
-from collections import defaultdict
-from collections.abc import Collection
-from datetime import datetime
 from html import escape
 
-from service.api.schemas.cards import CardLine, CardOpponent, PlayerCard
-from service.db.cards import CardBye, CardGame, CardPlayer
+from service.api.schemas.cards import PlayerCard
 from service.db.tables import TournamentRow
-from service.db.tournament_config import config_of
+from service.views.cards import Card
 
-__all__ = ["build_cards", "cards_html"]
-
-
-def _start_times(row: TournamentRow) -> list[datetime | None]:
-    raw = config_of(row).schedule or ()
-    return [datetime.fromisoformat(value) if value else None for value in raw]
+__all__ = ["card_model", "cards_html"]
 
 
-def build_cards(
-    row: TournamentRow,
-    players: list[CardPlayer],
-    games: list[CardGame],
-    byes: list[CardBye],
-    rounds: list[int],
-    numbers: Collection[int],
-) -> dict[int, PlayerCard]:
-    """The cards of the players numbered `numbers`, keyed by start number: one line per
-    round in `rounds` (`games` and `byes` must hold at least those players' rows;
-    `players` names the opponents)."""
-    by_number = {p.start_number: p for p in players}
-    wanted = set(numbers)
-    times = _start_times(row)
-    lines: dict[int, dict[int, CardLine]] = defaultdict(dict)
-    for game in games:
-        start = times[game.round - 1] if game.round <= len(times) else None
-        for me, them, colour in (
-            (game.white, game.black, "white"),
-            (game.black, game.white, "black"),
-        ):
-            if me not in wanted:
-                continue
-            other = by_number[them]
-            lines[me][game.round] = CardLine(
-                round=game.round,
-                start_time=start,
-                table=game.table_no,
-                colour=colour,
-                opponent=CardOpponent(
-                    start_number=them, name=other.name, rating=other.rating or None
-                ),
-            )
-    for bye in byes:
-        if bye.player not in wanted:
-            continue
-        start = times[bye.round - 1] if bye.round <= len(times) else None
-        lines[bye.player][bye.round] = CardLine(
-            round=bye.round, start_time=start, table=None, colour=None, opponent=None, bye=bye.kind
-        )
-    cards: dict[int, PlayerCard] = {}
-    for number in sorted(wanted & by_number.keys()):
-        player = by_number[number]
-        own = lines.get(number, {})
-        cards[number] = PlayerCard(
-            start_number=number,
-            name=player.name,
-            rating=player.rating or None,
-            rounds=[
-                own.get(n)
-                or CardLine(round=n, start_time=None, table=None, colour=None, opponent=None)
-                for n in rounds
-            ],
-        )
-    return cards
+def card_model(card: Card) -> PlayerCard:
+    """A card as the API's JSON model."""
+    return PlayerCard.model_validate(card, from_attributes=True)
 
 
 _STYLE = """
@@ -98,9 +35,7 @@ td.n { text-align: right; }
 """
 
 
-def cards_html(
-    row: TournamentRow, cards: dict[int, PlayerCard], next_page: str | None = None
-) -> str:
+def cards_html(row: TournamentRow, cards: dict[int, Card], next_page: str | None = None) -> str:
     """A printable page: four A6 cards per A4 sheet, cut along the dashed lines; a link
     to the next page of cards (not printed) when there is one."""
     blocks = []

@@ -2,16 +2,16 @@
 its access changes (a token rotated or revoked, the tournament made private or
 archived), on every replica.
 
-Each of those writes appends an event (`access.changes_admission`), which reaches every
-replica's hub over the bus like any other. The channel that reads it hands this check
-the credentials its sockets were admitted with, each token once (as its digest; None
-for the spectators without one), and closes the sockets whose credential no longer
+Each of those writes appends an event (`views.events.changes_admission`), which reaches
+every replica's hub over the bus like any other. The channel that reads it hands this
+check the credentials its sockets were admitted with, each token once (as its digest;
+None for the spectators without one), and closes the sockets whose credential no longer
 admits them, as a new connection with it would be refused: 4401 for a token that no
 longer belongs to the tournament or a private tournament without one, 4410 for an
 archived tournament (its organizer still follows it). One read of the tournament's row
 and one query for the players' or tables' tokens (`access.identify_digests`) however
-many sockets hold them: the cost is per access change and per socket of that
-tournament, never per event.
+many sockets hold them: the cost is per access change and per socket of that tournament,
+never per event.
 """
 
 from __future__ import annotations

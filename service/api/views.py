@@ -1,4 +1,4 @@
-"""Rows and engine values -> response documents (shared by routes and the live feed)."""
+"""Rows and engine values -> response models (shared by the routes)."""
 
 from __future__ import annotations
 
@@ -13,24 +13,19 @@ from service.api.schemas.players import PlayerPublic
 from service.api.schemas.rounds import ByePublic, GamePublic, RoundPublic
 from service.api.schemas.standings import StandingsPublic
 from service.api.schemas.tournaments import FlamparkSettings, SwissSettings, TournamentPublic
-from service.api.standings_table import (
-    StandingsFilter,
-    default_tiebreaks,
-    standings_table,
-    tiebreak_order,
-)
 from service.api.state import AppState
 from service.db.repository import count_players
 from service.db.tables import ByeRow, GameRow, PlayerRow, TournamentRow
 from service.db.tournament_config import config_of
+from service.engine.scoring.classification import StandingsFilter
 from service.engine.systems import spec_of
+from service.views.standings_table import default_tiebreaks, standings_table, tiebreak_order
 
 __all__ = [
     "StandingsFilter",
     "default_tiebreaks",
     "player_public",
     "round_public",
-    "standings_document",
     "standings_public",
     "tournament_public",
 ]
@@ -118,20 +113,6 @@ async def standings_public(
 ) -> StandingsPublic:
     """The standings as a validated model (for the routes that filter or explain)."""
     document = await standings_table(
-        state, session, row, tiebreaks=tiebreaks, filters=filters, explain=explain
+        state.views, session, row, tiebreaks=tiebreaks, filters=filters, explain=explain
     )
     return StandingsPublic.model_validate(document)
-
-
-async def standings_document(
-    state: AppState, session: AsyncSession, row: TournamentRow
-) -> dict[str, Any]:
-    """Standings as JSON, cached per (tournament, last event) for the live feed."""
-    key = (row.id, row.last_seq)
-    cached = state.views.standings.get(key)
-    if cached is None:
-        cached = await standings_table(state, session, row)
-        if len(state.views.standings) > 256:
-            state.views.standings.clear()
-        state.views.standings[key] = cached
-    return cached

@@ -1,5 +1,6 @@
 """Read-only lists: tournament and bridge-event pages (keyset pagination on
-`(created_at, id)`, newest first), round summaries, one player's games."""
+`(created_at, id)`, newest first), the FLAMPARK tournaments the cross-tournament lists
+read, round summaries, one player's games."""
 
 from __future__ import annotations
 
@@ -12,11 +13,19 @@ from sqlalchemy import and_, func, or_
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from service.db.tables import ByeRow, GameRow, PlayerRow, TournamentKind, TournamentRow
+from service.db.tables import (
+    ByeRow,
+    GameRow,
+    PlayerRow,
+    TournamentKind,
+    TournamentRow,
+    TournamentStatus,
+)
 
 __all__ = [
     "PageKey",
     "RoundCounts",
+    "flampark_tournaments",
     "page_events",
     "player_by_number",
     "player_rounds",
@@ -80,6 +89,18 @@ async def page_events(
         counts = {tid: int(n) for tid, n in (await session.exec(counted)).all()}
     next_key = PageKey(rows[-1].created_at, rows[-1].id) if more else None
     return [(row, counts.get(row.id, 0)) for row in rows], next_key
+
+
+async def flampark_tournaments(session: AsyncSession) -> list[TournamentRow]:
+    """Every public FLAMPARK tournament that has started (private and archived ones
+    stay out of the cross-tournament lists: docs/api.md#access-and-privacy)."""
+    statement = select(TournamentRow).where(
+        TournamentRow.system == "flampark",
+        col(TournamentRow.status) != TournamentStatus.REGISTRATION,
+        TournamentRow.visibility == "public",
+        col(TournamentRow.archived_at).is_(None),
+    )
+    return list((await session.exec(statement)).all())
 
 
 @dataclass(frozen=True, slots=True)

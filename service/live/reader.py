@@ -11,7 +11,7 @@ round-robin) never holds the GIL the API's event loop needs to serve result PUTs
 thread variant, `ARBITER_LIVE_READER=thread`, shares the GIL: lighter, for small events).
 
 The tables are brought forward incrementally: the engine view of the tournament is
-patched with the games the new result events name (`service.api.snapshots`), and
+patched with the games the new result events name (`service.views.snapshots`), and
 several events that arrive during one computation are handled by the next one together
 (one computation, one delta, every event still gets its own frame).
 """
@@ -84,9 +84,9 @@ class TableText:
 
 
 class TableSource(Protocol):
-    """The reader's work on its loop (service/api/live_tables.py builds the tables the
-    feed sends, from the API's documents): the live layer only moves it to a thread or
-    a process and carries its answers."""
+    """The reader's work on its loop (service/views/live_tables.py builds the tables the
+    feed sends): the live layer only moves it to a thread or a process and carries its
+    answers."""
 
     async def open(self) -> None:
         """Open its own database engine."""
@@ -418,7 +418,7 @@ class ProcessReader:
 
 def create_reader(settings: Settings, tables: TableFactory) -> FeedReader:
     """The process reader unless `live_reader` is "thread" (lighter, shares the GIL);
-    `tables` makes the work it runs (service/api/live_tables.py)."""
+    `tables` makes the work it runs (service/views/live_tables.py)."""
     if settings.live_reader == "thread":
         return ThreadReader(settings, tables)
     return ProcessReader(settings, tables)

@@ -15,9 +15,9 @@ import httpx
 import pytest
 from fastapi import FastAPI
 
-from service.api import standings_table
 from service.api.routes import compute
 from service.live.reader import ReaderError, TableText
+from service.views import standings_table
 from tests.api.conftest import create_round_robin
 
 PLAYERS = [("Ann", 2100), ("Bob", 2000), ("Cid", 1900), ("Dan", 1800)]

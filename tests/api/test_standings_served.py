@@ -13,15 +13,15 @@ import pytest
 from fastapi import FastAPI
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from service.api import snapshots
 from service.api.app import create_app
-from service.api.live_tables import Tables
 from service.config import Settings
 from service.db.loading import Schedule
 from service.db.repository import load_engine_tournament
 from service.db.tables import TournamentRow
 from service.engine.model import Tournament
 from service.live.reader import ReaderError, TableText
+from service.views import snapshots
+from service.views.live_tables import Tables
 from tests.api.conftest import create_round_robin
 
 FOUR = [("Ann", 2100), ("Bob", 2000), ("Cid", 1900), ("Dan", 1800)]

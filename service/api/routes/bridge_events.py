@@ -29,7 +29,6 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from service.api.access import TokenHolder, authorize_read, require_writer
-from service.api.bridge_views import bridge_ranking_document
 from service.api.deps import SessionDep, StateDep, write_session
 from service.api.ids import EventId
 from service.api.publish import commit_and_publish
@@ -72,6 +71,7 @@ from service.db.credentials import issue_viewer_token
 from service.db.tables import TournamentRow
 from service.engine.bridge.movement import Layout
 from service.errors import Forbidden, InvalidInput
+from service.views.bridge_ranking import bridge_ranking_document
 
 __all__ = ["router"]
 
@@ -319,7 +319,7 @@ async def read_result(
 async def read_ranking(event: EventDep, session: SessionDep, state: StateDep) -> dict[str, Any]:
     """The live ranking: matchpoint percentage, Butler or Cavendish IMPs (pairs), VP
     then IMP difference (teams), from the results entered so far."""
-    return await bridge_ranking_document(state, session, event)
+    return await bridge_ranking_document(state.views, session, event)
 
 
 @router.post("/{event_id}/import", response_model=BridgeImportSummary, openapi_extra=PBN_BODY)

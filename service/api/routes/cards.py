@@ -15,13 +15,14 @@ from typing import Annotated
 from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import HTMLResponse
 
-from service.api.cards import build_cards, cards_html
+from service.api.cards import card_model, cards_html
 from service.api.deps import PageTournamentDep, SessionDep, TournamentDep
 from service.api.schemas.cards import PlayerCard
 from service.app.offload import run_cpu
 from service.db.cards import card_rows, numbered_players, paired_rounds
 from service.db.repository import start_number_of
 from service.errors import InvalidInput, NotFound
+from service.views.cards import build_cards
 
 __all__ = ["MAX_CARDS_PAGE", "MAX_CARD_LINES", "router"]
 
@@ -48,7 +49,7 @@ async def player_card(
     rounds = await paired_rounds(session, tournament.id)
     games, byes = await card_rows(session, tournament.id, start_number, start_number)
     cards = await run_cpu(build_cards, tournament, players, games, byes, rounds, [start_number])
-    return cards[start_number]
+    return card_model(cards[start_number])
 
 
 @router.get(

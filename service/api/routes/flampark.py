@@ -12,7 +12,6 @@ from typing import Annotated
 from fastapi import APIRouter, Query
 
 from service.api.deps import SessionDep, StateDep
-from service.api.flampark_scores import FlamparkTable, flampark_table, flampark_tournaments
 from service.api.schemas.flampark_lists import (
     BestGame,
     GameParts,
@@ -21,10 +20,12 @@ from service.api.schemas.flampark_lists import (
     Side,
     TournamentRef,
 )
+from service.db.listing import flampark_tournaments
 from service.db.tables import PlayerRow
 from service.db.tournament_config import config_of
 from service.engine.model import Outcome
 from service.engine.scoring.flampark import best_games
+from service.views.flampark_scores import FlamparkTable, flampark_table
 
 router = APIRouter(prefix="/v1/flampark", tags=["flampark"])
 
@@ -44,7 +45,7 @@ async def list_best_games(
     tournament, the round and the value's parts. Equal values: earlier round first."""
     candidates = []
     for row in await flampark_tournaments(session):
-        table = await flampark_table(state, session, row)
+        table = await flampark_table(state.views, session, row)
         for player, game in best_games(table.scores, limit=limit):
             candidates.append((game.value.total, row.created_at, game.round, player, table, game))
     candidates.sort(key=lambda c: (-c[0], c[1], c[2], c[3]))
@@ -130,7 +131,7 @@ async def ranking(
     (otherwise `identity` is the person's latest tournament entry)."""
     records: dict[str, _Record] = defaultdict(_Record)
     for row in await flampark_tournaments(session):
-        _collect(records, await flampark_table(state, session, row))
+        _collect(records, await flampark_table(state.views, session, row))
     means = {key: sum(r.values, Fraction(0)) / len(r.values) for key, r in records.items()}
     ordered = sorted(records, key=lambda key: (-means[key], records[key].name, key))
     players = []

@@ -13,11 +13,12 @@ from service.api.deps import ReaderDep, SessionDep, StateDep, TournamentDep
 from service.api.schemas.players import Sex
 from service.api.schemas.standings import StandingsPublic
 from service.api.state import AppState
-from service.api.views import StandingsFilter, standings_document, standings_public
+from service.api.views import StandingsFilter, standings_public
 from service.db.repository import list_players
 from service.db.tables import TournamentRow
 from service.errors import Forbidden, NotFound
 from service.live.reader import ReaderError
+from service.views.standings_table import standings_document
 
 router = APIRouter(prefix="/v1/tournaments/{tournament_id}/standings", tags=["standings"])
 
@@ -95,7 +96,7 @@ async def _whole_table(
             text = None  # the reader is restarting: compute here
     response: Response
     if text is None:
-        document = await standings_document(state, session, tournament)
+        document = await standings_document(state.views, session, tournament)
         seq, response = tournament.last_seq, JSONResponse(document)
     else:
         seq, response = text.seq, Response(text.text, media_type="application/json")

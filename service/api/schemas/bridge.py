@@ -2,7 +2,8 @@
 
 Numbers leave the service as JSON numbers: whole values as integers, others rounded
 half-up to 2 decimals (matchpoints, percentages, IMPs, VP). The engine keeps them
-exact; `number` is the one place where they are rounded for display.
+exact; `number` (the engine's `bridge.rounding.figure`) is the one place where they are
+rounded for display.
 
 Board entries (the `scores` of a board, NS point of view) are one of:
 
@@ -21,12 +22,13 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt
 
 from service.api.schemas.common import ApiModel, Name, ShortName
-from service.engine.bridge import ArtificialScore, BoardEntry, WeightedScore, round_half_up
+from service.engine.bridge import ArtificialScore, BoardEntry, WeightedScore
 from service.engine.bridge.butler import DatumMethod, DatumRounding
 from service.engine.bridge.cavendish import CavendishDivisor
 from service.engine.bridge.contract import Seat as EngineSeat
 from service.engine.bridge.imps import ImpRounding
 from service.engine.bridge.matchpoints import MatchpointUnits
+from service.engine.bridge.rounding import figure as number
 from service.engine.bridge.vp import BandScale
 
 __all__ = [
@@ -118,16 +120,6 @@ EntrantNumber = Annotated[StrictInt, Field(ge=1, le=100_000)]
 NsScore = Annotated[
     StrictInt, Field(ge=-100_000, le=100_000, description="A North-South score in points.")
 ]
-
-
-def number(value: int | Fraction | Decimal, places: int = 2) -> Number:
-    """A JSON number: an int when whole, else rounded half-up to `places` decimals."""
-    if isinstance(value, int):
-        return value
-    exact = Fraction(value)
-    if exact.denominator == 1:
-        return int(exact)
-    return float(round_half_up(exact, places))
 
 
 # --- board entries -------------------------------------------------------------------

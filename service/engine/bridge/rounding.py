@@ -11,7 +11,7 @@ import math
 from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 
-__all__ = ["round_half_up", "to_decimal"]
+__all__ = ["figure", "round_half_up", "to_decimal"]
 
 
 def to_decimal(value: int | Fraction) -> Decimal:
@@ -33,3 +33,14 @@ def round_half_up(value: int | Fraction | Decimal, places: int = 2) -> Decimal:
     units = math.floor(magnitude + Fraction(1, 2))
     signed = units if exact >= 0 else -units
     return Decimal(signed).scaleb(-places)
+
+
+def figure(value: int | Fraction | Decimal, places: int = 2) -> int | float:
+    """A figure as a JSON number: an int when whole, else rounded half-up to `places`
+    decimals (matchpoints, percentages, IMPs, VP as the service shows them)."""
+    if isinstance(value, int):
+        return value
+    exact = Fraction(value)
+    if exact.denominator == 1:
+        return int(exact)
+    return float(round_half_up(exact, places))

@@ -7,44 +7,31 @@ reused by the standings, the live feed, the best-games list and the players' ran
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
-from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from service.api.snapshots import (
+from service.db.repository import confirmed_shortenings
+from service.db.tables import TournamentRow
+from service.db.tournament_config import config_of
+from service.engine.scoring.flampark import FlamparkAccumulator
+from service.engine.scoring.progress_premium import progress_premium_from_ru
+from service.views.cache import FlamparkTable, ViewCache
+from service.views.snapshots import (
     confirmed_result,
     engine_view,
     players_view,
     result_event_of,
     result_events,
 )
-from service.api.state import AppState
-from service.db.repository import confirmed_shortenings
-from service.db.tables import PlayerRow, TournamentRow, TournamentStatus
-from service.db.tournament_config import config_of
-from service.engine.scoring.flampark import FlamparkAccumulator, FlamparkScore
-from service.engine.scoring.progress_premium import progress_premium_from_ru
 
 __all__ = [
     "FlamparkTable",
     "flampark_table",
-    "flampark_tournaments",
     "shortenings",
 ]
-
-
-@dataclass(frozen=True, slots=True)
-class FlamparkTable:
-    """A tournament's FLAMPARK scores and premiums, with the players they belong to."""
-
-    tournament: TournamentRow
-    players: dict[int, PlayerRow]
-    scores: dict[int, FlamparkScore]
-    premiums: dict[int, Decimal]
 
 
 def base_minutes(row: TournamentRow) -> int:
@@ -63,18 +50,18 @@ async def shortenings(session: AsyncSession, row: TournamentRow) -> dict[tuple[i
 
 
 async def flampark_table(
-    state: AppState, session: AsyncSession, row: TournamentRow
+    views: ViewCache, session: AsyncSession, row: TournamentRow
 ) -> FlamparkTable:
     """Scores and premiums after the tournament's latest event."""
     key = (row.id, row.last_seq)
-    cache = state.views.flampark
+    cache = views.flampark
     cached = cache.get(key)
     if cached is not None:
         return cached
-    locks = state.views.flampark_locks
+    locks = views.flampark_locks
     async with locks.setdefault(row.id, asyncio.Lock()):
-        players = await players_view(state, session, row)
-        accumulator = await _accumulator(state, session, row)
+        players = await players_view(views, session, row)
+        accumulator = await _accumulator(views, session, row)
         scores = accumulator.scores()
         options = config_of(row).flampark
         premium = options.progress_premium if options is not None else None
@@ -95,13 +82,13 @@ async def flampark_table(
 
 
 async def _accumulator(
-    state: AppState, session: AsyncSession, row: TournamentRow
+    views: ViewCache, session: AsyncSession, row: TournamentRow
 ) -> FlamparkAccumulator:
     """The tournament's running FLAMPARK sums at its latest event (results "live").
 
     Brought forward result by result when only results happened since the cached sums
     (each result touches its two players, O(1)); rebuilt from the games otherwise."""
-    cache = state.views.flampark_sums
+    cache = views.flampark_sums
     cached = cache.get(row.id)
     if cached is not None and cached[0] == row.last_seq:
         return cached[1]
@@ -122,7 +109,7 @@ async def _accumulator(
                 )
             cache[row.id] = (row.last_seq, accumulator)
             return accumulator
-    engine = await engine_view(state, session, row)
+    engine = await engine_view(views, session, row)
     accumulator = FlamparkAccumulator.from_tournament(
         engine, base_minutes=base_minutes(row), shortened=await shortenings(session, row)
     )
@@ -130,18 +117,6 @@ async def _accumulator(
         cache.clear()
     cache[row.id] = (row.last_seq, accumulator)
     return accumulator
-
-
-async def flampark_tournaments(session: AsyncSession) -> list[TournamentRow]:
-    """Every public FLAMPARK tournament that has started (private and archived ones
-    stay out of the cross-tournament lists: docs/api.md#access-and-privacy)."""
-    statement = select(TournamentRow).where(
-        TournamentRow.system == "flampark",
-        col(TournamentRow.status) != TournamentStatus.REGISTRATION,
-        TournamentRow.visibility == "public",
-        col(TournamentRow.archived_at).is_(None),
-    )
-    return list((await session.exec(statement)).all())
 
 
 _MINUTES_KEYS = ("time_shortened_minutes", "shortened_minutes")

@@ -1,4 +1,4 @@
-"""Per-event views brought forward (service/api/snapshots.py): after result events
+"""Per-event views brought forward (service/views/snapshots.py): after result events
 alone, the start list read for the cached seq stands for the new seq (no new read);
 after any other event it is read again."""
 
@@ -12,13 +12,13 @@ import pytest
 from fastapi import FastAPI
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from service.api import live_tables, snapshots
-from service.api.live_tables import Tables
-from service.api.snapshots import engine_view, players_view
 from service.config import Settings
 from service.db.events import events_since
 from service.db.repository import list_players
 from service.db.tables import PlayerRow, TournamentRow
+from service.views import live_tables, snapshots
+from service.views.live_tables import Tables
+from service.views.snapshots import engine_view, players_view
 from tests.api.conftest import create_round_robin
 
 PLAYERS = [("Ann", 2000), ("Ben", 1900), ("Cy", 1800), ("Dee", 1700)]
@@ -43,8 +43,8 @@ async def test_the_start_list_moves_on_with_results_and_is_read_after_other_even
         async with state.sessions() as session:
             row = await session.get(TournamentRow, event.id)
             assert row is not None
-            await engine_view(state, session, row)
-            return row.last_seq, await players_view(state, session, row)
+            await engine_view(state.views, session, row)
+            return row.last_seq, await players_view(state.views, session, row)
 
     seq, first = await views()
     assert reads == [event.id]

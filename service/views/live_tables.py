@@ -1,11 +1,12 @@
-"""The live feed's tables, built from the API's documents (the work the live reader of
-service/live/reader.py runs in its own process or thread; docs/live.md#how-it-is-served).
+"""The live feed's tables (the work the live reader of service/live/reader.py runs in
+its own process or thread; docs/live.md#how-it-is-served).
 
 Spectators never read the database: for each followed tournament this turns the new
 events into encoded frames and a new snapshot, bringing the table forward from the
-events (`service.api.snapshots`) and computing it once per batch of events however
+events (`service.views.snapshots`) and computing it once per batch of events however
 many clients follow it. It also serves `GET /standings`: the document as of at least
-the event the asking request read, encoded once.
+the event the asking request read, encoded once. The reader keeps its own engine and
+its own `ViewCache`, nothing of the API's.
 
 The live layer does not import this module: the app passes `create_tables` to the
 reader it starts (a module-level function, so a reader process is given it by name).
@@ -19,22 +20,23 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
+from sqlalchemy.ext.asyncio import AsyncEngine
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from service.api.access import changes_admission, event_view, narrows_view
-from service.api.bridge_views import bridge_ranking_document
-from service.api.snapshots import bring_engine_view_forward, seed_engine_view
-from service.api.state import AppState
-from service.api.views import standings_document
 from service.config import Settings
 from service.db.bridge import RESULT_EVENTS
 from service.db.events import STANDINGS_EVENTS, events_since
 from service.db.loading import Schedule
-from service.db.session import create_engine, create_session_factory
+from service.db.session import SessionFactory, create_engine, create_session_factory
 from service.db.tables import TournamentKind, TournamentRow
-from service.live.bus import InProcessBus
+from service.db.tournament_config import config_of
 from service.live.frames import Frame, Rows, event_message, snapshot_message, table_delta
 from service.live.reader import TableText, Update
+from service.views.bridge_ranking import bridge_ranking_document
+from service.views.cache import ViewCache
+from service.views.events import changes_admission, narrows_view, shown_payload
+from service.views.snapshots import bring_engine_view_forward, seed_engine_view
+from service.views.standings_table import standings_document
 
 __all__ = ["TableKind", "Tables", "create_tables", "table_kind"]
 
@@ -46,7 +48,7 @@ class TableKind:
 
     key: str
     moving: frozenset[str]
-    build: Callable[[AppState, AsyncSession, TournamentRow], Awaitable[dict[str, Any]]]
+    build: Callable[[ViewCache, AsyncSession, TournamentRow], Awaitable[dict[str, Any]]]
     row_id: str
 
 
@@ -83,7 +85,9 @@ class Tables:
 
     def __init__(self, settings: Settings) -> None:
         self._settings = settings
-        self._state: AppState | None = None
+        self._db_engine: AsyncEngine | None = None
+        self._sessions: SessionFactory | None = None
+        self._views = ViewCache()
         self._known: dict[str, _Known] = {}
         self._documents: OrderedDict[str, TableText] = OrderedDict()
 
@@ -102,17 +106,18 @@ class Tables:
             sqlite_one_trip_driver=settings.sqlite_one_trip_driver,
             driver_statements=settings.driver_statements,
         )
-        self._state = AppState(
-            settings=settings,
-            db_engine=engine,
-            sessions=create_session_factory(engine),
-            bus=InProcessBus(),
-        )
+        self._db_engine = engine
+        self._sessions = create_session_factory(engine)
 
     async def close(self) -> None:
         """Close the engine."""
-        if self._state is not None:
-            await self._state.db_engine.dispose()
+        if self._db_engine is not None:
+            await self._db_engine.dispose()
+
+    def _session(self) -> AsyncSession:
+        """A session on the reader's own engine."""
+        assert self._sessions is not None, "reader not started"
+        return self._sessions()
 
     async def forget(self, tournament_id: str) -> None:
         """Drop what the reader keeps for a tournament nobody follows any more."""
@@ -131,9 +136,8 @@ class Tables:
         if kept is not None and kept.seq >= at_least:
             self._documents.move_to_end(tournament_id)
             return kept
-        state = self._state
-        assert state is not None, "reader not started"
-        async with state.sessions() as session:
+        views = self._views
+        async with self._session() as session:
             row = await session.get(TournamentRow, tournament_id)
             if row is None:
                 return None
@@ -142,8 +146,8 @@ class Tables:
                 document = known.document
             else:
                 if schedule is not None:
-                    await seed_engine_view(state, session, row, at_least, schedule)
-                document = await standings_document(state, session, row)
+                    await seed_engine_view(views, session, row, at_least, schedule)
+                document = await standings_document(views, session, row)
             kept = TableText(row.last_seq, _encode(document))
         self._documents[tournament_id] = kept
         self._documents.move_to_end(tournament_id)
@@ -153,9 +157,8 @@ class Tables:
 
     async def refresh(self, tournament_id: str, since: int | None) -> Update:
         """The frames of the events after `since` (all of the state when None)."""
-        state = self._state
-        assert state is not None, "reader not started"
-        async with state.sessions() as session:
+        views = self._views
+        async with self._session() as session:
             row = await session.get(TournamentRow, tournament_id)
             if row is None:
                 return Update(exists=False)
@@ -164,7 +167,7 @@ class Tables:
                 return Update(exists=True, system=row.system, seq=since)
             kind = table_kind(row.kind)
             if since is None or known is None or known.seq != since:
-                document = await kind.build(state, session, row)
+                document = await kind.build(views, session, row)
                 rows = table_delta(None, document, kind.row_id).rows
                 self._known[tournament_id] = _Known(row.last_seq, rows, document)
                 return Update(
@@ -184,15 +187,16 @@ class Tables:
             delta = None
             if moving:
                 # the events just read bring the engine's view forward: not read twice
-                bring_engine_view_forward(state, row, since, events)
-                document = await kind.build(state, session, row)
+                bring_engine_view_forward(views, row, since, events)
+                document = await kind.build(views, session, row)
                 delta = table_delta(known.rows, document, kind.row_id)
                 known.rows, known.document = delta.rows, document
             known.seq = row.last_seq
             admission = [e.seq for e in events if changes_admission(e.type, e.payload)]
+            personal = config_of(row).publish_personal_data  # one frame for every reader
             frames = []
             for e in events:
-                payload = event_view(row, None, e.type, e.payload)  # one frame for every reader
+                payload = shown_payload(e.type, e.payload, personal=personal)
                 if delta is None or e.seq != moving[-1]:
                     text = event_message(e.seq, e.type, payload)
                     frames.append(Frame(e.seq, text, text))

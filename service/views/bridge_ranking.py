@@ -1,4 +1,8 @@
-"""Bridge rankings as documents (shared by the bridge routes and the live feed)."""
+"""Bridge rankings as documents (shared by the bridge routes and the live feed).
+
+Built as plain dicts in the field order of the API's `BridgeRanking`, and kept per
+(event, seq) like the chess standings.
+"""
 
 from __future__ import annotations
 
@@ -6,11 +10,11 @@ from typing import Any
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from service.api.schemas.bridge import BridgeRanking, number
-from service.api.state import AppState
 from service.db.bridge import table_results
 from service.db.tables import TournamentRow
 from service.engine.bridge.ranking import EventRanking, RankingLine, event_ranking
+from service.engine.bridge.rounding import figure
+from service.views.cache import ViewCache
 
 __all__ = ["bridge_ranking_document", "ranking_document"]
 
@@ -22,47 +26,49 @@ def _line(line: RankingLine) -> dict[str, Any]:
         "name": line.name,
         "boards": line.boards,
     }
-    for name in ("score", "top", "percent", "imps_for", "imps_against"):
+    for name in ("score", "top", "percent"):
         value = getattr(line, name)
-        document[name] = None if value is None else number(value)
+        document[name] = None if value is None else figure(value)
     document["matches"] = line.matches
+    for name in ("imps_for", "imps_against"):
+        value = getattr(line, name)
+        document[name] = None if value is None else figure(value)
     return document
 
 
 def ranking_document(ranking: EventRanking) -> dict[str, Any]:
     """The engine's ranking as the API shows it (figures rounded to 2 decimals)."""
-    document: dict[str, Any] = {
+    return {
         "kind": ranking.kind,
         "scoring": ranking.scoring,
         "results": ranking.results,
         "rows": [_line(line) for line in ranking.rows],
-    }
-    if ranking.matches is not None:
-        document["matches"] = [
+        "matches": None
+        if ranking.matches is None
+        else [
             {
                 "round": match.round,
                 "home": match.home,
                 "away": match.away,
                 "boards": match.boards,
-                "imps": [number(value) for value in match.imps],
-                "vp": [number(value) for value in match.vp],
+                "imps": [figure(value) for value in match.imps],
+                "vp": [figure(value) for value in match.vp],
             }
             for match in ranking.matches
-        ]
-    return document
+        ],
+    }
 
 
 async def bridge_ranking_document(
-    state: AppState, session: AsyncSession, row: TournamentRow
+    views: ViewCache, session: AsyncSession, row: TournamentRow
 ) -> dict[str, Any]:
     """The ranking as JSON, cached per (event, last event) like the chess standings."""
     key = (f"bridge:{row.id}", row.last_seq)
-    cached = state.views.standings.get(key)
+    cached = views.standings.get(key)
     if cached is None:
         results = await table_results(session, row.id)
-        document = ranking_document(event_ranking(state.views.layout(row), results))
-        cached = BridgeRanking.model_validate(document).model_dump(mode="json")
-        if len(state.views.standings) > 256:
-            state.views.standings.clear()
-        state.views.standings[key] = cached
+        cached = ranking_document(event_ranking(views.layout(row), results))
+        if len(views.standings) > 256:
+            views.standings.clear()
+        views.standings[key] = cached
     return cached

@@ -1,4 +1,5 @@
-"""The standings table as a JSON document (the shape of `StandingsPublic`).
+"""The standings table as a JSON document (the shape of the API's `StandingsPublic`),
+kept per (tournament, seq) for `GET /standings` and the live feed.
 
 Built from plain dicts: after every result the table of a large event is rebuilt, and
 thousands of validated models per rebuild would cost more than the scoring itself.
@@ -6,35 +7,34 @@ thousands of validated models per rebuild would cost more than the scoring itsel
 
 from __future__ import annotations
 
-import math
 from collections import Counter
-from dataclasses import asdict, dataclass
 from fractions import Fraction
 from typing import Any
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from service.api.flampark_scores import flampark_table
-from service.api.schemas.common import to_number
-from service.api.snapshots import engine_view, players_view
-from service.api.state import AppState
 from service.app.offload import run_cpu
-from service.db.tables import PlayerRow, TournamentRow
+from service.db.tables import TournamentRow
 from service.db.tournament_config import config_of
-from service.engine.model import ByeKind, Colour, Outcome, Tournament
-from service.engine.pairing.flampark.kinds import group_bounds
+from service.engine.model import Tournament
 from service.engine.ranking import shared_places
+from service.engine.scoring.classification import StandingsFilter
+from service.engine.scoring.flampark import rating_from_pf
+from service.engine.scoring.flampark.standings import groups_of, pf_places, team_of, team_table
+from service.engine.scoring.points import points_only
 from service.engine.scoring.reading import DEFAULT_JCA, ROUND_ROBIN_SYSTEMS
 from service.engine.scoring.reading import default_tiebreaks as system_default
-from service.engine.scoring.standings import StandingRow, Standings, compute_standings
+from service.engine.scoring.standings import Standings, compute_standings
 from service.engine.scoring.tiebreaks.context import last_decided_round
 from service.engine.scoring.withdrawals import annulled_withdrawals, without_players
+from service.views.cache import ViewCache
+from service.views.flampark_scores import flampark_table
+from service.views.snapshots import engine_view, players_view
 
 __all__ = [
     "JCA_TIEBREAKS",
-    "StandingsFilter",
     "default_tiebreaks",
-    "points_only",
+    "standings_document",
     "standings_table",
     "tiebreak_order",
 ]
@@ -57,39 +57,8 @@ def tiebreak_order(row: TournamentRow) -> list[str]:
     return list(configured) if configured is not None else default_tiebreaks(row.system)
 
 
-@dataclass(frozen=True, slots=True)
-class StandingsFilter:
-    """A classification (Formuła FLAMPARK): rating range, sex, birth-year range, games played."""
-
-    rating_min: int | None = None
-    rating_max: int | None = None
-    sex: str | None = None
-    born_from: int | None = None
-    born_to: int | None = None
-    rounds_min: int | None = None
-    rounds_max: int | None = None
-
-    def as_dict(self) -> dict[str, Any]:
-        """The filters that are set."""
-        return {k: v for k, v in asdict(self).items() if v is not None}
-
-    def keeps(self, player: PlayerRow, games: int) -> bool:
-        """Whether a player belongs to the classification."""
-        born = player.birth_year
-        checks = (
-            self.rating_min is None or player.rating >= self.rating_min,
-            self.rating_max is None or player.rating <= self.rating_max,
-            self.sex is None or player.sex == self.sex,
-            self.born_from is None or (born is not None and born >= self.born_from),
-            self.born_to is None or (born is not None and born <= self.born_to),
-            self.rounds_min is None or games >= self.rounds_min,
-            self.rounds_max is None or games <= self.rounds_max,
-        )
-        return all(checks)
-
-
 async def standings_table(
-    state: AppState,
+    views: ViewCache,
     session: AsyncSession,
     row: TournamentRow,
     *,
@@ -102,8 +71,8 @@ async def standings_table(
     round-robin leaves out a withdrawn player who completed fewer than half of their
     games, with every game against them (FIDE C.06 V.4)."""
     order = tiebreaks or tiebreak_order(row)
-    tournament = await engine_view(state, session, row)
-    players = await players_view(state, session, row)
+    tournament = await engine_view(views, session, row)
+    players = await players_view(views, session, row)
     if row.system in ROUND_ROBIN_SYSTEMS:
         withdrawn = (n for n, player in players.items() if player.extra.get("withdrawn"))
         tournament = without_players(tournament, annulled_withdrawals(tournament, withdrawn))
@@ -117,9 +86,9 @@ async def standings_table(
             order,
             explain=explain,
             round_robin=round_robin,
-            previous=state.views.tiebreak_contexts.get(row.id),
+            previous=views.tiebreak_contexts.get(row.id),
         )
-        state.views.keep_context(row.id, table.context)
+        views.keep_context(row.id, table.context)
     else:
         table = await run_cpu(points_only, tournament)
     rows: dict[int, Row] = {}
@@ -131,7 +100,7 @@ async def standings_table(
             "name": player.name,
             "rating": player.rating or None,  # null = unrated
             "points": float(line.points),
-            "tiebreaks": {code: to_number(v) for code, v in line.tiebreaks.items()},
+            "tiebreaks": {code: _number(v) for code, v in line.tiebreaks.items()},
             "flampark": None,
             "team": None,
             "group": None,
@@ -141,7 +110,7 @@ async def standings_table(
     teams = None
     if row.system == "flampark":
         sort_order = "PF"
-        ordered = await _by_pf(state, session, row, rows)
+        ordered = await _by_pf(views, session, row, rows)
         teams = _variants(row, ordered, len(players))
     selected = filters or StandingsFilter()
     if selected.as_dict():
@@ -166,35 +135,18 @@ async def standings_table(
     }
 
 
-def points_only(tournament: Tournament) -> Standings:
-    """Standings by points alone (no tie-breaks), in one pass over the games: what a
-    FLAMPARK table needs beside PF after every result. Equal points share a rank;
-    `compute_standings(tournament, [])` gives the same rows (a test pins it).
-
-    Sums run in integers over the common denominator of the point values."""
-    points = tournament.points
-    outcome_values = {o: points.for_outcome(o) for o in Outcome}
-    bye_values = {k: points.for_bye(k) for k in ByeKind}
-    unit = math.lcm(*(v.denominator for v in (*outcome_values.values(), *bye_values.values())))
-    outcome_units = {o: int(v * unit) for o, v in outcome_values.items()}
-    bye_units = {k: int(v * unit) for k, v in bye_values.items()}
-    totals = dict.fromkeys((p.start_number for p in tournament.players), 0)
-    white, black = Colour.WHITE, Colour.BLACK
-    for rnd in tournament.rounds:
-        for game in rnd.games:
-            result = game.result
-            if result is not None:
-                totals[game.white] += outcome_units[result.outcome(white)]
-                totals[game.black] += outcome_units[result.outcome(black)]
-        for bye in rnd.byes:
-            totals[bye.player] += bye_units[bye.kind]
-    ordered = sorted(totals, key=lambda n: (-totals[n], n))
-    places = shared_places([totals[number] for number in ordered])
-    rows = [
-        StandingRow(rank, number, Fraction(totals[number], unit), {})
-        for rank, number in zip(places, ordered, strict=True)
-    ]
-    return Standings(rows=tuple(rows), tiebreaks=())
+async def standings_document(
+    views: ViewCache, session: AsyncSession, row: TournamentRow
+) -> dict[str, Any]:
+    """Standings as JSON, cached per (tournament, last event) for the live feed."""
+    key = (row.id, row.last_seq)
+    cached = views.standings.get(key)
+    if cached is None:
+        cached = await standings_table(views, session, row)
+        if len(views.standings) > 256:
+            views.standings.clear()
+        views.standings[key] = cached
+    return cached
 
 
 def _last_decided_round(tournament: Tournament, table: Standings) -> int:
@@ -219,16 +171,17 @@ def _games(line: Row, played: Counter[int]) -> int:
 
 
 def _number(value: Fraction | None) -> float | None:
+    """A value as JSON: a float (a tie-break's `15.5`, `1850.0`), null where undefined."""
     return None if value is None else float(value)
 
 
 async def _by_pf(
-    state: AppState, session: AsyncSession, row: TournamentRow, rows: dict[int, Row]
+    views: ViewCache, session: AsyncSession, row: TournamentRow, rows: dict[int, Row]
 ) -> list[Row]:
     """Rows by PF descending (players without a counted game last); equal PF share a
     rank. Players of different distances rank together (Formuła FLAMPARK)."""
-    table = await flampark_table(state, session, row)
-    keyed: list[tuple[Fraction | None, int, Row]] = []
+    table = await flampark_table(views, session, row)
+    pfs: list[tuple[int, Fraction | None]] = []
     for number, line in rows.items():
         score = table.scores.get(number)
         premium = table.premiums.get(number)
@@ -239,18 +192,14 @@ async def _by_pf(
             "Pt": _number(score.pt) if score else None,
             "Pb": _number(score.pb) if score else None,
             "P%": _number(score.ppct) if score else None,
-            "Ru": _number(8 * pf + 600) if pf is not None else None,
+            "Ru": _number(rating_from_pf(pf)) if pf is not None else None,
             "games_counted": score.games_counted if score else 0,
             "PP": None if premium is None else float(premium),
         }
-        keyed.append((pf, number, line))
-    # PF values are fractions with small denominators, so their float images order them
-    # exactly; ties are still decided on the exact values below
-    keyed.sort(key=lambda item: (item[0] is None, -float(item[0] or 0), item[1]))
-    # players without a counted game never share a place: each gets a key of its own
-    places = shared_places([object() if pf is None else pf for pf, _, _ in keyed])
+        pfs.append((number, pf))
     ranked: list[Row] = []
-    for rank, (_, _, line) in zip(places, keyed, strict=True):
+    for rank, number in pf_places(pfs):
+        line = rows[number]
         line["rank"] = rank
         ranked.append(line)
     return ranked
@@ -262,31 +211,17 @@ def _variants(row: TournamentRow, ordered: list[Row], player_count: int) -> list
     options = config_of(row).flampark
     variant = options.variant if options is not None else "individual"
     if variant == "group" and row.total_rounds:
-        bounds = group_bounds(player_count, row.total_rounds)
+        numbers = [line["start_number"] for line in ordered]
+        groups = groups_of(numbers, player_count, row.total_rounds)
         for line in ordered:
-            number = line["start_number"]
-            line["group"] = next(
-                i for i, (first, size) in enumerate(bounds, 1) if number < first + size
-            )
+            line["group"] = groups[line["start_number"]]
         return None
     if variant != "team":
         return None
-    teams: list[Row] = []
-    for team in (1, 2):
-        members = [line for line in ordered if 2 - line["start_number"] % 2 == team]
-        for line in members:
-            line["team"] = team
-        results = [m["flampark"]["PF"] for m in members if m["flampark"]["PF"] is not None]
-        teams.append(
-            {
-                "rank": 0,
-                "team": team,
-                "players": len(members),
-                "points": sum(m["points"] for m in members),
-                "PF": sum(results) / len(results) if results else None,
-            }
-        )
-    teams.sort(key=lambda line: (-line["points"], line["team"]))
-    for rank, line in zip(shared_places([line["points"] for line in teams]), teams, strict=True):
-        line["rank"] = rank
-    return teams
+    for line in ordered:
+        line["team"] = team_of(line["start_number"])
+    members = ((line["start_number"], line["points"], line["flampark"]["PF"]) for line in ordered)
+    return [
+        {"rank": t.rank, "team": t.team, "players": t.players, "points": t.points, "PF": t.pf}
+        for t in team_table(members)
+    ]

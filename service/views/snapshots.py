@@ -16,7 +16,6 @@ from dataclasses import replace
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from service.api.state import AppState
 from service.db.event_types import GAME_RESULT_EVENTS, GameResultEvent, decode
 from service.db.events import events_since
 from service.db.loading import Schedule, engine_tournament
@@ -24,6 +23,7 @@ from service.db.repository import list_players, load_engine_tournament
 from service.db.tables import EventRow, PlayerRow, TournamentRow
 from service.engine.model import Game, GameResult, Tournament
 from service.engine.results import GameStatus
+from service.views.cache import ViewCache
 
 __all__ = [
     "RESULT_EVENTS",
@@ -103,41 +103,41 @@ def _with_results(tournament: Tournament, events: list[EventRow]) -> Tournament 
     return replace(tournament, rounds=tuple(rounds))
 
 
-async def engine_view(state: AppState, session: AsyncSession, row: TournamentRow) -> Tournament:
+async def engine_view(views: ViewCache, session: AsyncSession, row: TournamentRow) -> Tournament:
     """The engine's view of a tournament's confirmed results after its latest event."""
-    cache = state.views.engine
+    cache = views.engine
     cached = cache.get(row.id)
     if cached is not None and cached[0] == row.last_seq:
         return cached[1]
     if cached is not None and cached[0] < row.last_seq:
         events = await result_events(session, row, cached[0])
         if events is not None:
-            view = _brought_forward(state, row, cached, events)
+            view = _brought_forward(views, row, cached, events)
             if view is not None:
                 return view
     view = await load_engine_tournament(session, row)
-    _keep(state, row.id, row.last_seq, view)
+    _keep(views, row.id, row.last_seq, view)
     return view
 
 
 def bring_engine_view_forward(
-    state: AppState, row: TournamentRow, since: int, events: list[EventRow]
+    views: ViewCache, row: TournamentRow, since: int, events: list[EventRow]
 ) -> None:
     """Bring the kept engine view of `since` to the row's `last_seq` over `events`, the
     events after `since` that the caller has read already (the live reader reads them
     for its frames), so that `engine_view` then finds it without reading them again.
     Nothing changes unless the kept view is at `since` and the events are all result
     events; `engine_view` then reads them itself, or the whole tournament."""
-    cached = state.views.engine.get(row.id)
+    cached = views.engine.get(row.id)
     if cached is None or cached[0] != since or since >= row.last_seq:
         return
     span = _results_only(row, since, events)
     if span is not None:
-        _brought_forward(state, row, cached, span)
+        _brought_forward(views, row, cached, span)
 
 
 def _brought_forward(
-    state: AppState, row: TournamentRow, cached: tuple[int, Tournament], events: list[EventRow]
+    views: ViewCache, row: TournamentRow, cached: tuple[int, Tournament], events: list[EventRow]
 ) -> Tournament | None:
     """The kept view `cached` with the results of `events` (its seq to the row's
     `last_seq`), kept; None when one names a game the view does not hold."""
@@ -145,39 +145,39 @@ def _brought_forward(
     if view is None:
         return None
     # results alone leave the start list as it was: its view moves on too
-    players = state.views.players.pop((row.id, cached[0]), None)
+    players = views.players.pop((row.id, cached[0]), None)
     if players is not None:
-        state.views.players[(row.id, row.last_seq)] = players
-    _keep(state, row.id, row.last_seq, view)
+        views.players[(row.id, row.last_seq)] = players
+    _keep(views, row.id, row.last_seq, view)
     return view
 
 
-def _keep(state: AppState, tournament_id: str, seq: int, view: Tournament) -> None:
-    cache = state.views.engine
+def _keep(views: ViewCache, tournament_id: str, seq: int, view: Tournament) -> None:
+    cache = views.engine
     if len(cache) > 256:
         cache.clear()
     cache[tournament_id] = (seq, view)
 
 
 async def seed_engine_view(
-    state: AppState, session: AsyncSession, row: TournamentRow, seq: int, schedule: Schedule
+    views: ViewCache, session: AsyncSession, row: TournamentRow, seq: int, schedule: Schedule
 ) -> None:
     """Keep the engine view as of `seq` built from `schedule`, every round as a start
     stored it at `seq`, instead of reading them back (a 400-player round-robin: 79,800
     games). `row` is read at `seq` or later; a later view already kept is left alone,
     and `engine_view` brings this one forward over any results since."""
-    cached = state.views.engine.get(row.id)
+    cached = views.engine.get(row.id)
     if row.last_seq < seq or (cached is not None and cached[0] >= seq):
         return
     players = await list_players(session, row.id)
-    _keep(state, row.id, seq, engine_tournament(row, players, schedule.games, schedule.byes))
+    _keep(views, row.id, seq, engine_tournament(row, players, schedule.games, schedule.byes))
 
 
 async def players_view(
-    state: AppState, session: AsyncSession, row: TournamentRow
+    views: ViewCache, session: AsyncSession, row: TournamentRow
 ) -> dict[int, PlayerRow]:
     """Numbered players by start number after the tournament's latest event."""
-    cache = state.views.players
+    cache = views.players
     if len(cache) > _LIMIT:
         cache.clear()
     key = (row.id, row.last_seq)

@@ -8,7 +8,6 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from service.api.standings_table import points_only
 from service.engine.model import (
     Bye,
     ByeKind,
@@ -19,6 +18,7 @@ from service.engine.model import (
     Round,
     Tournament,
 )
+from service.engine.scoring.points import points_only
 from service.engine.scoring.standings import compute_standings
 
 RESULTS = [None, *GameResult]
