@@ -61,7 +61,7 @@ openapi: install
 	$(BIN)/arbiter asyncapi > openapi/asyncapi.json
 
 bench: install
-	@for f in bench/*.py; do echo "== $$f"; $(BIN)/python $$f; done
+	@for f in bench/bench_*.py; do echo "== $$f"; $(BIN)/python $$f; done
 
 clean:
 	rm -rf $(VENV) arbiter.db .pytest_cache .mypy_cache .ruff_cache site
