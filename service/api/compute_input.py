@@ -6,12 +6,23 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from pydantic import ValidationError
+
+from service.api.errors import validation_problem
 from service.api.schemas.compute import ComputeTournament
 from service.engine.model import Bye, ByeKind, Colour, Game, GameResult, Player, Round, Tournament
 from service.engine.trf import NO_PLAYERS, TrfDocument, parse_trf
-from service.errors import InvalidInput
+from service.errors import ComputeTooLarge, InvalidInput
 
-__all__ = ["NO_PLAYERS", "EngineInput", "from_json", "from_trf", "trf_document"]
+__all__ = [
+    "NO_PLAYERS",
+    "EngineInput",
+    "from_body",
+    "from_json",
+    "from_trf",
+    "trf_document",
+    "within_size",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,3 +111,31 @@ def from_json(body: ComputeTournament) -> EngineInput:
         initial_colour=colour,
     )
     return EngineInput(tournament, {n: pid for pid, n in numbers.items()}, announced)
+
+
+def from_body(raw: bytes, is_json: bool) -> tuple[EngineInput, ComputeTournament | None]:
+    """A compute request's body: a JSON tournament (validated, errors located in "body")
+    or TRF text (any other content type)."""
+    if not is_json:
+        return from_trf(raw.decode("utf-8", errors="replace")), None
+    try:
+        body = ComputeTournament.model_validate_json(raw)
+    except ValidationError as exc:
+        errors = [{"loc": ("body", *e["loc"]), "msg": e["msg"]} for e in exc.errors()]
+        raise validation_problem(errors) from None
+    return from_json(body), body
+
+
+def within_size(data: EngineInput, max_players: int) -> EngineInput:
+    """`data`, unless its field is larger than stateless compute takes
+    (`compute_max_players`): then `ComputeTooLarge` naming `players`."""
+    count = len(data.tournament.players)
+    if count > max_players:
+        raise ComputeTooLarge(
+            f"{count:,} players: stateless compute takes at most {max_players:,} "
+            "(ARBITER_COMPUTE_MAX_PLAYERS); pair a larger field as a stored tournament "
+            "or with `arbiter pair`",
+            field="players",
+            max_players=max_players,
+        )
+    return data
