@@ -200,7 +200,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await hub.stop()
             await bus.stop()
             reader.stop()
-            await asyncio.to_thread(compute.stop)
+            await compute.stop()
             await engine.dispose()
             if read_engine is not None:
                 await read_engine.dispose()

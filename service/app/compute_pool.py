@@ -27,15 +27,16 @@ problems); any other is a bug, reported as `WorkerError` with its traceback.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import multiprocessing
+import pickle
 import signal
-import threading
+import socket
+import struct
 import traceback
 from collections import Counter
 from collections.abc import Callable, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
@@ -72,15 +73,20 @@ class WorkerError(Exception):
 @dataclass(eq=False)
 class _Worker:
     process: BaseProcess
-    connection: Connection
+    reader: asyncio.StreamReader
+    writer: asyncio.StreamWriter
     tasks: int = 0
     alive: bool = True
 
 
 class ComputePool:
     """`workers` processes, each computation bounded in time, per client and in number
-    (see the module docstring). `start` and `stop` run on the event loop that calls
-    `run`."""
+    (see the module docstring). `start`, `run` and `stop` run on one event loop.
+
+    The loop talks to each worker over a socket pair, in `multiprocessing`'s framing
+    (a 4-byte length, then a pickle): a job is written and its answer read by the loop
+    itself, so a computation wakes no thread of the API process on its way there and
+    back, and the time bound is the loop's own timeout."""
 
     def __init__(
         self,
@@ -105,11 +111,10 @@ class ComputePool:
         self._busy = 0
         self._clients: Counter[str] = Counter()
         self._all: set[_Worker] = set()
-        self._lock = threading.Lock()
+        self._exchanges: set[asyncio.Task[Any]] = set()
         self._closed = False
-        # One thread per worker talks to it (blocking on its pipe, the GIL released),
-        # plus one that starts and retires workers.
-        self._talkers = ThreadPoolExecutor(workers, thread_name_prefix="arbiter-compute")
+        # Starting a worker blocks (the forkserver's first start imports the preloaded
+        # modules), and so does waiting for one to end: one thread does both.
         self._keeper = ThreadPoolExecutor(1, thread_name_prefix="arbiter-compute-keeper")
 
     @property
@@ -143,7 +148,7 @@ class ComputePool:
             for _ in range(self.workers):
                 self._keeper.submit(self._replace)
         self._clients[client] += 1
-        handed: Future[_T] | None = None
+        exchange: asyncio.Task[_T] | None = None
         try:
             self._waiting += 1
             try:
@@ -151,22 +156,46 @@ class ComputePool:
             finally:
                 self._waiting -= 1
             self._busy += 1
-            handed = self._talkers.submit(self._call, worker, function, args)
-            loop = self._loop
-
-            def finished(_: Future[_T]) -> None:
-                with contextlib.suppress(RuntimeError):  # the loop has closed
-                    loop.call_soon_threadsafe(self._done, worker, client)
-
-            handed.add_done_callback(finished)
-            return await asyncio.wrap_future(handed)
+            # The exchange is the pool's, not the caller's: a caller that goes away
+            # leaves it to finish, and the worker and the client's allowance come
+            # back only when it has.
+            exchange = self._loop.create_task(self._exchange(worker, client, function, args))
+            self._exchanges.add(exchange)
+            exchange.add_done_callback(self._exchanges.discard)
+            return await asyncio.shield(exchange)
         finally:
-            if handed is None:  # never reached a worker: the client's count goes now
+            if exchange is None:  # never reached a worker: the client's count goes now
                 self._release(client)
 
+    async def _exchange(
+        self, worker: _Worker, client: str, function: Callable[..., _T], args: tuple[Any, ...]
+    ) -> _T:
+        """Send the job, wait at most `seconds` for the answer (else kill the worker)."""
+        try:
+            job = pickle.dumps((function, args), pickle.HIGHEST_PROTOCOL)
+            worker.writer.write(_frame(job))
+            try:
+                ok, answer = pickle.loads(await asyncio.wait_for(_unframe(worker), self.seconds))
+            except TimeoutError:
+                worker.alive = False
+                worker.process.kill()
+                await asyncio.to_thread(worker.process.join, _STOP_GRACE)  # gone first
+                raise TimedOut(f"no answer within {self.seconds:g} s") from None
+            except (asyncio.IncompleteReadError, OSError) as exc:
+                worker.alive = False
+                raise WorkerError(f"the compute worker ended: {exc!r}") from None
+            worker.tasks += 1
+        finally:
+            self._done(worker, client)
+        if ok:
+            return answer  # type: ignore[no-any-return]
+        if isinstance(answer, BaseException):
+            raise answer
+        raise WorkerError(str(answer))
+
     def _done(self, worker: _Worker, client: str) -> None:
-        """On the loop, once the worker is free: the client's allowance comes back, and
-        the worker goes back to the idle queue (or is replaced)."""
+        """Once the worker is free: the client's allowance comes back, and the worker
+        goes back to the idle queue (or is replaced)."""
         self._release(client)
         self._busy -= 1
         if self._closed:
@@ -175,7 +204,9 @@ class ComputePool:
             assert self._idle is not None
             self._idle.put_nowait(worker)
         else:
-            self._keeper.submit(self._retire, worker)
+            worker.writer.close()  # the worker reads the end and leaves
+            self._all.discard(worker)
+            self._keeper.submit(_retire, worker.process)
             self._keeper.submit(self._replace)
 
     def _release(self, client: str) -> None:
@@ -183,78 +214,87 @@ class ComputePool:
         if self._clients[client] <= 0:
             del self._clients[client]
 
-    def _call(self, worker: _Worker, function: Callable[..., _T], args: tuple[Any, ...]) -> _T:
-        """In a talker thread: send the job, wait at most `seconds` for the answer."""
-        try:
-            worker.connection.send((function, args))
-            if not worker.connection.poll(self.seconds):
-                worker.alive = False
-                worker.process.kill()
-                worker.process.join(_STOP_GRACE)  # gone before the caller is answered
-                raise TimedOut(f"no answer within {self.seconds:g} s")
-            ok, answer = worker.connection.recv()
-        except (EOFError, OSError) as exc:
-            worker.alive = False
-            raise WorkerError(f"the compute worker ended: {exc!r}") from None
-        worker.tasks += 1
-        if ok:
-            return answer  # type: ignore[no-any-return]
-        if isinstance(answer, BaseException):
-            raise answer
-        raise WorkerError(str(answer))
-
     def _replace(self) -> None:
-        """In the keeper thread: start a worker and put it in the idle queue."""
-        if self._closed:
+        """In the keeper thread: start a worker, then have the loop enlist it."""
+        loop = self._loop
+        if self._closed or loop is None:
             return
         try:
-            worker = self._start_worker()
+            process, ours = self._start_process()
         except Exception:  # the computations wait; the next replacement tries again
             _log.exception("a compute worker could not be started")
             return
-        loop, idle = self._loop, self._idle
-        if loop is not None and idle is not None:
-            with contextlib.suppress(RuntimeError):  # the loop has closed: nobody waits
-                loop.call_soon_threadsafe(idle.put_nowait, worker)
+        try:
+            asyncio.run_coroutine_threadsafe(self._enlist(process, ours), loop)
+        except RuntimeError:  # the loop has closed: nobody waits
+            process.kill()
+            ours.close()
 
-    def _start_worker(self) -> _Worker:
+    def _start_process(self) -> tuple[BaseProcess, socket.socket]:
         context = multiprocessing.get_context("forkserver")
         context.set_forkserver_preload(self._preload)
-        ours, theirs = context.Pipe()
+        ours, theirs = socket.socketpair()
+        connection = Connection(theirs.detach())
         process = context.Process(
-            target=_serve, args=(theirs,), name="arbiter-compute", daemon=True
+            target=_serve, args=(connection,), name="arbiter-compute", daemon=True
         )
-        process.start()
-        theirs.close()
-        worker = _Worker(process, ours)
-        with self._lock:
-            self._all.add(worker)
-        return worker
+        try:
+            process.start()
+        finally:
+            connection.close()
+        return process, ours
 
-    def _retire(self, worker: _Worker, *, ask: bool = True) -> None:
-        """In the keeper thread: end a worker (asked first, unless `ask` is false; killed
-        if it does not end) and close its pipe."""
-        with self._lock:
-            self._all.discard(worker)
-        if ask and worker.process.is_alive():
-            with contextlib.suppress(OSError, ValueError):
-                worker.connection.send(None)
-            worker.process.join(_STOP_GRACE)
-        if worker.process.is_alive():
-            worker.process.kill()
-        worker.process.join(_STOP_GRACE)
-        worker.connection.close()
+    async def _enlist(self, process: BaseProcess, ours: socket.socket) -> None:
+        """On the loop: the new worker's streams, and the worker into the idle queue."""
+        reader, writer = await asyncio.open_connection(sock=ours)
+        worker = _Worker(process, reader, writer)
+        if self._closed or self._idle is None:
+            writer.close()
+            self._keeper.submit(_retire, process)
+            return
+        self._all.add(worker)
+        self._idle.put_nowait(worker)
 
-    def stop(self) -> None:
+    async def stop(self) -> None:
         """End every worker at once (they keep nothing; a computation still running is
-        killed) and the threads."""
+        killed and its caller gets `WorkerError`) and the keeper thread."""
         self._closed = True
-        self._keeper.shutdown(wait=True, cancel_futures=True)
-        with self._lock:
-            workers = list(self._all)
+        workers = list(self._all)
+        self._all.clear()
         for worker in workers:
-            self._retire(worker, ask=False)
-        self._talkers.shutdown(wait=True, cancel_futures=True)
+            worker.process.kill()
+            worker.writer.close()
+        await asyncio.gather(*self._exchanges, return_exceptions=True)
+        await asyncio.to_thread(self._keeper.shutdown, wait=True, cancel_futures=True)
+        await asyncio.to_thread(_reap, [worker.process for worker in workers])
+
+
+def _frame(payload: bytes) -> bytes:
+    """`payload` as `multiprocessing.connection.Connection.recv_bytes` reads it."""
+    if len(payload) > 0x7FFFFFFF:
+        return struct.pack("!iQ", -1, len(payload)) + payload
+    return struct.pack("!i", len(payload)) + payload
+
+
+async def _unframe(worker: _Worker) -> bytes:
+    """One message as `Connection.send_bytes` writes it."""
+    (size,) = struct.unpack("!i", await worker.reader.readexactly(4))
+    if size == -1:
+        (size,) = struct.unpack("!Q", await worker.reader.readexactly(8))
+    return await worker.reader.readexactly(size)
+
+
+def _retire(process: BaseProcess) -> None:
+    """In the keeper thread: let a worker whose stream was closed end, else kill it."""
+    process.join(_STOP_GRACE)
+    if process.is_alive():
+        process.kill()
+        process.join(_STOP_GRACE)
+
+
+def _reap(processes: list[BaseProcess]) -> None:
+    for process in processes:
+        process.join(_STOP_GRACE)
 
 
 def _serve(connection: Connection) -> None:

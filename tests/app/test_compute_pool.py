@@ -32,7 +32,7 @@ async def pool() -> AsyncIterator[ComputePool]:
     workers = ComputePool(1, seconds=2.0, per_client=1, queue=4, max_tasks=3)
     workers.start()
     yield workers
-    await asyncio.to_thread(workers.stop)
+    await workers.stop()
 
 
 def _gone(pid: int) -> bool:
