@@ -518,7 +518,7 @@ class _RoundPairer:
         idx = self.idx
         size = len(idx)
         order = self.order
-        weight = self.ctx.weight
+        weights = self.ctx.weights
         matcher = self.matcher
         self.base = [[] for _ in range(size)]
         bits = self.ctx.total_bits
@@ -533,7 +533,7 @@ class _RoundPairer:
             lower = order[idx[larger]]
             in_cur = larger < self.bracket_size
             in_next = look_ahead and not in_cur
-            row = [weight(order[idx[s]], lower, in_cur, in_next) for s in range(larger)]
+            row = weights([order[v] for v in idx[:larger]], lower, in_cur, in_next)
             if last_group_next:
                 row = [
                     (w & keep) | flat | ahead(order[idx[s]], lower, s < self.bracket_size, in_cur)

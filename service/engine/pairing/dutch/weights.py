@@ -330,6 +330,33 @@ class WeightContext:
             w = self._by_kinds[key] = self._weight_of(hi, lo, in_current, in_next)
         return w
 
+    def weights(
+        self, highers: Sequence[SwissPlayer], lower: SwissPlayer, in_current: bool, in_next: bool
+    ) -> list[int]:
+        """`weight(h, lower, in_current, in_next)` for every h in `highers`, in one call
+        (a bracket's rows: what is the same along a row is looked up once)."""
+        info = self.info
+        lo = info[lower.number]
+        number = lower.number
+        compatible = self._compatible
+        kinds = self._kinds
+        lo_kind = lo.kind
+        flags = in_current << 3 | in_next << 2 | self.psd_mode << 1
+        flags |= self.single_downfloater_is_bye
+        cache = self._by_kinds
+        row: list[int] = []
+        for higher in highers:
+            hi = info[higher.number]
+            if not compatible(hi, lo, number):
+                row.append(0)
+                continue
+            key = ((hi.kind * kinds + lo_kind) << 4) | flags
+            w = cache.get(key)
+            if w is None:
+                w = cache[key] = self._weight_of(hi, lo, in_current, in_next)
+            row.append(w)
+        return row
+
     def _weight_of(self, hi: _Info, lo: _Info, in_current: bool, in_next: bool) -> int:
         """The weight of a pair who may meet (C4-C21 in priority order, FIDE C.04.3)."""
         off = self.off
