@@ -240,6 +240,9 @@ class ComputePool:
         )
         try:
             process.start()
+        except BaseException:
+            ours.close()
+            raise
         finally:
             connection.close()
         return process, ours
