@@ -82,7 +82,7 @@ async def test_the_allowances_and_the_time_bound(database: str) -> None:
     """One address's long computation runs; its second is 429, another address's is
     503 (no queue), and the long one is stopped at the time bound; the replaced worker
     then answers."""
-    async for app in _app(database, compute_seconds=1.0, compute_queue=0, compute_max_players=2000):
+    async for app in _app(database, compute_seconds=1.5, compute_queue=0, compute_max_players=2000):
         pool = app.state.arbiter.compute
         async with _client(app, "10.0.0.2") as venue, _client(app, "10.0.0.3") as other:
             long = asyncio.create_task(
