@@ -133,6 +133,30 @@ class Settings(BaseSettings):
     rate_limit_failed_authentications: str = "60/minute"
     """Failed authentications (401/403) per client address before requests bearing a
     token from it are refused; players behind one venue router share an address."""
+    compute_workers: int = Field(default=1, ge=1)
+    """Processes that run the stateless computations of `/v1/compute/...` (pairings,
+    standings, FLAMPARK what-ifs, bridge board scoring), apart from the API process:
+    an anonymous computation never takes a thread or the GIL a stored tournament's
+    work needs, and each worker uses up to one core (`app.compute_pool`)."""
+    compute_per_client: int = Field(default=1, ge=1)
+    """Computations one client address may have waiting or running at once; one more
+    is 429 `rate-limited` (`Retry-After: 1`). Counted until the worker is free, so a
+    caller that hangs up and sends again gains nothing."""
+    compute_queue: int = Field(default=8, ge=0)
+    """Computations that may wait for a free compute worker, every client together;
+    one more is 503 `compute-busy` with `Retry-After` (`retry_after_seconds`)."""
+    compute_seconds: float = Field(default=15.0, gt=0)
+    """Longest one stateless computation runs: past it, its worker process is killed
+    (the computation really stops) and replaced, and the request is 422
+    `compute-timeout`."""
+    compute_max_players: int = Field(default=1000, ge=2)
+    """Largest field `POST /v1/compute/pairings` pairs (422 `compute-too-large` naming
+    `players`): a pairing's work grows faster than its field (a 1,000-player first
+    round is one bracket of 1,000); a larger field is paired as a stored tournament or
+    offline with `arbiter pair`."""
+    compute_worker_tasks: int = Field(default=1000, ge=1)
+    """Computations a compute worker runs before it is replaced by a fresh one (what a
+    large computation left in its heap goes back to the system)."""
     cors_origins: list[str] = []
     """Browser origins allowed to call the API (CORS), e.g. `["https://club.example"]`;
     `["*"]` allows any origin. Empty (the default): no cross-origin access."""

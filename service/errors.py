@@ -13,6 +13,12 @@ Hierarchy, one stable `type` per kind:
   - `RateLimited` 429 `rate-limited`: too many creations, writes or failed
     authentications; `Retry-After` says when to try again
   - `TooLarge` 413 `too-large`: the request body exceeds the configured limit
+  - `ComputeTooLarge` 422 `compute-too-large`: a stateless computation's field is
+    larger than the service computes for anonymous callers
+  - `ComputeTimeout` 422 `compute-timeout`: a stateless computation ran past its time
+    bound and was stopped
+  - `ComputeBusy` 503 `compute-busy`: every compute worker is busy and the queue is
+    full; sent with `Retry-After`
   - `Unavailable` 503 `unavailable`: the database cannot be reached; sent with
     `Retry-After`, the request changed nothing
 
@@ -28,6 +34,9 @@ from __future__ import annotations
 from typing import Any
 
 __all__ = [
+    "ComputeBusy",
+    "ComputeTimeout",
+    "ComputeTooLarge",
     "Conflict",
     "Forbidden",
     "Gone",
@@ -135,6 +144,33 @@ class TooLarge(Problem):
     status = 413
     slug = "too-large"
     title = "Request body too large"
+
+
+class ComputeTooLarge(Problem):
+    """A stateless computation's input is larger than anonymous compute takes; `field`
+    names what is counted, the detail the setting that bounds it."""
+
+    status = 422
+    slug = "compute-too-large"
+    title = "Too large to compute here"
+
+
+class ComputeTimeout(Problem):
+    """A stateless computation ran past the time bound and was stopped; the detail
+    names the setting."""
+
+    status = 422
+    slug = "compute-timeout"
+    title = "Computation stopped at its time bound"
+
+
+class ComputeBusy(Problem):
+    """Every compute worker is busy and as many computations as the service queues are
+    waiting; retry after `Retry-After` seconds."""
+
+    status = 503
+    slug = "compute-busy"
+    title = "Compute workers busy"
 
 
 class Unavailable(Problem):

@@ -17,6 +17,7 @@ from fastapi_offline import FastAPIOffline
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from service.api.access import install_token_redaction
+from service.api.compute_offload import compute_pool
 from service.api.contract import install_contract
 from service.api.errors import install_error_handlers
 from service.api.idempotency import IdempotencyMiddleware, run_purger
@@ -180,6 +181,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         bus.attach(hub.notify, hub.resync, hub.warm_for_peer)
         await bus.start()
         read_engine = _read_engine(config)
+        compute = compute_pool(config)
+        compute.start()
         app.state.arbiter = AppState(
             settings=config,
             db_engine=engine,
@@ -188,6 +191,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             hub=hub,
             read_db_engine=read_engine,
             read_sessions=None if read_engine is None else create_session_factory(read_engine),
+            compute=compute,
         )
         hub.recheck = partial(refusals, app.state.arbiter)  # after an access change
         stop_purging = asyncio.Event()
@@ -211,6 +215,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await hub.stop()
             await bus.stop()
             reader.stop()
+            await compute.stop()
             await engine.dispose()
             if read_engine is not None:
                 await read_engine.dispose()

@@ -1,7 +1,4 @@
-"""Compute-endpoint input (JSON or TRF) -> engine values, and ids back out.
-
-`read_tournament` reads a whole body; it is CPU-bound and linear in the body, and the
-routes run it in the CPU pool, off the event loop."""
+"""Compute-endpoint input (JSON or TRF) -> engine values, and ids back out."""
 
 from __future__ import annotations
 
@@ -9,21 +6,22 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from fastapi.exceptions import RequestValidationError
 from pydantic import ValidationError
 
+from service.api.errors import validation_problem
 from service.api.schemas.compute import ComputeTournament
 from service.engine.model import Bye, ByeKind, Colour, Game, GameResult, Player, Round, Tournament
 from service.engine.trf import NO_PLAYERS, TrfDocument, decode_trf, parse_trf
-from service.errors import InvalidInput
+from service.errors import ComputeTooLarge, InvalidInput
 
 __all__ = [
     "NO_PLAYERS",
     "EngineInput",
+    "from_body",
     "from_json",
     "from_trf",
-    "read_tournament",
     "trf_document",
+    "within_size",
 ]
 
 
@@ -39,20 +37,6 @@ class EngineInput:
     forbidden_pairs: tuple[frozenset[int], ...] = ()
     declared_system: str | None = None
     """A TRF file's record 092 / 192 text (the system it declares), as written."""
-
-
-def read_tournament(raw: bytes, is_json: bool) -> tuple[EngineInput, ComputeTournament | None]:
-    """A body as a JSON tournament (`is_json`: its validation errors are the request's,
-    at `body.<field>`), else as TRF text (UTF-8, else Windows-1252 / Latin-1)."""
-    if is_json:
-        try:
-            body = ComputeTournament.model_validate_json(raw)
-        except ValidationError as exc:
-            raise RequestValidationError(
-                [{**e, "loc": ("body", *e["loc"])} for e in exc.errors()]
-            ) from None
-        return from_json(body), body
-    return from_trf(decode_trf(raw)), None
 
 
 def trf_document(text: str, field: str = "body") -> TrfDocument:
@@ -127,3 +111,32 @@ def from_json(body: ComputeTournament) -> EngineInput:
         initial_colour=colour,
     )
     return EngineInput(tournament, {n: pid for pid, n in numbers.items()}, announced)
+
+
+def from_body(raw: bytes, is_json: bool) -> tuple[EngineInput, ComputeTournament | None]:
+    """A compute request's body: a JSON tournament (validated, errors located in "body")
+    or TRF text (any other content type; UTF-8, else Windows-1252 / Latin-1, as an
+    import's)."""
+    if not is_json:
+        return from_trf(decode_trf(raw)), None
+    try:
+        body = ComputeTournament.model_validate_json(raw)
+    except ValidationError as exc:
+        errors = [{"loc": ("body", *e["loc"]), "msg": e["msg"]} for e in exc.errors()]
+        raise validation_problem(errors) from None
+    return from_json(body), body
+
+
+def within_size(data: EngineInput, max_players: int) -> EngineInput:
+    """`data`, unless its field is larger than stateless compute takes
+    (`compute_max_players`): then `ComputeTooLarge` naming `players`."""
+    count = len(data.tournament.players)
+    if count > max_players:
+        raise ComputeTooLarge(
+            f"{count:,} players: stateless compute takes at most {max_players:,} "
+            "(ARBITER_COMPUTE_MAX_PLAYERS); pair a larger field as a stored tournament "
+            "or with `arbiter pair`",
+            field="players",
+            max_players=max_players,
+        )
+    return data

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -59,6 +60,7 @@ __all__ = [
     "problem_headers",
     "problem_response",
     "problem_type",
+    "validation_problem",
 ]
 
 PROBLEM_MEDIA_TYPE = "application/problem+json"
@@ -245,26 +247,31 @@ def unreadable_body(exc: StarletteHTTPException) -> InvalidInput | None:
     )
 
 
+def validation_problem(errors: Sequence[Any]) -> InvalidInput:
+    """Request validation errors (pydantic's, located from "body", "query", ...) as one
+    `invalid-input` problem listing every field."""
+    described = [_describe(err) for err in errors]
+    fields = ", ".join(dict.fromkeys(e["field"] for e in described))
+    return InvalidInput(
+        f"invalid value for {fields}",
+        field=described[0]["field"] if described else None,
+        errors=described,
+    )
+
+
 def install_error_handlers(app: FastAPI) -> None:
     """Route every error through problem+json."""
 
     async def on_problem(request: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, Problem)
-        retry_after = None
-        if isinstance(exc, Unavailable):
+        retry_after = exc.extra.get("retry_after")
+        if retry_after is None and isinstance(exc, Unavailable):
             retry_after = request.app.state.arbiter.settings.retry_after_seconds
         return problem_response(exc, request.url.path, retry_after=retry_after)
 
     async def on_validation(request: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, RequestValidationError)
-        errors = [_describe(err) for err in exc.errors()]
-        fields = ", ".join(dict.fromkeys(e["field"] for e in errors))
-        problem = InvalidInput(
-            f"invalid value for {fields}",
-            field=errors[0]["field"] if errors else None,
-            errors=errors,
-        )
-        return problem_response(problem, request.url.path)
+        return problem_response(validation_problem(exc.errors()), request.url.path)
 
     async def on_http(request: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, StarletteHTTPException)

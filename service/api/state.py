@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from service.api.connect_reads import SharedRowReads
+from service.app.compute_pool import ComputePool
 from service.app.write_gate import WriteGates
 from service.config import Settings
 from service.db.session import SessionFactory
@@ -40,6 +41,9 @@ class AppState:
     """The live hub (None in the live reader's own state)."""
     read_db_engine: AsyncEngine | None = None
     """The engine of `read_sessions`, disposed of with the app."""
+    compute: ComputePool | None = None
+    """The processes the stateless `/v1/compute/...` computations run in
+    (`api.compute_offload`), stopped with the app."""
     gates: WriteGates = field(init=False)
     """This process's queue of writers per tournament (`app.write_gate`), each wait
     bounded by `settings.lock_wait_seconds`."""

@@ -9,6 +9,10 @@ on every call; CPython hands the interpreter back to the event loop every switch
 interval (5 ms), so requests keep being answered while a computation runs. The cost: a
 computation does not use a second core. The pool is bounded (`_WORKERS`), so a burst
 of heavy requests queues instead of starving the loop.
+
+This pool is the stored tournaments' alone: the stateless `/v1/compute/...` endpoints,
+which anyone may call, compute in processes of their own (`compute_pool`), so no
+anonymous computation is ever queued ahead of an organizer's pairing here.
 """
 
 from __future__ import annotations

@@ -33,6 +33,7 @@ import functools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
+from math import lcm
 
 from service.engine.errors import EngineError
 from service.engine.model import (
@@ -760,13 +761,44 @@ def _build_rounds(
             sorted((replace(b, round=paired + 1) for b in announced), key=lambda b: b.player)
         )
     rounds: list[Round] = []
-    scores: dict[int, Fraction] = dict.fromkeys(cells, Fraction(0))
+    scale = _ScaledPoints(points)
+    scores: dict[int, int] = dict.fromkeys(cells, 0)
     for index in range(paired):
         round_games, byes, _ = built[index]
         ordered = _board_order(round_games, scores)
         rounds.append(Round(index + 1, tuple(ordered), tuple(sorted(byes, key=lambda b: b.player))))
-        _add_scores(scores, rounds[-1], points)
+        scale.add(scores, rounds[-1])
     return tuple(rounds), pending
+
+
+class _ScaledPoints:
+    """A point system's values as integers, in units of the lcm of their denominators
+    (halves for chess), so that the board order of each round, which compares the
+    scores before it, sums and compares integers rather than fractions: the same order,
+    as scaling by a positive unit keeps every sum and comparison."""
+
+    def __init__(self, points: PointSystem) -> None:
+        values = {
+            (result, colour): points.for_outcome(result.outcome(colour))
+            for result in GameResult
+            for colour in (Colour.WHITE, Colour.BLACK)
+        }
+        byes = {kind: points.for_bye(kind) for kind in ByeKind}
+        unit = lcm(*(v.denominator for v in (*values.values(), *byes.values())))
+        self._games = {key: int(value * unit) for key, value in values.items()}
+        self._byes = {kind: int(value * unit) for kind, value in byes.items()}
+
+    def add(self, scores: dict[int, int], rnd: Round) -> None:
+        """Add a round's points to `scores` (as `_add_scores` does, scaled)."""
+        games = self._games
+        for game in rnd.games:
+            result = game.result
+            if result is None:
+                continue
+            scores[game.white] = scores.get(game.white, 0) + games[result, Colour.WHITE]
+            scores[game.black] = scores.get(game.black, 0) + games[result, Colour.BLACK]
+        for bye in rnd.byes:
+            scores[bye.player] = scores.get(bye.player, 0) + self._byes[bye.kind]
 
 
 def _settle_wins(byes: list[Bye]) -> list[Bye]:
@@ -793,12 +825,13 @@ def _add_scores(scores: dict[int, Fraction], rnd: Round, points: PointSystem) ->
         scores[bye.player] = scores.get(bye.player, Fraction(0)) + points.for_bye(bye.kind)
 
 
-def _board_order(games: list[Game], scores: Mapping[int, Fraction]) -> list[Game]:
+def _board_order(games: list[Game], scores: Mapping[int, int]) -> list[Game]:
     """TRF-16 carries no board numbers: tables follow FIDE C.04.2 D.9 (the higher
-    score of the pair, then the sum of scores, then the lower start number first)."""
+    score of the pair, then the sum of scores, then the lower start number first).
+    Scores are scaled integers (`_ScaledPoints`)."""
 
-    def key(game: Game) -> tuple[Fraction, Fraction, int]:
-        a, b = scores.get(game.white, Fraction(0)), scores.get(game.black, Fraction(0))
+    def key(game: Game) -> tuple[int, int, int]:
+        a, b = scores.get(game.white, 0), scores.get(game.black, 0)
         return (-max(a, b), -(a + b), min(game.white, game.black))
 
     return sorted(games, key=key)

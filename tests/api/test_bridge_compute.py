@@ -14,8 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from service.api.routes.bridge_compute import (
-    cavendish_for,
-    matchpoints_for,
+    cavendish_answer,
+    matchpoints_answer,
     score,
     victory_points,
 )
@@ -317,7 +317,7 @@ def _run(coroutine: Coroutine[Any, Any, T]) -> T:
 @settings(max_examples=60, deadline=None)
 @given(st.lists(st.integers(-250, 250).map(lambda x: x * 10), min_size=1, max_size=12))
 def test_matchpoint_pairs_add_up_to_the_top(scores: list[int]) -> None:
-    body = _run(matchpoints_for(MatchpointsRequest(scores=scores)))
+    body = matchpoints_answer(MatchpointsRequest(scores=scores))
     assert all(ns + ew == body.top for ns, ew in zip(body.ns, body.ew, strict=True))
     assert sum(body.ns) == pytest.approx(body.top * len(scores) / 2)
 
@@ -325,7 +325,7 @@ def test_matchpoint_pairs_add_up_to_the_top(scores: list[int]) -> None:
 @settings(max_examples=60, deadline=None)
 @given(st.lists(st.integers(-400, 400).map(lambda x: x * 10), min_size=2, max_size=10))
 def test_cross_imps_sum_to_zero(scores: list[int]) -> None:
-    body = _run(cavendish_for(CavendishRequest(scores=scores, divisor="total")))
+    body = cavendish_answer(CavendishRequest(scores=scores, divisor="total"))
     assert sum(body.ns_imps) == 0
     assert [-x for x in body.ns_imps] == body.ew_imps
 

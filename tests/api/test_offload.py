@@ -15,7 +15,6 @@ import httpx
 import pytest
 from fastapi import FastAPI
 
-from service.api.routes import compute
 from service.live.reader import ReaderError, TableText
 from service.views import standings_table
 from tests.api.conftest import create_round_robin
@@ -58,34 +57,4 @@ async def test_health_and_a_put_answer_while_standings_compute(
         release.set()
     assert health.status_code == 200
     assert put.status_code == 200
-    assert (await standings).status_code == 200
-
-
-async def test_health_answers_while_a_sent_tournament_is_ranked(
-    client: httpx.AsyncClient, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """`POST /v1/compute/standings` ranks a whole tournament sent by anyone: in the CPU
-    pool too, with the rows of its answer."""
-    started, release = threading.Event(), threading.Event()
-    original = compute.compute_standings  # type: ignore[attr-defined]
-
-    def heavy(*args: Any, **kwargs: Any) -> Any:
-        started.set()
-        release.wait(15)
-        return original(*args, **kwargs)
-
-    monkeypatch.setattr(compute, "compute_standings", heavy)
-    body = {
-        "players": [{"id": n, "name": name, "rating": r} for n, (name, r) in enumerate(PLAYERS)],
-        "games": [{"round": 1, "white": 0, "black": 1, "result": "1-0"}],
-    }
-    loop = asyncio.get_running_loop()
-    standings = asyncio.create_task(client.post("/v1/compute/standings", json=body))
-    assert await loop.run_in_executor(None, started.wait, 10)
-    try:
-        health = await client.get("/healthz")
-        assert not standings.done()
-    finally:
-        release.set()
-    assert health.status_code == 200
     assert (await standings).status_code == 200

@@ -4,6 +4,11 @@ Nothing is stored. Each endpoint parses, calls one engine function, and renders 
 numbers (whole values as integers, others rounded half-up to 2 decimals). An engine
 `BridgeInputError` becomes a 422 `invalid-bridge-input` naming the request field it
 concerns (service/api/errors.py); the handlers do not catch it.
+
+The endpoints that score a list of results (matchpoints, Butler, Cavendish, Patton, a
+team match: up to 10,000 scores, and Cavendish compares every pair of them) run in the
+compute workers (`api.compute_offload`), each through a module-level function taking
+the validated body; the one-contract, IMP and VP conversions answer on the spot.
 """
 
 from __future__ import annotations
@@ -11,8 +16,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from fractions import Fraction
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request, Response
 
+from service.api.compute_offload import compute
 from service.api.schemas.bridge import (
     ButlerRequest,
     ButlerResponse,
@@ -51,7 +57,15 @@ from service.engine.bridge import (
 from service.engine.bridge.contract import Seat
 from service.errors import InvalidInput
 
-__all__ = ["board_entries", "router"]
+__all__ = [
+    "board_entries",
+    "butler_answer",
+    "cavendish_answer",
+    "matchpoints_answer",
+    "patton_answer",
+    "router",
+    "team_match_answer",
+]
 
 router = APIRouter(prefix="/v1/compute/bridge", tags=["compute-bridge"])
 
@@ -112,9 +126,14 @@ async def victory_points(body: VpRequest) -> VpResponse:
 
 
 @router.post("/matchpoints", response_model=MatchpointsResponse)
-async def matchpoints_for(body: MatchpointsRequest) -> MatchpointsResponse:
+async def matchpoints_for(request: Request, body: MatchpointsRequest) -> Response:
     """Matchpoints of one board (Law 78A): 2 per score beaten, 1 per tie; EW = top - NS.
     With `tables` above the number of real results, Neuberg factors them up."""
+    return await compute(request, matchpoints_answer, body)
+
+
+def matchpoints_answer(body: MatchpointsRequest) -> MatchpointsResponse:
+    """In a compute worker: the matchpoints the route answers."""
     entries = board_entries(body.scores)
     result = matchpoints(entries, tables=body.tables, units=body.units)
     return MatchpointsResponse(
@@ -129,9 +148,14 @@ async def matchpoints_for(body: MatchpointsRequest) -> MatchpointsResponse:
 
 
 @router.post("/butler", response_model=ButlerResponse)
-async def butler_for(body: ButlerRequest) -> ButlerResponse:
+async def butler_for(request: Request, body: ButlerRequest) -> Response:
     """Butler IMPs of one board against its datum (the Polish rule by default:
     keep at most half the scores, round the mean down to 10)."""
+    return await compute(request, butler_answer, body)
+
+
+def butler_answer(body: ButlerRequest) -> ButlerResponse:
+    """In a compute worker: the Butler IMPs the route answers."""
     entries = board_entries(body.scores)
     result = butler(
         entries,
@@ -151,9 +175,14 @@ async def butler_for(body: ButlerRequest) -> ButlerResponse:
 
 
 @router.post("/cavendish", response_model=CavendishResponse)
-async def cavendish_for(body: CavendishRequest) -> CavendishResponse:
+async def cavendish_for(request: Request, body: CavendishRequest) -> Response:
     """Cross-IMPs of one board: every score against every other, divided by the number
     of tables by default (`divisor`), optionally capped per comparison."""
+    return await compute(request, cavendish_answer, body)
+
+
+def cavendish_answer(body: CavendishRequest) -> CavendishResponse:
+    """In a compute worker: the cross-IMPs the route answers."""
     entries = board_entries(body.scores)
     result = cavendish(
         entries,
@@ -169,9 +198,14 @@ async def cavendish_for(body: CavendishRequest) -> CavendishResponse:
 
 
 @router.post("/patton", response_model=PattonResponse)
-async def patton_for(body: PattonRequest) -> PattonResponse:
+async def patton_for(request: Request, body: PattonRequest) -> Response:
     """A Patton match: 2:0 / 1:1 per board (a difference of 10 is still a tie), plus
     balance points by the share of points scored (the Polish lecture's bands)."""
+    return await compute(request, patton_answer, body)
+
+
+def patton_answer(body: PattonRequest) -> PattonResponse:
+    """In a compute worker: the Patton match the route answers."""
     boards = [(pair[0], pair[1]) for pair in body.boards]
     balance = None if body.balance_total is None else Fraction(str(body.balance_total))
     result = patton(boards, tie_margin=body.tie_margin, balance_total=balance)
@@ -185,8 +219,13 @@ async def patton_for(body: PattonRequest) -> PattonResponse:
 
 
 @router.post("/match", response_model=MatchResponse)
-async def team_match_for(body: MatchRequest) -> MatchResponse:
+async def team_match_for(request: Request, body: MatchRequest) -> Response:
     """A team match: each board's net (open - closed) in IMPs, the margin in VP."""
+    return await compute(request, team_match_answer, body)
+
+
+def team_match_answer(body: MatchRequest) -> MatchResponse:
+    """In a compute worker: the team match the route answers."""
     boards: list[tuple[int, int]] = [(pair[0], pair[1]) for pair in body.boards]
     result = team_match(
         boards,

@@ -1,13 +1,19 @@
-"""Stateless compute: the engine as a service, nothing stored (docs/api.md#resources)."""
+"""Stateless compute: the engine as a service, nothing stored (docs/api.md#resources).
+
+Pairings, standings and FLAMPARK what-ifs run in the compute workers
+(`api.compute_offload`), never in the threads stored tournaments compute in: the
+module-level functions below are the workers' jobs, taking plain data (the body's
+bytes, the query's values) and returning the response document."""
 
 from __future__ import annotations
 
 from dataclasses import asdict
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Query, Request, Response
 
-from service.api.compute_input import EngineInput, read_tournament
+from service.api.compute_input import from_body, within_size
+from service.api.compute_offload import compute
 from service.api.flampark_views import schedule_document
 from service.api.observability import observe_pairing
 from service.api.schemas.common import to_number
@@ -15,7 +21,6 @@ from service.api.schemas.compute import (
     ComputePairing,
     ComputeStandingRow,
     ComputeStandings,
-    ComputeTournament,
     PairingOut,
     StandingsReading,
     TournamentSystem,
@@ -23,7 +28,6 @@ from service.api.schemas.compute import (
     VarmaResponse,
 )
 from service.api.schemas.flampark import ScheduleRequest, ScheduleResponse
-from service.app.offload import run_cpu
 from service.app.systems import pair_next, schedule_for
 from service.engine.model import Player
 from service.engine.pairing.varma import varma_draw, varma_sets
@@ -37,10 +41,10 @@ router = APIRouter(prefix="/v1/compute", tags=["compute"])
 
 
 @router.post("/flampark/schedule", response_model=ScheduleResponse)
-async def flampark_schedule(body: ScheduleRequest) -> ScheduleResponse:
+async def flampark_schedule(request: Request, body: ScheduleRequest) -> Response:
     """The whole FLAMPARK schedule for a start list (or a player count), rounds and kinds,
     with its pairing-quality figures: compare a Swiss open with a FLAMPARK clone of it."""
-    return await run_cpu(_what_if, body)  # off the event loop; size bounded by the schema
+    return await compute(request, _what_if, body)  # size bounded by the schema
 
 
 def _what_if(body: ScheduleRequest) -> ScheduleResponse:
@@ -65,13 +69,12 @@ TOURNAMENT_BODY = {
 }
 
 
-async def _tournament_input(request: Request) -> tuple[EngineInput, ComputeTournament | None]:
-    """The body as a JSON tournament, or as TRF text (any other content type)."""
+async def _body(request: Request) -> tuple[bytes, bool]:
+    """The body's bytes, and whether they are a JSON tournament (else TRF text)."""
     raw = await request.body()
     if len(raw) > MAX_BODY:
         raise InvalidInput(f"the body exceeds {MAX_BODY} bytes", field="body")
-    is_json = request.headers.get("content-type", "").startswith("application/json")
-    return await run_cpu(read_tournament, raw, is_json)  # off the event loop
+    return raw, request.headers.get("content-type", "").startswith("application/json")
 
 
 def _codes(text: str | None) -> list[str] | None:
@@ -90,7 +93,7 @@ async def standings(
         TournamentSystem | None,
         Query(description="The tournament system, for a TRF body (else its 092 record)."),
     ] = None,
-) -> ComputeStandings:
+) -> Response:
     """Standings of a whole tournament sent as JSON (`players`, `games`, `byes`,
     `tiebreaks`, `edition`, `system`) or as TRF text with the tie-breaks as query
     parameters.
@@ -99,19 +102,19 @@ async def standings(
     16; round-robins: 2026 art. 15.2) and the default tie-breaks: the request's
     `system` (body or query), else a TRF file's 092 record, else the shape of the
     games; `reading` in the response says which applied."""
-    data, body = await _tournament_input(request)
-    # off the event loop, with the rows of the response: a whole tournament's table
-    return await run_cpu(_standings, data, body, tiebreaks, edition, explain, system)
+    raw, is_json = await _body(request)
+    return await compute(request, _standings, raw, is_json, (tiebreaks, edition, explain, system))
 
 
 def _standings(
-    data: EngineInput,
-    body: ComputeTournament | None,
-    tiebreaks: str | None,
-    edition: Literal["2026", "2024"] | None,
-    explain: int | None,
-    system: TournamentSystem | None,
+    raw: bytes,
+    is_json: bool,
+    query: tuple[str | None, Literal["2026", "2024"] | None, int | None, TournamentSystem | None],
 ) -> ComputeStandings:
+    """In a compute worker: the standings of the body's tournament (bounded by its span,
+    `MAX_PLAYER_ROUNDS`, and by the time bound)."""
+    tiebreaks, edition, explain, system = query
+    data, body = from_body(raw, is_json)
     named = system or (body.system if body else None)
     reading = reading_for(data.tournament, named, data.declared_system)
     order = _codes(tiebreaks) or (body.tiebreaks if body and body.tiebreaks else None)
@@ -150,23 +153,38 @@ async def pairings(
     rules: Annotated[Literal["dutch-2026", "dutch-2017"], Query()] = "dutch-2026",
     explain: Annotated[bool, Query(description="Say why each bracket was paired so")] = False,
     seed: Annotated[int | None, Query(description="JCA: seed of the colour lots")] = None,
-) -> ComputePairing:
+) -> Response:
     """The next round's pairing of a tournament sent as TRF text (rounds in the file are
     history; XXR total rounds, XXC first colour, XXA acceleration, XXP forbidden pairs;
     a trailing column of H/F/Z entries announces the round's byes) or as JSON."""
-    data, _ = await _tournament_input(request)
-    options: dict[str, Any] = {"rules": rules, "seed": seed}
+    raw, is_json = await _body(request)
+    players = request.app.state.arbiter.settings.compute_max_players
     with observe_pairing(request.app, f"compute-{system}"):
-        pairing = await run_cpu(  # off the event loop (docs/decisions/thread-pool.md)
-            pair_next,
-            system,
-            data.tournament,
-            byes=data.next_round_byes,
-            options=options,
-            accelerations=data.accelerations,
-            forbidden_pairs=data.forbidden_pairs,
-            explain=explain,
+        return await compute(
+            request, _pairing, raw, is_json, (system, rules, explain, seed), players
         )
+
+
+def _pairing(
+    raw: bytes,
+    is_json: bool,
+    query: tuple[PairingName, str, bool, int | None],
+    max_players: int,
+) -> ComputePairing:
+    """In a compute worker: the next round's pairing of the body's tournament."""
+    system, rules, explain, seed = query
+    data, _ = from_body(raw, is_json)
+    within_size(data, max_players)
+    options: dict[str, Any] = {"rules": rules, "seed": seed}
+    pairing = pair_next(
+        system,
+        data.tournament,
+        byes=data.next_round_byes,
+        options=options,
+        accelerations=data.accelerations,
+        forbidden_pairs=data.forbidden_pairs,
+        explain=explain,
+    )
     return ComputePairing(
         round=pairing.round,
         pairings=[

@@ -27,13 +27,15 @@ Weight = Callable[[WeightContext, SwissPlayer, SwissPlayer, bool, bool], int]
 
 @pytest.fixture
 def compared(monkeypatch: pytest.MonkeyPatch) -> Counter[str]:
+    """Every weight asked for, one at a time (`weight`) or a row at a time (`weights`),
+    checked against the weight computed afresh."""
     counts: Counter[str] = Counter()
     cached: Weight = WeightContext.weight
+    cached_row = WeightContext.weights
 
-    def spy(
-        ctx: WeightContext, higher: SwissPlayer, lower: SwissPlayer, cur: bool, nxt: bool
-    ) -> int:
-        got = cached(ctx, higher, lower, cur, nxt)
+    def check(
+        ctx: WeightContext, higher: SwissPlayer, lower: SwissPlayer, cur: bool, nxt: bool, got: int
+    ) -> None:
         hi, lo = ctx.info[higher.number], ctx.info[lower.number]
         if ctx.compatible(higher, lower):
             assert got == ctx._weight_of(hi, lo, cur, nxt)
@@ -42,9 +44,25 @@ def compared(monkeypatch: pytest.MonkeyPatch) -> Counter[str]:
             counts["psd"] += ctx.psd_mode
         else:
             assert got == 0
+
+    def spy(
+        ctx: WeightContext, higher: SwissPlayer, lower: SwissPlayer, cur: bool, nxt: bool
+    ) -> int:
+        got = cached(ctx, higher, lower, cur, nxt)
+        check(ctx, higher, lower, cur, nxt, got)
         return got
 
+    def spy_row(
+        ctx: WeightContext, highers: list[SwissPlayer], lower: SwissPlayer, cur: bool, nxt: bool
+    ) -> list[int]:
+        row = cached_row(ctx, highers, lower, cur, nxt)
+        assert len(row) == len(highers)
+        for higher, got in zip(highers, row, strict=True):
+            check(ctx, higher, lower, cur, nxt, got)
+        return row
+
     monkeypatch.setattr(WeightContext, "weight", spy)
+    monkeypatch.setattr(WeightContext, "weights", spy_row)
     return counts
 
 

@@ -518,7 +518,7 @@ class _RoundPairer:
         idx = self.idx
         size = len(idx)
         order = self.order
-        weight = self.ctx.weight
+        weights = self.ctx.weights
         matcher = self.matcher
         self.base = [[] for _ in range(size)]
         bits = self.ctx.total_bits
@@ -533,7 +533,7 @@ class _RoundPairer:
             lower = order[idx[larger]]
             in_cur = larger < self.bracket_size
             in_next = look_ahead and not in_cur
-            row = [weight(order[idx[s]], lower, in_cur, in_next) for s in range(larger)]
+            row = weights([order[v] for v in idx[:larger]], lower, in_cur, in_next)
             if last_group_next:
                 row = [
                     (w & keep) | flat | ahead(order[idx[s]], lower, s < self.bracket_size, in_cur)
@@ -594,14 +594,16 @@ class _RoundPairer:
             if not self.matched[v]:
                 continue
             addend = len(idx)
+            row = []
             for opp in range(self.bracket_size - 1, self.mdp_count - 1, -1):
                 ov = idx[opp]
                 if self.matched[ov]:
                     continue
                 w = self.base[opp][i]
                 if w:
-                    self.matcher.set_weight(v, ov, w + addend)
+                    row.append((ov, w + addend))
                     addend += 1
+            self.matcher.set_weights(v, row)
             self._solve()
             m = self.stable[v]
             self.matched[m] = True
@@ -623,12 +625,11 @@ class _RoundPairer:
     def _prefer_exchanges(self, remainder: list[int], rem_pairs: int) -> int:
         """Weigh in the exchange preferences; returns how many S1 players must move."""
         idx = self.idx
-        # row by row, so that a row's equal weights come in a run (`set_weight` then
-        # stores them as one integer)
+        weigh = self._exch_weight
+        # row by row (a row's equal weights are stored as one integer)
         for pos, pl in enumerate(remainder):
-            v = idx[pl]
-            for opp in remainder[pos + 1 :]:
-                self.matcher.set_weight(v, idx[opp], self._exch_weight(pl, opp, pos, rem_pairs))
+            row = [(idx[opp], weigh(pl, opp, pos, rem_pairs)) for opp in remainder[pos + 1 :]]
+            self.matcher.set_weights(idx[pl], row)
         self._solve()
         exchanges = 0
         for pl in remainder[:rem_pairs]:
@@ -692,14 +693,18 @@ class _RoundPairer:
     def _fix_roles(self, remainder: list[int]) -> None:
         """Keep only S1-to-S2 edges inside the remainder."""
         idx = self.idx
+        base = self.base
+        goes_down = self._goes_down
         for a_pos, pl in enumerate(remainder):
             v = idx[pl]
-            s1 = self._goes_down(v)
+            s1 = goes_down(v)
+            row = []
             for opp in remainder[a_pos + 1 :]:
                 ov = idx[opp]
-                if not s1 or self._goes_down(ov):
-                    self.base[opp][pl] = 0
-                self.matcher.set_weight(v, ov, self.base[opp][pl])
+                if not s1 or goes_down(ov):
+                    base[opp][pl] = 0
+                row.append((ov, base[opp][pl]))
+            self.matcher.set_weights(v, row)
 
     def _pair_s1(self, remainder: list[int]) -> None:
         """Each S1 player, from the top, takes the highest S2 player keeping the optimum."""
@@ -709,14 +714,16 @@ class _RoundPairer:
             if not self._goes_down(v):
                 continue
             addend = 0
+            row = []
             for opp in reversed(remainder):
                 ov = idx[opp]
                 if opp <= pl or self.matched[ov]:
                     continue
                 w = self.base[opp][pl]
                 if w:
-                    self.matcher.set_weight(v, ov, w + addend)
+                    row.append((ov, w + addend))
                 addend += 1
+            self.matcher.set_weights(v, row)
             self._solve()
             m = self.stable[v]
             self.matched[v] = True

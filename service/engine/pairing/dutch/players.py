@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 
 from service.engine.model import (
@@ -32,7 +32,6 @@ from service.engine.model import (
     PlayerRound,
     Tournament,
     entry_points,
-    player_histories,
 )
 
 __all__ = ["Float", "RoundRecord", "SwissPlayer", "build_players"]
@@ -90,6 +89,9 @@ class SwissPlayer:
     """Strong (non-absolute) colour preference: colour difference of one."""
     bye_eligible: bool = True
     """May receive the pairing-allocated bye (C.04.1 d)."""
+    before: list[Fraction] = field(default_factory=list)
+    """Points without acceleration before each round (index r: after r rounds), so that
+    the score as it stood some rounds ago is read, not summed again (`acc_score`)."""
 
     @property
     def absolute_imbalance(self) -> bool:
@@ -103,11 +105,15 @@ class SwissPlayer:
 
     def acc_score(self, rounds_back: int = 0) -> Fraction:
         """Score with acceleration as it stood `rounds_back` rounds ago (art. 1.2.1)."""
-        score = self.score
-        index = len(self.records)
-        for _ in range(rounds_back):
-            index -= 1
-            score -= self.records[index].points
+        index = len(self.records) - rounds_back
+        if 0 <= index < len(self.before):
+            score = self.before[index]
+        else:
+            score = self.score
+            index = len(self.records)
+            for _ in range(rounds_back):
+                index -= 1
+                score -= self.records[index].points
         if index < len(self.accelerations):
             score += self.accelerations[index]
         return score
@@ -120,6 +126,41 @@ def _record(entry: PlayerRound, tournament: Tournament) -> RoundRecord:
         return RoundRecord(entry.opponent, entry.colour if played else None, points, played, True)
     paired = entry.bye is ByeKind.PAIRING_ALLOCATED
     return RoundRecord(None, None, points, False, paired)
+
+
+def _records(tournament: Tournament) -> dict[int, list[RoundRecord]]:
+    """Each player's `RoundRecord`s, round 1 first: `_record` of every entry of
+    `player_histories`, built in one pass over the rounds without the entries. The
+    records of a bye kind (and of absence, a zero-point bye) are one shared value."""
+    points = tournament.points
+    byes = {kind: _record(PlayerRound(0, None, None, None, kind), tournament) for kind in ByeKind}
+    absent = byes[ByeKind.ZERO_POINT]
+    records: dict[int, list[RoundRecord]] = {p.start_number: [] for p in tournament.players}
+    sides = ((Colour.WHITE, 0), (Colour.BLACK, 1))
+    for rnd in tournament.rounds:
+        seen: set[int] = set()
+        for game in rnd.games:
+            for colour, side in sides:
+                me, them = (game.white, game.black) if side == 0 else (game.black, game.white)
+                outcome = None if game.result is None else game.result.outcome(colour)
+                if outcome is None:
+                    record = RoundRecord(them, None, Fraction(0), False, True)
+                else:
+                    played = outcome in _PLAYED
+                    earned = points.for_outcome(outcome)
+                    record = RoundRecord(them, colour if played else None, earned, played, True)
+                records.setdefault(me, []).append(record)
+                seen.add(me)
+        for bye in rnd.byes:
+            records.setdefault(bye.player, []).append(byes[bye.kind])
+            seen.add(bye.player)
+        for number, entries in records.items():
+            if number not in seen:
+                entries.append(absent)
+    return records
+
+
+_PLAYED = frozenset({Outcome.WIN, Outcome.DRAW, Outcome.LOSS})
 
 
 def _colours(player: SwissPlayer) -> None:
@@ -167,15 +208,16 @@ def build_players(
 
     `absent` are the players with a bye announced for this round (not paired).
     """
-    histories = player_histories(tournament.players, tournament.rounds)
+    histories = _records(tournament)
     absent_set = set(absent)
     accelerations = accelerations or {}
     win = tournament.points.win
+    zero = Fraction(0)
     everyone: list[SwissPlayer] = []
     to_pair: list[SwissPlayer] = []
     rank = 0
     for p in tournament.players:
-        records = [_record(e, tournament) for e in histories.get(p.start_number, [])]
+        records = histories.get(p.start_number, [])
         paired_before = any(r.paired for r in records)
         if p.start_number in absent_set and not paired_before:
             rank_here = -1
@@ -183,13 +225,17 @@ def build_players(
             rank_here = rank
             rank += 1
         forbidden = {r.opponent for r in records if r.played and r.opponent is not None}
+        before = [zero]
+        for r in records:
+            before.append(before[-1] + r.points)
         player = SwissPlayer(
             number=p.start_number,
             rank=rank_here,
             records=records,
-            score=sum((r.points for r in records), Fraction(0)),
+            score=before[-1],
             accelerations=tuple(accelerations.get(p.start_number, ())),
             forbidden=forbidden,
+            before=before,
         )
         _colours(player)
         if rules_2017:

@@ -33,6 +33,7 @@ exception applies only when pairing the final round, to pairs with a topscorer
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -125,30 +126,25 @@ class WeightContext:
         self.final_round = final_round
         self.threshold = threshold
         self.played_rounds = played_rounds
-        # Score-group widths, lowest group first (its shift is 0).
-        sizes: dict[Fraction, int] = {}
-        order: list[Fraction] = []
-        for p in players:
-            s = p.acc_score()
-            if s not in sizes:
-                sizes[s] = 0
-                order.append(s)
-            sizes[s] += 1
-        self.group_shift: dict[Fraction, int] = {}
+        # Score-group widths, lowest group first (its shift is 0). Scores are keyed by
+        # (numerator, denominator), which a Fraction's value fixes, and which hashes
+        # far faster than the Fraction itself.
+        accs = [p.acc_score() for p in players]
+        keys = [(a.numerator, a.denominator) for a in accs]
+        sizes = Counter(keys)
+        group_shift: dict[tuple[int, int], int] = {}
         total = 0
-        for s in sorted(order):
-            self.group_shift[s] = total
-            total += sizes[s].bit_length()
+        for key in sorted(sizes, key=lambda k: Fraction(*k)):
+            group_shift[key] = total
+            total += sizes[key].bit_length()
         self.scores_bits = total
         self.group_bits = max(sizes.values(), default=0).bit_length()
-        scale = 1
-        for p in players:
-            d = p.acc_score().denominator
-            scale = scale * d // math.gcd(scale, d)
+        scale = math.lcm(1, *(d for _, d in sizes))
         self.psd_shift, psd_bits = _psd_layout(players, scale) if rules_2017 else ({}, 0)
         self.psd_mode = False
         """2017 collapsed last bracket: the scores field holds the PSD (A.8)."""
-        self.min_score = min((int(p.acc_score() * scale) for p in players), default=0)
+        scaled = [numerator * (scale // denominator) for numerator, denominator in keys]
+        self.min_score = min(scaled, default=0)
         self.scale = scale
         gb, sb = self.group_bits, self.scores_bits
         # 2017: room for the last score group's look-ahead (`last_group_look_ahead`)
@@ -185,13 +181,13 @@ class WeightContext:
         """The bits of the look-ahead fields (in_next, score_next)."""
         self.max_weight = (4 << pos) - 1
         self.info: dict[int, _Info] = {}
-        for p in players:
+        for index, p in enumerate(players):
             f1, f2 = floats[p.number]
-            acc = p.acc_score()
+            acc = accs[index]
             self.info[p.number] = _Info(
                 score=acc,
-                s=int(acc * scale),
-                shift=self.group_shift[acc],
+                s=scaled[index],
+                shift=group_shift[keys[index]],
                 down1=f1 is Float.DOWN,
                 up1=f1 is Float.UP,
                 down2=f2 is Float.DOWN,
@@ -329,6 +325,33 @@ class WeightContext:
         if w is None:
             w = self._by_kinds[key] = self._weight_of(hi, lo, in_current, in_next)
         return w
+
+    def weights(
+        self, highers: Sequence[SwissPlayer], lower: SwissPlayer, in_current: bool, in_next: bool
+    ) -> list[int]:
+        """`weight(h, lower, in_current, in_next)` for every h in `highers`, in one call
+        (a bracket's rows: what is the same along a row is looked up once)."""
+        info = self.info
+        lo = info[lower.number]
+        number = lower.number
+        compatible = self._compatible
+        kinds = self._kinds
+        lo_kind = lo.kind
+        flags = in_current << 3 | in_next << 2 | self.psd_mode << 1
+        flags |= self.single_downfloater_is_bye
+        cache = self._by_kinds
+        row: list[int] = []
+        for higher in highers:
+            hi = info[higher.number]
+            if not compatible(hi, lo, number):
+                row.append(0)
+                continue
+            key = ((hi.kind * kinds + lo_kind) << 4) | flags
+            w = cache.get(key)
+            if w is None:
+                w = cache[key] = self._weight_of(hi, lo, in_current, in_next)
+            row.append(w)
+        return row
 
     def _weight_of(self, hi: _Info, lo: _Info, in_current: bool, in_next: bool) -> int:
         """The weight of a pair who may meet (C4-C21 in priority order, FIDE C.04.3)."""

@@ -45,7 +45,7 @@ class ReservedPairs:
 
     def holders(self) -> list[int]:
         """The vertices holding at least one reserved edge."""
-        return [v for v, count in enumerate(self._counts) if count]
+        return list(compress(range(self._size), self._counts))
 
     def add(self, v: int, partners: Iterable[int]) -> None:
         """Reserve {v, u} for every u in `partners` (u != v)."""
@@ -81,8 +81,19 @@ class ReservedPairs:
 
     def clear(self, v: int) -> None:
         """Drop every reserved edge of `v`."""
-        for u in list(self.partners(v)):
-            self.discard(v, u)
+        row = self._rows[v]
+        if row is None or not self._counts[v]:
+            return
+        rows = self._rows
+        counts = self._counts
+        for u in compress(range(self._size), row):
+            theirs = rows[u]
+            assert theirs is not None
+            theirs[v] = 0
+            counts[u] -= 1
+        row[:] = bytes(self._size)
+        self._total -= counts[v]
+        counts[v] = 0
 
     def copy(self) -> ReservedPairs:
         """An independent copy."""

@@ -46,6 +46,7 @@ parity and half-slacks stay integral.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from heapq import nsmallest
 from operator import sub
 
 from service.engine.pairing.matching.reserve import ReservedPairs
@@ -315,13 +316,17 @@ class WeightedMatcher:
         tree carries the least such bound to every vertex; only a vertex some bound
         fails has its edges checked one by one. No edge moved means the duals are
         feasible for every edge, reserved ones included, so the matching is optimal
-        (LP duality)."""
+        (LP duality). Blossom duals are never negative, so when the two lowest levels
+        of all reach F no edge can fall short, and the walk is not needed."""
         holders = self._reserve.holders()
         if not holders:
             return False
         y = self._y
         potential = self._potential
         flat = self._flat
+        lowest_two = nsmallest(2, [y[v] + potential[v] for v in holders])
+        if len(lowest_two) < 2 or lowest_two[0] + lowest_two[1] >= flat:
+            return False
         level = {v: y[v] + potential[v] for v in holders}
         inside, lowest, second = self._lowest_levels(level)
         parent = self._parent
@@ -433,7 +438,9 @@ class WeightedMatcher:
 
     def matching(self) -> list[int]:
         """`mate(v)` for every vertex."""
-        return [self.mate(v) for v in range(self.size)]
+        dummy = self._dummy
+        mates = zip(range(self.size), self._mate, strict=False)  # the dummy's left out
+        return [v if m < 0 or m == dummy else m for v, m in mates]
 
     # ------------------------------------------------------------ dynamic release
 
