@@ -153,6 +153,10 @@ class ComputePool:
             self._waiting += 1
             try:
                 worker = await self._idle.get()
+                while not worker.process.is_alive():  # died idle (the OOM killer, say)
+                    worker.alive = False
+                    self._discard(worker)
+                    worker = await self._idle.get()
             finally:
                 self._waiting -= 1
             self._busy += 1
@@ -204,10 +208,15 @@ class ComputePool:
             assert self._idle is not None
             self._idle.put_nowait(worker)
         else:
-            worker.writer.close()  # the worker reads the end and leaves
-            self._all.discard(worker)
-            self._keeper.submit(_retire, worker.process)
-            self._keeper.submit(self._replace)
+            self._discard(worker)
+
+    def _discard(self, worker: _Worker) -> None:
+        """Let a worker go (it reads the end of its socket and leaves, or is reaped
+        dead) and start its replacement."""
+        worker.writer.close()
+        self._all.discard(worker)
+        self._keeper.submit(_retire, worker.process)
+        self._keeper.submit(self._replace)
 
     def _release(self, client: str) -> None:
         self._clients[client] -= 1

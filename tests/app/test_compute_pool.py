@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import signal
 import time
 from collections.abc import AsyncIterator
 
@@ -78,3 +79,16 @@ async def test_a_caller_gone_keeps_its_allowance_until_the_worker_is_free(
         await pool.run("a", sum, [1])
     assert await pool.run("b", sum, [2]) == 2  # waited for the worker
     assert await pool.run("a", sum, [3]) == 3
+
+
+async def test_a_worker_that_died_idle_is_replaced_before_a_computation(
+    pool: ComputePool,
+) -> None:
+    """A worker killed between computations (the OOM killer, say) is found dead when
+    taken from the idle queue: the computation runs in its replacement, not a 500."""
+    first = await pool.run("a", pid_after, 0)
+    os.kill(first, signal.SIGKILL)
+    while not _gone(first):
+        await asyncio.sleep(0.01)
+    replaced = await pool.run("a", pid_after, 0)
+    assert replaced != first
