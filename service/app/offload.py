@@ -6,7 +6,8 @@ loop. Threads rather than processes: the engine's values are immutable and share
 the per-replica caches (the incremental engine view of a 400-player round-robin holds
 79,800 games), so a thread reads them for free where a process pool would pickle them
 on every call; CPython hands the interpreter back to the event loop every switch
-interval (5 ms), so requests keep being answered while a computation runs. The cost: a
+interval (1 ms, `api.app.SWITCH_INTERVAL_SECONDS`), so requests keep being answered
+while a computation runs. The cost: a
 computation does not use a second core. The pool is bounded (`_WORKERS`), so a burst
 of heavy requests queues instead of starving the loop.
 
