@@ -24,6 +24,7 @@ from service.db.failures import error_chain, is_not_migrated, sqlstate
 from service.engine.bridge.errors import BridgeInputError
 from service.engine.byes import ByeRequestError
 from service.engine.errors import EngineError
+from service.engine.lifecycle import LifecycleError
 from service.engine.pairing.flampark.errors import (
     FlamparkOptionError,
     FlamparkScheduleError,
@@ -142,9 +143,12 @@ ENGINE_PROBLEMS: dict[type[EngineError], tuple[str, str]] = {
     ShorteningByArbiterError: ("shortening-by-arbiter", "Time shortening is the arbiter's"),
     PremiumError: ("invalid-premium", "Invalid progress premium"),
     BridgeInputError: ("invalid-bridge-input", "Invalid bridge input"),
+    LifecycleError: ("illegal-transition", "Not allowed in this state"),
 }
 """Engine error class -> (problem type, title); a class not listed takes its nearest
-listed base's row (`MatchingError` -> `pairing-impossible`). Every one is a 422."""
+listed base's row (`MatchingError` -> `pairing-impossible`). Every one is a 422. A
+`LifecycleError` never gets here from a route: the application layer answers it as a
+409 `conflict` (`app.lifecycle`); its row serves a direct caller of the engine."""
 
 _CONTRACT_PARTS = frozenset({"level", "strain", "doubling"})
 """Bridge engine fields that are parts of the one `contract` field of a request."""

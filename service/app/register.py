@@ -18,8 +18,9 @@ from service.db.repository import (
     next_player_number,
     require_open,
 )
-from service.db.tables import PlayerRow, TournamentRow, TournamentStatus
+from service.db.tables import PlayerRow, TournamentRow
 from service.db.tokens import hash_token, new_token
+from service.engine.lifecycle import TournamentStatus
 from service.engine.rounds import rounds_left
 from service.engine.systems import spec_of
 from service.errors import Conflict

@@ -21,7 +21,8 @@ from service.app.report_result import report_result
 from service.db.event_types import PlayerUpdated
 from service.db.events import append_event, lock_tournament
 from service.db.repository import Actor, get_player, require_open
-from service.db.tables import GameRow, PlayerRow, TournamentRow, TournamentStatus
+from service.db.tables import GameRow, PlayerRow, TournamentRow
+from service.engine.lifecycle import TournamentStatus
 from service.engine.results import GameStatus
 from service.engine.systems import spec_of
 

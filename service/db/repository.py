@@ -28,7 +28,7 @@ from service.db.tokens import hash_token, new_token
 from service.engine.model import Round, Tournament
 from service.engine.results import GameStatus
 from service.engine.systems import spec_of
-from service.errors import Conflict, InvalidInput, NotFound
+from service.errors import Conflict, NotFound
 
 __all__ = [
     "Actor",
@@ -43,6 +43,7 @@ __all__ = [
     "last_paired_round",
     "list_players",
     "load_engine_tournament",
+    "number_players",
     "preload_games",
     "ratings_of",
     "require_open",
@@ -186,30 +187,16 @@ async def delete_player(session: AsyncSession, tournament: TournamentRow, player
     await append_event(session, tournament.id, PlayerRemoved(player_id))
 
 
-async def close_start_list(
-    session: AsyncSession, tournament: TournamentRow
-) -> list[tuple[PlayerRow, str]]:
-    """Number the players (rating descending, ties by name) and issue their tokens."""
-    await lock_tournament(session, tournament.id)
-    await session.refresh(tournament)
-    require_open(tournament)
-    players = await list_players(session, tournament.id)
-    if len(players) < 2:
-        raise InvalidInput(
-            f"a tournament needs at least 2 players, it has {len(players)}", field="players"
-        )
-    players.sort(key=lambda p: (-p.rating, p.name.casefold(), p.id or 0))
-    issued: list[tuple[PlayerRow, str]] = []
-    for number, player in enumerate(players, start=1):
-        token = new_token("ply")
+async def number_players(
+    session: AsyncSession, numbered: Sequence[tuple[PlayerRow, int, str]]
+) -> None:
+    """Store each player's start number and token digest: (player, start number,
+    `tokens.hash_token` of the token issued)."""
+    for player, number, digest in numbered:
         player.start_number = number
-        player.token_hash = hash_token(token)
+        player.token_hash = digest
         session.add(player)
-        issued.append((player, token))
-    tournament.status = TournamentStatus.RUNNING
-    session.add(tournament)
     await session.flush()
-    return issued
 
 
 async def store_players(

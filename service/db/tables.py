@@ -16,6 +16,7 @@ from sqlalchemy import JSON, Column, UniqueConstraint
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlmodel import Field, SQLModel
 
+from service.engine.lifecycle import TournamentStatus
 from service.engine.results import GameStatus
 
 __all__ = [
@@ -45,14 +46,6 @@ class TournamentKind(StrEnum):
     BRIDGE = "bridge"
 
 
-class TournamentStatus(StrEnum):
-    """Where a tournament stands: its start list open, its rounds being played, done."""
-
-    REGISTRATION = "registration"
-    RUNNING = "running"
-    FINISHED = "finished"
-
-
 class TournamentRow(SQLModel, table=True):
     """A tournament and its settings."""
 
@@ -64,6 +57,7 @@ class TournamentRow(SQLModel, table=True):
     kind: str = Field(default=TournamentKind.CHESS, max_length=10)
     """`TournamentKind`: which routes, tables and live feed serve the event."""
     status: str = Field(default=TournamentStatus.REGISTRATION, max_length=20)
+    """`TournamentStatus`, changed only through `engine.lifecycle.transition`."""
     settings: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSONType))
     total_rounds: int | None = None
     current_round: int = 0

@@ -24,7 +24,9 @@ The family, most general first (module, problem type):
     │   ├── ShorteningError                                               invalid-shortening
     │   │   └── ShorteningByArbiterError                                  shortening-by-arbiter
     │   └── PremiumError                engine/scoring/progress_premium.py invalid-premium
-    └── BridgeInputError                engine/bridge/errors.py           invalid-bridge-input
+    ├── BridgeInputError                engine/bridge/errors.py           invalid-bridge-input
+    └── LifecycleError                  engine/lifecycle.py               illegal-transition
+                                        (the application layer answers it as a 409 conflict)
 
 `FlamparkScheduleError` (the pairing schedule) and `FlamparkError` (the scoring) were
 two classes of one name until they joined this tree; the schedule's took the new name.

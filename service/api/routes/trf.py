@@ -19,6 +19,7 @@ from service.api.trf_import import (
     read_import,
 )
 from service.api.views import standings_public, tournament_public
+from service.app.lifecycle import move, settle_status
 from service.app.offload import run_cpu
 from service.db.event_types import Imported
 from service.db.events import append_event
@@ -29,8 +30,9 @@ from service.db.repository import (
     store_players,
     store_rounds,
 )
-from service.db.tables import TournamentRow, TournamentStatus
+from service.db.tables import TournamentRow
 from service.db.tournament_config import TournamentConfig, config_of
+from service.engine.lifecycle import LifecycleEvent
 from service.engine.model import Bye
 from service.engine.trf import TrfDocument, write_trf
 from service.errors import InvalidInput
@@ -159,10 +161,9 @@ async def import_trf(
     paired = len(tournament.rounds)
     complete = all(g.result is not None for r in tournament.rounds for g in r.games)
     row.current_round = paired
-    row.status = (
-        TournamentStatus.FINISHED
-        if complete and row.total_rounds is not None and paired >= row.total_rounds
-        else TournamentStatus.RUNNING
+    move(row, LifecycleEvent.START)
+    settle_status(
+        row, finished=complete and row.total_rounds is not None and paired >= row.total_rounds
     )
     session.add(row)
     await append_event(session, row.id, Imported(len(tournament.players), paired))
