@@ -10,13 +10,13 @@ from typing import Any
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from service.app.lifecycle import require_open
 from service.db.event_types import PlayerAdded
 from service.db.events import append_event, lock_tournament
 from service.db.repository import (
     last_paired_round,
     list_players,
     next_player_number,
-    require_open,
 )
 from service.db.tables import PlayerRow, TournamentRow
 from service.db.tokens import hash_token, new_token

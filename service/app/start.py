@@ -11,13 +11,13 @@ from dataclasses import dataclass
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from service.app.lifecycle import move
+from service.app.lifecycle import move, require_open
 from service.app.offload import run_cpu
 from service.app.systems import initial_rounds
 from service.db.event_types import TournamentStarted
 from service.db.events import append_event, lock_tournament
 from service.db.loading import Schedule
-from service.db.repository import list_players, number_players, require_open, store_rounds
+from service.db.repository import list_players, number_players, store_rounds
 from service.db.tables import PlayerRow, TournamentRow
 from service.db.tokens import hash_token, new_token
 from service.engine.lifecycle import Entrant, LifecycleEvent, start_order

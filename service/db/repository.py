@@ -3,7 +3,8 @@
 Every write runs inside the caller's transaction and appends its events there, so a
 failed request leaves nothing behind. Writers lock the tournament first
 (`lock_tournament`), which makes read-modify-write sequences safe under concurrency.
-The rules of results and withdrawals live in the application layer (`service.app`).
+The rules live in the application layer's workflows (`service.app`), the only callers
+of the functions here that write.
 """
 
 from __future__ import annotations
@@ -20,14 +21,13 @@ from sqlmodel import col, func, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from service.db.columns import fetch_columns
-from service.db.event_types import PlayerRemoved, TournamentCreated
-from service.db.events import append_event, load_locked, lock_tournament
+from service.db.event_types import TournamentCreated
+from service.db.events import append_event, load_locked
 from service.db.loading import Schedule, engine_tournament, stored_schedule
-from service.db.tables import ByeRow, EventRow, GameRow, PlayerRow, TournamentRow, TournamentStatus
+from service.db.tables import ByeRow, EventRow, GameRow, PlayerRow, TournamentRow
 from service.db.tokens import hash_token, new_token
 from service.engine.model import Round, Tournament
 from service.engine.results import GameStatus
-from service.engine.systems import spec_of
 from service.errors import Conflict, NotFound
 
 __all__ = [
@@ -35,7 +35,6 @@ __all__ = [
     "confirmed_shortenings",
     "count_players",
     "create_tournament",
-    "delete_player",
     "discard_loaded",
     "find_game",
     "get_player",
@@ -46,7 +45,6 @@ __all__ = [
     "number_players",
     "preload_games",
     "ratings_of",
-    "require_open",
     "round_rows",
     "store_players",
     "store_round",
@@ -116,31 +114,6 @@ async def count_players(session: AsyncSession, tournament_id: str) -> int:
     return int((await session.exec(statement)).one())
 
 
-def require_open(tournament: TournamentRow) -> None:
-    """Refuse (409) a change of the start list once it is closed, saying what may still
-    change the field: in a running tournament a withdrawal, and in a system that takes
-    late entries a late entry while rounds are left to pair; nothing once finished."""
-    if tournament.status == TournamentStatus.REGISTRATION:
-        return
-    if tournament.status == TournamentStatus.FINISHED:
-        raise Conflict(
-            "the tournament is finished: its field no longer changes (no entry, change, "
-            "removal or withdrawal); the organizer may still correct results",
-            field="status",
-        )
-    spec = spec_of(tournament.system)
-    late = (
-        ", or a late entry (POST .../players) while rounds are left to pair"
-        if spec is not None and spec.late_entries
-        else ""
-    )
-    raise Conflict(
-        "the start list is closed (the tournament has started): only a withdrawal "
-        f'(PATCH with {{"withdrawn": true}}){late} changes the field now',
-        field="status",
-    )
-
-
 async def get_player(session: AsyncSession, tournament_id: str, number: int) -> PlayerRow:
     """A player of this tournament by player number, or NotFound."""
     statement = select(PlayerRow).where(
@@ -175,16 +148,6 @@ async def next_player_number(session: AsyncSession, tournament_id: str) -> int:
     )
     given = max(int((await session.exec(highest)).one() or 0), (await session.exec(added)).one())
     return int(given) + 1
-
-
-async def delete_player(session: AsyncSession, tournament: TournamentRow, player_id: int) -> None:
-    """Remove a player while the start list is open."""
-    await lock_tournament(session, tournament.id)
-    await session.refresh(tournament)
-    require_open(tournament)
-    player = await get_player(session, tournament.id, player_id)
-    await session.delete(player)
-    await append_event(session, tournament.id, PlayerRemoved(player_id))
 
 
 async def number_players(

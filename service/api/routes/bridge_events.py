@@ -60,15 +60,14 @@ from service.app.bridge_entry import (
 from service.app.bridge_entry import (
     remove_result as remove_result_workflow,
 )
+from service.app.create import create_bridge_event
 from service.db.bridge import (
     count_results,
-    create_bridge_event,
     get_bridge_event,
     list_results,
     result_document,
     result_history,
 )
-from service.db.credentials import issue_viewer_token
 from service.db.tables import TournamentRow
 from service.engine.bridge.movement import Layout
 from service.errors import Forbidden, InvalidInput
@@ -232,18 +231,17 @@ async def create(body: BridgeEventCreate, session: SessionDep, state: StateDep) 
     settings = body.model_dump(
         mode="json", by_alias=True, exclude_none=True, exclude=unused | {"visibility"}
     )
-    row, layout, token, tables = await create_bridge_event(session, settings)
-    state.views.layouts[row.id] = layout
-    viewer = None
-    if body.visibility == "private":
-        row.visibility, viewer = "private", issue_viewer_token(row)
-        session.add(row)
+    created = await create_bridge_event(session, settings, private=body.visibility == "private")
+    row = created.event
+    state.views.layouts[row.id] = created.layout
     await commit_and_publish(session, state, row)
     return {
         **await _event_public(session, state, row),
-        "organizer_token": token,
-        "table_tokens": [{"table": table, "token": secret} for table, secret in tables],
-        "viewer_token": viewer,
+        "organizer_token": created.organizer_token,
+        "table_tokens": [
+            {"table": table, "token": secret} for table, secret in created.table_tokens
+        ],
+        "viewer_token": created.viewer_token,
     }
 
 

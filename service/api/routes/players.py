@@ -16,8 +16,9 @@ from service.api.schemas.players import (
 )
 from service.api.views import player_public
 from service.app.register import register as register_player
+from service.app.remove_player import remove_player
 from service.app.withdraw import change_player
-from service.db.repository import delete_player, list_players
+from service.db.repository import list_players
 
 router = APIRouter(prefix="/v1/tournaments/{tournament_id}/players", tags=["players"])
 
@@ -64,6 +65,6 @@ async def change(
 @router.delete("/{number}", status_code=status.HTTP_204_NO_CONTENT)
 async def remove(write: OrganizerWriteDep, number: int = PlayerNumber) -> Response:
     """Remove a player (organizer; start list open)."""
-    await delete_player(write.session, write.tournament, number)
+    await remove_player(write.session, write.tournament, number)
     await commit_and_publish(write.session, write.state, write.tournament)
     return Response(status_code=status.HTTP_204_NO_CONTENT)

@@ -16,41 +16,29 @@ from service.api.schemas.tournaments import (
     TournamentStarted,
 )
 from service.api.views import tournament_public
+from service.app.create import create_tournament
 from service.app.start import start as start_workflow
-from service.db.credentials import issue_viewer_token
-from service.db.repository import create_tournament
-from service.engine.scoring.tiebreaks.errors import TieBreakError
-from service.engine.scoring.tiebreaks.registry import parse_tiebreak
 
 router = APIRouter(prefix="/v1/tournaments", tags=["tournaments"])
-
-
-def _check_tiebreaks(codes: list[str] | None) -> None:
-    for index, code in enumerate(codes or ()):
-        try:
-            parse_tiebreak(code)
-        except TieBreakError as exc:
-            exc.field = f"tiebreaks.{index}"
-            raise
 
 
 @router.post("", status_code=status.HTTP_201_CREATED, response_model=TournamentCreated)
 async def create(body: TournamentCreate, session: SessionDep, state: StateDep) -> dict[str, Any]:
     """Create a tournament; the organizer token in the response is shown only once."""
-    _check_tiebreaks(body.tiebreaks)
     settings = body.model_dump(mode="json", exclude={"name", "system", "rounds", "visibility"})
-    row, token = await create_tournament(
-        session, name=body.name, system=body.system, settings=settings, total_rounds=body.rounds
+    created = await create_tournament(
+        session,
+        name=body.name,
+        system=body.system,
+        settings=settings,
+        total_rounds=body.rounds,
+        private=body.visibility == "private",
     )
-    viewer = None
-    if body.visibility == "private":  # reads need a token; spectators get this one
-        row.visibility, viewer = "private", issue_viewer_token(row)
-        session.add(row)
-    await commit_and_publish(session, state, row)
+    await commit_and_publish(session, state, created.tournament)
     return {
-        **await tournament_public(session, row),
-        "organizer_token": token,
-        "viewer_token": viewer,
+        **await tournament_public(session, created.tournament),
+        "organizer_token": created.organizer_token,
+        "viewer_token": created.viewer_token,
     }
 
 

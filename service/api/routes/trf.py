@@ -12,27 +12,21 @@ from service.api.access import shows_personal_data, without_personal_data
 from service.api.deps import ReaderDep, SessionDep, StateDep, TournamentDep
 from service.api.publish import commit_and_publish
 from service.api.schemas.tournaments import TournamentImported
-from service.api.trf_import import (
+from service.api.views import standings_public, tournament_public
+from service.app.import_trf import (
     PointsChoice,
     export_system,
     import_system,
-    read_import,
 )
-from service.api.views import standings_public, tournament_public
-from service.app.lifecycle import move, settle_status
-from service.app.offload import run_cpu
-from service.db.event_types import Imported
-from service.db.events import append_event
+from service.app.import_trf import (
+    import_trf as import_trf_workflow,
+)
 from service.db.repository import (
-    create_tournament,
     list_players,
     load_engine_tournament,
-    store_players,
-    store_rounds,
 )
 from service.db.tables import TournamentRow
 from service.db.tournament_config import TournamentConfig, config_of
-from service.engine.lifecycle import LifecycleEvent
 from service.engine.model import Bye
 from service.engine.trf import TrfDocument, write_trf
 from service.errors import InvalidInput
@@ -146,31 +140,11 @@ async def import_trf(
     raw = await request.body()
     if len(raw) > MAX_TRF_BYTES:
         raise InvalidInput(f"the file exceeds {MAX_TRF_BYTES} bytes", field="body")
-    imported = await run_cpu(read_import, raw, points)  # off the event loop
-    doc = imported.doc
-    tournament = doc.tournament
-    row, token = await create_tournament(
-        session,
-        name=(tournament.name or "Imported tournament")[:200],
-        system=imported.system,
-        settings=imported.settings,
-        total_rounds=tournament.total_rounds or len(tournament.rounds) or None,
-    )
-    await store_players(session, row, imported.players)
-    await store_rounds(session, row, tournament.rounds)
-    paired = len(tournament.rounds)
-    complete = all(g.result is not None for r in tournament.rounds for g in r.games)
-    row.current_round = paired
-    move(row, LifecycleEvent.START)
-    settle_status(
-        row, finished=complete and row.total_rounds is not None and paired >= row.total_rounds
-    )
-    session.add(row)
-    await append_event(session, row.id, Imported(len(tournament.players), paired))
-    await commit_and_publish(session, state, row)
+    imported = await import_trf_workflow(session, raw, points)
+    await commit_and_publish(session, state, imported.tournament)
     return {
-        **await tournament_public(session, row),
-        "organizer_token": token,
-        "player_tokens": imported.issued,
+        **await tournament_public(session, imported.tournament),
+        "organizer_token": imported.organizer_token,
+        "player_tokens": imported.player_tokens,
         "warnings": imported.warnings,
     }
