@@ -20,7 +20,13 @@ from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from service.app.write_gate import LOCK_WAIT_DETAIL
-from service.db.failures import error_chain, is_not_migrated, sqlstate
+from service.db.failures import (
+    LOCK_NOT_AVAILABLE,
+    error_chain,
+    is_lock_timeout,
+    is_not_migrated,
+    sqlstate,
+)
 from service.engine.bridge.errors import BridgeInputError
 from service.engine.byes import ByeRequestError
 from service.engine.errors import EngineError
@@ -63,9 +69,7 @@ PROBLEM_MEDIA_TYPE = "application/problem+json"
 _log = logging.getLogger("arbiter.api")
 
 
-_LOCK_NOT_AVAILABLE = "55P03"
-"""A lock held past `lock_timeout`: another write holds the tournament (busy)."""
-_OUTAGE_SQLSTATES = ("08", "57P", "53300", "55000", _LOCK_NOT_AVAILABLE)
+_OUTAGE_SQLSTATES = ("08", "57P", "53300", "55000", LOCK_NOT_AVAILABLE)
 """PostgreSQL classes meaning "cannot talk to the database now": connection exceptions,
 operator intervention (shutdown, terminated backend, starting up), too many
 connections, a database not accepting connections, a lock held past `lock_timeout`
@@ -87,11 +91,6 @@ def is_outage(exc: BaseException) -> bool:
         or any(text in str(seen).lower() for text in _OUTAGE_MESSAGES)
         for seen in error_chain(exc)
     )
-
-
-def is_lock_timeout(exc: BaseException) -> bool:
-    """True when a PostgreSQL statement gave up waiting for a lock (`lock_timeout`)."""
-    return any(sqlstate(seen) == _LOCK_NOT_AVAILABLE for seen in error_chain(exc))
 
 
 def outage_problem(cause: BaseException | None = None) -> Unavailable:

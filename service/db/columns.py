@@ -20,9 +20,11 @@ from typing import Any, TypeVarTuple
 from sqlalchemy import Select, TextClause
 from sqlalchemy.engine import Dialect
 from sqlalchemy.ext.asyncio import AsyncConnection
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from service.db.session import transaction_of
 
 __all__ = [
-    "DRIVER_WRITES",
     "driver_fetch_one",
     "driver_run_in_one_trip",
     "fetch_columns",
@@ -30,11 +32,6 @@ __all__ = [
 ]
 
 Columns = TypeVarTuple("Columns")
-
-DRIVER_WRITES = "arbiter_driver_writes"
-"""`Connection.info` key: how many statements that may change something (all but
-SELECT) this connection ran on the driver, where SQLAlchemy's execution events do not
-see them (`api.group_commit` counts a report's writes by both)."""
 
 
 def may_write(sql: str) -> bool:
@@ -93,25 +90,29 @@ async def fetch_columns(
 
 
 async def driver_fetch_one(
-    connection: AsyncConnection, statement: TextClause, parameters: Mapping[str, Any]
+    session: AsyncSession, statement: TextClause, parameters: Mapping[str, Any]
 ) -> tuple[Any, ...]:
     """The one row of `statement` (a module-level constant, PostgreSQL only), run through
     asyncpg on the session's connection. The parameters go to the driver as they are:
-    JSON ones as their text (SQLAlchemy's codec on every pooled connection takes it so)."""
-    driver, sql, values = await _on_driver(connection, statement, parameters)
+    JSON ones as their text (SQLAlchemy's codec on every pooled connection takes it so).
+    A write is counted in the transaction's `driver_writes`, where SQLAlchemy's
+    execution events do not see it (`api.group_commit` counts a report's writes by
+    both)."""
+    driver, sql, values = await _on_driver(await session.connection(), statement, parameters)
     if may_write(sql):
-        connection.info[DRIVER_WRITES] = connection.info.get(DRIVER_WRITES, 0) + 1
+        transaction_of(session).driver_writes += 1
     record: tuple[Any, ...] = await driver.fetchrow(sql, *values)
     return record
 
 
 async def driver_run_in_one_trip(
-    connection: AsyncConnection, steps: Sequence[tuple[TextClause, Mapping[str, Any]]]
+    session: AsyncSession, steps: Sequence[tuple[TextClause, Mapping[str, Any]]]
 ) -> list[list[Any]]:
     """Every row of each statement of `steps` (module-level constants, SQLite only), run
     in order in one trip to the driver's thread (`OneTripConnection.run_statements`), in
     the session's transaction; each parameter converted as SQLAlchemy would for its
-    type. The writes among them are added to the connection's `DRIVER_WRITES`."""
+    type. The writes among them are added to the transaction's `driver_writes`."""
+    connection = await session.connection()
     statements: list[tuple[str, list[Any]]] = []
     for statement, parameters in steps:
         sql, names, processors = _compiled(statement, connection.dialect)
@@ -120,8 +121,7 @@ async def driver_run_in_one_trip(
             for name, process in zip(names, processors, strict=True)
         ]
         statements.append((sql, values))
-    writes = sum(may_write(sql) for sql, _ in statements)
-    connection.info[DRIVER_WRITES] = connection.info.get(DRIVER_WRITES, 0) + writes
+    transaction_of(session).driver_writes += sum(may_write(sql) for sql, _ in statements)
     driver: Any = (await connection.get_raw_connection()).driver_connection
     answers: list[list[Any]] = await driver.run_statements(statements)
     return answers

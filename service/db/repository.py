@@ -14,9 +14,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from sqlalchemy import bindparam, event, tuple_
+from sqlalchemy import bindparam, tuple_
 from sqlalchemy import select as sa_select
-from sqlalchemy.orm import Session
 from sqlmodel import col, func, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -24,6 +23,7 @@ from service.db.columns import fetch_columns
 from service.db.event_types import TournamentCreated
 from service.db.events import append_event, load_locked
 from service.db.loading import Schedule, engine_tournament, stored_schedule
+from service.db.session import transaction_of
 from service.db.tables import ByeRow, EventRow, GameRow, PlayerRow, TournamentRow
 from service.db.tokens import hash_token, new_token
 from service.engine.model import Round, Tournament
@@ -293,8 +293,8 @@ async def find_game(
     session: AsyncSession, tournament_id: str, round_number: int, table: int
 ) -> GameRow | None:
     """The game at a table of a round, if there is one (preloaded, or read now)."""
-    preloaded: dict[tuple[str, int, int], GameRow] | None = session.info.get(_PRELOADED)
-    if preloaded is not None:
+    preloaded = transaction_of(session).preloaded
+    if preloaded:
         game = preloaded.get((tournament_id, round_number, table))
         if game is not None:
             return game
@@ -318,7 +318,7 @@ async def preload_games(
         GameRow.tournament_id == tournament_id,
         tuple_(GameRow.round, GameRow.table_no).in_(wanted),
     )
-    found: dict[tuple[str, int, int], GameRow] = session.info.setdefault(_PRELOADED, {})
+    found = transaction_of(session).preloaded
     for game in (await session.exec(statement)).all():
         found[(tournament_id, game.round, game.table_no)] = game
 
@@ -327,18 +327,7 @@ def discard_loaded(session: AsyncSession) -> None:
     """Forget every row the session has loaded, preloaded games too: the next reads load
     them again (after a refused request whose checks loaded or touched rows)."""
     session.expunge_all()
-    session.info.pop(_PRELOADED, None)
-
-
-_PRELOADED = "arbiter_preloaded_games"
-"""`session.info` key: (tournament, round, table) -> the game `preload_games` read."""
-
-
-@event.listens_for(Session, "after_commit")
-@event.listens_for(Session, "after_soft_rollback")
-def _forget_preloaded(session: Session, *_: Any) -> None:
-    """Preloaded games are this transaction's reads: they end with it."""
-    session.info.pop(_PRELOADED, None)
+    transaction_of(session).preloaded.clear()
 
 
 _GAME_AT_TABLE = select(GameRow).where(

@@ -86,7 +86,7 @@ async def _store_in_one_statement(
     for name in _JSON_PARAMS:
         params[name] = json.dumps(params[name])
     seq, round_open = await driver_fetch_one(
-        await session.connection(),
+        session,
         _STORE_GAME_EVENT_AND_PROBE,
         {**params, "game": game.id, "round": game.round},
     )
@@ -104,7 +104,7 @@ async def _store_in_one_trip(
     steps = [(_SQLITE_STORE_GAME, params), (_SQLITE_NUMBER, params), (_SQLITE_STORE_EVENT, params)]
     if check_round:
         steps.append((_ANY_UNCONFIRMED, {**params, "round": game.round, "game": -1}))
-    answers = await driver_run_in_one_trip(await session.connection(), steps)
+    answers = await driver_run_in_one_trip(session, steps)
     for name, value in columns.items():
         set_committed_value(game, name, value)
     seq = keep_appended(session, game.tournament_id, int(answers[2][0][0]))

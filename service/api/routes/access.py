@@ -19,7 +19,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from service.api.access import Reader, authorize_read, require_writer
-from service.api.deps import OrganizerWriteDep, SessionDep, StateDep
+from service.api.deps import OrganizerWriteDep, StateDep, WriteContextDep
 from service.api.ids import EventId
 from service.api.publish import commit_and_publish
 from service.api.schemas.access import (
@@ -32,7 +32,7 @@ from service.api.schemas.access import (
     TournamentSettingsPatch,
 )
 from service.api.views import tournament_public
-from service.api.write_access import checked_by
+from service.api.write_access import checked_by, writes_to
 from service.app.archive import archive as archive_workflow
 from service.app.settings import change_settings as change_settings_workflow
 from service.app.tokens import revoke_token, rotate_token
@@ -70,7 +70,7 @@ async def change_settings(
     requested = body.model_dump(mode="json", include=set(body.model_fields_set))
     outcome = await change_settings_workflow(session, tournament, requested)
     if outcome.changed:
-        await commit_and_publish(session, state, tournament)
+        await commit_and_publish(write.context, state, tournament)
     return {**await tournament_public(session, tournament), "viewer_token": outcome.viewer_token}
 
 
@@ -87,7 +87,7 @@ async def archive(
     written to it any more. Its data is kept. A `tournament_archived` event tells live
     clients. Archiving again is 410."""
     await archive_workflow(write.session, write.tournament)
-    await commit_and_publish(write.session, write.state, write.tournament)
+    await commit_and_publish(write.context, write.state, write.tournament)
     return Response(status_code=status.HTTP_204_NO_CONTENT)
 
 
@@ -107,7 +107,7 @@ async def rotate(
     at `expires_at` if given. A `token_rotated` event records who (never the token)."""
     session, state, tournament = write.session, write.state, write.tournament
     rotated = await rotate_token(session, tournament, body.role, body.start_number, body.expires_at)
-    await commit_and_publish(session, state, tournament)
+    await commit_and_publish(write.context, state, tournament)
     return TokenIssued(
         role=body.role,
         start_number=body.start_number,
@@ -130,7 +130,7 @@ async def revoke(
     results."""
     session, state, tournament = write.session, write.state, write.tournament
     await revoke_token(session, tournament, body.role, body.start_number)
-    await commit_and_publish(session, state, tournament)
+    await commit_and_publish(write.context, state, tournament)
     return Response(status_code=status.HTTP_204_NO_CONTENT)
 
 
@@ -152,14 +152,15 @@ async def _may_organize_bridge(
     await _bridge_organizer_of(session, params["event_id"], token)
 
 
+@writes_to("bridge/events/{event_id}")
 @checked_by(_may_organize_bridge)
 async def _bridge_organizer(
-    session: SessionDep, event_id: EventId, credentials: Credentials
+    context: WriteContextDep, event_id: EventId, credentials: Credentials
 ) -> TournamentRow:
     """A bridge event whose organizer token came with the request (401/403/410
     otherwise)."""
     token = None if credentials is None else credentials.credentials
-    return await _bridge_organizer_of(session, event_id, token)
+    return await _bridge_organizer_of(context.session, event_id, token)
 
 
 BridgeOrganizerDep = Annotated[TournamentRow, Depends(_bridge_organizer)]
@@ -169,12 +170,15 @@ BridgeOrganizerDep = Annotated[TournamentRow, Depends(_bridge_organizer)]
     "/v1/bridge/events/{event_id}/tokens/rotate", response_model=TokenIssued, tags=["tokens"]
 )
 async def rotate_bridge(
-    body: BridgeTokenRotate, event: BridgeOrganizerDep, session: SessionDep, state: StateDep
+    body: BridgeTokenRotate,
+    event: BridgeOrganizerDep,
+    context: WriteContextDep,
+    state: StateDep,
 ) -> TokenIssued:
     """Replace a bridge event's token (organizer): its own, the viewer token, or a
     table's (`{"role": "table", "table": 3}`). The old one stops working at once."""
-    rotated = await rotate_token(session, event, body.role, body.table, body.expires_at)
-    await commit_and_publish(session, state, event)
+    rotated = await rotate_token(context.session, event, body.role, body.table, body.expires_at)
+    await commit_and_publish(context, state, event)
     return TokenIssued(
         role=body.role, table=body.table, token=rotated.token, expires_at=rotated.expires_at
     )
@@ -186,10 +190,13 @@ async def rotate_bridge(
     tags=["tokens"],
 )
 async def revoke_bridge(
-    body: BridgeTokenRevoke, event: BridgeOrganizerDep, session: SessionDep, state: StateDep
+    body: BridgeTokenRevoke,
+    event: BridgeOrganizerDep,
+    context: WriteContextDep,
+    state: StateDep,
 ) -> Response:
     """Withdraw a bridge event's viewer token or a table's token (organizer); the
     organizer still enters that table's results."""
-    await revoke_token(session, event, body.role, body.table)
-    await commit_and_publish(session, state, event)
+    await revoke_token(context.session, event, body.role, body.table)
+    await commit_and_publish(context, state, event)
     return Response(status_code=status.HTTP_204_NO_CONTENT)

@@ -34,7 +34,7 @@ async def register(body: PlayerCreate, write: OrganizerWriteDep) -> PlayerRegist
     """Register a player (organizer; start list open). A Swiss tournament also takes late
     entries while running: the player gets the next start number and a token."""
     player, token = await register_player(write.session, write.tournament, body.model_dump())
-    await commit_and_publish(write.session, write.state, write.tournament)
+    await commit_and_publish(write.context, write.state, write.tournament)
     return PlayerRegistered(**player_public(player).model_dump(), token=token)
 
 
@@ -58,7 +58,7 @@ async def change(
     schedule paired in advance every game with no result reported is forfeited."""
     fields = body.model_dump(exclude_unset=True)
     player = await change_player(write.session, write.tournament, number, fields)
-    await commit_and_publish(write.session, write.state, write.tournament)
+    await commit_and_publish(write.context, write.state, write.tournament)
     return player_public(player)
 
 
@@ -66,5 +66,5 @@ async def change(
 async def remove(write: OrganizerWriteDep, number: int = PlayerNumber) -> Response:
     """Remove a player (organizer; start list open)."""
     await remove_player(write.session, write.tournament, number)
-    await commit_and_publish(write.session, write.state, write.tournament)
+    await commit_and_publish(write.context, write.state, write.tournament)
     return Response(status_code=status.HTTP_204_NO_CONTENT)

@@ -6,7 +6,13 @@ from typing import Any
 
 from fastapi import APIRouter, Request, status
 
-from service.api.deps import OrganizerWriteDep, SessionDep, StateDep, TournamentDep
+from service.api.deps import (
+    OrganizerWriteDep,
+    SessionDep,
+    StateDep,
+    TournamentDep,
+    WriteContextDep,
+)
 from service.api.observability import observe_pairing
 from service.api.publish import commit_and_publish
 from service.api.schemas.tournaments import (
@@ -23,9 +29,12 @@ router = APIRouter(prefix="/v1/tournaments", tags=["tournaments"])
 
 
 @router.post("", status_code=status.HTTP_201_CREATED, response_model=TournamentCreated)
-async def create(body: TournamentCreate, session: SessionDep, state: StateDep) -> dict[str, Any]:
+async def create(
+    body: TournamentCreate, context: WriteContextDep, state: StateDep
+) -> dict[str, Any]:
     """Create a tournament; the organizer token in the response is shown only once."""
     settings = body.model_dump(mode="json", exclude={"name", "system", "rounds", "visibility"})
+    session = context.session
     created = await create_tournament(
         session,
         name=body.name,
@@ -34,7 +43,7 @@ async def create(body: TournamentCreate, session: SessionDep, state: StateDep) -
         total_rounds=body.rounds,
         private=body.visibility == "private",
     )
-    await commit_and_publish(session, state, created.tournament)
+    await commit_and_publish(context, state, created.tournament)
     return {
         **await tournament_public(session, created.tournament),
         "organizer_token": created.organizer_token,
@@ -57,7 +66,9 @@ async def start(request: Request, write: OrganizerWriteDep) -> dict[str, Any]:
     session, tournament = write.session, write.tournament
     with observe_pairing(request.app, tournament.system):  # schedules paired in advance
         started = await start_workflow(session, tournament)
-    await commit_and_publish(session, write.state, tournament, warm=True, schedule=started.schedule)
+    await commit_and_publish(
+        write.context, write.state, tournament, warm=True, schedule=started.schedule
+    )
     tokens = [
         {"start_number": p.start_number, "name": p.name, "token": token}
         for p, token in started.issued

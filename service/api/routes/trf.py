@@ -9,7 +9,7 @@ from fastapi import APIRouter, Query, Request, status
 from fastapi.responses import PlainTextResponse
 
 from service.api.access import shows_personal_data, without_personal_data
-from service.api.deps import ReaderDep, SessionDep, StateDep, TournamentDep
+from service.api.deps import ReaderDep, SessionDep, StateDep, TournamentDep, WriteContextDep
 from service.api.publish import commit_and_publish
 from service.api.schemas.tournaments import TournamentImported
 from service.api.views import standings_public, tournament_public
@@ -127,7 +127,7 @@ def _pending_byes(tournament: TournamentRow, config: TournamentConfig) -> tuple[
 )
 async def import_trf(
     request: Request,
-    session: SessionDep,
+    context: WriteContextDep,
     state: StateDep,
     points: PointsQuery = "results",
 ) -> dict[str, Any]:
@@ -140,10 +140,10 @@ async def import_trf(
     raw = await request.body()
     if len(raw) > MAX_TRF_BYTES:
         raise InvalidInput(f"the file exceeds {MAX_TRF_BYTES} bytes", field="body")
-    imported = await import_trf_workflow(session, raw, points)
-    await commit_and_publish(session, state, imported.tournament)
+    imported = await import_trf_workflow(context.session, raw, points)
+    await commit_and_publish(context, state, imported.tournament)
     return {
-        **await tournament_public(session, imported.tournament),
+        **await tournament_public(context.session, imported.tournament),
         "organizer_token": imported.organizer_token,
         "player_tokens": imported.player_tokens,
         "warnings": imported.warnings,
