@@ -20,9 +20,10 @@ from sqlmodel import select
 
 from service.api.app import create_app
 from service.app.register import register
+from service.app.start import close_start_list
 from service.config import Settings
 from service.db.migrate import upgrade
-from service.db.repository import close_start_list, create_tournament, store_rounds
+from service.db.repository import create_tournament, store_rounds
 from service.db.tables import GameRow
 from service.engine.pairing.flampark import flampark_schedule
 

@@ -10,11 +10,12 @@ at the top of the file, inside a function (a lazy import) or under `TYPE_CHECKIN
 alike, relative imports resolved, and `from package import module` read as an import of
 that module. On it: no import cycles; `service.config` imports nothing from the service;
 the engine imports nothing outside `service.engine`; the routes import no database
-module that writes rows."""
+module that writes rows, and write only through the application layer's workflows."""
 
 from __future__ import annotations
 
 import ast
+import importlib
 from collections import deque
 from collections.abc import Mapping
 from pathlib import Path
@@ -201,7 +202,6 @@ def test_the_engine_imports_nothing_outside_the_engine() -> None:
 
 WRITE_MODULES = {
     "service.db.bridge",  # creates bridge events
-    "service.db.credentials",  # issues, rotates and revokes tokens
     "service.db.events",  # appends to the event log, locks tournaments
     "service.db.migrate",  # changes the schema
     "service.db.repository",  # creates tournaments, stores players and rounds
@@ -211,34 +211,21 @@ WRITE_MODULES = {
 schema). The other modules of service/db read, or define tables, types and connections."""
 
 ROUTES_THAT_WRITE_ROWS = {
-    # Each route module below still imports a write module (for its writes, or for a
-    # read kept beside them); moving the writes into app/ workflows and the reads into
-    # read-side views removes its entry.
-    "service.api.routes.access": {
-        "service.db.bridge",  # get_bridge_event
-        "service.db.credentials",  # issue_viewer_token, revoke_token, rotate_token
-        "service.db.events",  # append_event, lock_tournament
-    },
-    "service.api.routes.bridge_events": {
-        "service.db.bridge",  # create_bridge_event and the results' reads
-        "service.db.credentials",  # issue_viewer_token
-    },
+    # Each route module below imports a module that also writes, for its reads only (the
+    # writes went to app/ workflows: `test_routes_write_only_through_the_application_layer`
+    # checks it function by function); moving those reads to read-side modules of their
+    # own removes its entry.
+    "service.api.routes.access": {"service.db.bridge"},  # get_bridge_event
+    "service.api.routes.bridge_events": {"service.db.bridge"},  # the results' reads
     "service.api.routes.cards": {"service.db.repository"},  # start_number_of
     "service.api.routes.listing": {"service.db.repository"},  # start_number_of
     "service.api.routes.live": {"service.db.bridge"},  # BRIDGE_SYSTEMS
-    "service.api.routes.players": {"service.db.repository"},  # delete_player, list_players
+    "service.api.routes.players": {"service.db.repository"},  # list_players
     "service.api.routes.rounds": {"service.db.repository"},  # round_rows
     "service.api.routes.scoreboard": {"service.db.repository"},  # get_tournament
     "service.api.routes.standings": {"service.db.repository"},  # list_players
     "service.api.routes.stats": {"service.db.repository"},  # load_engine_tournament
-    "service.api.routes.tournaments": {
-        "service.db.credentials",  # issue_viewer_token
-        "service.db.repository",  # create_tournament
-    },
-    "service.api.routes.trf": {
-        "service.db.events",  # append_event
-        "service.db.repository",  # create_tournament, store_players, store_rounds, reads
-    },
+    "service.api.routes.trf": {"service.db.repository"},  # list_players, load_engine_tournament
 }
 """The routes that import a write module today, and which ones: the list may only
 shrink."""
@@ -255,3 +242,61 @@ def test_routes_do_not_import_database_modules_that_write() -> None:
         if _inside("service.api.routes", name) and GRAPH[name] & WRITE_MODULES
     }
     assert found == ROUTES_THAT_WRITE_ROWS
+
+
+DB_WRITERS = {
+    "service.db.repository": {
+        "create_tournament",
+        "number_players",
+        "store_players",
+        "store_round",
+        "store_rounds",
+    },
+    "service.db.events": {
+        "append_event",
+        "keep_appended",
+        "load_locked",
+        "lock_and_reload",
+        "lock_tournament",
+    },
+    "service.db.results": {"store_result"},
+    "service.db.bridge": {"create_bridge_event"},
+}
+"""The database layer's functions that add, update, delete or lock rows: only the
+application layer's workflows call them (docs/architecture.md#the-layers)."""
+_SESSION_WRITES = frozenset({"add", "add_all", "delete"})
+"""Session methods that change rows."""
+
+
+def test_the_writer_list_names_real_functions() -> None:
+    for module_name, names in DB_WRITERS.items():
+        module = importlib.import_module(module_name)
+        assert {name for name in names if not callable(getattr(module, name, None))} == set()
+
+
+@pytest.mark.parametrize(
+    "path", sorted((SERVICE / "api" / "routes").glob("*.py")), ids=lambda p: p.name
+)
+def test_routes_write_only_through_the_application_layer(path: Path) -> None:
+    """A route parses, calls one workflow of service/app and renders: it imports no
+    database writer and changes no row through a session itself."""
+    tree = ast.parse(path.read_text(), filename=str(path))
+    offences: list[str] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module in DB_WRITERS:
+            offences += [
+                f"imports {node.module}.{alias.name}"
+                for alias in node.names
+                if alias.name in DB_WRITERS[node.module]
+            ]
+        elif isinstance(node, ast.Import):
+            offences += [f"imports {a.name}" for a in node.names if a.name in DB_WRITERS]
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr in _SESSION_WRITES
+            and isinstance(node.func.value, ast.Name)
+            and "session" in node.func.value.id
+        ):
+            offences.append(f"line {node.lineno}: session.{node.func.attr}()")
+    assert offences == []

@@ -13,11 +13,11 @@ from sqlalchemy import event
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from service.api.access import TokenHolder, authorize_read, require_writer
-from service.api.idempotency import SESSION_SCOPE_KEY
+from service.api.idempotency import WRITE_CONTEXT_KEY, write_context_of
 from service.api.ids import TournamentId
 from service.api.state import AppState
-from service.api.write_access import checked_by
-from service.app.write_gate import gate_key
+from service.api.write_access import checked_by, write_routes, writes_to
+from service.app.unit_of_work import WriteContext
 from service.db.repository import Actor, get_tournament
 from service.db.tables import TournamentKind, TournamentRow
 from service.errors import Forbidden, NotFound
@@ -33,8 +33,9 @@ __all__ = [
     "TournamentDep",
     "TournamentId",
     "Write",
+    "WriteContextDep",
     "WriteDep",
-    "write_session",
+    "write_context",
 ]
 
 _bearer = HTTPBearer(auto_error=False, description="Organizer, player or viewer token")
@@ -61,35 +62,55 @@ _READS = frozenset({"GET", "HEAD"})
 
 
 async def get_session(request: Request, state: StateDep) -> AsyncIterator[AsyncSession]:
-    """A session per request. A write sent with `Idempotency-Key`, and a result report,
-    runs in the session the idempotency middleware opened, which commits the write (with
-    its stored response, if keyed; in a group: `api.group_commit`); otherwise handlers
-    commit what they change (`publish.commit_and_publish`). GET and HEAD requests read
-    from the readers' pool (`AppState.read_session`), so no queue of writers can hold
-    them up. A write to a tournament first passes the tournament's gate
-    (`app.write_gate`), as the idempotency middleware does for the writes it runs."""
-    async with _request_session(request, state) as session:
-        yield session
-
-
-@asynccontextmanager
-async def _request_session(request: Request, state: AppState) -> AsyncIterator[AsyncSession]:
-    owned = request.scope.get(SESSION_SCOPE_KEY)
-    if owned is not None:
-        yield owned
-        return
-    if request.method in _READS:
+    """A session per request. GET and HEAD requests read from the readers' pool
+    (`AppState.read_session`), so no queue of writers can hold them up; a write runs in
+    its unit of work's session (`write_context`)."""
+    if request.method in _READS and write_context_of(request.scope) is None:
         async with state.read_session() as session:
             yield session
         return
-    async with state.gates.hold(gate_key(request.url.path)) as passage, state.sessions() as session:
+    async with write_context(request) as (context, _state):
+        yield context.session
+
+
+@asynccontextmanager
+async def write_context(request: Request) -> AsyncIterator[tuple[WriteContext, AppState]]:
+    """The unit of work of a write request (`app.unit_of_work.WriteContext`) and the app.
+    A write sent with `Idempotency-Key`, and a result report, runs in the one the
+    idempotency middleware opened, which commits the write (with its stored response, if
+    keyed; in a group: `api.group_commit`); otherwise one is opened here, behind the gate
+    of the tournament the route declares (`api.write_access.writes_to`), and the route
+    commits it (`publish.commit_and_publish`). It is left in the request's scope, so the
+    request's other dependencies share it."""
+    state: AppState = request.app.state.arbiter
+    held = write_context_of(request.scope)
+    if held is not None:
+        yield held, state
+        return
+    found = write_routes(request.app).find(request.scope)
+    route, params = found if found is not None else (None, {})
+    key = None if route is None else route.gate_key(params)
+    async with state.gates.hold(key) as passage, state.sessions() as session:
         # Open the gate as soon as the write commits: this session lives until the answer
         # has been sent, and a client slow to read it must not hold up the next writer.
         event.listen(session.sync_session, "after_commit", lambda _session: passage.release())
-        yield session
+        context = WriteContext(session, key, may_join_group=route is not None and route.joins_group)
+        request.scope[WRITE_CONTEXT_KEY] = context
+        try:
+            yield context, state
+        finally:
+            request.scope.pop(WRITE_CONTEXT_KEY, None)
+
+
+async def get_write_context(request: Request) -> AsyncIterator[WriteContext]:
+    """The unit of work of a write that names no tournament of its own in a dependency
+    (a creation, an import: `write_context`)."""
+    async with write_context(request) as (context, _state):
+        yield context
 
 
 SessionDep = Annotated[AsyncSession, Depends(get_session)]
+WriteContextDep = Annotated[WriteContext, Depends(get_write_context)]
 Credentials = Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)]
 
 
@@ -182,16 +203,22 @@ def _organizer(access: Access) -> Actor:
 
 @dataclass(frozen=True, slots=True)
 class Write:
-    """What a write to a tournament needs: its session, the app, the tournament and who
-    writes. One dependency for the four: FastAPI walks every dependency's whole subtree
-    on each request, even one it has already solved, so four that share the session and
-    the token cost a write about three times the walk of this one (the dependency walk
-    was a fifth of a reported result's time; docs/decisions/one-dependency-per-write.md)."""
+    """What a write to a tournament needs: its unit of work, the app, the tournament and
+    who writes. One dependency for the four: FastAPI walks every dependency's whole
+    subtree on each request, even one it has already solved, so four that share the
+    session and the token cost a write about three times the walk of this one (the
+    dependency walk was a fifth of a reported result's time;
+    docs/decisions/one-dependency-per-write.md)."""
 
-    session: AsyncSession
+    context: WriteContext
     state: AppState
     tournament: TournamentRow
     actor: Actor
+
+    @property
+    def session(self) -> AsyncSession:
+        """The unit of work's session."""
+        return self.context.session
 
 
 async def _may_write(session: AsyncSession, params: Mapping[str, Any], token: str | None) -> None:
@@ -206,31 +233,34 @@ async def _may_organize(
     _organizer(await _access(session, params["tournament_id"], token))
 
 
+@writes_to("tournaments/{tournament_id}")
 @checked_by(_may_write)
 async def get_write(
     request: Request, tournament_id: TournamentId, credentials: Credentials
 ) -> AsyncIterator[Write]:
     """The tournament's session (`get_session`) and the tournament, once its organizer or
     one of its players writes (`_writer`)."""
-    async with _writing(request, tournament_id, credentials) as (session, state, access):
-        yield Write(session, state, access.row, _writer(access))
+    async with _writing(request, tournament_id, credentials) as (context, state, access):
+        yield Write(context, state, access.row, _writer(access))
 
 
 WriteDep = Annotated[Write, Depends(get_write)]
 
 
+@writes_to("tournaments/{tournament_id}")
 @checked_by(_may_organize)
 async def get_organizer_write(
     request: Request, tournament_id: TournamentId, credentials: Credentials
 ) -> AsyncIterator[Write]:
     """`get_write` for what only the organizer may do (`_organizer`)."""
-    async with _writing(request, tournament_id, credentials) as (session, state, access):
-        yield Write(session, state, access.row, _organizer(access))
+    async with _writing(request, tournament_id, credentials) as (context, state, access):
+        yield Write(context, state, access.row, _organizer(access))
 
 
 OrganizerWriteDep = Annotated[Write, Depends(get_organizer_write)]
 
 
+@writes_to("tournaments/{tournament_id}")
 @checked_by(_may_write)
 async def get_locking_write(
     request: Request, tournament_id: TournamentId, credentials: Credentials
@@ -239,24 +269,14 @@ async def get_locking_write(
     `db.events.lock_and_reload`): the tournament is locked as it is loaded, one
     statement, so the write makes one round trip fewer while it waits on the loop."""
     async with _writing(request, tournament_id, credentials, lock=True) as (
-        session,
+        context,
         state,
         access,
     ):
-        yield Write(session, state, access.row, _writer(access))
+        yield Write(context, state, access.row, _writer(access))
 
 
 LockingWriteDep = Annotated[Write, Depends(get_locking_write)]
-
-
-@asynccontextmanager
-async def write_session(request: Request) -> AsyncIterator[tuple[AsyncSession, AppState]]:
-    """The session of a write (`get_session`'s rules: the idempotency middleware's own,
-    or a new one behind the tournament's gate) and the app, for one-dependency writes
-    (`get_write`, the bridge's `get_bridge_write`)."""
-    state: AppState = request.app.state.arbiter
-    async with _request_session(request, state) as session:
-        yield session, state
 
 
 @asynccontextmanager
@@ -266,10 +286,10 @@ async def _writing(
     credentials: HTTPAuthorizationCredentials | None,
     *,
     lock: bool = False,
-) -> AsyncIterator[tuple[AsyncSession, AppState, Access]]:
-    async with write_session(request) as (session, state):
+) -> AsyncIterator[tuple[WriteContext, AppState, Access]]:
+    async with write_context(request) as (context, state):
         yield (
-            session,
+            context,
             state,
-            await _access(session, tournament_id, _token_of(credentials), lock=lock),
+            await _access(context.session, tournament_id, _token_of(credentials), lock=lock),
         )

@@ -22,10 +22,17 @@ from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from service.app.write_gate import LOCK_WAIT_DETAIL
-from service.db.failures import error_chain, is_not_migrated, sqlstate
+from service.db.failures import (
+    LOCK_NOT_AVAILABLE,
+    error_chain,
+    is_lock_timeout,
+    is_not_migrated,
+    sqlstate,
+)
 from service.engine.bridge.errors import BridgeInputError
 from service.engine.byes import ByeRequestError
 from service.engine.errors import EngineError, RuleRefusal
+from service.engine.lifecycle import LifecycleError
 from service.engine.pairing.flampark.errors import (
     FlamparkOptionError,
     FlamparkScheduleError,
@@ -67,9 +74,7 @@ PROBLEM_MEDIA_TYPE = "application/problem+json"
 _log = logging.getLogger("arbiter.api")
 
 
-_LOCK_NOT_AVAILABLE = "55P03"
-"""A lock held past `lock_timeout`: another write holds the tournament (busy)."""
-_OUTAGE_SQLSTATES = ("08", "57P", "53300", "55000", _LOCK_NOT_AVAILABLE)
+_OUTAGE_SQLSTATES = ("08", "57P", "53300", "55000", LOCK_NOT_AVAILABLE)
 """PostgreSQL classes meaning "cannot talk to the database now": connection exceptions,
 operator intervention (shutdown, terminated backend, starting up), too many
 connections, a database not accepting connections, a lock held past `lock_timeout`
@@ -91,11 +96,6 @@ def is_outage(exc: BaseException) -> bool:
         or any(text in str(seen).lower() for text in _OUTAGE_MESSAGES)
         for seen in error_chain(exc)
     )
-
-
-def is_lock_timeout(exc: BaseException) -> bool:
-    """True when a PostgreSQL statement gave up waiting for a lock (`lock_timeout`)."""
-    return any(sqlstate(seen) == _LOCK_NOT_AVAILABLE for seen in error_chain(exc))
 
 
 def outage_problem(cause: BaseException | None = None) -> Unavailable:
@@ -147,9 +147,12 @@ ENGINE_PROBLEMS: dict[type[EngineError], tuple[str, str]] = {
     ShorteningByArbiterError: ("shortening-by-arbiter", "Time shortening is the arbiter's"),
     PremiumError: ("invalid-premium", "Invalid progress premium"),
     BridgeInputError: ("invalid-bridge-input", "Invalid bridge input"),
+    LifecycleError: ("illegal-transition", "Not allowed in this state"),
 }
 """Engine error class -> (problem type, title); a class not listed takes its nearest
-listed base's row (`MatchingError` -> `pairing-impossible`). Every one is a 422."""
+listed base's row (`MatchingError` -> `pairing-impossible`). Every one is a 422. A
+`LifecycleError` never gets here from a route: the application layer answers it as a
+409 `conflict` (`app.lifecycle`); its row serves a direct caller of the engine."""
 
 RULE_REFUSALS: dict[type[RuleRefusal], type[Problem]] = {
     RuleRefusal: Conflict,

@@ -4,9 +4,12 @@
 Under the gate (`app.write_gate`) the writers of a tournament run one at a time, so
 their rate is one over the time each holds the gate. A keyed report alone holds it for
 seven round trips (begin, claim, the tournament locked as it loads, game, result,
-answer, commit). The writer that gets the gate therefore takes the result reports
-queued right behind it (`take_group`), sent with an Idempotency-Key or without one, and
-runs them in one transaction (`commit_group`):
+answer, commit). The writer that gets the gate therefore takes the writes queued right
+behind it whose route declares that they may join a group (`write_access.joins_group`:
+the result reports, the bulk of the writes in a running tournament; each checks
+everything before it changes anything and then makes one change, so one refused report
+in a group costs the others nothing), sent with an Idempotency-Key or without one
+(`take_group`), and runs them in one transaction (`commit_group`):
 
 1. one statement claims every key of the group (a key held by a committed request is
    left out: its write runs alone afterwards and replays; a report without a key
@@ -14,7 +17,8 @@ runs them in one transaction (`commit_group`):
 2. each report runs through the app in turn; the tournament is locked and reloaded
    once (`db.events.lock_and_reload`), and once the first report holds the lock, one
    statement reads the games of all the others (`app.report_result.preload_reports`);
-3. one statement stores every answer; one commit.
+3. one statement stores every answer; one commit; then each write's unit of work runs
+   what it left for after the commit (`WriteContext.committed`).
 
 Each report gets the answer it would get alone, in its turn. A refusal that changed
 nothing (a 4xx from its checks) keeps its answer and the group goes on. A failure after
@@ -25,38 +29,24 @@ follow. So nothing of a failed report is stored and nothing of the others is los
 
 from __future__ import annotations
 
-import re
 from typing import Any, Protocol
 
 from sqlalchemy import event
 from sqlmodel.ext.asyncio.session import AsyncSession
-from starlette.types import Scope
 
-from service.api.idempotency_records import (
-    Answer,
-    QueuedWrite,
-    claim_all,
-    discard_claims,
-    run_after_commit,
-    store_answers,
-)
+from service.api.idempotency_records import Answer, QueuedWrite, sealed
 from service.app.report_result import preload_reports
+from service.app.unit_of_work import WriteContext
 from service.app.write_gate import GatePass, Rider
-from service.db.columns import DRIVER_WRITES, may_write
+from service.db.columns import may_write
+from service.db.idempotency import claim_all, discard_claims, store_answers
 from service.db.repository import discard_loaded
-from service.db.session import SessionFactory
+from service.db.session import SessionFactory, transaction_of
 
-__all__ = ["GROUP_LIMIT", "GroupRunner", "commit_group", "groupable", "take_group"]
+__all__ = ["GROUP_LIMIT", "GroupRunner", "commit_group", "take_group"]
 
 GROUP_LIMIT = 32
 """Most writes committed together (a limit of 64 measured no faster)."""
-_GROUPABLE = re.compile(
-    r"/v1/tournaments/(?P<tournament>[^/]+)/rounds/(?P<round>\d+)/games/(?P<table>\d+)/result"
-)
-"""Writes that may join a group: result reports, the bulk of the writes in a running
-tournament. Each checks everything before it changes anything and then makes one
-change, so one refused report in a group costs the others nothing. Other writes (a
-pairing, a registration) commit alone, in their turn."""
 
 
 class GroupRunner(Protocol):
@@ -65,27 +55,26 @@ class GroupRunner(Protocol):
     async def alone(self, write: QueuedWrite) -> None:
         """Run one write in its own transaction and finish it."""
 
-    async def call_app(self, write: QueuedWrite, session: AsyncSession) -> Answer:
-        """Run one write through the app in `session`, without committing."""
-
-
-def groupable(scope: Scope) -> bool:
-    """Whether a request is a result report, which may commit in a group."""
-    return scope["method"] == "PUT" and _GROUPABLE.fullmatch(scope["path"]) is not None
+    async def call_app(
+        self, write: QueuedWrite, session: AsyncSession
+    ) -> tuple[Answer, WriteContext]:
+        """Run one write through the app in `session`, without committing; its answer
+        and its unit of work."""
 
 
 def take_group(write: QueuedWrite, passage: GatePass) -> list[QueuedWrite]:
-    """`write`, which holds its tournament's gate, and (when it is a result report) the
-    reports queued right behind it, in arrival order: at most `GROUP_LIMIT` in all,
-    stopping at the first write of another kind and at a retry of a key already in the
-    group (that retry runs after the group has committed, and replays)."""
+    """`write`, which holds its tournament's gate, and (when its route may join a group)
+    the writes of that route queued right behind it, in arrival order: at most
+    `GROUP_LIMIT` in all, stopping at the first write of another kind and at a retry of
+    a key already in the group (that retry runs after the group has committed, and
+    replays)."""
     group = [write]
-    if not groupable(write.scope):
+    if not write.joins_group:
         return group
     lookups = set() if write.parts is None else {write.parts.lookup}
 
     def fresh(rider: Rider) -> bool:
-        if not isinstance(rider, QueuedWrite):
+        if not isinstance(rider, QueuedWrite) or rider.route is not write.route:
             return False
         if rider.parts is None:
             return True
@@ -129,11 +118,13 @@ async def _try_group(
     """One transaction for the whole group. Returns None once committed (every write
     finished), or the index of the first write that failed after changing something
     (everything rolled back, none finished)."""
-    answers: list[tuple[QueuedWrite, Answer]] = []
+    answers: list[tuple[QueuedWrite, Answer, WriteContext]] = []
     async with sessions() as session:
-        claimed = await claim_all(session, group)
+        claimed = await claim_all(
+            session, [(w.parts.lookup, w.request_hash) for w in group if w.parts is not None]
+        )
         members = [write for write in group if write.parts is None or write.parts.lookup in claimed]
-        writes = _WriteCounter(await session.connection())
+        writes = _WriteCounter(session, await session.connection())
         refused: list[str] = []
         preloaded = False
         for index, write in enumerate(members):
@@ -141,7 +132,7 @@ async def _try_group(
                 preloaded = await _preload(session, members[index:])
             before = writes.count
             try:
-                answer = await runner.call_app(write, session)
+                answer, context = await runner.call_app(write, session)
                 if answer.status < 400:
                     await session.flush()
             except Exception:
@@ -155,16 +146,17 @@ async def _try_group(
                 preloaded = False
                 if write.parts is not None:
                     refused.append(write.parts.lookup)
-            answers.append((write, answer))
+            answers.append((write, answer, context))
         await store_answers(
-            session, [(w.parts, a) for w, a in answers if w.parts is not None and a.status < 400]
+            session,
+            [sealed(w.parts, a) for w, a, _ in answers if w.parts is not None and a.status < 400],
         )
         if refused:
             await discard_claims(session, refused)
         await session.commit()
-        ready = await run_after_commit(session)
-    for write, answer in answers:
-        answer.ready = ready
+        for _write, answer, context in answers:
+            answer.ready = await context.committed()
+    for write, answer, _context in answers:
         write.answer = answer
         write.finished.set()
     for write in group:  # keys a committed request holds: each replays its answer
@@ -174,34 +166,38 @@ async def _try_group(
 
 
 async def _preload(session: AsyncSession, writes: list[QueuedWrite]) -> bool:
-    """Read the games the reports `writes` are about in one statement, once the group's
-    transaction holds the tournament's lock (`app.report_result.preload_reports`)."""
-    places = [_GROUPABLE.fullmatch(write.scope["path"]) for write in writes]
-    found = [match for match in places if match is not None]
-    if not found:
+    """Read the games the reports `writes` are about (a result report's path parameters
+    name its tournament, round and table) in one statement, once the group's transaction
+    holds the tournament's lock (`app.report_result.preload_reports`)."""
+    places = [
+        (int(round_number), int(table))
+        for round_number, table in ((w.params["round_number"], w.params["table"]) for w in writes)
+        if _number(round_number) and _number(table)
+    ]  # a place that is no number is refused by its route (422) and reads nothing
+    if not places:
         return False
-    return await preload_reports(
-        session,
-        found[0]["tournament"],
-        [(int(match["round"]), int(match["table"])) for match in found],
-    )
+    return await preload_reports(session, writes[0].params["tournament_id"], places)
+
+
+def _number(text: str) -> bool:
+    return text.isascii() and text.isdigit()
 
 
 class _WriteCounter:
-    """Counts the statements a connection sends that may change something (all but
-    SELECT): how a group tells a refusal that changed nothing from one that did. Those
-    SQLAlchemy runs are seen by its events, those run on the driver by the connection's
-    own tally (`db.columns.DRIVER_WRITES`)."""
+    """Counts the statements a session's connection sends that may change something (all
+    but SELECT): how a group tells a refusal that changed nothing from one that did.
+    Those SQLAlchemy runs are seen by its events, those run on the driver by the
+    transaction's own tally (`TransactionState.driver_writes`)."""
 
-    def __init__(self, connection: Any) -> None:
-        self._info = connection.info
+    def __init__(self, session: AsyncSession, connection: Any) -> None:
+        self._session = session
         self._executed = 0
         event.listen(connection.sync_connection, "before_cursor_execute", self._seen)
 
     @property
     def count(self) -> int:
-        """Writes so far (compare two readings: the driver's tally outlives a checkout)."""
-        return self._executed + int(self._info.get(DRIVER_WRITES, 0))
+        """Writes so far in the transaction (compare two readings)."""
+        return self._executed + transaction_of(self._session).driver_writes
 
     def _seen(self, _conn: Any, _cursor: Any, statement: str, *_: Any) -> None:
         if may_write(statement):

@@ -6,8 +6,10 @@ The stored response commits in the same transaction as the write it answers:
 1. The middleware opens the request's session and, as its first statement, inserts the
    key's record (uncommitted). A concurrent request with the same key waits on that
    row (PostgreSQL unique index, SQLite's write lock) until the first one ends.
-2. The route runs in that session (`deps.get_session` hands it over) and does not
-   commit; `publish.commit_and_publish` only flushes and queues the notification.
+2. The route runs in that session, its unit of work (`app.unit_of_work.WriteContext`,
+   left in the request's scope for `deps.write_context`), and does not commit;
+   `publish.commit_and_publish` only flushes and leaves the notification for after the
+   commit.
 3. A success (status < 400) is stored in the record and committed with the write; only
    then is the response sent. A 4xx/5xx or a crash rolls everything back: nothing is
    left, and a retry runs the request again.
@@ -18,13 +20,16 @@ another request (method, path, query string, content type or body) is 422; a ret
 waits longer than `lock_wait_seconds` for the first is 409. Result reports queued at
 their tournament's gate, with a key or without one, commit together, each with the
 answer it would get alone (`api.group_commit`): a report without a key runs here too,
-in the same way, and only stores no answer.
+in the same way, and only stores no answer. Which tournament's gate a write passes and
+whether it may join a group are the route's declarations (`api.write_access`), found
+once per request by the app's own path templates.
 
-Entitlement (`api.idempotency_records`): only the caller holding the same token finds
-a record, and stored bodies are encrypted. A replay is sent only to a caller the route
-would admit now (`api.write_access`): the token must still be a current one of that
-tournament, of a role the route takes, and the tournament not archived; otherwise the
-route's own problem is the answer (401, 403, 410), and the stored body stays unsent. A
+Entitlement (`api.idempotency_records`; the records' statements: `db.idempotency`):
+only the caller holding the same token finds a record, and stored bodies are encrypted.
+A replay is sent only to a caller the route would admit now (`api.write_access`): the
+token must still be a current one of that tournament, of a role the route takes, and
+the tournament not archived; otherwise the route's own problem is the answer (401, 403,
+410), and the stored body stays unsent. A
 request to a route that needs no token (creating a tournament or a bridge event, the
 stateless `/v1/compute` routes) must send an unguessable key
 (`idempotency_min_key_length` characters, 422 otherwise), whatever `Authorization`
@@ -43,46 +48,57 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from service.api.errors import is_outage, outage_problem
-from service.api.group_commit import commit_group, groupable, take_group
+from service.api.group_commit import commit_group, take_group
 from service.api.idempotency_records import (
     Answer,
-    InFlight,
     QueuedWrite,
     RequestParts,
-    after_commit,
     answer_existing,
-    claim,
     in_flight,
-    is_fresh,
-    purge_expired,
-    run_after_commit,
     run_purger,
+    sealed,
     send_problem,
-    store_answers,
     wait_ready,
 )
 from service.api.token_gate import bearer_token
-from service.api.write_access import write_routes
-from service.app.write_gate import GatePass, GateTimeout, gate_key
-from service.db.tables import IdempotencyRow
+from service.api.write_access import WriteRoute, write_routes
+from service.app.unit_of_work import WriteContext
+from service.app.write_gate import GatePass, GateTimeout
+from service.db.idempotency import (
+    InFlight,
+    claim,
+    drop_record,
+    find_record,
+    is_fresh,
+    purge_expired,
+    store_answers,
+)
 from service.errors import InvalidInput, Problem
 
 if TYPE_CHECKING:
     from service.api.state import AppState
 
 __all__ = [
-    "SESSION_SCOPE_KEY",
+    "WRITE_CONTEXT_KEY",
     "IdempotencyMiddleware",
-    "after_commit",
     "purge_expired",
     "run_purger",
     "send_problem",
+    "write_context_of",
 ]
 
 _WRITE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
-SESSION_SCOPE_KEY = "arbiter.write_session"
-"""Where the middleware leaves the request's session for `deps.get_session`."""
+WRITE_CONTEXT_KEY = "arbiter.write_context"
+"""Where a write request's unit of work is left in its ASGI scope: by this middleware,
+which commits it, or by the first dependency that opens it (`deps.write_context`), for
+the request's other dependencies."""
 _log = logging.getLogger("arbiter.idempotency")
+
+
+def write_context_of(scope: Scope) -> WriteContext | None:
+    """The unit of work of the request, once opened (`WRITE_CONTEXT_KEY`)."""
+    context: WriteContext | None = scope.get(WRITE_CONTEXT_KEY)
+    return context
 
 
 class IdempotencyMiddleware:
@@ -97,7 +113,9 @@ class IdempotencyMiddleware:
             return
         headers = dict(scope["headers"])
         raw_key = headers.get(b"idempotency-key")
-        report = groupable(scope)
+        found = write_routes(scope["app"]).find(scope)
+        route, params = found if found is not None else (None, {})
+        report = route is not None and route.joins_group
         if raw_key is None and not report:
             await self.app(scope, receive, send)
             return
@@ -105,7 +123,7 @@ class IdempotencyMiddleware:
         parts = None
         if raw_key is not None:
             key = raw_key.decode("latin-1").strip().strip('"')
-            problem = _check_key(key, scope, settings=state.settings)
+            problem = _check_key(key, route, settings=state.settings)
             if problem is not None:
                 await send_problem(send, problem, scope["path"])
                 return
@@ -114,13 +132,13 @@ class IdempotencyMiddleware:
         body = await _read_body(receive)
         if body is None:
             return  # the client went away
-        write = QueuedWrite(scope, parts, body)
+        write = QueuedWrite(scope, parts, body, route, params)
         # The answer goes out once the gate is open again: a client slow to read a large
         # answer must not hold up the tournament's next writer.
         try:
             try:
                 rider = write if report else None
-                async with state.gates.hold(gate_key(scope["path"]), rider) as passage:
+                async with state.gates.hold(write.gate_key, rider) as passage:
                     if not write.taken:
                         await self._lead(write, passage, state)
             except GateTimeout:
@@ -172,15 +190,15 @@ class IdempotencyMiddleware:
         async with state.sessions() as session:
             if write.parts is not None and not await self._claim(write, write.parts, session):
                 return
-            answer = await self.call_app(write, session)
+            answer, context = await self.call_app(write, session)
             if answer.status >= 400:
                 await session.rollback()
                 write.answer = answer
                 return
             if write.parts is not None:
-                await store_answers(session, [(write.parts, answer)])
+                await store_answers(session, [sealed(write.parts, answer)])
             await session.commit()
-            answer.ready = await run_after_commit(session)
+            answer.ready = await context.committed()
             write.answer = answer
 
     async def _claim(self, write: QueuedWrite, parts: RequestParts, session: AsyncSession) -> bool:
@@ -196,23 +214,26 @@ class IdempotencyMiddleware:
                 return False
             if claimed:
                 return True
-            row = await session.get(IdempotencyRow, parts.lookup)
+            row = await find_record(session, parts.lookup)
             if row is not None and is_fresh(row, ttl):
-                refusal = await _refusal(write.scope, session)
+                refusal = await _refusal(write, session)
                 if refusal is not None:
                     await send_problem(send, refusal, path)
                 else:
                     await answer_existing(send, row, parts, write.request_hash, path)
                 return False
             if row is not None:  # expired, or left in flight by an older version
-                await session.delete(row)
+                await drop_record(session, row)
             await session.commit()
         await send_problem(send, in_flight(), path)
         return False
 
-    async def call_app(self, write: QueuedWrite, session: AsyncSession) -> Answer:
-        """Run the request through the app in `session`, which the app does not commit;
-        on an exception the session is rolled back (`GroupRunner`)."""
+    async def call_app(
+        self, write: QueuedWrite, session: AsyncSession
+    ) -> tuple[Answer, WriteContext]:
+        """Run the request through the app in `session`, which the app does not commit,
+        as the unit of work it returns with the answer; on an exception the session is
+        rolled back (`GroupRunner`)."""
         sent = False
 
         async def replay_receive() -> Message:
@@ -223,18 +244,20 @@ class IdempotencyMiddleware:
             return {"type": "http.request", "body": write.body, "more_body": False}
 
         answer = Answer()
+        context = WriteContext(
+            session, write.gate_key, may_join_group=write.joins_group, commits_later=True
+        )
         scope = write.scope
-        scope[SESSION_SCOPE_KEY] = session
-        session.info[SESSION_SCOPE_KEY] = True
+        scope[WRITE_CONTEXT_KEY] = context
         try:
             await self.app(scope, replay_receive, answer.send)
         except BaseException:
             await session.rollback()
             raise
-        return answer
+        return answer, context
 
 
-def _check_key(key: str, scope: Scope, *, settings: Any) -> Problem | None:
+def _check_key(key: str, route: WriteRoute | None, *, settings: Any) -> Problem | None:
     """The key's shape: 1..255 printable characters, and unguessable where the route
     needs no token (there the key is all that entitles a caller to the stored answer,
     whatever `Authorization` header comes with it)."""
@@ -242,7 +265,7 @@ def _check_key(key: str, scope: Scope, *, settings: Any) -> Problem | None:
     if not 1 <= len(key) <= 255 or not key.isprintable():
         return InvalidInput("must be 1 to 255 printable characters", field=field)
     minimum = int(settings.idempotency_min_key_length)
-    if len(key) < minimum and not write_routes(scope["app"]).needs_token(scope):
+    if len(key) < minimum and (route is None or route.check is None):
         return InvalidInput(
             f"a request to a route that needs no token needs an unguessable key of at "
             f"least {minimum} characters (e.g. a random UUID)",
@@ -251,20 +274,17 @@ def _check_key(key: str, scope: Scope, *, settings: Any) -> Problem | None:
     return None
 
 
-async def _refusal(scope: Scope, session: AsyncSession) -> Problem | None:
+async def _refusal(write: QueuedWrite, session: AsyncSession) -> Problem | None:
     """What the request's route would answer its caller now, before it runs (401 for a
     token rotated, revoked or expired since, 403 for a withdrawn player, 410 once the
     tournament is archived), or None when the route would admit them: a replay is sent
     only then (`api.write_access`)."""
-    found = write_routes(scope["app"]).find(scope)
-    if found is None:
+    route = write.route
+    if route is None or route.check is None:
         return None
-    route, params = found
-    if route.check is None:
-        return None
-    authorization = dict(scope["headers"]).get(b"authorization", b"")
+    authorization = dict(write.scope["headers"]).get(b"authorization", b"")
     try:
-        await route.check(session, params, bearer_token(authorization))
+        await route.check(session, write.params, bearer_token(authorization))
     except Problem as exc:
         return exc
     return None

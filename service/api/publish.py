@@ -11,9 +11,10 @@ SQLite (one process): the in-process bus is told after the commit. So is a Redis
 the transaction (on PostgreSQL the event's NOTIFY is still queued by `append_event`,
 unheard).
 
-A write made under `Idempotency-Key` is committed by the idempotency middleware with
-its stored response; here it is only flushed, and the in-process notification waits
-for that commit (`idempotency.after_commit`).
+A write whose unit of work the idempotency middleware owns (`WriteContext.commits_later`:
+sent with `Idempotency-Key`, or a result report) is committed there with its stored
+response; here it is only flushed, and the announcements wait for that commit
+(`WriteContext.defer`).
 """
 
 from __future__ import annotations
@@ -22,10 +23,10 @@ from sqlalchemy import text
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from service.api.idempotency import SESSION_SCOPE_KEY, after_commit
-from service.api.idempotency_records import answer_after, answer_waits, wait_ready
+from service.api.idempotency_records import wait_ready
 from service.api.state import AppState
-from service.db.events import CHANNEL, NOTIFIED, TABLES_CHANNEL
+from service.app.unit_of_work import WriteContext
+from service.db.events import CHANNEL, TABLES_CHANNEL, appended_seq
 from service.db.loading import Schedule
 from service.db.tables import TournamentRow
 
@@ -47,9 +48,9 @@ async def notify_in_transaction(session: AsyncSession, tournament_id: str) -> in
     only); returns that sequence number. Nothing to read or queue when `append_event`
     appended it in this transaction: it keeps the seq it took, and on PostgreSQL its
     statement queued the NOTIFY too."""
-    known = session.info.get(NOTIFIED, {}).get(tournament_id)
+    known = appended_seq(session, tournament_id)
     if known is not None:
-        return int(known)
+        return known
     result = await session.exec(  # type: ignore[call-overload]
         text("SELECT last_seq FROM tournaments WHERE id = :id"), params={"id": tournament_id}
     )
@@ -60,15 +61,15 @@ async def notify_in_transaction(session: AsyncSession, tournament_id: str) -> in
 
 
 async def commit_and_publish(
-    session: AsyncSession,
+    context: WriteContext,
     state: AppState,
     tournament: TournamentRow,
     *,
     warm: bool = False,
     schedule: Schedule | None = None,
 ) -> None:
-    """Notify inside the transaction, then commit (or leave the commit to the
-    idempotency middleware that owns this session). With `warm` (a write that changes
+    """Notify inside the transaction, then commit the write's unit of work (or leave the
+    commit to the idempotency middleware that owns it). With `warm` (a write that changes
     more than results: a start, a pairing), the live reader is also asked to compute
     the new table once committed (`Hub.warm`), from `schedule` when the write stored
     every round there is (a start of a round-robin or FLAMPARK), and the answer waits
@@ -76,6 +77,7 @@ async def commit_and_publish(
     the first round find it computed; the tournament's gate is open again meanwhile.
     On PostgreSQL the other replicas are told in the same transaction (the bus's table
     channel), and those that follow the tournament compute that table too."""
+    session = context.session
     await session.flush()
     seq = await notify_in_transaction(session, tournament.id)
     set_committed_value(tournament, "last_seq", seq)
@@ -93,11 +95,11 @@ async def commit_and_publish(
             if warm:
                 await bus.publish_table(tournament_id, seq)
         if hub is not None:
-            answer_after(session, hub.warm(tournament_id, seq, schedule))
+            context.hold_answer(hub.warm(tournament_id, seq, schedule))
 
-    if session.info.get(SESSION_SCOPE_KEY):
-        after_commit(session, announce)  # the middleware holds the answer (`answer_after`)
+    if context.commits_later:
+        context.defer(announce)  # the middleware holds the answer (`hold_answer`)
         return
     await session.commit()
     await announce()
-    await wait_ready(answer_waits(session), state.settings.warm_wait_seconds)
+    await wait_ready(context.take_answer_waits(), state.settings.warm_wait_seconds)

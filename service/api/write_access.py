@@ -1,8 +1,11 @@
-"""Who may write through each route, for middleware that must know it before the route
-runs: the idempotency middleware replays a stored answer only to a caller the route
-itself would admit now, and asks an unguessable key of a route that needs no token
-(IETF draft "The Idempotency-Key HTTP Header Field": the key names a request; it is no
-credential where a token is one).
+"""Who may write through each route, and what each write route declares of its unit of
+work, for middleware that must know it before the route runs: the idempotency
+middleware replays a stored answer only to a caller the route itself would admit now,
+and asks an unguessable key of a route that needs no token (IETF draft "The
+Idempotency-Key HTTP Header Field": the key names a request; it is no credential where
+a token is one); the writers queue at the gate of the tournament the route names by its
+path parameter (`writes_to`), and a route that may join a group commit says so
+(`joins_group`). The routes are read once, on the first write.
 
 A route declares the credential it needs by its write dependency (`deps.get_write`,
 `deps.get_organizer_write`, the bridge's own): each is registered here (`checked_by`)
@@ -26,14 +29,25 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.routing import compile_path
 from starlette.types import Scope
 
-__all__ = ["TokenCheck", "WriteRoute", "WriteRoutes", "checked_by", "write_routes"]
+__all__ = [
+    "TokenCheck",
+    "WriteRoute",
+    "WriteRoutes",
+    "checked_by",
+    "joins_group",
+    "write_routes",
+    "writes_to",
+]
 
 TokenCheck = Callable[[AsyncSession, Mapping[str, Any], str | None], Awaitable[None]]
 """A route's check of its caller: the session, the path parameters and the bearer token
 (None: none sent); raises the route's own problem (401, 403, 404, 410) or returns."""
 
 _Dependency = TypeVar("_Dependency", bound=Callable[..., Any])
+_Found = TypeVar("_Found")
 _CHECKS: dict[Callable[..., Any], TokenCheck] = {}
+_GATES: dict[Callable[..., Any], str] = {}
+_GROUPED: set[Callable[..., Any]] = set()
 _WRITE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
 
@@ -48,12 +62,33 @@ def checked_by(check: TokenCheck) -> Callable[[_Dependency], _Dependency]:
     return register
 
 
-def _check_of(dependant: Dependant) -> TokenCheck | None:
-    """The check of the first registered dependency in a route's dependency tree."""
+def writes_to(gate: str) -> Callable[[_Dependency], _Dependency]:
+    """Declare that the routes using the write dependency this decorates write to one
+    tournament (or bridge event), whose gate key `gate` names by the route's path
+    parameter (`"tournaments/{tournament_id}"`); the dependency is returned unchanged."""
+
+    def register(dependency: _Dependency) -> _Dependency:
+        _GATES[dependency] = gate
+        return dependency
+
+    return register
+
+
+def joins_group(endpoint: _Dependency) -> _Dependency:
+    """Declare that a route's writes may commit in one transaction with the writes of the
+    same route queued behind them (`api.group_commit`): it checks everything before it
+    changes anything, then makes one change. Returns the endpoint unchanged."""
+    _GROUPED.add(endpoint)
+    return endpoint
+
+
+def _declared(dependant: Dependant, table: Mapping[Callable[..., Any], _Found]) -> _Found | None:
+    """What the first dependency of a route's dependency tree registered in `table`
+    declares."""
     for sub in dependant.dependencies:
-        if sub.call is not None and sub.call in _CHECKS:
-            return _CHECKS[sub.call]
-        found = _check_of(sub)
+        if sub.call is not None and sub.call in table:
+            return table[sub.call]
+        found = _declared(sub, table)
         if found is not None:
             return found
     return None
@@ -61,12 +96,20 @@ def _check_of(dependant: Dependant) -> TokenCheck | None:
 
 @dataclass(frozen=True, slots=True)
 class WriteRoute:
-    """A write route and what it needs: `check` None when it needs no token."""
+    """A write route and what it needs: `check` None when it needs no token; `gate` the
+    template of its gate key (None: it writes to no existing tournament); `joins_group`
+    whether its writes may commit in a group."""
 
     methods: frozenset[str]
     path: str
     check: TokenCheck | None
     _compiled: Any
+    gate: str | None = None
+    joins_group: bool = False
+
+    def gate_key(self, params: Mapping[str, Any]) -> str | None:
+        """The key of the gate a request with these path parameters passes."""
+        return None if self.gate is None else self.gate.format_map(params)
 
     def params(self, path: str) -> dict[str, Any] | None:
         """The path parameters of `path` if it is this route's, else None."""
@@ -88,10 +131,16 @@ class WriteRoutes:
                     WriteRoute(
                         methods & _WRITE_METHODS,
                         path,
-                        _check_of(route.dependant),
+                        _declared(route.dependant, _CHECKS),
                         compile_path(path),
+                        _declared(route.dependant, _GATES),
+                        route.endpoint in _GROUPED,
                     )
                 )
+        self._by_method = {
+            method: [route for route in self.routes if method in route.methods]
+            for method in _WRITE_METHODS
+        }
 
     def find(self, scope: Scope) -> tuple[WriteRoute, dict[str, Any]] | None:
         """The route a write request goes to and its path parameters; None when no
@@ -100,11 +149,10 @@ class WriteRoutes:
         root = scope.get("root_path", "")
         if root and path.startswith(root):
             path = path[len(root) :]
-        for route in self.routes:
-            if scope["method"] in route.methods:
-                params = route.params(path)
-                if params is not None:
-                    return route, params
+        for route in self._by_method.get(scope["method"], ()):
+            params = route.params(path)
+            if params is not None:
+                return route, params
         return None
 
     def needs_token(self, scope: Scope) -> bool:

@@ -7,17 +7,21 @@ through `api.publish.commit_and_publish`, which issues the live notification ins
 same transaction (and, for a request with `Idempotency-Key`, leaves the commit to the
 idempotency middleware so the stored response commits with the write).
 
+- `create`: a tournament or a bridge event, with its tokens
+- `import_trf`: a tournament from a TRF file, in the file's round state
 - `register`: a player, or a late entry in a running Swiss tournament
+- `remove_player`: a player taken off the open start list
 - `start`: close the start list, number the players, pair the schedule (bulk inserts)
 - `pair_round`: the next Swiss round (the pairing runs off the event loop)
 - `report_result`: a result report through the engine's state machine (`engine.results`)
 - `withdraw`: a player's details, or a withdrawal with its forfeits
+- `settings`, `archive`: the organizer's safe settings; archival
+- `tokens`: a token rotated or revoked (and a private tournament's viewer token)
 - `bridge_entry`: a bridge result entered, corrected or removed, or a PBN file of them
+- `lifecycle`: the tournament's status, moved only by `engine.lifecycle.transition`
 - `offload`: the thread pool for CPU-heavy work
 - `write_gate`: the writers of one tournament queue in memory, one at a time per process
 
-Not yet moved here: tournament (and bridge event) creation, player removal and TRF
-import (thin, in their routers and `db/repository.py`).
-
-Routers parse, call one workflow, render; `db/` stores rows and knows no rules.
+Routers parse, call one workflow, render (`tests/test_layers.py`: no route imports a
+database writer); `db/` stores rows and knows no rules.
 """

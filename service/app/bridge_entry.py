@@ -28,6 +28,7 @@ from typing import Any, Literal
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from service.app.lifecycle import settle_status
 from service.app.offload import run_cpu
 from service.db.bridge import (
     RESULT_KEYS,
@@ -42,7 +43,7 @@ from service.db.event_types import (
     BridgeResultRemoved,
 )
 from service.db.events import append_event, lock_tournament
-from service.db.tables import TournamentRow, TournamentStatus, utcnow
+from service.db.tables import TournamentRow, utcnow
 from service.engine.bridge import (
     BridgeInputError,
     PbnResult,
@@ -381,10 +382,8 @@ async def _advance(session: AsyncSession, row: TournamentRow, layout: Layout) ->
     entered = await entered_places(session, row.id)
     missing = [play.round for key, play in layout.plays.items() if key not in entered]
     if missing:
-        row.current_round, row.status = min(missing), TournamentStatus.RUNNING
+        row.current_round = min(missing)
     else:
-        row.current_round, row.status = (
-            max(p.round for p in layout.plays.values()),
-            TournamentStatus.FINISHED,
-        )
+        row.current_round = max(p.round for p in layout.plays.values())
+    settle_status(row, finished=not missing)
     session.add(row)

@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from service.app.lifecycle import settle_status
 from service.app.offload import run_cpu
 from service.app.systems import options_of, pair_next
 from service.db.event_types import RoundPaired
@@ -25,9 +26,10 @@ from service.db.repository import (
     round_rows,
     store_round,
 )
-from service.db.tables import TournamentRow, TournamentStatus
+from service.db.tables import TournamentRow
 from service.db.tournament_config import config_of
 from service.engine.byes import check_requested_byes
+from service.engine.lifecycle import TournamentStatus
 from service.engine.model import Bye, ByeKind, Round
 from service.engine.pairing.result import Pairing
 from service.engine.results import GameStatus
@@ -105,8 +107,7 @@ async def pair_round(
         pairing.round if pairing.games else None, pairing.round, tournament.total_rounds
     )
     tournament.current_round = standing.current_round
-    if standing.finished:
-        tournament.status = TournamentStatus.FINISHED
+    settle_status(tournament, finished=standing.finished)
     session.add(tournament)
     paired_event = RoundPaired(
         pairing.round,

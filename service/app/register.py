@@ -10,16 +10,17 @@ from typing import Any
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from service.app.lifecycle import require_open
 from service.db.event_types import PlayerAdded
 from service.db.events import append_event, lock_tournament
 from service.db.repository import (
     last_paired_round,
     list_players,
     next_player_number,
-    require_open,
 )
-from service.db.tables import PlayerRow, TournamentRow, TournamentStatus
+from service.db.tables import PlayerRow, TournamentRow
 from service.db.tokens import hash_token, new_token
+from service.engine.lifecycle import TournamentStatus
 from service.engine.rounds import rounds_left
 from service.engine.systems import spec_of
 from service.errors import Conflict

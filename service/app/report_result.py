@@ -18,6 +18,7 @@ from typing import Any
 from sqlmodel import func, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from service.app.lifecycle import settle_status
 from service.db.event_types import result_event
 from service.db.events import holds_lock, lock_and_reload
 from service.db.repository import (
@@ -28,8 +29,9 @@ from service.db.repository import (
     ratings_of,
 )
 from service.db.results import GameChange, store_result
-from service.db.tables import ByeRow, GameRow, TournamentRow, TournamentStatus
+from service.db.tables import ByeRow, GameRow, TournamentRow
 from service.db.tournament_config import config_of
+from service.engine.lifecycle import TournamentStatus
 from service.engine.model import GameResult
 from service.engine.results import (
     GameState,
@@ -206,6 +208,5 @@ async def _advance(session: AsyncSession, tournament: TournamentRow) -> None:
     paired = await last_paired_round(session, tournament.id)
     standing = round_progress(first_open, paired, tournament.total_rounds)
     tournament.current_round = standing.current_round
-    if standing.finished:
-        tournament.status = TournamentStatus.FINISHED
+    settle_status(tournament, finished=standing.finished)
     session.add(tournament)

@@ -1,6 +1,8 @@
-"""Close the start list: number the players by rating (descending, ties by name), issue
-their tokens (shown only this once) and, for round-robins and FLAMPARK, pair every round
-(FIDE C.05 Berger tables; the FLAMPARK schedule of Formuła FLAMPARK), stored with bulk inserts.
+"""Close the start list: number the players in the engine's start order
+(`engine.lifecycle.start_order`: rating descending, ties by name, then registration
+order), issue their tokens (shown only this once), move the tournament to running and,
+for round-robins and FLAMPARK, pair every round (FIDE C.05 Berger tables; the FLAMPARK
+schedule of Formuła FLAMPARK), stored with bulk inserts.
 """
 
 from __future__ import annotations
@@ -9,15 +11,19 @@ from dataclasses import dataclass
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from service.app.lifecycle import move, require_open
 from service.app.offload import run_cpu
 from service.app.systems import initial_rounds
 from service.db.event_types import TournamentStarted
-from service.db.events import append_event
+from service.db.events import append_event, lock_tournament
 from service.db.loading import Schedule
-from service.db.repository import close_start_list, store_rounds
+from service.db.repository import list_players, number_players, store_rounds
 from service.db.tables import PlayerRow, TournamentRow
+from service.db.tokens import hash_token, new_token
+from service.engine.lifecycle import Entrant, LifecycleEvent, start_order
+from service.errors import InvalidInput
 
-__all__ = ["Started", "start"]
+__all__ = ["Started", "close_start_list", "start"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,8 +36,33 @@ class Started:
     schedule: Schedule | None = None
 
 
+async def close_start_list(
+    session: AsyncSession, tournament: TournamentRow
+) -> list[tuple[PlayerRow, str]]:
+    """Lock, number the players in start order and issue their tokens, and move the
+    tournament to running; at least 2 players (422 naming `players`)."""
+    await lock_tournament(session, tournament.id)
+    await session.refresh(tournament)
+    require_open(tournament)
+    players = await list_players(session, tournament.id)
+    if len(players) < 2:
+        raise InvalidInput(
+            f"a tournament needs at least 2 players, it has {len(players)}", field="players"
+        )
+    order = start_order([Entrant(p.rating, p.name, p.id or 0) for p in players])
+    issued = [(players[index], new_token("ply")) for index in order]
+    move(tournament, LifecycleEvent.START)
+    session.add(tournament)
+    await number_players(  # flushes the tournament's new status with the numbers
+        session,
+        [(player, number, hash_token(token)) for number, (player, token) in enumerate(issued, 1)],
+    )
+    return issued
+
+
 async def start(session: AsyncSession, tournament: TournamentRow) -> Started:
-    """The workflow: lock and number (db), schedule (engine), store rows + event."""
+    """The workflow: lock and number (engine's start order), schedule (engine), store
+    rows + event."""
     issued = await close_start_list(session, tournament)
     count = len(issued)
     rounds, warnings = await run_cpu(initial_rounds, tournament, count)

@@ -14,6 +14,9 @@ gate opens when the write commits (`GatePass.release`), before its answer is sen
 Several processes or replicas still meet at the row lock, which stays the guarantee:
 the gate only orders the writers of one process.
 
+A gate is named by its key (`WriteContext.gate_key`: `tournaments/<id>`,
+`bridge/events/<id>`), which each write route declares by its path parameter.
+
 A wait at the gate is bounded like a lock wait in the database (`lock_wait_seconds`):
 past it the write answers 503 with `Retry-After`, having changed nothing.
 
@@ -34,7 +37,7 @@ from dataclasses import dataclass, field
 
 from service.errors import Unavailable
 
-__all__ = ["LOCK_WAIT_DETAIL", "GatePass", "GateTimeout", "Rider", "WriteGates", "gate_key"]
+__all__ = ["LOCK_WAIT_DETAIL", "GatePass", "GateTimeout", "Rider", "WriteGates"]
 
 LOCK_WAIT_DETAIL = (
     "another write has held this tournament longer than the lock wait; the request "
@@ -42,30 +45,6 @@ LOCK_WAIT_DETAIL = (
 )
 """What a write is told when its wait for the tournament ran out, here or in the
 database (`api.errors.outage_problem`)."""
-_GATED_COLLECTIONS = (("tournaments",), ("bridge", "events"))
-"""Path prefixes after `/v1/` whose next segment names one tournament or bridge event."""
-_COLLECTION_ACTIONS = frozenset({"import"})
-"""Segments in that place that are actions on the collection (`POST /v1/tournaments/
-import` creates a tournament from a TRF file), not an id."""
-
-
-def gate_key(path: str) -> str | None:
-    """The tournament (or bridge event) a request path writes to: `/v1/tournaments/{id}`
-    and `/v1/bridge/events/{id}` and everything below them; None for any other path
-    (creating or importing a tournament writes to no existing one)."""
-    parts = path.strip("/").split("/")
-    if len(parts) < 2 or parts[0] != "v1":
-        return None
-    for prefix in _GATED_COLLECTIONS:
-        end = 1 + len(prefix)
-        if (
-            tuple(parts[1:end]) == prefix
-            and len(parts) > end
-            and parts[end]
-            and parts[end] not in _COLLECTION_ACTIONS
-        ):
-            return "/".join(parts[1 : end + 1])
-    return None
 
 
 class GateTimeout(Unavailable):

@@ -30,7 +30,7 @@ from service.db.event_types import (
     decode,
 )
 from service.db.events import append_event
-from service.db.tables import EventRow, TournamentKind, TournamentRow, TournamentStatus
+from service.db.tables import EventRow, TournamentKind, TournamentRow
 from service.db.tokens import hash_token, new_token
 from service.engine.bridge import (
     ArtificialScore,
@@ -38,6 +38,7 @@ from service.engine.bridge import (
 )
 from service.engine.bridge.movement import Layout, layout_from_settings
 from service.engine.bridge.ranking import TableResult
+from service.engine.lifecycle import LifecycleEvent, TournamentStatus, transition
 from service.errors import InvalidInput, NotFound
 
 __all__ = [
@@ -90,7 +91,7 @@ async def create_bridge_event(
         name=str(settings["name"]),
         system=BRIDGE_SYSTEMS[layout.kind],
         kind=TournamentKind.BRIDGE,
-        status=TournamentStatus.RUNNING,
+        status=transition(TournamentStatus.REGISTRATION, LifecycleEvent.START),
         settings={key: value for key, value in settings.items() if key != "name"},
         total_rounds=layout.rounds,
         current_round=min(play.round for play in layout.plays.values()),

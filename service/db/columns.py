@@ -28,12 +28,13 @@ from typing import Any, TypeVarTuple
 from sqlalchemy import Select, TextClause
 from sqlalchemy.engine import Dialect
 from sqlalchemy.ext.asyncio import AsyncConnection
+from sqlmodel.ext.asyncio.session import AsyncSession
 
+from service.db.session import DRIVER_STATEMENTS, transaction_of
 from service.db.sqlite_driver import OneTripConnection
 
 __all__ = [
     "DRIVER_STATEMENTS",
-    "DRIVER_WRITES",
     "driver_fetch_one",
     "driver_run_in_one_trip",
     "fetch_columns",
@@ -42,16 +43,6 @@ __all__ = [
 ]
 
 Columns = TypeVarTuple("Columns")
-
-DRIVER_WRITES = "arbiter_driver_writes"
-"""`Connection.info` key: how many statements that may change something (all but
-SELECT) this connection ran on the driver, where SQLAlchemy's execution events do not
-see them (`api.group_commit` counts a report's writes by both)."""
-
-
-DRIVER_STATEMENTS = "arbiter_driver_statements"
-"""Engine execution option: False runs this module's statements through SQLAlchemy
-(`create_engine(driver_statements=False)`); absent or True, on the driver."""
 
 
 def _on_driver_allowed(connection: AsyncConnection) -> bool:
@@ -119,31 +110,35 @@ async def fetch_columns(
 
 
 async def driver_fetch_one(
-    connection: AsyncConnection, statement: TextClause, parameters: Mapping[str, Any]
+    session: AsyncSession, statement: TextClause, parameters: Mapping[str, Any]
 ) -> tuple[Any, ...]:
     """The one row of `statement` (a module-level constant, PostgreSQL only), run through
     asyncpg on the session's connection, each parameter converted as SQLAlchemy would
     for its type (JSON ones to their text, which SQLAlchemy's codec on every pooled
-    connection takes)."""
+    connection takes). A write is counted in the transaction's `driver_writes`, where
+    SQLAlchemy's execution events do not see it (`api.group_commit` counts a report's
+    writes by both)."""
+    connection = await session.connection()
     if not _on_driver_allowed(connection):
         return tuple((await connection.execute(statement, dict(parameters))).one())
     sql, values = _bound(statement, connection.dialect, parameters)
     driver: Any = (await connection.get_raw_connection()).driver_connection
     if may_write(sql):
-        connection.info[DRIVER_WRITES] = connection.info.get(DRIVER_WRITES, 0) + 1
+        transaction_of(session).driver_writes += 1
     record: tuple[Any, ...] = await driver.fetchrow(sql, *values)
     return record
 
 
 async def driver_run_in_one_trip(
-    connection: AsyncConnection, steps: Sequence[tuple[TextClause, Mapping[str, Any]]]
+    session: AsyncSession, steps: Sequence[tuple[TextClause, Mapping[str, Any]]]
 ) -> list[list[Any]]:
     """Every row of each statement of `steps` (module-level constants, SQLite only), run
     in order in one trip to the driver's thread (`OneTripConnection.run_statements`), in
     the session's transaction; each parameter converted as SQLAlchemy would for its
-    type. The writes among them are added to the connection's `DRIVER_WRITES`. Through
+    type. The writes among them are added to the transaction's `driver_writes`. Through
     SQLAlchemy, one statement after the other, where the driver is not a
     `OneTripConnection` or the engine says not to go around SQLAlchemy."""
+    connection = await session.connection()
     driver = (await connection.get_raw_connection()).driver_connection
     if not isinstance(driver, OneTripConnection) or not _on_driver_allowed(connection):
         answers: list[list[Any]] = []
@@ -154,8 +149,7 @@ async def driver_run_in_one_trip(
     statements = [
         _bound(statement, connection.dialect, parameters) for statement, parameters in steps
     ]
-    writes = sum(may_write(sql) for sql, _ in statements)
-    connection.info[DRIVER_WRITES] = connection.info.get(DRIVER_WRITES, 0) + writes
+    transaction_of(session).driver_writes += sum(may_write(sql) for sql, _ in statements)
     return await driver.run_statements(statements)
 
 

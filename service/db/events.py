@@ -9,23 +9,23 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import bindparam, event, text, update
-from sqlalchemy.orm import Session
+from sqlalchemy import bindparam, text, update
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from service.db.event_types import Event, encode
+from service.db.session import transaction_of
 from service.db.tables import EventRow, TournamentRow, utcnow
 
 __all__ = [
     "CHANNEL",
     "EVENT_BINDS",
-    "NOTIFIED",
     "NUMBER_AND_STORE_EVENT",
     "STANDINGS_EVENTS",
     "TABLES_CHANNEL",
     "append_event",
+    "appended_seq",
     "event_params",
     "events_since",
     "holds_lock",
@@ -57,23 +57,6 @@ start, a pairing: payload `origin:tournament id:seq`, `origin` naming the announ
 process), so that the other replicas that follow the tournament compute the new table
 before their next read of it."""
 
-NOTIFIED = "arbiter_notified"
-"""`session.info` key: tournament id -> the newest seq appended in this transaction
-(`append_event`); on PostgreSQL the statement that appended it also queued its NOTIFY,
-and on SQLite the in-process bus is told of it after the commit."""
-_RELOADED = "arbiter_locked_and_reloaded"
-"""`session.info` key: tournament id -> the row `lock_and_reload` locked and reloaded in
-this transaction, held here so that the session's identity map (which holds rows only
-weakly) keeps it for the transaction's next `session.get`."""
-
-
-@event.listens_for(Session, "after_commit")
-@event.listens_for(Session, "after_soft_rollback")
-def _forget_transaction_state(session: Session, *_: Any) -> None:
-    """What a transaction announced and locked ends with it."""
-    session.info.pop(NOTIFIED, None)
-    session.info.pop(_RELOADED, None)
-
 
 async def lock_tournament(session: AsyncSession, tournament_id: str) -> None:
     """Serialise writers of one tournament for the rest of the transaction.
@@ -96,7 +79,7 @@ async def load_locked(session: AsyncSession, tournament_id: str) -> TournamentRo
     statement, for a write that locks it anyway (a result report), one round trip less
     than loading it first and locking it after. Later calls in the same transaction (the
     next reports of a group committed together) read the row this one locked."""
-    reloaded: dict[str, TournamentRow] = session.info.setdefault(_RELOADED, {})
+    reloaded = transaction_of(session).locked
     held = reloaded.get(tournament_id)
     if held is not None:
         return held
@@ -116,7 +99,7 @@ async def load_locked(session: AsyncSession, tournament_id: str) -> TournamentRo
 def holds_lock(session: AsyncSession, tournament_id: str) -> bool:
     """Whether this transaction has locked the tournament (`lock_and_reload`, or
     `load_locked` as it loaded it)."""
-    return tournament_id in session.info.get(_RELOADED, {})
+    return tournament_id in transaction_of(session).locked
 
 
 async def lock_and_reload(session: AsyncSession, tournament: TournamentRow) -> None:
@@ -126,7 +109,7 @@ async def lock_and_reload(session: AsyncSession, tournament: TournamentRow) -> N
     Once per transaction: a second call (the next result of a group committed together,
     `api.group_commit`) finds the lock held and the row as this transaction left it (or,
     had the session let it go, loaded again under the lock)."""
-    reloaded: dict[str, TournamentRow] = session.info.setdefault(_RELOADED, {})
+    reloaded = transaction_of(session).locked
     if tournament.id in reloaded:
         reloaded[tournament.id] = tournament
         return
@@ -167,9 +150,15 @@ async def append_event(session: AsyncSession, tournament_id: str, event: Event) 
 
 def keep_appended(session: AsyncSession, tournament_id: str, seq: int) -> int:
     """Keep `seq` as the tournament's newest event appended in this transaction
-    (`NOTIFIED`), so that nothing reads it back before announcing it; returns it."""
-    session.info.setdefault(NOTIFIED, {})[tournament_id] = seq
+    (`TransactionState.appended`), so that nothing reads it back before announcing it;
+    returns it."""
+    transaction_of(session).appended[tournament_id] = seq
     return seq
+
+
+def appended_seq(session: AsyncSession, tournament_id: str) -> int | None:
+    """The seq of the tournament's newest event appended in this transaction, if any."""
+    return transaction_of(session).appended.get(tournament_id)
 
 
 def event_params(tournament_id: str, event: Event) -> dict[str, Any]:

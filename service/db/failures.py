@@ -5,7 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-__all__ = ["error_chain", "is_not_migrated", "sqlstate"]
+__all__ = ["LOCK_NOT_AVAILABLE", "error_chain", "is_lock_timeout", "is_not_migrated", "sqlstate"]
+
+LOCK_NOT_AVAILABLE = "55P03"
+"""PostgreSQL: a lock held past `lock_timeout` (another write holds what this one needs)."""
 
 _NOT_MIGRATED_SQLSTATES = ("42P01", "42703")
 """PostgreSQL: undefined table, undefined column."""
@@ -36,3 +39,8 @@ def is_not_migrated(exc: BaseException) -> bool:
         or any(text in str(seen).lower() for text in _NOT_MIGRATED_MESSAGES)
         for seen in error_chain(exc)
     )
+
+
+def is_lock_timeout(exc: BaseException) -> bool:
+    """True when a PostgreSQL statement gave up waiting for a lock (`lock_timeout`)."""
+    return any(sqlstate(seen) == LOCK_NOT_AVAILABLE for seen in error_chain(exc))

@@ -3,7 +3,8 @@
 Every write runs inside the caller's transaction and appends its events there, so a
 failed request leaves nothing behind. Writers lock the tournament first
 (`lock_tournament`), which makes read-modify-write sequences safe under concurrency.
-The rules of results and withdrawals live in the application layer (`service.app`).
+The rules live in the application layer's workflows (`service.app`), the only callers
+of the functions here that write.
 """
 
 from __future__ import annotations
@@ -13,29 +14,27 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from sqlalchemy import bindparam, event, tuple_
+from sqlalchemy import bindparam, tuple_
 from sqlalchemy import select as sa_select
-from sqlalchemy.orm import Session
 from sqlmodel import col, func, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from service.db.columns import fetch_columns
-from service.db.event_types import PlayerRemoved, TournamentCreated
-from service.db.events import append_event, load_locked, lock_tournament
+from service.db.event_types import TournamentCreated
+from service.db.events import append_event, load_locked
 from service.db.loading import Schedule, engine_tournament, stored_schedule
-from service.db.tables import ByeRow, EventRow, GameRow, PlayerRow, TournamentRow, TournamentStatus
+from service.db.session import transaction_of
+from service.db.tables import ByeRow, EventRow, GameRow, PlayerRow, TournamentRow
 from service.db.tokens import hash_token, new_token
 from service.engine.model import Round, Tournament
 from service.engine.results import GameStatus
-from service.engine.systems import spec_of
-from service.errors import Conflict, InvalidInput, NotFound
+from service.errors import Conflict, NotFound
 
 __all__ = [
     "Actor",
     "confirmed_shortenings",
     "count_players",
     "create_tournament",
-    "delete_player",
     "discard_loaded",
     "find_game",
     "get_player",
@@ -43,9 +42,9 @@ __all__ = [
     "last_paired_round",
     "list_players",
     "load_engine_tournament",
+    "number_players",
     "preload_games",
     "ratings_of",
-    "require_open",
     "round_rows",
     "store_players",
     "store_round",
@@ -115,31 +114,6 @@ async def count_players(session: AsyncSession, tournament_id: str) -> int:
     return int((await session.exec(statement)).one())
 
 
-def require_open(tournament: TournamentRow) -> None:
-    """Refuse (409) a change of the start list once it is closed, saying what may still
-    change the field: in a running tournament a withdrawal, and in a system that takes
-    late entries a late entry while rounds are left to pair; nothing once finished."""
-    if tournament.status == TournamentStatus.REGISTRATION:
-        return
-    if tournament.status == TournamentStatus.FINISHED:
-        raise Conflict(
-            "the tournament is finished: its field no longer changes (no entry, change, "
-            "removal or withdrawal); the organizer may still correct results",
-            field="status",
-        )
-    spec = spec_of(tournament.system)
-    late = (
-        ", or a late entry (POST .../players) while rounds are left to pair"
-        if spec is not None and spec.late_entries
-        else ""
-    )
-    raise Conflict(
-        "the start list is closed (the tournament has started): only a withdrawal "
-        f'(PATCH with {{"withdrawn": true}}){late} changes the field now',
-        field="status",
-    )
-
-
 async def get_player(session: AsyncSession, tournament_id: str, number: int) -> PlayerRow:
     """A player of this tournament by player number, or NotFound."""
     statement = select(PlayerRow).where(
@@ -176,40 +150,16 @@ async def next_player_number(session: AsyncSession, tournament_id: str) -> int:
     return int(given) + 1
 
 
-async def delete_player(session: AsyncSession, tournament: TournamentRow, player_id: int) -> None:
-    """Remove a player while the start list is open."""
-    await lock_tournament(session, tournament.id)
-    await session.refresh(tournament)
-    require_open(tournament)
-    player = await get_player(session, tournament.id, player_id)
-    await session.delete(player)
-    await append_event(session, tournament.id, PlayerRemoved(player_id))
-
-
-async def close_start_list(
-    session: AsyncSession, tournament: TournamentRow
-) -> list[tuple[PlayerRow, str]]:
-    """Number the players (rating descending, ties by name) and issue their tokens."""
-    await lock_tournament(session, tournament.id)
-    await session.refresh(tournament)
-    require_open(tournament)
-    players = await list_players(session, tournament.id)
-    if len(players) < 2:
-        raise InvalidInput(
-            f"a tournament needs at least 2 players, it has {len(players)}", field="players"
-        )
-    players.sort(key=lambda p: (-p.rating, p.name.casefold(), p.id or 0))
-    issued: list[tuple[PlayerRow, str]] = []
-    for number, player in enumerate(players, start=1):
-        token = new_token("ply")
+async def number_players(
+    session: AsyncSession, numbered: Sequence[tuple[PlayerRow, int, str]]
+) -> None:
+    """Store each player's start number and token digest: (player, start number,
+    `tokens.hash_token` of the token issued)."""
+    for player, number, digest in numbered:
         player.start_number = number
-        player.token_hash = hash_token(token)
+        player.token_hash = digest
         session.add(player)
-        issued.append((player, token))
-    tournament.status = TournamentStatus.RUNNING
-    session.add(tournament)
     await session.flush()
-    return issued
 
 
 async def store_players(
@@ -343,8 +293,8 @@ async def find_game(
     session: AsyncSession, tournament_id: str, round_number: int, table: int
 ) -> GameRow | None:
     """The game at a table of a round, if there is one (preloaded, or read now)."""
-    preloaded: dict[tuple[str, int, int], GameRow] | None = session.info.get(_PRELOADED)
-    if preloaded is not None:
+    preloaded = transaction_of(session).preloaded
+    if preloaded:
         game = preloaded.get((tournament_id, round_number, table))
         if game is not None:
             return game
@@ -368,7 +318,7 @@ async def preload_games(
         GameRow.tournament_id == tournament_id,
         tuple_(GameRow.round, GameRow.table_no).in_(wanted),
     )
-    found: dict[tuple[str, int, int], GameRow] = session.info.setdefault(_PRELOADED, {})
+    found = transaction_of(session).preloaded
     for game in (await session.exec(statement)).all():
         found[(tournament_id, game.round, game.table_no)] = game
 
@@ -377,18 +327,7 @@ def discard_loaded(session: AsyncSession) -> None:
     """Forget every row the session has loaded, preloaded games too: the next reads load
     them again (after a refused request whose checks loaded or touched rows)."""
     session.expunge_all()
-    session.info.pop(_PRELOADED, None)
-
-
-_PRELOADED = "arbiter_preloaded_games"
-"""`session.info` key: (tournament, round, table) -> the game `preload_games` read."""
-
-
-@event.listens_for(Session, "after_commit")
-@event.listens_for(Session, "after_soft_rollback")
-def _forget_preloaded(session: Session, *_: Any) -> None:
-    """Preloaded games are this transaction's reads: they end with it."""
-    session.info.pop(_PRELOADED, None)
+    transaction_of(session).preloaded.clear()
 
 
 _GAME_AT_TABLE = select(GameRow).where(

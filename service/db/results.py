@@ -83,7 +83,7 @@ async def _store_in_one_statement(
     columns = _columns(change)
     params = {**columns, **event_params(game.tournament_id, event)}
     seq, round_open = await driver_fetch_one(
-        await session.connection(),
+        session,
         _STORE_GAME_EVENT_AND_PROBE,
         {**params, "game": game.id, "round": game.round},
     )
@@ -101,7 +101,7 @@ async def _store_in_one_trip(
     steps = [(_SQLITE_STORE_GAME, params), (_SQLITE_NUMBER, params), (_SQLITE_STORE_EVENT, params)]
     if check_round:
         steps.append((_ANY_UNCONFIRMED, {**params, "round": game.round, "game": -1}))
-    answers = await driver_run_in_one_trip(await session.connection(), steps)
+    answers = await driver_run_in_one_trip(session, steps)
     for name, value in columns.items():
         set_committed_value(game, name, value)
     seq = keep_appended(session, game.tournament_id, int(answers[2][0][0]))

@@ -1,8 +1,18 @@
-"""The async database engine and session factory."""
+"""The async database engine and session factory, and what a session's transaction
+keeps of its own work (`TransactionState`).
+
+A transaction's writers reuse what it has done: the seq its event took (announced
+without reading it back), the tournament row it locked (a second report of a group
+finds the lock held), the games it read in one statement for the reports of a group,
+and how many writes it ran on the driver itself (where SQLAlchemy's events do not see
+them). Each session carries that as one typed value (`transaction_of`), begun afresh
+when its transaction commits or rolls back.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import event
 from sqlalchemy.dialects.sqlite.aiosqlite import SQLiteDialect_aiosqlite
@@ -11,14 +21,79 @@ from sqlalchemy.engine.interfaces import DBAPIConnection
 from sqlalchemy.exc import DisconnectionError
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 from sqlalchemy.pool import ConnectionPoolEntry
+from sqlmodel import Session
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from service.db.columns import DRIVER_STATEMENTS
 from service.db.sqlite_driver import one_trip_connector
 
-__all__ = ["SessionFactory", "create_engine", "create_session_factory"]
+if TYPE_CHECKING:
+    from service.db.tables import GameRow, TournamentRow
 
-SessionFactory = async_sessionmaker[AsyncSession]
+__all__ = [
+    "DRIVER_STATEMENTS",
+    "SessionFactory",
+    "TrackedSession",
+    "TransactionState",
+    "create_engine",
+    "create_session_factory",
+    "transaction_of",
+]
+
+DRIVER_STATEMENTS = "arbiter_driver_statements"
+"""Engine execution option: False runs the statements of `db.columns` through SQLAlchemy
+(`create_engine(driver_statements=False)`); absent or True, on the driver."""
+
+
+@dataclass(slots=True)
+class TransactionState:
+    """What the current transaction of a session has done that its later statements
+    reuse; it ends with the transaction."""
+
+    appended: dict[str, int] = field(default_factory=dict)
+    """Tournament id -> the newest seq appended (`events.append_event`); on PostgreSQL
+    the statement that appended it also queued its NOTIFY."""
+    locked: dict[str, TournamentRow] = field(default_factory=dict)
+    """Tournament id -> the row locked and reloaded (`events.lock_and_reload`), held
+    here so that the session's identity map (which holds rows only weakly) keeps it."""
+    preloaded: dict[tuple[str, int, int], GameRow] = field(default_factory=dict)
+    """(tournament, round, table) -> the game `repository.preload_games` read."""
+    driver_writes: int = 0
+    """Statements that may change something run on the driver itself (`db.columns`)."""
+
+
+class _TrackedSyncSession(Session):
+    """The synchronous session under a `TrackedSession`, holding its transaction's
+    state."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.transaction_state = TransactionState()
+
+
+@event.listens_for(_TrackedSyncSession, "after_commit")
+@event.listens_for(_TrackedSyncSession, "after_soft_rollback")
+def _begin_afresh(session: _TrackedSyncSession, *_: Any) -> None:
+    """What a transaction did ends with it."""
+    session.transaction_state = TransactionState()
+
+
+class TrackedSession(AsyncSession):
+    """The service's sessions: an `AsyncSession` whose transaction keeps its
+    `TransactionState`."""
+
+    sync_session_class = _TrackedSyncSession
+
+
+def transaction_of(session: AsyncSession) -> TransactionState:
+    """What the session's current transaction has done (sessions of the factory,
+    `create_session_factory`)."""
+    sync = session.sync_session
+    if not isinstance(sync, _TrackedSyncSession):
+        raise TypeError("a session of create_session_factory is needed")
+    return sync.transaction_state
+
+
+SessionFactory = async_sessionmaker[TrackedSession]
 
 SQLITE_BUSY_SECONDS = 30
 """How long a SQLite writer waits for another's lock before it fails."""
@@ -102,5 +177,6 @@ def _refuse_closed_connection(
 
 
 def create_session_factory(engine: AsyncEngine) -> SessionFactory:
-    """Sessions that keep loaded objects usable after commit."""
-    return async_sessionmaker(engine, class_=AsyncSession, expire_on_commit=False)
+    """Sessions that keep loaded objects usable after commit and their transaction's
+    state (`TrackedSession`)."""
+    return async_sessionmaker(engine, class_=TrackedSession, expire_on_commit=False)

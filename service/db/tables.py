@@ -17,6 +17,7 @@ from sqlmodel import Field, SQLModel
 
 from service.db import bridge_tables  # noqa: F401  (the bridge events' tables, registered too)
 from service.db.column_types import JSONType, utcnow
+from service.engine.lifecycle import TournamentStatus
 from service.engine.results import GameStatus
 
 __all__ = [
@@ -39,14 +40,6 @@ class TournamentKind(StrEnum):
     BRIDGE = "bridge"
 
 
-class TournamentStatus(StrEnum):
-    """Where a tournament stands: its start list open, its rounds being played, done."""
-
-    REGISTRATION = "registration"
-    RUNNING = "running"
-    FINISHED = "finished"
-
-
 class TournamentRow(SQLModel, table=True):
     """A tournament and its settings."""
 
@@ -58,6 +51,7 @@ class TournamentRow(SQLModel, table=True):
     kind: str = Field(default=TournamentKind.CHESS, max_length=10)
     """`TournamentKind`: which routes, tables and live feed serve the event."""
     status: str = Field(default=TournamentStatus.REGISTRATION, max_length=20)
+    """`TournamentStatus`, changed only through `engine.lifecycle.transition`."""
     settings: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSONType))
     total_rounds: int | None = None
     current_round: int = 0

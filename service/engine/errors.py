@@ -28,9 +28,11 @@ The family, most general first (module, problem type):
     │   │   └── ShorteningByArbiterError                                  shortening-by-arbiter
     │   └── PremiumError                engine/scoring/progress_premium.py invalid-premium
     ├── BridgeInputError                engine/bridge/errors.py           invalid-bridge-input
-    └── RuleRefusal                     engine/errors.py                  conflict (409)
-        ├── NotOwnGame                  engine/results.py                 forbidden (403)
-        └── ResultLocked                engine/results.py                 conflict (409)
+    ├── RuleRefusal                     engine/errors.py                  conflict (409)
+    │   ├── NotOwnGame                  engine/results.py                 forbidden (403)
+    │   └── ResultLocked                engine/results.py                 conflict (409)
+    └── LifecycleError                  engine/lifecycle.py               illegal-transition
+                                        (the application layer answers it as a 409 conflict)
 
 `FlamparkScheduleError` (the pairing schedule) and `FlamparkError` (the scoring) were
 two classes of one name until they joined this tree; the schedule's took the new name.

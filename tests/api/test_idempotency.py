@@ -140,7 +140,8 @@ async def test_a_retry_waits_for_the_first_and_runs_if_it_failed(
 ) -> None:
     """A request still holding its key (uncommitted) makes the retry wait; when the
     first one ends without committing (a crash), the retry runs the write itself."""
-    from service.api.idempotency_records import RequestParts, claim
+    from service.api.idempotency_records import RequestParts
+    from service.db.idempotency import claim
 
     event = await create_round_robin(client, PLAYERS)
     path = f"/v1/tournaments/{event.id}/rounds/1/games/1/result"

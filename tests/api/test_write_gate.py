@@ -15,6 +15,7 @@ import pytest
 from fastapi import FastAPI
 
 from service.api.app import create_app
+from service.api.write_access import write_routes
 from service.config import Settings
 from service.db.events import events_since
 from tests.api.conftest import create_round_robin
@@ -22,6 +23,49 @@ from tests.api.conftest import create_round_robin
 PLAYERS = [("Ann", 2100), ("Bob", 2000), ("Cid", 1900), ("Dan", 1800)]
 WAIT = 0.3
 """The app's `lock_wait_seconds` in these tests."""
+
+
+def _declared(method: str, path: str) -> tuple[str | None, bool]:
+    """The gate key and whether it may join a group, as the request's route declares
+    them (`api.write_access`)."""
+    routes = write_routes(create_app(Settings(database_url="sqlite+aiosqlite:///:memory:")))
+    found = routes.find({"type": "http", "method": method, "path": path})
+    if found is None:
+        return None, False
+    route, params = found
+    return route.gate_key(params), route.joins_group
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "key"),
+    [
+        ("PUT", "/v1/tournaments/abc/rounds/1/games/2/result", "tournaments/abc"),
+        ("POST", "/v1/tournaments/abc/start", "tournaments/abc"),
+        ("PATCH", "/v1/tournaments/abc", "tournaments/abc"),
+        ("PUT", "/v1/bridge/events/e1/tables/3/boards/4", "bridge/events/e1"),
+        ("POST", "/v1/bridge/events/e1/tokens/rotate", "bridge/events/e1"),
+        ("POST", "/v1/tournaments", None),
+        ("POST", "/v1/tournaments/import", None),
+        ("POST", "/v1/tournaments/", None),
+        ("POST", "/v1/bridge/events", None),
+        ("POST", "/v1/compute/pairings", None),
+        ("POST", "/healthz", None),
+    ],
+)
+def test_a_path_names_the_tournament_it_writes_to(method: str, path: str, key: str | None) -> None:
+    assert _declared(method, path)[0] == key
+
+
+def test_only_result_reports_join_a_group() -> None:
+    routes = write_routes(create_app(Settings(database_url="sqlite+aiosqlite:///:memory:")))
+    grouped = {(sorted(r.methods)[0], r.path) for r in routes.routes if r.joins_group}
+    assert grouped == {
+        ("PUT", "/v1/tournaments/{tournament_id}/rounds/{round_number}/games/{table}/result")
+    }
+    assert _declared("PUT", "/v1/tournaments/abc/rounds/1/games/2/result") == (
+        "tournaments/abc",
+        True,
+    )
 
 
 @pytest.fixture

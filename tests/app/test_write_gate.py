@@ -1,5 +1,6 @@
 """The writers' gate (`app.write_gate`): one writer at a time per tournament, first come
-first served, other tournaments unaffected, a bounded wait, nothing kept once idle."""
+first served, other tournaments unaffected, a bounded wait, nothing kept once idle.
+Which gate a write passes is its route's declaration (tests/api/test_write_gate.py)."""
 
 from __future__ import annotations
 
@@ -7,27 +8,8 @@ import asyncio
 
 import pytest
 
-from service.app.write_gate import GateTimeout, Rider, WriteGates, gate_key
+from service.app.write_gate import GateTimeout, Rider, WriteGates
 from service.errors import Unavailable
-
-
-@pytest.mark.parametrize(
-    ("path", "key"),
-    [
-        ("/v1/tournaments/abc/rounds/1/games/2/result", "tournaments/abc"),
-        ("/v1/tournaments/abc/start", "tournaments/abc"),
-        ("/v1/tournaments/abc", "tournaments/abc"),
-        ("/v1/bridge/events/e1/boards/3/results", "bridge/events/e1"),
-        ("/v1/tournaments", None),
-        ("/v1/tournaments/import", None),
-        ("/v1/tournaments/", None),
-        ("/v1/bridge/events", None),
-        ("/v1/compute/pairings", None),
-        ("/healthz", None),
-    ],
-)
-def test_a_path_names_the_tournament_it_writes_to(path: str, key: str | None) -> None:
-    assert gate_key(path) == key
 
 
 async def test_writers_of_one_tournament_pass_one_at_a_time_in_arrival_order() -> None:

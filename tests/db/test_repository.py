@@ -13,11 +13,11 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from service.app.register import register as add_player
 from service.app.report_result import report_result as submit_result
+from service.app.start import close_start_list
 from service.db.event_types import PlayerRemoved, TournamentArchived, decode
 from service.db.events import append_event, events_since, lock_tournament
 from service.db.repository import (
     Actor,
-    close_start_list,
     create_tournament,
     get_tournament,
     list_players,

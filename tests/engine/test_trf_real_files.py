@@ -9,9 +9,15 @@ from pathlib import Path
 
 import pytest
 
-from service.api.trf_import import decode_trf
 from service.engine.model import ByeKind, Colour, GameResult
-from service.engine.trf import TrfDocument, TrfError, parse_trf, points_mismatches, write_trf
+from service.engine.trf import (
+    TrfDocument,
+    TrfError,
+    decode_trf,
+    parse_trf,
+    points_mismatches,
+    write_trf,
+)
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "trf"
 

@@ -12,16 +12,14 @@ never part of a URL.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from datetime import UTC, datetime
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Response, status
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
-from sqlmodel import col, func, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from service.api.access import TokenHolder, authorize_read, require_writer
-from service.api.deps import OrganizerWriteDep, SessionDep, StateDep
+from service.api.deps import OrganizerWriteDep, StateDep, WriteContextDep
 from service.api.ids import EventId
 from service.api.publish import commit_and_publish
 from service.api.schemas.access import (
@@ -34,15 +32,13 @@ from service.api.schemas.access import (
     TournamentSettingsPatch,
 )
 from service.api.views import tournament_public
-from service.api.write_access import checked_by
+from service.api.write_access import checked_by, writes_to
+from service.app.archive import archive as archive_workflow
+from service.app.settings import change_settings as change_settings_workflow
+from service.app.tokens import revoke_token, rotate_token
 from service.db.bridge import get_bridge_event
-from service.db.credentials import issue_viewer_token, revoke_token, rotate_token
-from service.db.event_types import SettingsChanged, TournamentArchived
-from service.db.events import append_event, lock_tournament
-from service.db.tables import GameRow, TournamentRow, utcnow
-from service.engine.scoring.tiebreaks.errors import TieBreakError
-from service.engine.scoring.tiebreaks.registry import parse_tiebreak
-from service.errors import Forbidden, InvalidInput
+from service.db.tables import TournamentRow
+from service.errors import Forbidden
 
 __all__ = ["router"]
 
@@ -52,64 +48,7 @@ _bearer = HTTPBearer(auto_error=False, description="Organizer token")
 Credentials = Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)]
 
 
-def _future(expires_at: datetime | None) -> datetime | None:
-    if expires_at is not None and expires_at <= datetime.now(UTC):
-        raise InvalidInput("expires_at must be in the future", field="expires_at")
-    return None if expires_at is None else expires_at.astimezone(UTC)
-
-
 # --- settings and archival ----------------------------------------------------------
-
-
-async def _check_settings(
-    session: AsyncSession, row: TournamentRow, body: TournamentSettingsPatch, given: set[str]
-) -> None:
-    """The rules a change must keep (each refusal names its field)."""
-    for index, code in enumerate(body.tiebreaks or ()):
-        try:
-            parse_tiebreak(code)
-        except TieBreakError as exc:
-            exc.field = f"tiebreaks.{index}"
-            raise
-    rounds = row.total_rounds
-    if body.schedule is not None and rounds is not None and len(body.schedule) > rounds:
-        raise InvalidInput(
-            f"{len(body.schedule)} start times for {row.total_rounds} rounds", field="schedule"
-        )
-    if "time_control" in given:
-        # Formuła FLAMPARK: a shortening may not exceed the base time, so the base time may not
-        # drop below a shortening already recorded
-        longest = (
-            await session.exec(
-                select(func.max(col(GameRow.shortened_minutes))).where(
-                    GameRow.tournament_id == row.id
-                )
-            )
-        ).one()
-        if longest:
-            control = body.time_control
-            if control is None:
-                raise InvalidInput(
-                    f"games were shortened by up to {longest:g} minutes against this time "
-                    "control; it cannot be removed",
-                    field="time_control",
-                )
-            if control.base_minutes < longest:
-                raise InvalidInput(
-                    f"a game was shortened by {longest:g} minutes, more than "
-                    f"{control.base_minutes}",
-                    field="time_control.base_minutes",
-                )
-
-
-def _current(row: TournamentRow, name: str) -> Any:
-    if name == "name":
-        return row.name
-    if name == "visibility":
-        return row.visibility
-    if name == "publish_personal_data":
-        return bool(row.settings.get(name, False))
-    return row.settings.get(name)
 
 
 @router.patch(
@@ -128,32 +67,11 @@ async def change_settings(
     nothing appends none. Making a tournament private issues its viewer token (in the
     response, once) unless it has one."""
     session, state, tournament = write.session, write.state, write.tournament
-    given = set(body.model_fields_set)
-    await lock_tournament(session, tournament.id)
-    await session.refresh(tournament)
-    await _check_settings(session, tournament, body, given)
-    requested = body.model_dump(mode="json", include=given)
-    before = {
-        k: _current(tournament, k) for k in requested if _current(tournament, k) != requested[k]
-    }
-    after = {k: requested[k] for k in before}
-    viewer = None
-    if before:
-        settings = dict(tournament.settings)
-        for name, value in after.items():
-            if name == "name":
-                tournament.name = value
-            elif name == "visibility":
-                tournament.visibility = value
-                if value == "private" and tournament.viewer_token_hash is None:
-                    viewer = issue_viewer_token(tournament)
-            else:
-                settings[name] = value
-        tournament.settings = settings
-        session.add(tournament)
-        await append_event(session, tournament.id, SettingsChanged(before, after))
-        await commit_and_publish(session, state, tournament)
-    return {**await tournament_public(session, tournament), "viewer_token": viewer}
+    requested = body.model_dump(mode="json", include=set(body.model_fields_set))
+    outcome = await change_settings_workflow(session, tournament, requested)
+    if outcome.changed:
+        await commit_and_publish(write.context, state, tournament)
+    return {**await tournament_public(session, tournament), "viewer_token": outcome.viewer_token}
 
 
 @router.delete(
@@ -168,13 +86,8 @@ async def archive(
     everyone but its organizer, who can still read and export it; nothing can be
     written to it any more. Its data is kept. A `tournament_archived` event tells live
     clients. Archiving again is 410."""
-    session, state, tournament = write.session, write.state, write.tournament
-    await lock_tournament(session, tournament.id)
-    await session.refresh(tournament)
-    tournament.archived_at = utcnow()
-    session.add(tournament)
-    await append_event(session, tournament.id, TournamentArchived())
-    await commit_and_publish(session, state, tournament)
+    await archive_workflow(write.session, write.tournament)
+    await commit_and_publish(write.context, write.state, write.tournament)
     return Response(status_code=status.HTTP_204_NO_CONTENT)
 
 
@@ -193,11 +106,13 @@ async def rotate(
     at once; the new one is in the response, shown only this once, and stops working
     at `expires_at` if given. A `token_rotated` event records who (never the token)."""
     session, state, tournament = write.session, write.state, write.tournament
-    expires_at = _future(body.expires_at)
-    token = await rotate_token(session, tournament, body.role, body.start_number, expires_at)
-    await commit_and_publish(session, state, tournament)
+    rotated = await rotate_token(session, tournament, body.role, body.start_number, body.expires_at)
+    await commit_and_publish(write.context, state, tournament)
     return TokenIssued(
-        role=body.role, start_number=body.start_number, token=token, expires_at=expires_at
+        role=body.role,
+        start_number=body.start_number,
+        token=rotated.token,
+        expires_at=rotated.expires_at,
     )
 
 
@@ -215,7 +130,7 @@ async def revoke(
     results."""
     session, state, tournament = write.session, write.state, write.tournament
     await revoke_token(session, tournament, body.role, body.start_number)
-    await commit_and_publish(session, state, tournament)
+    await commit_and_publish(write.context, state, tournament)
     return Response(status_code=status.HTTP_204_NO_CONTENT)
 
 
@@ -237,14 +152,15 @@ async def _may_organize_bridge(
     await _bridge_organizer_of(session, params["event_id"], token)
 
 
+@writes_to("bridge/events/{event_id}")
 @checked_by(_may_organize_bridge)
 async def _bridge_organizer(
-    session: SessionDep, event_id: EventId, credentials: Credentials
+    context: WriteContextDep, event_id: EventId, credentials: Credentials
 ) -> TournamentRow:
     """A bridge event whose organizer token came with the request (401/403/410
     otherwise)."""
     token = None if credentials is None else credentials.credentials
-    return await _bridge_organizer_of(session, event_id, token)
+    return await _bridge_organizer_of(context.session, event_id, token)
 
 
 BridgeOrganizerDep = Annotated[TournamentRow, Depends(_bridge_organizer)]
@@ -254,14 +170,18 @@ BridgeOrganizerDep = Annotated[TournamentRow, Depends(_bridge_organizer)]
     "/v1/bridge/events/{event_id}/tokens/rotate", response_model=TokenIssued, tags=["tokens"]
 )
 async def rotate_bridge(
-    body: BridgeTokenRotate, event: BridgeOrganizerDep, session: SessionDep, state: StateDep
+    body: BridgeTokenRotate,
+    event: BridgeOrganizerDep,
+    context: WriteContextDep,
+    state: StateDep,
 ) -> TokenIssued:
     """Replace a bridge event's token (organizer): its own, the viewer token, or a
     table's (`{"role": "table", "table": 3}`). The old one stops working at once."""
-    expires_at = _future(body.expires_at)
-    token = await rotate_token(session, event, body.role, body.table, expires_at)
-    await commit_and_publish(session, state, event)
-    return TokenIssued(role=body.role, table=body.table, token=token, expires_at=expires_at)
+    rotated = await rotate_token(context.session, event, body.role, body.table, body.expires_at)
+    await commit_and_publish(context, state, event)
+    return TokenIssued(
+        role=body.role, table=body.table, token=rotated.token, expires_at=rotated.expires_at
+    )
 
 
 @router.post(
@@ -270,10 +190,13 @@ async def rotate_bridge(
     tags=["tokens"],
 )
 async def revoke_bridge(
-    body: BridgeTokenRevoke, event: BridgeOrganizerDep, session: SessionDep, state: StateDep
+    body: BridgeTokenRevoke,
+    event: BridgeOrganizerDep,
+    context: WriteContextDep,
+    state: StateDep,
 ) -> Response:
     """Withdraw a bridge event's viewer token or a table's token (organizer); the
     organizer still enters that table's results."""
-    await revoke_token(session, event, body.role, body.table)
-    await commit_and_publish(session, state, event)
+    await revoke_token(context.session, event, body.role, body.table)
+    await commit_and_publish(context, state, event)
     return Response(status_code=status.HTTP_204_NO_CONTENT)

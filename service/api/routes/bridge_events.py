@@ -29,7 +29,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from service.api.access import TokenHolder, authorize_read, require_writer
-from service.api.deps import SessionDep, StateDep, write_session
+from service.api.deps import SessionDep, StateDep, WriteContextDep, write_context
 from service.api.ids import EventId
 from service.api.publish import commit_and_publish
 from service.api.routes.live import is_bridge, serve_live
@@ -44,7 +44,7 @@ from service.api.schemas.bridge import (
     BridgeResultWithHistory,
 )
 from service.api.state import AppState
-from service.api.write_access import checked_by
+from service.api.write_access import checked_by, writes_to
 from service.app.bridge_entry import (
     BridgeActor,
     ResultInput,
@@ -59,15 +59,15 @@ from service.app.bridge_entry import (
 from service.app.bridge_entry import (
     remove_result as remove_result_workflow,
 )
+from service.app.create import create_bridge_event
+from service.app.unit_of_work import WriteContext
 from service.db.bridge import (
     count_results,
-    create_bridge_event,
     get_bridge_event,
     list_results,
     result_document,
     result_history,
 )
-from service.db.credentials import issue_viewer_token
 from service.db.tables import TournamentRow
 from service.engine.bridge.movement import Layout
 from service.errors import Forbidden, InvalidInput
@@ -114,13 +114,18 @@ EventDep = Annotated[TournamentRow, Depends(_event)]
 
 @dataclass(frozen=True, slots=True)
 class BridgeWrite:
-    """What a write to a bridge event needs: its session, the app, the event and who
+    """What a write to a bridge event needs: its unit of work, the app, the event and who
     writes (the bridge's `deps.Write`: one dependency, one token lookup)."""
 
-    session: AsyncSession
+    context: WriteContext
     state: AppState
     event: TournamentRow
     actor: BridgeActor
+
+    @property
+    def session(self) -> AsyncSession:
+        """The unit of work's session."""
+        return self.context.session
 
     @property
     def layout(self) -> Layout:
@@ -139,12 +144,12 @@ def _bridge_actor(event: TournamentRow, reader: TokenHolder | None) -> BridgeAct
 @asynccontextmanager
 async def _bridge_writing(
     request: Request, event_id: str, credentials: HTTPAuthorizationCredentials | None
-) -> AsyncIterator[tuple[AsyncSession, AppState, TournamentRow, BridgeActor]]:
+) -> AsyncIterator[tuple[WriteContext, AppState, TournamentRow, BridgeActor]]:
     """401 and 410 from the event and the token first (`authorize_read`), then 403 for
     the viewer token (`require_writer`)."""
-    async with write_session(request) as (session, state):
-        event, reader = await _readable_event(session, event_id, credentials)
-        yield session, state, event, _bridge_actor(event, reader)
+    async with write_context(request) as (context, state):
+        event, reader = await _readable_event(context.session, event_id, credentials)
+        yield context, state, event, _bridge_actor(event, reader)
 
 
 async def _may_write(session: AsyncSession, params: Mapping[str, Any], token: str | None) -> None:
@@ -166,27 +171,30 @@ def _only_the_organizer(actor: BridgeActor) -> None:
         raise Forbidden("only the organizer may do this", field="Authorization")
 
 
+@writes_to("bridge/events/{event_id}")
 @checked_by(_may_write)
 async def get_bridge_write(
     request: Request, event_id: EventId, credentials: Credentials
 ) -> AsyncIterator[BridgeWrite]:
-    """The event's session and the event, once its organizer or one of its tables writes."""
-    async with _bridge_writing(request, event_id, credentials) as (session, state, event, actor):
-        yield BridgeWrite(session, state, event, actor)
+    """The event's unit of work and the event, once its organizer or one of its tables
+    writes."""
+    async with _bridge_writing(request, event_id, credentials) as (context, state, event, actor):
+        yield BridgeWrite(context, state, event, actor)
 
 
 BridgeWriteDep = Annotated[BridgeWrite, Depends(get_bridge_write)]
 
 
+@writes_to("bridge/events/{event_id}")
 @checked_by(_may_organize)
 async def get_bridge_organizer_write(
     request: Request, event_id: EventId, credentials: Credentials
 ) -> AsyncIterator[BridgeWrite]:
     """`get_bridge_write` for what only the organizer may do: a table's token is 403
     before anything else is read (a PBN file's body included)."""
-    async with _bridge_writing(request, event_id, credentials) as (session, state, event, actor):
+    async with _bridge_writing(request, event_id, credentials) as (context, state, event, actor):
         _only_the_organizer(actor)
-        yield BridgeWrite(session, state, event, actor)
+        yield BridgeWrite(context, state, event, actor)
 
 
 BridgeOrganizerWriteDep = Annotated[BridgeWrite, Depends(get_bridge_organizer_write)]
@@ -223,7 +231,9 @@ async def _event_public(
 
 
 @router.post("", status_code=status.HTTP_201_CREATED, response_model=BridgeEventCreated)
-async def create(body: BridgeEventCreate, session: SessionDep, state: StateDep) -> dict[str, Any]:
+async def create(
+    body: BridgeEventCreate, context: WriteContextDep, state: StateDep
+) -> dict[str, Any]:
     """Create a pairs session (`"kind": "pairs"`: pairs, boards, movement, scoring
     `matchpoints`, `butler` or `cavendish`) or a teams event (`"kind": "teams"`: teams,
     boards, rounds of matches, VP scale). The organizer token and the table tokens in
@@ -232,18 +242,18 @@ async def create(body: BridgeEventCreate, session: SessionDep, state: StateDep) 
     settings = body.model_dump(
         mode="json", by_alias=True, exclude_none=True, exclude=unused | {"visibility"}
     )
-    row, layout, token, tables = await create_bridge_event(session, settings)
-    state.views.layouts[row.id] = layout
-    viewer = None
-    if body.visibility == "private":
-        row.visibility, viewer = "private", issue_viewer_token(row)
-        session.add(row)
-    await commit_and_publish(session, state, row)
+    session = context.session
+    created = await create_bridge_event(session, settings, private=body.visibility == "private")
+    row = created.event
+    state.views.layouts[row.id] = created.layout
+    await commit_and_publish(context, state, row)
     return {
         **await _event_public(session, state, row),
-        "organizer_token": token,
-        "table_tokens": [{"table": table, "token": secret} for table, secret in tables],
-        "viewer_token": viewer,
+        "organizer_token": created.organizer_token,
+        "table_tokens": [
+            {"table": table, "token": secret} for table, secret in created.table_tokens
+        ],
+        "viewer_token": created.viewer_token,
     }
 
 
@@ -288,7 +298,7 @@ async def enter_result(
         session, event, write.layout, table, board, _input(body), write.actor
     )
     if outcome.seq is not None:
-        await commit_and_publish(session, write.state, event)
+        await commit_and_publish(write.context, write.state, event)
     return result_document(outcome.result)
 
 
@@ -302,7 +312,7 @@ async def remove_result(
     board it did not play). The event log keeps the removed value."""
     session, event = write.session, write.event
     await remove_result_workflow(session, event, write.layout, table, board, write.actor)
-    await commit_and_publish(session, write.state, event)
+    await commit_and_publish(write.context, write.state, event)
 
 
 @router.get("/{event_id}/tables/{table}/boards/{board}", response_model=BridgeResultWithHistory)
@@ -339,7 +349,7 @@ async def import_pbn(request: Request, write: BridgeOrganizerWriteDep) -> dict[s
     session, event = write.session, write.event
     outcome = await import_pbn_workflow(session, event, write.layout, text, write.actor)
     if outcome.changed:
-        await commit_and_publish(session, write.state, event)
+        await commit_and_publish(write.context, write.state, event)
     return {
         "games": outcome.games,
         "changed": outcome.changed,

@@ -16,8 +16,9 @@ from service.api.schemas.players import (
 )
 from service.api.views import player_public
 from service.app.register import register as register_player
+from service.app.remove_player import remove_player
 from service.app.withdraw import change_player
-from service.db.repository import delete_player, list_players
+from service.db.repository import list_players
 
 router = APIRouter(prefix="/v1/tournaments/{tournament_id}/players", tags=["players"])
 
@@ -33,7 +34,7 @@ async def register(body: PlayerCreate, write: OrganizerWriteDep) -> PlayerRegist
     """Register a player (organizer; start list open). A Swiss tournament also takes late
     entries while running: the player gets the next start number and a token."""
     player, token = await register_player(write.session, write.tournament, body.model_dump())
-    await commit_and_publish(write.session, write.state, write.tournament)
+    await commit_and_publish(write.context, write.state, write.tournament)
     return PlayerRegistered(**player_public(player).model_dump(), token=token)
 
 
@@ -57,13 +58,13 @@ async def change(
     schedule paired in advance every game with no result reported is forfeited."""
     fields = body.model_dump(exclude_unset=True)
     player = await change_player(write.session, write.tournament, number, fields)
-    await commit_and_publish(write.session, write.state, write.tournament)
+    await commit_and_publish(write.context, write.state, write.tournament)
     return player_public(player)
 
 
 @router.delete("/{number}", status_code=status.HTTP_204_NO_CONTENT)
 async def remove(write: OrganizerWriteDep, number: int = PlayerNumber) -> Response:
     """Remove a player (organizer; start list open)."""
-    await delete_player(write.session, write.tournament, number)
-    await commit_and_publish(write.session, write.state, write.tournament)
+    await remove_player(write.session, write.tournament, number)
+    await commit_and_publish(write.context, write.state, write.tournament)
     return Response(status_code=status.HTTP_204_NO_CONTENT)

@@ -24,8 +24,10 @@ from service.api.schemas.rounds import (
 )
 from service.api.state import AppState
 from service.api.views import round_public
+from service.api.write_access import joins_group
 from service.app import report_result as reporting
 from service.app.pair_round import pair_round
+from service.app.unit_of_work import WriteContext
 from service.db.repository import (
     round_rows,
 )
@@ -91,18 +93,20 @@ async def pair_next_round(
                 "Idempotency-Key or without Accept: application/x-ndjson",
                 field="Idempotency-Key",
             )
-        return await _pair_with_progress(request, tournament, session, state, announced, explain)
+        return await _pair_with_progress(
+            request, tournament, write.context, state, announced, explain
+        )
     with observe_pairing(request.app, tournament.system):
         pairing = await pair_round(session, tournament, announced, explain=explain)
-    return await _store(session, state, tournament, pairing)
+    return await _store(write.context, state, tournament, pairing)
 
 
 async def _store(
-    session: AsyncSession, state: AppState, tournament: TournamentRow, pairing: Pairing
+    context: WriteContext, state: AppState, tournament: TournamentRow, pairing: Pairing
 ) -> PairedRound:
     """Commit the paired round (and tell the live channel); the document to answer."""
-    await commit_and_publish(session, state, tournament, warm=True)
-    stored_games, stored_byes = await round_rows(session, tournament.id, pairing.round)
+    await commit_and_publish(context, state, tournament, warm=True)
+    stored_games, stored_byes = await round_rows(context.session, tournament.id, pairing.round)
     public = round_public(pairing.round, stored_games, stored_byes)
     return PairedRound(
         **public.model_dump(), notes=list(pairing.notes), warnings=list(pairing.warnings)
@@ -112,7 +116,7 @@ async def _store(
 async def _pair_with_progress(
     request: Request,
     tournament: TournamentRow,
-    session: AsyncSession,
+    context: WriteContext,
     state: AppState,
     announced: Sequence[tuple[int, str]],
     explain: bool,
@@ -128,9 +132,9 @@ async def _pair_with_progress(
     async def work() -> PairedRound:
         with observe_pairing(request.app, tournament.system):
             pairing = await pair_round(
-                session, tournament, announced, explain=explain, progress=progress
+                context.session, tournament, announced, explain=explain, progress=progress
             )
-        return await _store(session, state, tournament, pairing)
+        return await _store(context, state, tournament, pairing)
 
     job = asyncio.create_task(work())
     first = asyncio.create_task(steps.get())
@@ -140,7 +144,7 @@ async def _pair_with_progress(
         job.result()  # a check failed (raised as its problem) or a system without steps
     head = [first.result()] if first.done() and not first.cancelled() else []
     return StreamingResponse(
-        _progress_lines(session, job, steps, head, request.url.path),
+        _progress_lines(context.session, job, steps, head, request.url.path),
         status_code=status.HTTP_200_OK,  # the last line says how it ended
         media_type=PROGRESS_MEDIA_TYPE,
     )
@@ -204,6 +208,7 @@ async def read_round(
 
 
 @router.put("/{round_number}/games/{table}/result", response_model=GamePublic)
+@joins_group  # one check, then one change: a refused report costs a group nothing
 async def report_result(
     body: ResultSubmit,
     write: LockingWriteDep,
@@ -230,6 +235,6 @@ async def report_result(
         session, tournament, round_number, table, body.result, write.actor, extra
     )
     if outcome.seq is not None:
-        await commit_and_publish(session, write.state, tournament)
+        await commit_and_publish(write.context, write.state, tournament)
     game = outcome.game
     return round_public(game.round, [game], []).games[0]

@@ -6,7 +6,13 @@ from typing import Any
 
 from fastapi import APIRouter, Request, status
 
-from service.api.deps import OrganizerWriteDep, SessionDep, StateDep, TournamentDep
+from service.api.deps import (
+    OrganizerWriteDep,
+    SessionDep,
+    StateDep,
+    TournamentDep,
+    WriteContextDep,
+)
 from service.api.observability import observe_pairing
 from service.api.publish import commit_and_publish
 from service.api.schemas.tournaments import (
@@ -16,41 +22,32 @@ from service.api.schemas.tournaments import (
     TournamentStarted,
 )
 from service.api.views import tournament_public
+from service.app.create import create_tournament
 from service.app.start import start as start_workflow
-from service.db.credentials import issue_viewer_token
-from service.db.repository import create_tournament
-from service.engine.scoring.tiebreaks.errors import TieBreakError
-from service.engine.scoring.tiebreaks.registry import parse_tiebreak
 
 router = APIRouter(prefix="/v1/tournaments", tags=["tournaments"])
 
 
-def _check_tiebreaks(codes: list[str] | None) -> None:
-    for index, code in enumerate(codes or ()):
-        try:
-            parse_tiebreak(code)
-        except TieBreakError as exc:
-            exc.field = f"tiebreaks.{index}"
-            raise
-
-
 @router.post("", status_code=status.HTTP_201_CREATED, response_model=TournamentCreated)
-async def create(body: TournamentCreate, session: SessionDep, state: StateDep) -> dict[str, Any]:
+async def create(
+    body: TournamentCreate, context: WriteContextDep, state: StateDep
+) -> dict[str, Any]:
     """Create a tournament; the organizer token in the response is shown only once."""
-    _check_tiebreaks(body.tiebreaks)
     settings = body.model_dump(mode="json", exclude={"name", "system", "rounds", "visibility"})
-    row, token = await create_tournament(
-        session, name=body.name, system=body.system, settings=settings, total_rounds=body.rounds
+    session = context.session
+    created = await create_tournament(
+        session,
+        name=body.name,
+        system=body.system,
+        settings=settings,
+        total_rounds=body.rounds,
+        private=body.visibility == "private",
     )
-    viewer = None
-    if body.visibility == "private":  # reads need a token; spectators get this one
-        row.visibility, viewer = "private", issue_viewer_token(row)
-        session.add(row)
-    await commit_and_publish(session, state, row)
+    await commit_and_publish(context, state, created.tournament)
     return {
-        **await tournament_public(session, row),
-        "organizer_token": token,
-        "viewer_token": viewer,
+        **await tournament_public(session, created.tournament),
+        "organizer_token": created.organizer_token,
+        "viewer_token": created.viewer_token,
     }
 
 
@@ -69,7 +66,9 @@ async def start(request: Request, write: OrganizerWriteDep) -> dict[str, Any]:
     session, tournament = write.session, write.tournament
     with observe_pairing(request.app, tournament.system):  # schedules paired in advance
         started = await start_workflow(session, tournament)
-    await commit_and_publish(session, write.state, tournament, warm=True, schedule=started.schedule)
+    await commit_and_publish(
+        write.context, write.state, tournament, warm=True, schedule=started.schedule
+    )
     tokens = [
         {"start_number": p.start_number, "name": p.name, "token": token}
         for p, token in started.issued

@@ -9,27 +9,23 @@ from fastapi import APIRouter, Query, Request, status
 from fastapi.responses import PlainTextResponse
 
 from service.api.access import shows_personal_data, without_personal_data
-from service.api.deps import ReaderDep, SessionDep, StateDep, TournamentDep
+from service.api.deps import ReaderDep, SessionDep, StateDep, TournamentDep, WriteContextDep
 from service.api.publish import commit_and_publish
 from service.api.schemas.tournaments import TournamentImported
-from service.api.trf_import import (
+from service.api.views import standings_public, tournament_public
+from service.app.import_trf import (
     PointsChoice,
     export_system,
     import_system,
-    read_import,
 )
-from service.api.views import standings_public, tournament_public
-from service.app.offload import run_cpu
-from service.db.event_types import Imported
-from service.db.events import append_event
+from service.app.import_trf import (
+    import_trf as import_trf_workflow,
+)
 from service.db.repository import (
-    create_tournament,
     list_players,
     load_engine_tournament,
-    store_players,
-    store_rounds,
 )
-from service.db.tables import TournamentRow, TournamentStatus
+from service.db.tables import TournamentRow
 from service.db.tournament_config import TournamentConfig, config_of
 from service.engine.model import Bye
 from service.engine.trf import TrfDocument, write_trf
@@ -131,7 +127,7 @@ def _pending_byes(tournament: TournamentRow, config: TournamentConfig) -> tuple[
 )
 async def import_trf(
     request: Request,
-    session: SessionDep,
+    context: WriteContextDep,
     state: StateDep,
     points: PointsQuery = "results",
 ) -> dict[str, Any]:
@@ -144,32 +140,11 @@ async def import_trf(
     raw = await request.body()
     if len(raw) > MAX_TRF_BYTES:
         raise InvalidInput(f"the file exceeds {MAX_TRF_BYTES} bytes", field="body")
-    imported = await run_cpu(read_import, raw, points)  # off the event loop
-    doc = imported.doc
-    tournament = doc.tournament
-    row, token = await create_tournament(
-        session,
-        name=(tournament.name or "Imported tournament")[:200],
-        system=imported.system,
-        settings=imported.settings,
-        total_rounds=tournament.total_rounds or len(tournament.rounds) or None,
-    )
-    await store_players(session, row, imported.players)
-    await store_rounds(session, row, tournament.rounds)
-    paired = len(tournament.rounds)
-    complete = all(g.result is not None for r in tournament.rounds for g in r.games)
-    row.current_round = paired
-    row.status = (
-        TournamentStatus.FINISHED
-        if complete and row.total_rounds is not None and paired >= row.total_rounds
-        else TournamentStatus.RUNNING
-    )
-    session.add(row)
-    await append_event(session, row.id, Imported(len(tournament.players), paired))
-    await commit_and_publish(session, state, row)
+    imported = await import_trf_workflow(context.session, raw, points)
+    await commit_and_publish(context, state, imported.tournament)
     return {
-        **await tournament_public(session, row),
-        "organizer_token": token,
-        "player_tokens": imported.issued,
+        **await tournament_public(context.session, imported.tournament),
+        "organizer_token": imported.organizer_token,
+        "player_tokens": imported.player_tokens,
         "warnings": imported.warnings,
     }

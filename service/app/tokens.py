@@ -1,14 +1,16 @@
-"""Issuing, rotating and revoking a tournament's tokens (docs/security.md#tokens).
+"""Issuing, rotating and revoking a tournament's tokens (docs/security.md#tokens): the
+organizer's, the viewer token, a player's, a bridge table's.
 
 Tokens are random, shown once and stored as digests (service.db.tokens); rotating
 replaces the digest, so the old token stops working with the transaction's commit. Each
 change appends a `token_rotated` or `token_revoked` event (role and whose, never the
-token) as the audit trail.
+token) as the audit trail. An expiry must lie in the future (422 naming `expires_at`).
 """
 
 from __future__ import annotations
 
-from datetime import datetime
+from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Literal
 
 from sqlmodel import select
@@ -17,11 +19,12 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from service.db.bridge_tables import BridgeTableTokenRow
 from service.db.event_types import TokenRevoked, TokenRotated
 from service.db.events import append_event, lock_tournament
-from service.db.tables import PlayerRow, TournamentRow, TournamentStatus
+from service.db.tables import PlayerRow, TournamentRow
 from service.db.tokens import hash_token, new_token
-from service.errors import Conflict, NotFound
+from service.engine.lifecycle import TournamentStatus
+from service.errors import Conflict, InvalidInput, NotFound
 
-__all__ = ["TokenRole", "issue_viewer_token", "revoke_token", "rotate_token"]
+__all__ = ["Rotated", "TokenRole", "issue_viewer_token", "revoke_token", "rotate_token"]
 
 TokenRole = Literal["organizer", "viewer", "player", "table"]
 _PREFIX = {"organizer": "org", "viewer": "vwr", "player": "ply", "table": "tbl"}
@@ -65,16 +68,31 @@ def _whose(role: TokenRole, number: int | None) -> dict[str, object]:
     return {"role": role}
 
 
+@dataclass(frozen=True, slots=True)
+class Rotated:
+    """A new token (shown once) and when it stops working (UTC; None: never)."""
+
+    token: str
+    expires_at: datetime | None
+
+
+def _future(expires_at: datetime | None) -> datetime | None:
+    """The expiry in UTC, once it is in the future."""
+    if expires_at is not None and expires_at <= datetime.now(UTC):
+        raise InvalidInput("expires_at must be in the future", field="expires_at")
+    return None if expires_at is None else expires_at.astimezone(UTC)
+
+
 async def rotate_token(
     session: AsyncSession,
     row: TournamentRow,
     role: TokenRole,
     number: int | None,
     expires_at: datetime | None,
-) -> str:
+) -> Rotated:
     """Issue a new token for `role` (a player by start number, a table by number),
-    replacing the old one at once; returns it (shown once). `expires_at` None: no
-    expiry."""
+    replacing the old one at once. `expires_at` None: no expiry."""
+    expires_at = _future(expires_at)
     await lock_tournament(session, row.id)
     await session.refresh(row)
     token = new_token(_PREFIX[role])
@@ -97,7 +115,7 @@ async def rotate_token(
         session.add(table)
     expiry = expires_at.isoformat() if expires_at is not None else None
     await append_event(session, row.id, TokenRotated(_whose(role, number), expiry))
-    return token
+    return Rotated(token, expires_at)
 
 
 async def revoke_token(

@@ -1,7 +1,12 @@
-"""TRF files through the API: decoding, the API's own limits, the declared system, the
-file's points against its results, and what the file carried beside the games
-(docs/rules/trf.md). Pure functions; routes/trf.py runs `read_import` in the CPU pool (off
-the event loop: every step is linear in the file), then stores and renders."""
+"""Import a TRF file as a new tournament (docs/rules/trf.md): decoding, the API's own
+limits, the declared system, the file's points against its results, and what the file
+carried beside the games, then the tournament stored in the file's round state.
+
+`read_import` and the functions under it are pure; the workflow (`import_trf`) runs
+`read_import` in the CPU pool (off the event loop: every step is linear in the file),
+then stores the tournament, its players, rounds and `imported` event, and moves it to
+running (finished when every declared round is there and complete).
+"""
 
 from __future__ import annotations
 
@@ -9,8 +14,17 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any, Literal
 
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from service.app.lifecycle import move, settle_status
+from service.app.offload import run_cpu
+from service.db.event_types import Imported
+from service.db.events import append_event
+from service.db.repository import create_tournament, store_players, store_rounds
+from service.db.tables import TournamentRow
 from service.db.tokens import hash_token, new_token
 from service.db.tournament_config import SwissOptions
+from service.engine.lifecycle import LifecycleEvent
 from service.engine.model import Bye, ByeKind, Player, Round
 from service.engine.systems import SYSTEMS, SystemName, spec_of, system_from_trf
 from service.engine.trf import TrfDocument, TrfError, decode_trf, parse_trf, points_mismatches
@@ -18,11 +32,13 @@ from service.errors import InvalidInput
 
 __all__ = [
     "ImportedFile",
+    "ImportedTournament",
     "PointsChoice",
     "decode_trf",
     "export_system",
     "import_points",
     "import_system",
+    "import_trf",
     "pairing_records",
     "player_extra",
     "player_rows",
@@ -374,3 +390,42 @@ def player_extra(doc: TrfDocument, player: Player) -> dict[str, Any]:
     if number in doc.rating_zero:
         kept["rating_zero"] = True
     return kept
+
+
+@dataclass(frozen=True, slots=True)
+class ImportedTournament:
+    """The tournament an import stored, its organizer token and its players' tokens
+    (shown once), and the warnings about what the file held."""
+
+    tournament: TournamentRow
+    organizer_token: str
+    player_tokens: list[dict[str, Any]]
+    """`start_number`, `name`, `token` of each player."""
+    warnings: list[str]
+
+
+async def import_trf(session: AsyncSession, raw: bytes, points: PointsChoice) -> ImportedTournament:
+    """The workflow: read the file off the event loop (`read_import`), store the
+    tournament, its players and rounds (bulk inserts) and its `imported` event, in the
+    file's round state."""
+    imported = await run_cpu(read_import, raw, points)
+    tournament = imported.doc.tournament
+    row, token = await create_tournament(
+        session,
+        name=(tournament.name or "Imported tournament")[:200],
+        system=imported.system,
+        settings=imported.settings,
+        total_rounds=tournament.total_rounds or len(tournament.rounds) or None,
+    )
+    await store_players(session, row, imported.players)
+    await store_rounds(session, row, tournament.rounds)
+    paired = len(tournament.rounds)
+    complete = all(g.result is not None for r in tournament.rounds for g in r.games)
+    row.current_round = paired
+    move(row, LifecycleEvent.START)
+    settle_status(
+        row, finished=complete and row.total_rounds is not None and paired >= row.total_rounds
+    )
+    session.add(row)
+    await append_event(session, row.id, Imported(len(tournament.players), paired))
+    return ImportedTournament(row, token, imported.issued, imported.warnings)
