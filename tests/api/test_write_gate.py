@@ -56,6 +56,19 @@ def test_a_path_names_the_tournament_it_writes_to(method: str, path: str, key: s
     assert _declared(method, path)[0] == key
 
 
+def test_every_write_to_a_tournament_declares_its_gate() -> None:
+    """A write route whose path names a tournament or bridge event passes that one's
+    gate; the others (creations, imports, the stateless computations) pass none."""
+    routes = write_routes(create_app(Settings(database_url="sqlite+aiosqlite:///:memory:")))
+    for route in routes.routes:
+        if "{tournament_id}" in route.path:
+            assert route.gate == "tournaments/{tournament_id}", route.path
+        elif "{event_id}" in route.path:
+            assert route.gate == "bridge/events/{event_id}", route.path
+        else:
+            assert route.gate is None, route.path
+
+
 def test_only_result_reports_join_a_group() -> None:
     routes = write_routes(create_app(Settings(database_url="sqlite+aiosqlite:///:memory:")))
     grouped = {(sorted(r.methods)[0], r.path) for r in routes.routes if r.joins_group}
