@@ -50,6 +50,7 @@ lint: dev
 	$(BIN)/ruff check service tests bench
 	$(BIN)/ruff format --check service tests bench
 	$(BIN)/mypy service tests
+	$(BIN)/lint-imports --no-cache
 
 # The documentation site (mkdocs.yml, docs/): --strict fails on a broken link, a missing
 # anchor or a page left out of the nav. The site is written to site/ (ignored).
