@@ -215,7 +215,7 @@ ROUTES_THAT_WRITE_ROWS = {
     # writes went to app/ workflows: `test_routes_write_only_through_the_application_layer`
     # checks it function by function); moving those reads to read-side modules of their
     # own removes its entry.
-    "service.api.routes.access": {"service.db.bridge"},  # get_bridge_event
+    "service.api.routes.tokens": {"service.db.bridge"},  # get_bridge_event
     "service.api.routes.bridge_events": {"service.db.bridge"},  # the results' reads
     "service.api.routes.cards": {"service.db.repository"},  # start_number_of
     "service.api.routes.listing": {"service.db.repository"},  # start_number_of

@@ -26,7 +26,6 @@ from service.api.live_access import refusals
 from service.api.observability import REQUEST_ID_HEADER, install_observability, metrics_of
 from service.api.ratelimit import RateLimitMiddleware, RateLimits, parse_limit
 from service.api.routes import (
-    access,
     bridge_compute,
     bridge_events,
     cards,
@@ -40,6 +39,7 @@ from service.api.routes import (
     scoreboard,
     standings,
     stats,
+    tokens,
     tournaments,
     trf,
 )
@@ -251,7 +251,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         stats,
         bridge_compute,
         bridge_events,
-        access,
+        tokens,
     ):
         app.include_router(module.router)
     app.add_middleware(ServerSendMiddleware)  # the live feed's direct path

@@ -40,7 +40,7 @@ class ViewCache:
 
     standings: dict[tuple[str, int], dict[str, Any]] = field(default_factory=dict)
     """Standings documents (chess) and rankings (bridge) by (tournament, seq)."""
-    engine: dict[str, tuple[int, Tournament]] = field(default_factory=dict)
+    tournaments: dict[str, tuple[int, Tournament]] = field(default_factory=dict)
     """The engine view of each tournament and the seq it is as of (brought forward)."""
     players: dict[tuple[str, int], dict[int, PlayerRow]] = field(default_factory=dict)
     """Numbered players by start number, by (tournament, seq)."""
@@ -77,7 +77,7 @@ class ViewCache:
         """Forget every view (each is rebuilt from the log on next use)."""
         for cache in (
             self.standings,
-            self.engine,
+            self.tournaments,
             self.players,
             self.flampark,
             self.flampark_locks,

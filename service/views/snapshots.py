@@ -105,7 +105,7 @@ def _with_results(tournament: Tournament, events: list[EventRow]) -> Tournament 
 
 async def engine_view(views: ViewCache, session: AsyncSession, row: TournamentRow) -> Tournament:
     """The engine's view of a tournament's confirmed results after its latest event."""
-    cache = views.engine
+    cache = views.tournaments
     cached = cache.get(row.id)
     if cached is not None and cached[0] == row.last_seq:
         return cached[1]
@@ -128,7 +128,7 @@ def bring_engine_view_forward(
     for its frames), so that `engine_view` then finds it without reading them again.
     Nothing changes unless the kept view is at `since` and the events are all result
     events; `engine_view` then reads them itself, or the whole tournament."""
-    cached = views.engine.get(row.id)
+    cached = views.tournaments.get(row.id)
     if cached is None or cached[0] != since or since >= row.last_seq:
         return
     span = _results_only(row, since, events)
@@ -153,7 +153,7 @@ def _brought_forward(
 
 
 def _keep(views: ViewCache, tournament_id: str, seq: int, view: Tournament) -> None:
-    cache = views.engine
+    cache = views.tournaments
     if len(cache) > 256:
         cache.clear()
     cache[tournament_id] = (seq, view)
@@ -166,7 +166,7 @@ async def seed_engine_view(
     stored it at `seq`, instead of reading them back (a 400-player round-robin: 79,800
     games). `row` is read at `seq` or later; a later view already kept is left alone,
     and `engine_view` brings this one forward over any results since."""
-    cached = views.engine.get(row.id)
+    cached = views.tournaments.get(row.id)
     if row.last_seq < seq or (cached is not None and cached[0] >= seq):
         return
     players = await list_players(session, row.id)

@@ -14,7 +14,7 @@ from fastapi import APIRouter, Query, Request, Response
 
 from service.api.compute_input import from_body, within_size
 from service.api.compute_offload import compute
-from service.api.flampark_views import schedule_document
+from service.api.flampark_documents import schedule_document
 from service.api.observability import observe_pairing
 from service.api.schemas.common import to_number
 from service.api.schemas.compute import (

@@ -7,6 +7,7 @@ from fastapi import APIRouter, Path, Response, status
 
 from service.api.access import shows_personal_data
 from service.api.deps import OrganizerWriteDep, ReaderDep, SessionDep, TournamentDep
+from service.api.documents import player_public
 from service.api.publish import commit_and_publish
 from service.api.schemas.players import (
     PlayerCreate,
@@ -14,7 +15,6 @@ from service.api.schemas.players import (
     PlayerRegistered,
     PlayerUpdate,
 )
-from service.api.views import player_public
 from service.app.register import register as register_player
 from service.app.remove_player import remove_player
 from service.app.withdraw import change_player

@@ -12,6 +12,7 @@ from fastapi.responses import StreamingResponse
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from service.api.deps import LockingWriteDep, OrganizerWriteDep, SessionDep, TournamentDep
+from service.api.documents import round_public
 from service.api.errors import engine_problem, is_outage, outage_problem
 from service.api.observability import observe_pairing
 from service.api.publish import commit_and_publish
@@ -23,7 +24,6 @@ from service.api.schemas.rounds import (
     RoundPublic,
 )
 from service.api.state import AppState
-from service.api.views import round_public
 from service.api.write_access import joins_group
 from service.app import report_result as reporting
 from service.app.pair_round import pair_round

@@ -10,10 +10,10 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from service.api.access import shows_personal_data
 from service.api.deps import ReaderDep, SessionDep, StateDep, TournamentDep
+from service.api.documents import StandingsFilter, standings_public
 from service.api.schemas.players import Sex
 from service.api.schemas.standings import StandingsPublic
 from service.api.state import AppState
-from service.api.views import StandingsFilter, standings_public
 from service.db.repository import list_players
 from service.db.tables import TournamentRow
 from service.errors import Forbidden, NotFound

@@ -1,10 +1,11 @@
-"""Tournaments: create, read, close the start list."""
+"""Tournaments: create, read, change the safe settings, archive, close the start list
+(docs/api.md#settings-and-archival)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Request, status
+from fastapi import APIRouter, Request, Response, status
 
 from service.api.deps import (
     OrganizerWriteDep,
@@ -13,16 +14,19 @@ from service.api.deps import (
     TournamentDep,
     WriteContextDep,
 )
+from service.api.documents import tournament_public
 from service.api.observability import observe_pairing
 from service.api.publish import commit_and_publish
+from service.api.schemas.access import TournamentSettingsChanged, TournamentSettingsPatch
 from service.api.schemas.tournaments import (
     TournamentCreate,
     TournamentCreated,
     TournamentPublic,
     TournamentStarted,
 )
-from service.api.views import tournament_public
+from service.app.archive import archive as archive_workflow
 from service.app.create import create_tournament
+from service.app.settings import change_settings as change_settings_workflow
 from service.app.start import start as start_workflow
 
 router = APIRouter(prefix="/v1/tournaments", tags=["tournaments"])
@@ -78,3 +82,35 @@ async def start(request: Request, write: OrganizerWriteDep) -> dict[str, Any]:
         "player_tokens": tokens,
         "warnings": started.warnings,
     }
+
+
+@router.patch("/{tournament_id}", response_model=TournamentSettingsChanged)
+async def change_settings(
+    body: TournamentSettingsPatch,
+    write: OrganizerWriteDep,
+) -> dict[str, Any]:
+    """Change settings that alter no pairing already made (organizer): `name`,
+    `schedule`, `tiebreaks`, `time_control`, `visibility`, `publish_personal_data`;
+    any other field is 422 naming it. A change appends a `settings_changed` event with
+    the `before` and `after` values, so live clients see it; a request that changes
+    nothing appends none. Making a tournament private issues its viewer token (in the
+    response, once) unless it has one."""
+    session, state, tournament = write.session, write.state, write.tournament
+    requested = body.model_dump(mode="json", include=set(body.model_fields_set))
+    outcome = await change_settings_workflow(session, tournament, requested)
+    if outcome.changed:
+        await commit_and_publish(write.context, state, tournament)
+    return {**await tournament_public(session, tournament), "viewer_token": outcome.viewer_token}
+
+
+@router.delete("/{tournament_id}", status_code=status.HTTP_204_NO_CONTENT)
+async def archive(
+    write: OrganizerWriteDep,
+) -> Response:
+    """Archive a tournament (organizer): it leaves every list and answers 410 Gone to
+    everyone but its organizer, who can still read and export it; nothing can be
+    written to it any more. Its data is kept. A `tournament_archived` event tells live
+    clients. Archiving again is 410."""
+    await archive_workflow(write.session, write.tournament)
+    await commit_and_publish(write.context, write.state, write.tournament)
+    return Response(status_code=status.HTTP_204_NO_CONTENT)

@@ -10,9 +10,9 @@ from fastapi.responses import PlainTextResponse
 
 from service.api.access import shows_personal_data, without_personal_data
 from service.api.deps import ReaderDep, SessionDep, StateDep, TournamentDep, WriteContextDep
+from service.api.documents import standings_public, tournament_public
 from service.api.publish import commit_and_publish
 from service.api.schemas.tournaments import TournamentImported
-from service.api.views import standings_public, tournament_public
 from service.app.import_trf import (
     PointsChoice,
     export_system,

@@ -1,6 +1,5 @@
-"""The organizer's access controls (docs/api.md#settings-and-archival): change a
-tournament's safe settings, archive it, and rotate or revoke its tokens (also a bridge
-event's).
+"""The organizer's tokens (docs/api.md#tokens-and-scopes): rotate or revoke a
+tournament's or a bridge event's.
 
 Tokens are managed with `POST .../tokens/rotate` and `POST .../tokens/revoke`, a body
 naming whose token: every credential of a tournament (organizer, viewer, a player's, a
@@ -28,13 +27,8 @@ from service.api.schemas.access import (
     TokenIssued,
     TokenRevoke,
     TokenRotate,
-    TournamentSettingsChanged,
-    TournamentSettingsPatch,
 )
-from service.api.views import tournament_public
 from service.api.write_access import checked_by, writes_to
-from service.app.archive import archive as archive_workflow
-from service.app.settings import change_settings as change_settings_workflow
 from service.app.tokens import revoke_token, rotate_token
 from service.db.bridge import get_bridge_event
 from service.db.tables import TournamentRow
@@ -46,49 +40,6 @@ router = APIRouter()
 
 _bearer = HTTPBearer(auto_error=False, description="Organizer token")
 Credentials = Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)]
-
-
-# --- settings and archival ----------------------------------------------------------
-
-
-@router.patch(
-    "/v1/tournaments/{tournament_id}",
-    response_model=TournamentSettingsChanged,
-    tags=["tournaments"],
-)
-async def change_settings(
-    body: TournamentSettingsPatch,
-    write: OrganizerWriteDep,
-) -> dict[str, Any]:
-    """Change settings that alter no pairing already made (organizer): `name`,
-    `schedule`, `tiebreaks`, `time_control`, `visibility`, `publish_personal_data`;
-    any other field is 422 naming it. A change appends a `settings_changed` event with
-    the `before` and `after` values, so live clients see it; a request that changes
-    nothing appends none. Making a tournament private issues its viewer token (in the
-    response, once) unless it has one."""
-    session, state, tournament = write.session, write.state, write.tournament
-    requested = body.model_dump(mode="json", include=set(body.model_fields_set))
-    outcome = await change_settings_workflow(session, tournament, requested)
-    if outcome.changed:
-        await commit_and_publish(write.context, state, tournament)
-    return {**await tournament_public(session, tournament), "viewer_token": outcome.viewer_token}
-
-
-@router.delete(
-    "/v1/tournaments/{tournament_id}",
-    status_code=status.HTTP_204_NO_CONTENT,
-    tags=["tournaments"],
-)
-async def archive(
-    write: OrganizerWriteDep,
-) -> Response:
-    """Archive a tournament (organizer): it leaves every list and answers 410 Gone to
-    everyone but its organizer, who can still read and export it; nothing can be
-    written to it any more. Its data is kept. A `tournament_archived` event tells live
-    clients. Archiving again is 410."""
-    await archive_workflow(write.session, write.tournament)
-    await commit_and_publish(write.context, write.state, write.tournament)
-    return Response(status_code=status.HTTP_204_NO_CONTENT)
 
 
 # --- tokens -------------------------------------------------------------------------
