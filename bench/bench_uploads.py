@@ -30,7 +30,7 @@ from pathlib import Path
 import httpx
 from bench_writes import _launch, create_database, drop_database, stop_server  # bench/
 
-from service.api.compute_input import read_tournament
+from service.api.compute_input import from_body
 from service.db.migrate import upgrade
 from service.engine.bridge.pbn import read_pbn
 from service.engine.errors import EngineError
@@ -98,7 +98,7 @@ def readers() -> None:
     body = _json_tournament(bad_last=False)
     start = time.perf_counter()
     try:
-        read_tournament(body, True)
+        from_body(body, True)
         outcome = "read"
     except Problem as error:
         outcome = error.detail
