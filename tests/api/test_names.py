@@ -13,12 +13,9 @@ from typing import Any
 import httpx
 import pytest
 
-from service.api.app import create_app
 from tests.api.conftest import create_round_robin
-
-DOCUMENT = create_app().openapi()
-SCHEMAS = DOCUMENT["components"]["schemas"]
-Path = tuple[str | int, ...]
+from tests.api.request_bodies import FieldPath as Path
+from tests.api.request_bodies import body_at, json_body_operations, resolve
 
 INVISIBLE = {
     "spaces": "   ",
@@ -46,14 +43,8 @@ READABLE = {
 }
 
 
-def _resolve(schema: dict[str, Any]) -> dict[str, Any]:
-    while "$ref" in schema:
-        schema = SCHEMAS[schema["$ref"].rsplit("/", 1)[1]]
-    return schema
-
-
 def _names(schema: dict[str, Any], path: Path = (), depth: int = 0) -> Iterator[Path]:
-    schema = _resolve(schema)
+    schema = resolve(schema)
     if depth > 10:
         return
     for key in ("anyOf", "oneOf", "allOf"):
@@ -68,28 +59,7 @@ def _names(schema: dict[str, Any], path: Path = (), depth: int = 0) -> Iterator[
         yield from _names(schema["items"], (*path, 0), depth + 1)
 
 
-def _operations() -> list[tuple[str, str, list[Path]]]:
-    found = []
-    for path, operations in DOCUMENT["paths"].items():
-        if path.startswith("/v1/compute/"):
-            continue
-        for method, operation in operations.items():
-            content = operation.get("requestBody", {}).get("content", {})
-            if "application/json" in content:
-                names = sorted(set(_names(content["application/json"]["schema"])), key=str)
-                if names:
-                    found.append((method.upper(), path, names))
-    return found
-
-
-OPERATIONS = _operations()
-
-
-def _body(path: Path, value: object) -> object:
-    if not path:
-        return value
-    head, rest = path[0], path[1:]
-    return [_body(rest, value)] if isinstance(head, int) else {head: _body(rest, value)}
+OPERATIONS = json_body_operations(_names, skip_prefix="/v1/compute/")
 
 
 def test_the_name_fields_are_found() -> None:
@@ -115,7 +85,7 @@ async def test_names_need_something_visible_and_no_bidi_controls(
         dotted = ".".join(map(str, name))
         for label, value in {**INVISIBLE, **SPOOFING}.items():
             response = await client.request(
-                method, url, json=_body(name, value), headers=event.auth()
+                method, url, json=body_at(name, value), headers=event.auth()
             )
             assert response.status_code == 422, (dotted, label, response.text)
             fields = [e["field"] for e in response.json()["errors"]]
@@ -125,7 +95,7 @@ async def test_names_need_something_visible_and_no_bidi_controls(
         dotted = ".".join(map(str, name))
         for label, value in READABLE.items():
             response = await client.request(
-                method, url, json=_body(name, value), headers=event.auth()
+                method, url, json=body_at(name, value), headers=event.auth()
             )
             errors = response.json().get("errors", []) if response.status_code == 422 else []
             assert dotted not in [e["field"] for e in errors], (dotted, label, response.text)

@@ -12,18 +12,9 @@ from typing import Any
 import httpx
 import pytest
 
-from service.api.app import create_app
 from tests.api.conftest import create_round_robin
-
-DOCUMENT = create_app().openapi()
-SCHEMAS = DOCUMENT["components"]["schemas"]
-Path = tuple[str | int, ...]
-
-
-def _resolve(schema: dict[str, Any]) -> dict[str, Any]:
-    while "$ref" in schema:
-        schema = SCHEMAS[schema["$ref"].rsplit("/", 1)[1]]
-    return schema
+from tests.api.request_bodies import FieldPath as Path
+from tests.api.request_bodies import body_at, json_body_operations, resolve
 
 
 def _numbers(
@@ -31,12 +22,12 @@ def _numbers(
 ) -> Iterator[tuple[Path, bool]]:
     """Where a body holds an integer or a number (list items at index 0), and whether a
     string is also taken there (a player id is a number or a name)."""
-    schema = _resolve(schema)
+    schema = resolve(schema)
     if depth > 10:
         return
     for key in ("anyOf", "oneOf", "allOf"):
         members = schema.get(key, [])
-        also_text = texts or any(_resolve(m).get("type") == "string" for m in members)
+        also_text = texts or any(resolve(m).get("type") == "string" for m in members)
         for member in members:
             yield from _numbers(member, path, also_text, depth + 1)
     if schema.get("type") in {"integer", "number"}:
@@ -47,27 +38,7 @@ def _numbers(
         yield from _numbers(schema["items"], (*path, 0), False, depth + 1)
 
 
-def _operations() -> list[tuple[str, str, list[tuple[Path, bool]]]]:
-    found = []
-    for path, operations in DOCUMENT["paths"].items():
-        for method, operation in operations.items():
-            content = operation.get("requestBody", {}).get("content", {})
-            if "application/json" in content:
-                leaves = sorted(set(_numbers(content["application/json"]["schema"])), key=str)
-                if leaves:
-                    found.append((method.upper(), path, leaves))
-    return found
-
-
-OPERATIONS = _operations()
-
-
-def _body(path: Path, value: object) -> object:
-    """A body holding `value` at `path`, and nothing else."""
-    if not path:
-        return value
-    head, rest = path[0], path[1:]
-    return [_body(rest, value)] if isinstance(head, int) else {head: _body(rest, value)}
+OPERATIONS = json_body_operations(_numbers)
 
 
 def _named(field: str, path: Path) -> bool:
@@ -102,7 +73,7 @@ async def test_true_and_text_are_not_numbers(
     before = (await client.get("/v1/tournaments")).json()
     for leaf, texts in leaves:
         for value in (True, False) if texts else (True, False, "3"):
-            response = await client.request(method, url, json=_body(leaf, value), headers=headers)
+            response = await client.request(method, url, json=body_at(leaf, value), headers=headers)
             assert response.status_code == 422, (leaf, value, response.text)
             fields = [e["field"] for e in response.json().get("errors", [])]
             assert any(_named(f, leaf) for f in fields), (leaf, value, fields)
