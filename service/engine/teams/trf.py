@@ -376,23 +376,28 @@ def _team_round(
     for bye in rnd.byes:
         bye_teams.setdefault(team_of[bye.player], set()).add(bye.kind)
     for team, kinds in bye_teams.items():
+        # a `0000 - Z` beside a team's match or PAB is a player who sits out
+        awarded = kinds - {ByeKind.ZERO_POINT}
+        if not awarded or (team not in playing and awarded <= set(_WIN_BYES)):
+            continue
+        wrong = awarded if team in playing else awarded - set(_WIN_BYES)
+        bye = next(b for b in rnd.byes if team_of[b.player] == team and b.kind in wrong)
         if team in playing:
-            player = next(b.player for b in rnd.byes if team_of[b.player] == team)
-            raise TrfError(
-                f"line {doc_lines[player]}: player {player} of team {team} has a bye in round "
-                f"{round_no} while the team plays a match"
-            )
-        if any(k in _WIN_BYES for k in kinds) and len(kinds) > 1:
-            player = next(b.player for b in rnd.byes if team_of[b.player] == team)
-            raise TrfError(
-                f"line {doc_lines[player]}: team {team} has byes of different kinds in round "
-                f"{round_no}"
-            )
+            what = "while the team plays a match"
+        elif awarded & set(_WIN_BYES):
+            what = "beside the team's pairing-allocated bye"
+        else:
+            what = "; a team round is a match, a pairing-allocated bye or none"
+        raise TrfError(
+            f"line {doc_lines[bye.player]}: player {bye.player} of team {team} has a "
+            f"{bye.kind.value} bye in round {round_no} {what}".replace(" ;", ";")
+        )
     pab_teams = sorted(t for t, kinds in bye_teams.items() if kinds & set(_WIN_BYES))
     if len(pab_teams) > 1:
+        player = next(b.player for b in rnd.byes if team_of[b.player] == pab_teams[1])
         raise TrfError(
-            f"round {round_no}: teams {', '.join(map(str, pab_teams))} all have a bye worth a "
-            "win; a round has one pairing-allocated bye"
+            f"line {doc_lines[player]}: teams {', '.join(map(str, pab_teams))} all have a bye "
+            f"worth a win in round {round_no}; a round has one pairing-allocated bye"
         )
     pab = pab_teams[0] if pab_teams else None
     if read.pab_line is not None and round_no <= len(read.pabs):

@@ -297,3 +297,37 @@ def test_reference_file_totals_read_as_fractions() -> None:
     doc = parse_team_trf(data["trf"])
     assert doc.event.scoring.pab_match == Fraction(2)
     assert doc.event.rounds[0].pab == 9
+
+
+def test_a_reserve_written_absent_sits_out() -> None:
+    """`0000 - Z` for the reserve of a team that plays: not fielded, not an error."""
+    text = small_file().replace(player(3, ["", "   8 w ="]), player(3, ["0000 - Z", "   8 w ="]))
+    doc = parse_team_trf(text)
+    assert [b.home_player for b in doc.event.rounds[0].matches[0].boards] == [1, 2]
+    assert write_team_trf(parse_team_trf(write_team_trf(doc))) == write_team_trf(doc)
+
+
+def test_a_half_point_bye_beside_a_match() -> None:
+    text = small_file().replace(player(3, ["", "   8 w ="]), player(3, ["0000 - H", "   8 w ="]))
+    line = _line_of(text, "001    3")
+    with pytest.raises(
+        TrfError,
+        match=rf"line {line}: player 3 of team 1 has a half-point bye in round 1 while the team",
+    ):
+        parse_team_trf(text)
+
+
+def test_two_teams_with_a_bye_worth_a_win() -> None:
+    """Four one-board teams: 1 plays 2, and both 3 and 4 show `0000 - U`."""
+    text = "\n".join(
+        [
+            "012 Two byes",
+            player(1, ["   2 w 1"]),
+            player(2, ["   1 b 0"]),
+            player(3, ["0000 - U"]),
+            player(4, ["0000 - U"]),
+            *(team(n, f"T{n}", [n]) for n in range(1, 5)),
+        ]
+    )
+    with pytest.raises(TrfError, match=r"line 5: teams 3, 4 all have a bye worth a win in round 1"):
+        parse_team_trf(text)
