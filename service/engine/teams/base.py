@@ -50,7 +50,7 @@ class ValueTieBreak(TeamTieBreak):
         """The value of every team."""
 
     def order(self, ctx: TeamContext, group: Sequence[int]) -> list[list[int]]:
-        values = self.values(ctx)
+        values: Mapping[int, Fraction] = ctx.cached(self.code, lambda: self.values(ctx))
         sign = 1 if self.descending else -1
         return split_by(group, lambda t: sign * values[t])
 

@@ -14,9 +14,10 @@ of a round-robin with an odd number of teams has no opponent at all.
 from __future__ import annotations
 
 import enum
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import Any
 
 from service.engine.teams.model import TeamEvent, TeamSystem
 from service.engine.teams.results import RoundKind, TeamRoundResult, TeamTable, team_table
@@ -52,11 +53,19 @@ class TeamContext:
     table: TeamTable = field(init=False)
     match_points: dict[int, Fraction] = field(init=False)
     game_points: dict[int, Fraction] = field(init=False)
+    _cache: dict[str, Any] = field(init=False, default_factory=dict)
 
     def __post_init__(self) -> None:
         self.table = team_table(self.event)
         self.match_points = {n: self.table.match_total(n) for n in self.table.numbers}
         self.game_points = {n: self.table.game_total(n) for n in self.table.numbers}
+
+    def cached(self, key: str, make: Callable[[], Any]) -> Any:
+        """`make()` once per context and key (a tie-break's values, asked once per tied
+        group by the ranking)."""
+        if key not in self._cache:
+            self._cache[key] = make()
+        return self._cache[key]
 
     @property
     def teams(self) -> tuple[int, ...]:

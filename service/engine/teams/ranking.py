@@ -82,7 +82,9 @@ def rank_teams(event: TeamEvent, codes: Sequence[str]) -> tuple[TeamStanding, ..
     groups: list[list[int]] = [list(ctx.teams)]
     shown: dict[int, dict[str, Fraction]] = {t: {} for t in ctx.teams}
     for tiebreak in tiebreaks:
-        values = tiebreak.values(ctx) if isinstance(tiebreak, ValueTieBreak) else None
+        values: Mapping[int, Fraction] | None = None
+        if isinstance(tiebreak, ValueTieBreak):
+            values = ctx.cached(tiebreak.code, lambda t=tiebreak: t.values(ctx))
         refined: list[list[int]] = []
         for group in groups:
             parts = tiebreak.order(ctx, group) if len(group) > 1 else [group]
