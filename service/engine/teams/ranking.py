@@ -74,6 +74,12 @@ def team_tiebreak_values(event: TeamEvent, codes: Sequence[str]) -> dict[str, di
     return out
 
 
+def _values_of(ctx: TeamContext, tiebreak: ValueTieBreak) -> Mapping[int, Fraction]:
+    """A value tie-break's values, once per context (its `order` reads the same)."""
+    values: Mapping[int, Fraction] = ctx.cached(tiebreak.code, lambda: tiebreak.values(ctx))
+    return values
+
+
 def rank_teams(event: TeamEvent, codes: Sequence[str]) -> tuple[TeamStanding, ...]:
     """The teams ranked by `codes` in order (the primary score first, e.g. `PTS`);
     ties on every code share a rank; tied teams listed by pairing number."""
@@ -84,7 +90,7 @@ def rank_teams(event: TeamEvent, codes: Sequence[str]) -> tuple[TeamStanding, ..
     for tiebreak in tiebreaks:
         values: Mapping[int, Fraction] | None = None
         if isinstance(tiebreak, ValueTieBreak):
-            values = ctx.cached(tiebreak.code, lambda t=tiebreak: t.values(ctx))
+            values = _values_of(ctx, tiebreak)
         refined: list[list[int]] = []
         for group in groups:
             parts = tiebreak.order(ctx, group) if len(group) > 1 else [group]
