@@ -1,8 +1,9 @@
 """Team competitions (FIDE C.07 Art. 11-13): the event model, TRF-26 team records,
-team scoring, the team tie-breaks and the team ranking.
+team scoring, the team tie-breaks and the team ranking (docs/rules/teams.md).
 
-Pure domain: no I/O. `trf.parse_team_trf` reads a team TRF file into a `TeamEvent`,
-`results.team_table` scores it round by round, `tiebreaks.parse_team_tiebreak` turns
-a code (MPVGP, EDE, BH:MP/C1, ...) into a tie-break, `ranking.rank_teams` orders the
-teams by a list of codes.
+Pure domain, no I/O. `model` holds the event (teams, rounds of matches, boards, byes,
+scoring) and `checks` refuses a contradictory one; `results` scores each team's rounds;
+`trf` (with `trf_records`, `trf_rounds`) reads a team TRF file and writes it back;
+`context`, `base`, `tiebreaks` and `encounter` are the tie-breaks, `registry` parses
+their codes, and `ranking` gives each code's values and the ranking by a list.
 """

@@ -20,7 +20,8 @@ The matches come from the 001 records: each team fields its available players (t
 with a round cell) in its lineup order, so its k-th such player sits on board k, and
 board k of one team must meet board k of the other. A contradiction (a player in two
 teams, team-mates paired together, a 310 total the games do not give, a 320 PAB team
-that also plays) is refused with the line it is on.
+that also plays) is refused with the line it is on. `trf_records` reads the fields,
+`trf_rounds` derives the matches; this module puts them together and writes them back.
 """
 
 from __future__ import annotations
@@ -29,18 +30,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
-from service.engine.model import ByeKind, Colour, Game, Round, Tournament
-from service.engine.teams.model import (
-    Board,
-    Match,
-    MatchForfeit,
-    Team,
-    TeamEvent,
-    TeamRound,
-    TeamScoring,
-    TeamSystem,
-)
+from service.engine.teams.model import TeamEvent, TeamScoring, TeamSystem
 from service.engine.teams.results import team_table
+from service.engine.teams.trf_records import TeamRecords, colour_sequence, parse_362
+from service.engine.teams.trf_rounds import fielded_boards, team_rounds
 from service.engine.text import normalized_text, split_lines
 from service.engine.trf import TrfDocument, TrfError, parse_trf, write_trf
 
@@ -54,8 +47,6 @@ __all__ = [
 
 TEAM_RECORD_CODES = frozenset({"013", "310", "320", "330", "801", "802"})
 """Records this module reads and writes itself (352 and 362 stay among the headers)."""
-
-_WIN_BYES = (ByeKind.PAIRING_ALLOCATED, ByeKind.FULL_POINT)
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,13 +90,13 @@ def parse_team_trf(text: str, *, system: TeamSystem | None = None) -> TeamTrfDoc
         else:
             masked.append(raw)
     players = parse_trf("\n".join(masked))
-    read = _TeamRecords.read(team_lines)
+    read = TeamRecords.read(team_lines)
     if not read.teams:
         raise TrfError("the TRF file has no team records (310 or 013)")
     headers = dict(players.headers)
-    sequence = _colour_sequence(headers.get("352", ""), players.header_lines.get("352", 0))
+    sequence = colour_sequence(headers.get("352", ""), players.header_lines.get("352", 0))
     scoring = _scoring(players, read, headers)
-    rounds, tournament = _rounds(players, read, sequence, scoring)
+    rounds, tournament = team_rounds(players, read, sequence, scoring)
     event = TeamEvent(
         teams=tuple(read.teams),
         rounds=rounds,
@@ -126,196 +117,17 @@ def parse_team_trf(text: str, *, system: TeamSystem | None = None) -> TeamTrfDoc
     )
 
 
-@dataclass(slots=True)
-class _TeamRecords:
-    teams: list[Team] = field(default_factory=list)
-    lines: dict[int, int] = field(default_factory=dict)
-    ranks: dict[int, int] = field(default_factory=dict)
-    file_points: dict[int, tuple[Fraction | None, Fraction | None]] = field(default_factory=dict)
-    format: str = "310"
-    pab_line: int | None = None
-    pab_points: tuple[Fraction | None, Fraction | None] = (None, None)
-    pabs: list[int] = field(default_factory=list)
-    forfeits: list[tuple[int, int, Match]] = field(default_factory=list)
-    """(line, round, match) per 330 record."""
-    informative: list[str] = field(default_factory=list)
-
-    @classmethod
-    def read(cls, records: list[tuple[int, str]]) -> _TeamRecords:
-        found = cls()
-        team_of: dict[int, tuple[int, int]] = {}  # player -> (team, line)
-        codes = {line[:3] for _, line in records}
-        if "310" in codes and "013" in codes:
-            line_no = next(n for n, line in records if line[:3] == "013")
-            raise TrfError(f"line {line_no}: record 013 beside 310 records; use one of them")
-        for line_no, line in records:
-            code = line[:3]
-            if code == "310":
-                team = _parse_310(line, line_no, found)
-            elif code == "013":
-                found.format = "013"
-                team = _parse_013(line, line_no, len(found.teams) + 1)
-            elif code == "320":
-                if found.pab_line is not None:
-                    raise TrfError(f"line {line_no}: a second 320 record")
-                found.pab_line = line_no
-                found.pab_points, found.pabs = _parse_320(line, line_no)
-                continue
-            elif code == "330":
-                found.forfeits.append(_parse_330(line, line_no))
-                continue
-            else:
-                found.informative.append(line)
-                continue
-            if team.number in found.lines:
-                raise TrfError(
-                    f"line {line_no}: team {team.number} repeated (line {found.lines[team.number]})"
-                )
-            for player in team.players:
-                if player in team_of:
-                    other, other_line = team_of[player]
-                    raise TrfError(
-                        f"line {line_no}: player {player} is already in team {other} "
-                        f"(line {other_line})"
-                    )
-                team_of[player] = (team.number, line_no)
-            found.teams.append(team)
-            found.lines[team.number] = line_no
-        found.teams.sort(key=lambda t: t.number)
-        return found
-
-
-def _number(text: str, line_no: int, what: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise TrfError(f"line {line_no}: {what} is not a number: {text!r}") from None
-
-
-def _points(text: str, line_no: int, what: str) -> Fraction | None:
-    text = text.strip()
-    if not text:
-        return None
-    try:
-        return Fraction(text)
-    except (ValueError, ZeroDivisionError):
-        raise TrfError(f"line {line_no}: {what} is not a number: {text!r}") from None
-
-
-def _players(text: str, line_no: int) -> tuple[int, ...]:
-    players = tuple(_number(tok, line_no, "team player start number") for tok in text.split())
-    if not players:
-        raise TrfError(f"line {line_no}: the team lists no players")
-    return players
-
-
-def _parse_310(line: str, line_no: int, found: _TeamRecords) -> Team:
-    padded = line.ljust(71)
-    number = _number(padded[4:7].strip(), line_no, "310 team number (cols 5-7)")
-    strength_text = padded[47:53].strip()
-    strength = (
-        _number(strength_text, line_no, "310 strength (cols 48-53)") if strength_text else None
-    )
-    found.file_points[number] = (
-        _points(padded[54:60], line_no, "310 match points (cols 55-60)"),
-        _points(padded[61:67], line_no, "310 game points (cols 62-67)"),
-    )
-    rank_text = padded[68:71].strip()
-    if rank_text:
-        found.ranks[number] = _number(rank_text, line_no, "310 rank (cols 69-71)")
-    return Team(
-        number=number,
-        name=padded[8:40].strip(),
-        players=_players(padded[71:], line_no),
-        nickname=padded[41:46].strip(),
-        strength=strength,
-    )
-
-
-def _parse_013(line: str, line_no: int, number: int) -> Team:
-    padded = line.ljust(36)
-    return Team(number=number, name=padded[4:36].strip(), players=_players(padded[36:], line_no))
-
-
-def _parse_320(
-    line: str, line_no: int
-) -> tuple[tuple[Fraction | None, Fraction | None], list[int]]:
-    padded = line.ljust(13)
-    points = (
-        _points(padded[4:8], line_no, "320 match points (cols 5-8)"),
-        _points(padded[9:13], line_no, "320 game points (cols 10-13)"),
-    )
-    teams = [_number(tok, line_no, "320 team number") for tok in padded[13:].split()]
-    return points, teams
-
-
-_FORFEITS = {f.value: f for f in MatchForfeit}
-
-
-def _parse_330(line: str, line_no: int) -> tuple[int, int, Match]:
-    padded = line.ljust(18)
-    code = padded[4:6]
-    if code not in _FORFEITS:
-        raise TrfError(f"line {line_no}, columns 5-6: 330 result {code!r} is not +-, -+ or --")
-    round_no = _number(padded[7:10].strip(), line_no, "330 round (cols 8-10)")
-    home = _number(padded[11:14].strip(), line_no, "330 first team (cols 12-14)")
-    away = _number(padded[15:18].strip(), line_no, "330 second team (cols 16-18)")
-    if home == away:
-        raise TrfError(f"line {line_no}: 330 pairs team {home} with itself")
-    return line_no, round_no, Match(home, away, (), _FORFEITS[code])
-
-
-def _colour_sequence(text: str, line_no: int) -> str:
-    sequence = text.strip().upper()
-    if any(c not in "WB" for c in sequence):
-        raise TrfError(f"line {line_no}: 352 colour sequence {text.strip()!r} is not W and B")
-    return sequence
-
-
-_362_LETTERS = {"TW": "match_win", "TD": "match_draw", "TL": "match_loss", "TP": "pab"}
-
-
-def _parse_362(text: str, line_no: int) -> dict[str, Fraction]:
-    line = f"362 {text}"
-    values: dict[str, Fraction] = {}
-    for position in range(4, len(line), 9):
-        code = line[position : position + 2].upper()
-        if not code.strip():
-            continue
-        if code not in _362_LETTERS:
-            raise TrfError(
-                f"line {line_no}, columns {position + 1}-{position + 2}: 362 code {code!r} is "
-                "not TW, TD, TL or TP"
-            )
-        value = _points(line[position + 2 : position + 6], line_no, f"362 points for {code}")
-        if value is None:
-            raise TrfError(f"line {line_no}: 362 code {code} has no points")
-        values[_362_LETTERS[code]] = value
-    return values
-
-
-def _scoring(players: TrfDocument, read: _TeamRecords, headers: Mapping[str, str]) -> TeamScoring:
-    values = _parse_362(headers.get("362", ""), players.header_lines.get("362", 0))
+def _scoring(players: TrfDocument, read: TeamRecords, headers: Mapping[str, str]) -> TeamScoring:
+    values = parse_362(headers.get("362", ""), players.header_lines.get("362", 0))
     pab = values.pop("pab", None)
     pab_mp, pab_gp = read.pab_points
-    boards = _boards(players, read)
+    boards = fielded_boards(players, read)
     return TeamScoring(
         boards=boards,
         pab_match_points=pab_mp if pab_mp is not None else pab,
         pab_game_points=pab_gp,
         **values,
     )
-
-
-def _boards(players: TrfDocument, read: _TeamRecords) -> int:
-    """Boards per match: the most players a team fields in one round."""
-    members = {t.number: t.players for t in read.teams}
-    most = 0
-    for rnd in players.tournament.rounds:
-        in_round = {g.white for g in rnd.games} | {g.black for g in rnd.games}
-        for lineup in members.values():
-            most = max(most, sum(1 for p in lineup if p in in_round))
-    return max(most, 1)
 
 
 def _system(players: TrfDocument) -> TeamSystem:
@@ -325,176 +137,7 @@ def _system(players: TrfDocument) -> TeamSystem:
     return TeamSystem.SWISS
 
 
-def _rounds(
-    players: TrfDocument, read: _TeamRecords, sequence: str, scoring: TeamScoring
-) -> tuple[tuple[TeamRound, ...], Tournament]:
-    doc_lines = players.lines
-    team_of: dict[int, int] = {p: t.number for t in read.teams for p in t.players}
-    for number in doc_lines:
-        if number not in team_of:
-            raise TrfError(f"line {doc_lines[number]}: player {number} is in no team (310/013)")
-    for team in read.teams:
-        for p in team.players:
-            if p not in doc_lines:
-                raise TrfError(
-                    f"line {read.lines[team.number]}: team {team.number} lists player {p}, "
-                    "who has no 001 record"
-                )
-    tournament = players.tournament
-    rounds: list[TeamRound] = []
-    fixed_rounds: list[Round] = []
-    round_count = max(len(tournament.rounds), len(read.pabs), *(r for _, r, _ in read.forfeits), 0)
-    for index in range(round_count):
-        rnd = (
-            tournament.rounds[index] if index < len(tournament.rounds) else Round(index + 1, (), ())
-        )
-        team_round, fixed = _team_round(rnd, read, team_of, doc_lines, sequence, scoring)
-        rounds.append(team_round)
-        fixed_rounds.append(fixed)
-    return tuple(rounds), replace(tournament, rounds=tuple(fixed_rounds))
-
-
-def _team_round(
-    rnd: Round,
-    read: _TeamRecords,
-    team_of: Mapping[int, int],
-    doc_lines: Mapping[int, int],
-    sequence: str,
-    scoring: TeamScoring,
-) -> tuple[TeamRound, Round]:
-    round_no = rnd.number
-    playing: dict[int, dict[int, Game]] = {}  # team -> player -> game
-    bye_teams: dict[int, set[ByeKind]] = {}
-    for game in rnd.games:
-        for player in (game.white, game.black):
-            playing.setdefault(team_of[player], {})[player] = game
-        if team_of[game.white] == team_of[game.black]:
-            raise TrfError(
-                f"line {doc_lines[game.white]}: players {game.white} and {game.black} of team "
-                f"{team_of[game.white]} are paired together in round {round_no}"
-            )
-    for bye in rnd.byes:
-        bye_teams.setdefault(team_of[bye.player], set()).add(bye.kind)
-    for team, kinds in bye_teams.items():
-        # a `0000 - Z` beside a team's match or PAB is a player who sits out
-        awarded = kinds - {ByeKind.ZERO_POINT}
-        if not awarded or (team not in playing and awarded <= set(_WIN_BYES)):
-            continue
-        wrong = awarded if team in playing else awarded - set(_WIN_BYES)
-        bye = next(b for b in rnd.byes if team_of[b.player] == team and b.kind in wrong)
-        if team in playing:
-            what = "while the team plays a match"
-        elif awarded & set(_WIN_BYES):
-            what = "beside the team's pairing-allocated bye"
-        else:
-            what = "; a team round is a match, a pairing-allocated bye or none"
-        raise TrfError(
-            f"line {doc_lines[bye.player]}: player {bye.player} of team {team} has a "
-            f"{bye.kind.value} bye in round {round_no} {what}".replace(" ;", ";")
-        )
-    pab_teams = sorted(t for t, kinds in bye_teams.items() if kinds & set(_WIN_BYES))
-    if len(pab_teams) > 1:
-        player = next(b.player for b in rnd.byes if team_of[b.player] == pab_teams[1])
-        raise TrfError(
-            f"line {doc_lines[player]}: teams {', '.join(map(str, pab_teams))} all have a bye "
-            f"worth a win in round {round_no}; a round has one pairing-allocated bye"
-        )
-    pab = pab_teams[0] if pab_teams else None
-    if read.pab_line is not None and round_no <= len(read.pabs):
-        listed = read.pabs[round_no - 1] or None
-        if listed is not None and listed in playing:
-            raise TrfError(
-                f"line {read.pab_line}: team {listed} has the PAB of round {round_no} but plays "
-                "a match in that round"
-            )
-        if listed != pab:
-            raise TrfError(
-                f"line {read.pab_line}: record 320 gives round {round_no}'s PAB to "
-                f"{listed or 'no team'}, the 001 records to {pab or 'no team'}"
-            )
-        pab = listed
-    matches = _matches(playing, read, doc_lines, round_no, sequence, scoring)
-    forfeited = [(n, m) for n, r, m in read.forfeits if r == round_no]
-    for line_no, match in forfeited:
-        for team in match.teams():
-            if team not in read.lines:
-                raise TrfError(f"line {line_no}: 330 names team {team}, which has no 310 record")
-            if team in playing or team == pab:
-                raise TrfError(
-                    f"line {line_no}: team {team}'s match of round {round_no} is forfeited but "
-                    "the team plays in that round"
-                )
-        matches.append(match)
-    in_match = {t for m in matches for t in m.teams()}
-    unpaired = tuple(
-        sorted(t.number for t in read.teams if t.number not in in_match and t.number != pab)
-    )
-    # Members of the PAB team show `0000 - U` each; keep them as PAB cells for the export.
-    byes = tuple(
-        replace(b, kind=ByeKind.PAIRING_ALLOCATED)
-        if team_of[b.player] == pab and b.kind is ByeKind.FULL_POINT
-        else b
-        for b in rnd.byes
-    )
-    return TeamRound(round_no, tuple(matches), pab, unpaired), replace(rnd, byes=byes)
-
-
-def _matches(
-    playing: Mapping[int, Mapping[int, Game]],
-    read: _TeamRecords,
-    doc_lines: Mapping[int, int],
-    round_no: int,
-    sequence: str,
-    scoring: TeamScoring,
-) -> list[Match]:
-    lineup = {t.number: t.players for t in read.teams}
-    boards_of: dict[int, list[int]] = {
-        team: [p for p in lineup[team] if p in games] for team, games in playing.items()
-    }
-    board_no = {p: i + 1 for players in boards_of.values() for i, p in enumerate(players)}
-    team_of = {p: t for t, players in boards_of.items() for p in players}
-    matches: list[Match] = []
-    done: set[int] = set()
-    for team in sorted(boards_of):
-        if team in done:
-            continue
-        first = boards_of[team][0]
-        game = playing[team][first]
-        other = team_of[game.black if game.white == first else game.white]
-        if len(boards_of[team]) != len(boards_of[other]):
-            raise TrfError(
-                f"line {read.lines[team]}: in round {round_no} team {team} fields "
-                f"{len(boards_of[team])} players and team {other} {len(boards_of[other])}"
-            )
-        if len(boards_of[team]) > scoring.boards:
-            raise TrfError(f"line {read.lines[team]}: too many boards in round {round_no}")
-        colour_1 = Colour.WHITE if game.white == first else Colour.BLACK
-        expected = sequence[:1] or "W"
-        home, away = (team, other) if colour_1.value.upper() == expected else (other, team)
-        boards: list[Board] = []
-        for home_player in boards_of[home]:
-            board = board_no[home_player]
-            g = playing[home][home_player]
-            away_player = g.black if g.white == home_player else g.white
-            if team_of.get(away_player) != away or board_no[away_player] != board:
-                raise TrfError(
-                    f"line {doc_lines[home_player]}: round {round_no}, player {home_player} "
-                    f"(team {home}, board {board}) meets player {away_player}, who is not "
-                    f"board {board} of team {away}"
-                )
-            colour = Colour.WHITE if g.white == home_player else Colour.BLACK
-            if sequence and board <= len(sequence) and colour.value.upper() != sequence[board - 1]:
-                raise TrfError(
-                    f"line {doc_lines[home_player]}: round {round_no}, board {board} of team "
-                    f"{home} has {colour.name.lower()}, record 352 says {sequence[board - 1]}"
-                )
-            boards.append(Board(board, home_player, away_player, colour, g.result))
-        matches.append(Match(home, away, tuple(boards)))
-        done.update((home, away))
-    return matches
-
-
-def _check_totals(event: TeamEvent, read: _TeamRecords) -> None:
+def _check_totals(event: TeamEvent, read: TeamRecords) -> None:
     table = team_table(event)
     for number, (mp, gp) in read.file_points.items():
         line_no = read.lines[number]
