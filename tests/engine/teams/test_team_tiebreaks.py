@@ -305,3 +305,11 @@ def test_buchholz_is_refused_for_a_round_robin() -> None:
 def test_codes_are_read_in_either_spelling() -> None:
     assert parse_team_tiebreak("bh:mp-c1").code == "BH:MP/C1"
     assert parse_team_tiebreak("EGGSB/C1").code == "EGGSB/C1"
+
+
+def test_sssc_rounds_a_tie_half_up() -> None:
+    """3/1/0, four boards, eleven rounds: the divisor is floor(3 x 11 / 4) = 8. Two teams
+    draw 2-2 eleven times: 11 MP each, GP 22, BH:MP 11 x 11 = 121. SSSC = 22 + 121 / 8
+    = 37.125 -> 37.13 (docs/rules/teams.md#readings-taken)."""
+    ev = event(2, 4, [[(1, 2, "1100")]] * 11, win=3)
+    assert _values("SSSC", ev) == {1: F(3713, 100), 2: F(3713, 100)}
