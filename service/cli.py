@@ -87,7 +87,13 @@ _SOURCES = {
 def _standings(args: argparse.Namespace) -> int:
     from service.engine.scoring.reading import reading_for
     from service.engine.scoring.standings import compute_standings
+    from service.engine.teams.trf import is_team_trf
+    from service.engine.trf import decode_trf
 
+    with open(args.file, "rb") as file:
+        text = decode_trf(file.read())
+    if is_team_trf(text):
+        return _team_standings(args, text)
     doc = _read_trf(args.file)
     reading = reading_for(doc.tournament, args.system, doc.system)
     order = [c for c in args.tiebreaks.split(",") if c] if args.tiebreaks else None
@@ -127,6 +133,69 @@ def _standings(args: argparse.Namespace) -> int:
         )
     system = f"{reading.system}, " if reading.system else ""
     print(f"# C.07 {table.edition}, {reading.name} reading ({system}{_SOURCES[reading.source]})")
+    return 0
+
+
+_TEAM_DEFAULTS = {
+    "swiss": ("PTS", "MPVGP", "EDE", "EMGSB", "BH:MP", "BC"),
+    "round-robin": ("PTS", "MPVGP", "EDE", "EMGSB", "BC"),
+}
+"""Team tie-breaks when neither --tiebreaks nor the file's 212 record gives a list."""
+
+_PRIMARY = ("PTS", "MPTS", "GPTS")
+
+
+def _team_standings(args: argparse.Namespace, text: str) -> int:
+    """`arbiter standings` of a team file (TRF-26 310 or TRF-16 013 records): one row
+    per team, ranked by match points and the team tie-breaks (docs/rules/teams.md)."""
+    from service.engine.teams.model import TeamSystem
+    from service.engine.teams.ranking import rank_teams
+    from service.engine.teams.trf import parse_team_trf
+
+    system = None
+    if args.system is not None:
+        robin = args.system in ("round-robin", "double-round-robin")
+        system = TeamSystem.ROUND_ROBIN if robin else TeamSystem.SWISS
+    doc = parse_team_trf(text, system=system)
+    event = doc.event
+    listed = args.tiebreaks or dict(doc.players.headers).get("212", "")
+    order = [c for c in listed.replace(" ", ",").split(",") if c]
+    order = order or list(_TEAM_DEFAULTS[event.system.value])
+    if order[0].upper() not in _PRIMARY:
+        order.insert(0, "PTS")
+    rows = rank_teams(event, order)
+    names = {t.number: t.name for t in event.teams}
+    if args.format == "json":
+        body = {
+            "tiebreaks": order,
+            "system": event.system.value,
+            "rows": [
+                {
+                    "rank": r.rank,
+                    "team": r.team,
+                    "name": names[r.team],
+                    "match_points": float(r.match_points),
+                    "game_points": float(r.game_points),
+                    "tiebreaks": {k: float(v) for k, v in r.values.items()},
+                }
+                for r in rows
+            ],
+        }
+        json.dump(body, sys.stdout, indent=2)
+        sys.stdout.write("\n")
+        return 0
+    codes = list(rows[0].values) if rows else order
+    print(
+        f"{'Rk':>4} {'No':>4} {'Team':<28} {'MP':>5} {'GP':>5} "
+        + " ".join(f"{c:>8}" for c in codes)
+    )
+    for r in rows:
+        values = " ".join(f"{float(r.values[c]):>8.2f}" for c in codes)
+        print(
+            f"{r.rank:>4} {r.team:>4} {names[r.team][:28]:<28} {float(r.match_points):>5.1f} "
+            f"{float(r.game_points):>5.1f} {values}"
+        )
+    print(f"# team {event.system.value}, C.07 2026 team tie-breaks (docs/rules/teams.md)")
     return 0
 
 

@@ -1,0 +1,333 @@
+"""TRF-26 team records read and written (docs/rules/teams.md#trf-team-records), and
+team files whose records contradict the games refused with the line at fault."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from service.engine.model import Colour, GameResult
+from service.engine.teams.model import MatchForfeit, TeamSystem
+from service.engine.teams.trf import is_team_trf, parse_team_trf, write_team_trf
+from service.engine.trf import TrfError, parse_trf
+
+DATA = Path(__file__).resolve().parents[2] / "data" / "team_tiebreaks"
+
+
+def player(number: int, cells: list[str], points: str = "") -> str:
+    """A 001 record: start number, a name, then one 10-column cell per round."""
+    head = f"001 {number:4d} m    {'Player ' + str(number):<33} 2000 POL{'':>25}{points:>4}     "
+    return (head.ljust(91) + "  ".join(c.ljust(8) for c in cells)).rstrip()
+
+
+def team(number: int, name: str, players: list[int], mp: str = "", gp: str = "") -> str:
+    """A 310 record."""
+    return (
+        f"310 {number:3d} {name:<32} {'':<5} {'':>6} {mp:>6} {gp:>6} {'':>3} "
+        + "".join(f"{p:5d}" for p in players)
+    ).rstrip()
+
+
+def small_file(*extra: str, teams: tuple[str, ...] | None = None) -> str:
+    """Three teams of two boards plus a reserve, two rounds, 352 WB, 2/1/0:
+    R1: team 1 beats team 2 1½-½, team 3 has the PAB; R2: team 3 draws team 1 1-1
+    (team 1's reserve 3 plays board 2), team 2 has the PAB."""
+    records = [
+        "012 Small Cup",
+        "092 Team Swiss System",
+        "142 2",
+        "192 FIDE_TEAM_MP_GP",
+        "352 WB",
+        player(1, ["   4 w 1", "   7 b ="]),
+        player(2, ["   5 b =", ""]),
+        player(3, ["", "   8 w ="]),
+        player(4, ["   1 b 0", "0000 - U"]),
+        player(5, ["   2 w =", "0000 - U"]),
+        player(7, ["0000 - U", "   1 w ="]),
+        player(8, ["0000 - U", "   3 b ="]),
+        *(
+            teams
+            or (
+                team(1, "Rooks", [1, 2, 3], "3.0", "2.5"),
+                team(2, "Knights", [4, 5], "2.0", "2.5"),
+                team(3, "Bishops", [7, 8], "3.0", "3.0"),
+            )
+        ),
+        "320  2.0  2.0   3   2",
+        *extra,
+    ]
+    return "\n".join(records) + "\n"
+
+
+def test_the_small_file_is_read() -> None:
+    doc = parse_team_trf(small_file())
+    event = doc.event
+    assert event.system is TeamSystem.SWISS
+    assert event.scoring.boards == 2
+    assert [t.players for t in event.teams] == [(1, 2, 3), (4, 5), (7, 8)]
+    first, second = event.rounds
+    assert first.pab == 3 and second.pab == 2
+    (match,) = first.matches
+    assert (match.home, match.away) == (1, 2)
+    assert [(b.board, b.home_player, b.away_player, b.home_colour) for b in match.boards] == [
+        (1, 1, 4, Colour.WHITE),
+        (2, 2, 5, Colour.BLACK),
+    ]
+    (match,) = second.matches
+    # board 1 of the first-named team has White (352 WB): team 3
+    assert (match.home, match.away) == (3, 1)
+    assert [(b.board, b.home_player, b.away_player) for b in match.boards] == [(1, 7, 1), (2, 8, 3)]
+    assert [b.result for b in match.boards] == [GameResult.DRAW, GameResult.DRAW]
+
+
+def test_round_trip() -> None:
+    text = small_file()
+    written = write_team_trf(parse_team_trf(text))
+    assert write_team_trf(parse_team_trf(written)) == written
+    assert "0000 - U" in written  # the PAB team's cells stay U
+    records = [line for line in written.splitlines() if line[:3] in ("310", "320")]
+    # 310: number 5-7, name 9-40, match points 55-60, game points 62-67, rank 69-71,
+    # players in 5-column fields from column 73
+    assert [
+        (r[4:7], r[8:40].rstrip(), r[54:60], r[61:67], r[68:71], r[72:]) for r in records[:3]
+    ] == [
+        ("  1", "Rooks", "   3.0", "   2.5", "   ", "    1    2    3"),
+        ("  2", "Knights", "   2.0", "   2.5", "   ", "    4    5"),
+        ("  3", "Bishops", "   3.0", "   3.0", "   ", "    7    8"),
+    ]
+    assert records[3] == "320  2.0  2.0   3   2"
+
+
+def test_the_ranks_given_are_written() -> None:
+    written = write_team_trf(parse_team_trf(small_file()), ranks={1: 1, 3: 2, 2: 3})
+    ranks = {r[4:7]: r[68:71] for r in written.splitlines() if r.startswith("310")}
+    assert ranks == {"  1": "  1", "  2": "  3", "  3": "  2"}
+
+
+def test_a_team_file_is_still_refused_by_the_individual_reader() -> None:
+    assert is_team_trf(small_file())
+    with pytest.raises(TrfError, match=r"line \d+: record 310 .*team events are not supported"):
+        parse_trf(small_file())
+
+
+def test_system_from_record_192_or_as_given() -> None:
+    text = small_file().replace("FIDE_TEAM_MP_GP", "FIDE_TEAM_ROUNDROBIN")
+    assert parse_team_trf(text).event.system is TeamSystem.ROUND_ROBIN
+    assert parse_team_trf(text, system=TeamSystem.SWISS).event.system is TeamSystem.SWISS
+
+
+def test_record_362_sets_the_match_points() -> None:
+    text = small_file("362 TW 3.0   TD 1.0   TL 0.0").replace("320  2.0", "320  3.0")
+    text = text.replace("3.0    2.5", "4.0    2.5").replace("3.0    3.0", "4.0    3.0")
+    text = text.replace("2.0    2.5", "3.0    2.5")
+    scoring = parse_team_trf(text).event.scoring
+    assert (scoring.match_win, scoring.match_draw, scoring.match_loss) == (3, 1, 0)
+    assert scoring.pab_match == 3
+
+
+def test_trf16_013_records() -> None:
+    teams = (
+        "013 Rooks                            1    2    3",
+        "013 Knights                          4    5",
+        "013 Bishops                          7    8",
+    )
+    text = small_file(teams=teams)
+    doc = parse_team_trf(text)
+    assert [(t.number, t.name, t.players) for t in doc.event.teams] == [
+        (1, "Rooks", (1, 2, 3)),
+        (2, "Knights", (4, 5)),
+        (3, "Bishops", (7, 8)),
+    ]
+    written = write_team_trf(doc)
+    assert "013 Rooks                               1    2    3" in written
+    assert write_team_trf(parse_team_trf(written)) == written
+
+
+def test_record_330_a_forfeited_match() -> None:
+    """Round 3: team 1 wins its match against team 2 by forfeit; team 3 is idle."""
+    text = small_file("330 +-   3   1   2").replace("142 2", "142 3")
+    text = text.replace("3.0    2.5", "5.0    4.5")
+    doc = parse_team_trf(text)
+    third = doc.event.rounds[2]
+    (match,) = third.matches
+    assert (match.home, match.away, match.forfeit) == (1, 2, MatchForfeit.HOME_WINS)
+    assert third.unpaired == (3,)
+    written = write_team_trf(doc)
+    assert "330 +-   3   1   2" in written
+    assert write_team_trf(parse_team_trf(written)) == written
+
+
+def test_informative_records_are_kept() -> None:
+    text = small_file("801 Rooks      some note", "802 Knights    another")
+    written = write_team_trf(parse_team_trf(text))
+    assert written.splitlines()[-2:] == ["801 Rooks      some note", "802 Knights    another"]
+
+
+def _line_of(text: str, start: str) -> int:
+    return next(n for n, line in enumerate(text.splitlines(), 1) if line.startswith(start))
+
+
+def test_a_player_in_two_teams() -> None:
+    text = small_file().replace(
+        team(2, "Knights", [4, 5], "2.0", "2.5"), team(2, "Knights", [4, 5, 1], "2.0", "2.5")
+    )
+    line = _line_of(text, "310   2")
+    first = _line_of(text, "310   1")
+    with pytest.raises(
+        TrfError, match=rf"line {line}: player 1 is already in team 1 \(line {first}\)"
+    ):
+        parse_team_trf(text)
+
+
+def test_a_match_point_total_the_games_do_not_give() -> None:
+    text = small_file().replace("3.0    2.5", "4.0    2.5")
+    line = _line_of(text, "310   1")
+    with pytest.raises(
+        TrfError, match=rf"line {line}, columns 55-60: team 1 has 4 match points, the games give 3"
+    ):
+        parse_team_trf(text)
+
+
+def test_a_game_point_total_the_games_do_not_give() -> None:
+    text = small_file().replace("3.0    3.0", "3.0    3.5")
+    line = _line_of(text, "310   3")
+    with pytest.raises(TrfError, match=rf"line {line}, columns 62-67: team 3 has 7/2 game points"):
+        parse_team_trf(text)
+
+
+def test_a_pab_team_that_also_plays() -> None:
+    text = small_file().replace("320  2.0  2.0   3   2", "320  2.0  2.0   1   2")
+    line = _line_of(text, "320")
+    with pytest.raises(
+        TrfError, match=rf"line {line}: team 1 has the PAB of round 1 but plays a match"
+    ):
+        parse_team_trf(text)
+
+
+def test_a_pab_the_players_do_not_show() -> None:
+    text = small_file().replace("320  2.0  2.0   3   2", "320  2.0  2.0   000   2")
+    text = text.replace("320  2.0  2.0   000   2", "320  2.0  2.0 000   2")
+    line = _line_of(text, "320")
+    with pytest.raises(TrfError, match=rf"line {line}: record 320 gives round 1's PAB to no team"):
+        parse_team_trf(text)
+
+
+def test_team_mates_paired_together() -> None:
+    text = (
+        small_file()
+        .replace(team(2, "Knights", [4, 5], "2.0", "2.5"), team(2, "Knights", [5], "2.0", "2.5"))
+        .replace(
+            team(1, "Rooks", [1, 2, 3], "3.0", "2.5"), team(1, "Rooks", [1, 2, 3, 4], "3.0", "2.5")
+        )
+    )
+    with pytest.raises(TrfError, match=r"players 1 and 4 of team 1 are paired together in round 1"):
+        parse_team_trf(text)
+
+
+def test_boards_that_do_not_face_each_other() -> None:
+    """Team 2 lists 5 before 4: its board 1 (player 5) meets team 1's board 2."""
+    text = small_file().replace(
+        team(2, "Knights", [4, 5], "2.0", "2.5"), team(2, "Knights", [5, 4], "2.0", "2.5")
+    )
+    with pytest.raises(TrfError, match=r"player 1 \(team 1, board 1\) meets player 4, who is not"):
+        parse_team_trf(text)
+
+
+def test_a_player_in_no_team() -> None:
+    text = small_file().replace(
+        team(3, "Bishops", [7, 8], "3.0", "3.0"), team(3, "Bishops", [7], "3.0", "3.0")
+    )
+    line = _line_of(text, "001    8")
+    with pytest.raises(TrfError, match=rf"line {line}: player 8 is in no team"):
+        parse_team_trf(text)
+
+
+def test_a_team_player_without_a_001_record() -> None:
+    text = small_file().replace(
+        team(3, "Bishops", [7, 8], "3.0", "3.0"), team(3, "Bishops", [7, 8, 9], "3.0", "3.0")
+    )
+    line = _line_of(text, "310   3")
+    with pytest.raises(TrfError, match=rf"line {line}: team 3 lists player 9, who has no 001"):
+        parse_team_trf(text)
+
+
+def test_colours_against_record_352() -> None:
+    text = small_file().replace("352 WB", "352 WW")
+    with pytest.raises(TrfError, match=r"board 2 of team 1 has black, record 352 says W"):
+        parse_team_trf(text)
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        ("362 TX 3.0", r"362 code 'TX' is not TW, TD, TL or TP"),
+        ("330 ++   1   1   2", r"330 result '\+\+' is not"),
+        ("330 +-   1   1   1", r"330 pairs team 1 with itself"),
+        ("320  2.0  2.0   3   2", r"a second 320 record"),
+    ],
+)
+def test_malformed_team_records(extra: str, message: str) -> None:
+    with pytest.raises(TrfError, match=message):
+        parse_team_trf(small_file(extra))
+
+
+def test_a_forfeited_match_of_a_team_that_plays() -> None:
+    text = small_file("330 +-   1   1   2")
+    line = _line_of(text, "330")
+    with pytest.raises(TrfError, match=rf"line {line}: team 1's match of round 1 is forfeited"):
+        parse_team_trf(text)
+
+
+def test_a_file_without_team_records() -> None:
+    text = "\n".join(line for line in small_file().splitlines() if not line.startswith("310"))
+    with pytest.raises(TrfError, match="no team records"):
+        parse_team_trf(text)
+
+
+def test_310_and_013_together() -> None:
+    with pytest.raises(TrfError, match="record 013 beside 310 records"):
+        parse_team_trf(small_file("013 Pawns                            9"))
+
+
+def test_reference_file_totals_read_as_fractions() -> None:
+    data = json.loads((DATA / "v0006.json").read_text(encoding="utf-8"))
+    doc = parse_team_trf(data["trf"])
+    assert doc.event.scoring.pab_match == Fraction(2)
+    assert doc.event.rounds[0].pab == 9
+
+
+def test_a_reserve_written_absent_sits_out() -> None:
+    """`0000 - Z` for the reserve of a team that plays: not fielded, not an error."""
+    text = small_file().replace(player(3, ["", "   8 w ="]), player(3, ["0000 - Z", "   8 w ="]))
+    doc = parse_team_trf(text)
+    assert [b.home_player for b in doc.event.rounds[0].matches[0].boards] == [1, 2]
+    assert write_team_trf(parse_team_trf(write_team_trf(doc))) == write_team_trf(doc)
+
+
+def test_a_half_point_bye_beside_a_match() -> None:
+    text = small_file().replace(player(3, ["", "   8 w ="]), player(3, ["0000 - H", "   8 w ="]))
+    line = _line_of(text, "001    3")
+    with pytest.raises(
+        TrfError,
+        match=rf"line {line}: player 3 of team 1 has a half-point bye in round 1 while the team",
+    ):
+        parse_team_trf(text)
+
+
+def test_two_teams_with_a_bye_worth_a_win() -> None:
+    """Four one-board teams: 1 plays 2, and both 3 and 4 show `0000 - U`."""
+    text = "\n".join(
+        [
+            "012 Two byes",
+            player(1, ["   2 w 1"]),
+            player(2, ["   1 b 0"]),
+            player(3, ["0000 - U"]),
+            player(4, ["0000 - U"]),
+            *(team(n, f"T{n}", [n]) for n in range(1, 5)),
+        ]
+    )
+    with pytest.raises(TrfError, match=r"line 5: teams 3, 4 all have a bye worth a win in round 1"):
+        parse_team_trf(text)
