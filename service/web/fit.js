@@ -62,14 +62,16 @@ export function fitColumns(table, width) {
     const room = width - fixed;
     if (room >= least || scale * STEP < SMALLEST) {
       // names get up to SPARE_EM more than they need; room beyond that widens every
-      // column alike, so on a wide screen the numbers do not drift far from the names
+      // column alike (a number column by SPARE_EM at most, the names take what is left),
+      // so on a wide screen the numbers do not drift far from the names
       const wanted = needs.reduce((sum, w) => sum + w + SPARE_EM * em, 0);
-      const extra = needs.length ? Math.max(0, room - wanted) / heads.length : 0;
-      const given = share(needs, room - extra * heads.length);
+      const spare = needs.length ? Math.max(0, room - wanted) / heads.length : 0;
+      const extra = Math.min(spare, SPARE_EM * em);
+      const given = share(needs, room - extra * (heads.length - needs.length));
       let next = 0;
       heads.forEach((head, i) => {
-        const own = isName[i] ? given[next++] : widths[i];
-        head.style.width = `${Math.floor(own + extra)}px`;
+        const own = isName[i] ? given[next++] : widths[i] + extra;
+        head.style.width = `${Math.floor(own)}px`;
       });
       table.dataset.scale = scale.toFixed(2);
       return scale;
