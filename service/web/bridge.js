@@ -41,15 +41,15 @@ function boardsText(boards) {
 
 function rankingColumns(kind, scoring) {
   const base = [
-    { label: "#", cls: "num narrow", value: r => r.rank },
-    { label: "No", cls: "num narrow dim", value: r => r.number },
+    { label: "#", cls: "num", value: r => r.rank },
+    { label: "No", cls: "num dim", value: r => r.number },
     { label: kind === "teams" ? "Team" : "Pair", cls: "name", value: r => r.name },
   ];
   if (kind === "teams") {
     return base.concat([
-      { label: "Matches", cls: "num wide", value: r => r.matches ?? "–" },
+      { label: "Matches", cls: "num", value: r => r.matches ?? "–" },
       { label: "VP", cls: "num strong", value: r => fixed(r.score, 2) },
-      { label: "IMPs", cls: "num wide dim",
+      { label: "IMPs", cls: "num dim",
         value: r => `${fixed(r.imps_for, 0)} : ${fixed(r.imps_against, 0)}` },
     ]);
   }
@@ -57,7 +57,7 @@ function rankingColumns(kind, scoring) {
     return base.concat([
       { label: "Boards", cls: "num", value: r => r.boards },
       { label: "MP", cls: "num", value: r => fixed(r.score, 1) },
-      { label: "%", cls: "num wide strong", value: r => fixed(r.percent, 2) },
+      { label: "%", cls: "num strong", value: r => fixed(r.percent, 2) },
     ]);
   }
   return base.concat([
@@ -175,17 +175,17 @@ export class BridgeBoard extends LiveBoard {
       columns = [
         { label: "Match", cls: "name", value: s => `${name(s.home)} – ${name(s.away)}` },
         { label: "IMPs", cls: "num", value: s => (line(s) ? line(s).imps.join(" – ") : "") },
-        { label: "VP", cls: "num pair strong",
+        { label: "VP", cls: "num strong",
           value: s => (line(s) ? line(s).vp.map(v => fixed(v, 2)).join(" – ") : "") },
-        { label: "Boards in", cls: "num wide", value: progress },
+        { label: "Boards in", cls: "num", value: progress },
       ];
     } else {
       columns = [
         { label: "Table", cls: "num", value: s => s.tables[0] },
         { label: "NS", cls: "name", value: s => name(s.ns) },
         { label: "EW", cls: "name", value: s => name(s.ew) },
-        { label: "Boards", cls: "num wide dim", value: s => boardsText(s.boards) },
-        { label: "Results in", cls: "num wide", value: progress },
+        { label: "Boards", cls: "num dim", value: s => boardsText(s.boards) },
+        { label: "Results in", cls: "num", value: progress },
       ];
     }
     this.screen.right.show(`Round ${round.round}`, columns, round.sittings,

@@ -27,8 +27,8 @@ export function resultText(result) {
 
 function standingsColumns(standings) {
   const base = [
-    { label: "#", cls: "num narrow", value: r => r.rank },
-    { label: "No", cls: "num narrow dim", value: r => r.start_number },
+    { label: "#", cls: "num", value: r => r.rank },
+    { label: "No", cls: "num dim", value: r => r.start_number },
     { label: "Name", cls: "name", value: r => r.name },
     { label: "Rtg", cls: "num dim", value: r => r.rating || "" },
   ];
@@ -204,9 +204,9 @@ export class ChessBoard extends LiveBoard {
     this.screen.subtitle(`Registration open · ${count} ${count === 1 ? "player" : "players"} registered`);
     const federation = entries.some(p => p.federation);
     const columns = [
-      { label: "#", cls: "num narrow dim", value: p => p.order },
+      { label: "#", cls: "num dim", value: p => p.order },
       { label: "Name", cls: "name", value: p => p.name },
-      { label: "Rating", cls: "num wide", value: p => p.rating || "" },
+      { label: "Rating", cls: "num", value: p => p.rating || "" },
     ];
     if (federation) columns.push({ label: "Fed", cls: "num dim", value: p => p.federation || "" });
     this.screen.left.show("Registered players", columns, entries,

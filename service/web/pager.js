@@ -3,6 +3,7 @@
 // shown in turn every few seconds, with "Page 2 of 3 · rows 21–40 of 40" below it.
 
 import { el, setText } from "./dom.js";
+import { fitColumns, naturalWidth } from "./fit.js";
 
 const FLASH_MS = 3000;  // the `moved` animation's length (scoreboard.css)
 
@@ -13,6 +14,7 @@ export class Panel {
     this.heading = section.querySelector("h2");
     this.viewport = section.querySelector(".viewport");
     const table = section.querySelector("table");
+    this.table = table;
     this.head = table.tHead;
     this.body = table.tBodies[0];
     this.footer = section.querySelector(".pager");
@@ -23,6 +25,13 @@ export class Panel {
     this.perPage = 0;
     this.timer = null;
     this.flashTimer = null;
+    // the panel's size changes with the window and when the other panel comes or goes:
+    // the columns and the rows per page follow it
+    this.size = "";
+    new ResizeObserver(() => {
+      const size = `${this.viewport.clientWidth}x${this.viewport.clientHeight}`;
+      if (size !== this.size) this.layout();
+    }).observe(this.viewport);
   }
 
   /** Draw `rows` with `columns` ({label, cls, value(row)}); `key(row)` names a row and
@@ -48,15 +57,23 @@ export class Panel {
     this.layout();
   }
 
+  /** The panel's width that would show its whole table at full type size. */
+  need() {
+    return naturalWidth(this.table) + this.section.offsetWidth - this.viewport.clientWidth;
+  }
+
   hide() {
     this.section.hidden = true;
     this.stop();
   }
 
-  /** Work out how many rows fit and show the current page. */
+  /** Fit the columns to the panel's width (over every row, so the columns keep their
+   * widths from page to page), then work out how many rows fit and show the current page. */
   layout() {
     const rows = Array.from(this.body.rows);
     for (const row of rows) row.hidden = false;
+    this.size = `${this.viewport.clientWidth}x${this.viewport.clientHeight}`;
+    if (!this.section.hidden) fitColumns(this.table, this.viewport.clientWidth);
     if (rows.length === 0 || this.section.hidden) {
       this.pages = 1;
       this.page = 0;

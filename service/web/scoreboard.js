@@ -8,12 +8,14 @@ import { BridgeBoard } from "./bridge.js";
 import { ChessBoard } from "./chess.js";
 import { clock, setText } from "./dom.js";
 import { LiveFeed } from "./feed.js";
+import { share } from "./fit.js";
 import { Panel } from "./pager.js";
 
 const where = /^(.*)\/(tournaments|bridge\/events)\/([^/]+)\/scoreboard\/?$/.exec(location.pathname);
 const options = new URLSearchParams(location.search);
 const seconds = Math.min(120, Math.max(2, Number(options.get("page")) || 10));
 const token = options.get("token");
+const LEAST_SHARE = 0.34;  // the narrower of two panels keeps at least this share of the width
 
 const $ = id => document.getElementById(id);
 
@@ -53,8 +55,26 @@ const screen = {
     setText($("ticker"), `${clock(new Date())} · ${text}`);
   },
 
+  /** One panel across the screen (`on`), or two side by side. */
   wide(on) {
     document.body.classList.toggle("wide", on);
+    this.balance();
+  },
+
+  /** Share the screen's width between two panels by what their tables need: the smaller
+   * need is met first and the room left is split evenly, but neither panel gets less
+   * than a third of the width (the standings beside a long pairing list stay usable). */
+  balance() {
+    const panels = [this.left, this.right];
+    for (const panel of panels) panel.section.style.flex = "";
+    if (panels.some(panel => panel.section.hidden)) return;
+    const total = panels.reduce((sum, panel) => sum + panel.section.offsetWidth, 0);
+    const least = total * LEAST_SHARE;
+    const [left] = share(panels.map(panel => panel.need()), total);
+    const width = Math.min(total - least, Math.max(least, left));
+    this.left.section.style.flex = `${width} 1 0`;
+    this.right.section.style.flex = `${total - width} 1 0`;
+    for (const panel of panels) panel.layout();
   },
 
   problem(error) {
@@ -77,11 +97,6 @@ const screen = {
       : "Connection lost · reconnecting…");
   },
 };
-
-window.addEventListener("resize", () => {
-  screen.left.layout();
-  screen.right.layout();
-});
 
 async function main() {
   if (!where) {
