@@ -104,42 +104,130 @@ def test_forbidden_pairs_are_avoided() -> None:
     assert frozenset((1, 3)) not in unordered(pair_team_round(teams, 2, settings))
 
 
-def test_odd_score_group_takes_one_upfloater_the_largest_tpn_below() -> None:
+def test_odd_score_group_takes_one_upfloater_the_smallest_tpn_below() -> None:
     teams = [t(1, 2), t(2, 2), t(3, 2)] + [t(n, 0) for n in range(4, 9)]
     result = pair_team_round(teams, 2, SETTINGS)
-    # bracket 1, 2, 3 + upfloater 8: S1 = 1, 2; S2 = 3, 8
-    assert unordered(result) == {frozenset(p) for p in [(1, 3), (2, 8), (4, 6), (5, 7)]}
-    assert "bracket 2: upfloaters 8" in result.notes
+    # 3.5.3/3.5.4: {4} is the first set; bracket 1, 2, 3, 4 pairs 1-3, 2-4
+    assert unordered(result) == {frozenset(p) for p in [(1, 3), (2, 4), (5, 7), (6, 8)]}
+    assert "bracket 2: upfloaters 4" in result.notes
 
 
-def test_upfloaters_come_from_the_highest_score_first() -> None:
+def test_c5_upfloaters_come_from_the_highest_score_first() -> None:
     teams = [t(1, 4), t(2, 4), t(3, 4), t(4, 2), t(5, 0), t(6, 0), t(7, 0), t(8, 0)]
     result = pair_team_round(teams, 3, SETTINGS)
-    assert frozenset((2, 4)) in unordered(result)  # 4 (2 points) floats, not an 0-pointer
+    assert "bracket 4: upfloaters 4" in result.notes
+    assert frozenset((2, 4)) in unordered(result)
 
 
-def test_upfloater_that_would_break_the_rest_is_passed_over() -> None:
-    # 8 would float, but 4 has met 5, 6 and 7 and could then not be paired
+def test_c3_an_upfloater_that_would_break_the_rest_is_passed_over() -> None:
+    # 4 would float first, but 8 has met 5, 6 and 7 and could then not be paired
     teams = [
         t(1, 2),
         t(2, 2),
         t(3, 2),
-        t(4, 0, met=(5, 6, 7)),
-        t(5, 0, met=(4,)),
-        t(6, 0, met=(4,)),
-        t(7, 0, met=(4,)),
-        t(8, 0),
+        t(4, 0),
+        t(5, 0, met=(8,)),
+        t(6, 0, met=(8,)),
+        t(7, 0, met=(8,)),
+        t(8, 0, met=(5, 6, 7)),
     ]
     result = pair_team_round(teams, 2, SETTINGS)
-    assert "bracket 2: upfloaters 7" in result.notes
+    assert "bracket 2: upfloaters 5" in result.notes
     assert frozenset((4, 8)) in unordered(result)
 
 
-def test_a_bracket_that_cannot_pair_inside_takes_two_upfloaters() -> None:
+def test_c4_a_bracket_that_cannot_pair_inside_takes_two_upfloaters() -> None:
     teams = [t(1, 2, met=(2,)), t(2, 2, met=(1,)), t(3, 0), t(4, 0), t(5, 0), t(6, 0)]
     result = pair_team_round(teams, 2, SETTINGS)
-    assert "bracket 2: upfloaters 6, 5" in result.notes
-    assert unordered(result) == {frozenset(p) for p in [(1, 5), (2, 6), (3, 4)]}
+    assert "bracket 2: upfloaters 3, 4" in result.notes
+    assert unordered(result) == {frozenset(p) for p in [(1, 3), (2, 4), (5, 6)]}
+
+
+def test_3_5_4_example_upfloater_sets_2_6_8_then_2_6_1() -> None:
+    # The text's example: 2, 6, 8 have 3 points, 1, 3, 5 have 2.5, three upfloaters
+    # are needed (the top-scoregroup 4, 7, 9 has met within itself); sets are ordered
+    # {2,6,8} < {2,6,1} < {2,6,3} < ...; 8 has met 4, 7 and 9, so {2,6,8} cannot be
+    # paired and [C5] takes {2,6,1}.
+    top = (4, 7, 9)
+    teams = [
+        t(4, 4, met=(7, 9, 8)),
+        t(7, 4, met=(4, 9, 8)),
+        t(9, 4, met=(4, 7, 8)),
+        t(2, 3),
+        t(6, 3),
+        t(8, 3, met=top),
+        t(1, 2.5),
+        t(3, 2.5),
+        t(5, 2.5),
+        t(10, 0),
+    ]
+    result = pair_team_round(teams, 4, SETTINGS)
+    assert result.notes[0] == "bracket 4: upfloaters 2, 6, 1"
+    # bracket 1, 2, 4, 6, 7, 9: tops 1, 2, 4 (4-9 met, so 4 takes 6), then 3 + 8, 5 + 10
+    assert unordered(result) == {frozenset(p) for p in [(1, 7), (2, 9), (4, 6), (3, 8), (5, 10)]}
+
+
+def test_c6_keeps_the_following_scoregroup_pairable() -> None:
+    # {4} comes first, but would leave 5 and 6 (who met) as the 2-point scoregroup
+    teams = [
+        t(1, 4),
+        t(2, 4),
+        t(3, 4),
+        t(4, 2),
+        t(5, 2, met=(6,)),
+        t(6, 2, met=(5,)),
+        t(7, 0),
+        t(8, 0),
+    ]
+    result = pair_team_round(teams, 3, SETTINGS)
+    assert result.notes[0] == "bracket 4: upfloaters 5"
+
+
+@pytest.mark.parametrize(("round_number", "upfloater"), [(3, 5), (8, 4), (9, 4)])
+def test_c7_avoids_an_upfloater_that_floated_last_round(round_number: int, upfloater: int) -> None:
+    teams = [t(1, 4), t(2, 4), t(3, 4), t(4, 2), t(5, 2), t(6, 0), t(7, 0)]
+    teams[3] = TeamState(4, 2, floated_last_round=True)
+    teams.append(t(8, 0))
+    # not in the last two rounds (8 and 9 of 9): there [C7] does not apply
+    assert pair_team_round(teams, round_number, SETTINGS).notes[0] == (
+        f"bracket 4: upfloaters {upfloater}"
+    )
+
+
+@pytest.mark.parametrize(
+    ("round_number", "expected"), [(3, [(1, 4), (2, 3)]), (8, [(1, 3), (2, 4)])]
+)
+def test_c10_an_upfloater_avoids_an_opponent_that_floated(
+    round_number: int, expected: list[tuple[int, int]]
+) -> None:
+    teams = [
+        t(1, 4),
+        TeamState(2, 4, floated_last_round=True),
+        t(3, 4),
+        t(4, 2),
+        t(5, 0),
+        t(6, 0),
+        t(7, 0),
+        t(8, 0),
+    ]
+    result = pair_team_round(teams, round_number, SETTINGS)
+    top_bracket = {frozenset(p) for p in expected}
+    assert top_bracket <= unordered(result)
+
+
+def test_3_6_identifier_orders_all_top_members_before_bottom_members() -> None:
+    # 6 has met 1, 2 and 3, so the tops cannot be 1, 2, 3; the first identifier is
+    # 1 2 4 | 3 5 6 (1-3, 2-5, 4-6), ahead of 1 2 5 | 4 3 6 (1-4, 2-3, 5-6)
+    teams = [
+        t(1, met=(6,)),
+        t(2, met=(6,)),
+        t(3, met=(6,)),
+        t(4),
+        t(5),
+        t(6, met=(1, 2, 3)),
+    ]
+    result = pair_team_round(teams, 2, SETTINGS)
+    assert unordered(result) == {frozenset(p) for p in [(1, 3), (2, 5), (4, 6)]}
 
 
 def test_c8_colour_preferences_choose_between_candidates() -> None:
@@ -151,8 +239,8 @@ def test_c8_colour_preferences_choose_between_candidates() -> None:
         t(4, 2, colours=(W, W)),
     ]
     assert pairs(pair_team_round(teams, 3, SETTINGS)) == [(1, 3), (2, 4)]
-    # 1, 3 prefer White, 2, 4 Black: the fold clashes twice, the transposition
-    # 1-4, 2-3 not at all, so it is taken
+    # 1, 3 prefer White, 2, 4 Black: the fold clashes twice; the next identifier,
+    # 1 2 | 4 3 (1-4, 2-3), not at all, so it is taken
     teams[1] = t(2, 2, colours=(W, W))
     teams[2] = t(3, 2, colours=(B, B))
     assert pairs(pair_team_round(teams, 3, SETTINGS)) == [(1, 4), (3, 2)]

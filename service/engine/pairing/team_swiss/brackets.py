@@ -1,23 +1,21 @@
 """Pairing one bracket of the team Swiss (FIDE C.04.6 art. 3.6; readings in
 docs/rules/team-swiss.md).
 
-A bracket's teams are in pairing order (score, then TPN) and split into the top half
-S1 and the bottom half S2. Candidate pairings are taken in lexicographic order: the
-highest unpaired team tries S2 teams first, in order, then the S1 teams below it; so
-the first candidate is the natural S1-v-S2 pairing, then the S2 transpositions, then
-pairings inside S1. The chosen pairing is the first in that order among those that
-satisfy the absolute criterion (no two teams meet twice) and are best by the colour
-criteria (fewest teams without their preference, then, type B, fewest without a
-strong preference).
+In every pair the team with the smaller TPN is the top member (3.6.1). A pairing's
+identifier is its top members' TPNs in ascending order followed by their bottom
+members' TPNs in the same order (3.6.2); pairings are ordered lexicographically by
+identifier (3.6.3) and the first one that complies with [C1] (hard) and best with
+[C8], [C9] and [C10] (minimised in that order) is chosen (3.6.4). The first identifier
+of all is the natural S1-v-S2 pairing (1 v m+1, 2 v m+2, ...).
 
-Search: greedy with an oracle instead of a blind enumeration. The oracle tells the
-best criteria value a partial pairing can still reach (a maximum-cardinality matching
-when no colour clash is involved, a maximum-weight matching otherwise), so each
-accepted pair keeps the optimum reachable and the walk never backtracks. A matching
-the oracle returned is kept as a witness: while the witness already pairs the current
-team with the candidate, no new oracle call is needed. At most n/2 steps, each trying
-at most n candidates, each oracle call polynomial: O(n^4) worst case per bracket,
-near O(n^2) in practice.
+Search: no enumeration of the (n-1)!! pairings. The best criteria value is computed
+once by a matching (maximum cardinality on the cost-free pairs when that value is 0,
+maximum weight otherwise). Then the identifier is fixed position by position: first
+the top members (the smallest TPN that can still be a top member of an optimal
+pairing), then each top member's bottom member (the smallest that keeps an optimal
+pairing). Each "can still" is one matching call on the constrained graph, skipped
+when the last matching found already agrees. So at most n^2 matching calls per
+bracket, a few in the common case (the first candidate usually works).
 """
 
 from __future__ import annotations
@@ -26,145 +24,163 @@ from collections.abc import Callable, Sequence
 
 from service.engine.pairing.matching import MatchingError, WeightedMatcher, maximum_matching
 
-__all__ = ["Clash", "Compatible", "pair_bracket"]
+__all__ = ["Compatible", "Cost", "pair_bracket"]
 
 Compatible = Callable[[int, int], bool]
-"""May these two teams (by number) meet?"""
-Clash = Callable[[int, int], tuple[int, int]]
-"""(teams losing a preference, teams losing a strong preference) if they meet."""
+"""May these two teams (by TPN) meet? ([C1] and forbidden pairs.)"""
+Cost = Callable[[int, int], int]
+"""The criteria cost of a pair, [C8] > [C9] > [C10] already weighed into one integer."""
+
+_TOP, _BOTTOM = 1, 2
 
 
-def candidate_order(size: int, index: int) -> list[int]:
-    """Partners for the team at `index`: S2 teams in order, then lower S1 teams."""
-    half = size // 2
-    later = range(index + 1, size)
-    return [j for j in later if j >= half] + [j for j in later if j < half]
+class _Search:
+    """Positions 0..n-1 are the bracket's teams in TPN order."""
+
+    def __init__(self, teams: Sequence[int], compatible: Compatible, cost: Cost) -> None:
+        self.teams = sorted(teams)
+        self.n = len(self.teams)
+        self.compatible = compatible
+        self.cost = cost
+        self.role = [0] * self.n
+        self.fixed: dict[int, int] = {}
+        self.target = 0
+        self.weighted = False
+        self.witness: dict[int, int] = {}
+
+    # ------------------------------------------------------------------ edges
+    def allowed(self, u: int, v: int) -> bool:
+        if u > v:
+            u, v = v, u
+        if self.role[u] == _BOTTOM or self.role[v] == _TOP:
+            return False
+        a, b = self.teams[u], self.teams[v]
+        if not self.compatible(a, b):
+            return False
+        return self.weighted or self.cost(a, b) == 0
+
+    def pair_cost(self, u: int, v: int) -> int:
+        return self.cost(self.teams[u], self.teams[v])
+
+    # ----------------------------------------------------------------- oracle
+    def solve(self) -> dict[int, int] | None:
+        """An optimal pairing of the free positions under the current roles, or None."""
+        free = [i for i in range(self.n) if i not in self.fixed]
+        spent = sum(self.pair_cost(u, v) for u, v in self.fixed.items() if u < v)
+        if not self.weighted:
+            mate = maximum_matching(free, self.allowed)
+            if any(m == -1 for m in mate):
+                return None
+            return {free[i]: free[m] for i, m in enumerate(mate)}
+        found = _min_cost_matching(free, self.allowed, self.pair_cost)
+        if found is None or found[0] + spent != self.target:
+            return None
+        return found[1]
+
+    def agrees(self) -> bool:
+        """Does the last witness respect the current roles and fixed pairs?"""
+        for u, v in self.witness.items():
+            if u < v and not (self.role[u] != _BOTTOM and self.role[v] != _TOP):
+                return False
+        return all(self.witness.get(u) == v for u, v in self.fixed.items())
+
+    def feasible(self) -> bool:
+        if self.agrees():
+            return True
+        found = self.solve()
+        if found is None:
+            return False
+        self.witness = {**found, **self.fixed}
+        return True
 
 
-def pair_bracket(
-    teams: Sequence[int], compatible: Compatible, clash: Clash
-) -> list[tuple[int, int]]:
-    """The bracket's pairs (higher-placed team first), in the order they were fixed.
-
-    `teams` is in pairing order and must be perfectly pairable (the caller ensures it).
-    """
-    size = len(teams)
-    if size == 0:
-        return []
-    clash_free = not any(
-        clash(teams[i], teams[j]) != (0, 0)
-        for i in range(size)
-        for j in range(i + 1, size)
-        if compatible(teams[i], teams[j])
-    )
-    if clash_free:
-        return _greedy_cardinality(teams, compatible)
-
-    def without_clash(a: int, b: int) -> bool:
-        return compatible(a, b) and clash(a, b) == (0, 0)
-
-    if all(m != -1 for m in maximum_matching(teams, without_clash)):
-        return _greedy_cardinality(teams, without_clash)
-    return _greedy_weighted(teams, compatible, clash)
-
-
-def _greedy_cardinality(teams: Sequence[int], compatible: Compatible) -> list[tuple[int, int]]:
-    size = len(teams)
-    witness = _mates(teams, compatible, list(range(size)))
-    if witness is None:
-        raise ValueError("bracket cannot be paired")
-    paired = [False] * size
-    pairs: list[tuple[int, int]] = []
-    for a in range(size):
-        if paired[a]:
-            continue
-        for c in candidate_order(size, a):
-            if paired[c] or not compatible(teams[a], teams[c]):
-                continue
-            if witness.get(a) != c:
-                rest = [i for i in range(size) if not paired[i] and i not in (a, c)]
-                found = _mates(teams, compatible, rest)
-                if found is None:
-                    continue
-                witness = found
-            paired[a] = paired[c] = True
-            pairs.append((teams[a], teams[c]))
-            break
-        else:  # pragma: no cover - the witness guarantees a partner
-            raise ValueError(f"no partner for team {teams[a]}")
-    return pairs
-
-
-def _mates(teams: Sequence[int], compatible: Compatible, rest: list[int]) -> dict[int, int] | None:
-    """A perfect matching of the bracket positions `rest` as a mate map, or None."""
-    players = [teams[i] for i in rest]
-    mate = maximum_matching(players, compatible)
-    if any(m == -1 for m in mate):
+def _min_cost_matching(
+    free: list[int], allowed: Compatible, pair_cost: Callable[[int, int], int]
+) -> tuple[int, dict[int, int]] | None:
+    size = len(free)
+    costs = {}
+    for x in range(size):
+        for y in range(x + 1, size):
+            u, v = free[x], free[y]
+            if allowed(u, v):
+                costs[(x, y)] = pair_cost(u, v)
+    if not costs and size:
         return None
-    return {rest[v]: rest[m] for v, m in enumerate(mate)}
+    top = max(costs.values(), default=0)
+    base = top * (size + 1) + 1  # a pair more always outweighs any cost saving
+    matcher = WeightedMatcher(size)
+    for (x, y), c in costs.items():
+        matcher.set_weight(x, y, base - c)
+    try:
+        matcher.solve()
+    except MatchingError:
+        return None
+    mate = matcher.matching()
+    if any(m == x for x, m in enumerate(mate)):
+        return None
+    total = sum(costs[(x, m)] for x, m in enumerate(mate) if x < m)
+    return total, {free[x]: free[m] for x, m in enumerate(mate)}
 
 
-def _greedy_weighted(
-    teams: Sequence[int], compatible: Compatible, clash: Clash
-) -> list[tuple[int, int]]:
-    """Greedy with a maximum-weight oracle: weight = criteria value scaled, plus a
-    small bonus toward lexicographic order so the witness usually agrees."""
-    size = len(teams)
-    k9 = 1
-    k8 = size + 1
-    base = k8 * (size + 1) + 1
-    scale = size * size + 1  # tie-break bonuses of a whole matching stay below one unit
-    rank: dict[tuple[int, int], int] = {}
-    for i in range(size):
-        for r, j in enumerate(candidate_order(size, i)):
-            rank[(i, j)] = r
+def _fold(search: _Search) -> dict[int, int] | None:
+    """The first identifier (1 v m+1, ...), when it is legal and costs nothing."""
+    half = search.n // 2
+    pairs = [(i, i + half) for i in range(half)]
+    for u, v in pairs:
+        a, b = search.teams[u], search.teams[v]
+        if not search.compatible(a, b) or search.cost(a, b):
+            return None
+    return {**{u: v for u, v in pairs}, **{v: u for u, v in pairs}}
 
-    def main_weight(i: int, j: int) -> int:
-        c8, c9 = clash(teams[i], teams[j])
-        return base - c8 * k8 - c9 * k9
 
-    def solve(rest: list[int]) -> tuple[int, dict[int, int]]:
-        matcher = WeightedMatcher(len(rest))
-        for x, i in enumerate(rest):
-            for y in range(x + 1, len(rest)):
-                j = rest[y]
-                lo, hi = (i, j) if i < j else (j, i)
-                if compatible(teams[lo], teams[hi]):
-                    bonus = size - rank[(lo, hi)]
-                    matcher.set_weight(x, y, main_weight(lo, hi) * scale + bonus)
-        try:
-            matcher.solve()
-        except MatchingError:
-            return -1, {}
-        mate = matcher.matching()
-        total = 0
-        mates: dict[int, int] = {}
-        for x, y in enumerate(mate[: len(rest)]):
-            if y != x:
-                mates[rest[x]] = rest[y]
-                if x < y:
-                    total += main_weight(min(rest[x], rest[y]), max(rest[x], rest[y]))
-        return total, mates
+def pair_bracket(teams: Sequence[int], compatible: Compatible, cost: Cost) -> list[tuple[int, int]]:
+    """The bracket's pairs as (top member, bottom member) TPNs, top members ascending.
 
-    paired = [False] * size
-    target, witness = solve(list(range(size)))
-    pairs: list[tuple[int, int]] = []
-    for a in range(size):
-        if paired[a]:
-            continue
-        for c in candidate_order(size, a):
-            if paired[c] or not compatible(teams[a], teams[c]):
+    `teams` must admit a pairing complying with [C1] (the caller ensures it).
+    """
+    search = _Search(teams, compatible, cost)
+    n, t = search.n, search.teams
+    if n == 0:
+        return []
+    fold = _fold(search)
+    if fold is not None:
+        return [(t[u], t[v]) for u, v in sorted(fold.items()) if u < v]
+    first = search.solve()  # cost-free pairs only
+    if first is None:
+        search.weighted = True
+        best = _min_cost_matching(list(range(n)), search.allowed, search.pair_cost)
+        if best is None:
+            raise ValueError("bracket cannot be paired")
+        search.target, first = best
+    search.witness = first
+    # Top members, smallest first (3.6.2: the identifier starts with them).
+    tops: list[int] = []
+    lowest = 0
+    for _ in range(n // 2):
+        for x in range(lowest, n):
+            saved = search.role[:]
+            for y in range(lowest, x):
+                search.role[y] = _BOTTOM
+            search.role[x] = _TOP
+            if search.feasible():
+                tops.append(x)
+                lowest = x + 1
+                break
+            search.role = saved
+        else:  # pragma: no cover - the witness guarantees a top member
+            raise ValueError("no top member found")
+    for y in range(n):
+        if search.role[y] == 0:
+            search.role[y] = _BOTTOM
+    # Then each top member's bottom member, smallest first.
+    for u in tops:
+        for v in range(u + 1, n):
+            if search.role[v] != _BOTTOM or v in search.fixed or not search.allowed(u, v):
                 continue
-            if witness.get(a) != c:
-                rest = [i for i in range(size) if not paired[i] and i not in (a, c)]
-                value, found = solve(rest)
-                if value + main_weight(a, c) != target or len(found) != len(rest):
-                    continue
-                witness = found
-            paired[a] = paired[c] = True
-            target -= main_weight(a, c)
-            pairs.append((teams[a], teams[c]))
-            break
-        else:  # pragma: no cover - the witness guarantees a partner
-            raise ValueError(f"no partner for team {teams[a]}")
-    return pairs
+            search.fixed[u], search.fixed[v] = v, u
+            if search.feasible():
+                break
+            del search.fixed[u], search.fixed[v]
+        else:  # pragma: no cover - the witness guarantees a bottom member
+            raise ValueError("no bottom member found")
+    return [(t[u], t[search.fixed[u]]) for u in tops]

@@ -1,27 +1,25 @@
 """One round of the team Swiss (FIDE C.04.6; docs/rules/team-swiss.md).
 
-Steps, each a separate function:
+Steps (art. 3.3.2), each a separate function:
 
 1. Pairing order (art. 1.2): primary score descending, then TPN.
-2. Completion (C3): the teams to pair must admit a complete pairing with no two teams
-   meeting twice; otherwise `PairingError`.
-3. Pairing-allocated bye (art. 3.4) when the count is odd: the eligible team (C2: no
-   PAB and no forfeit win before) with the lowest score, then the most matches played,
-   then the largest TPN, whose removal leaves a complete pairing.
-4. Brackets from the top score group down (art. 3.5): a bracket is a score group's
-   teams plus the fewest upfloaters from lower groups that let both the bracket and
-   everything below it be paired completely; upfloaters come from the highest scores
-   first, within a score the largest TPN first.
-5. Each bracket is paired by `brackets.pair_bracket` (art. 3.6).
-6. Colours by art. 4 (`colours.allocate`); tables ordered by the higher score of the
-   two teams, then the smaller TPN of the two.
+2. Pairing-allocated bye (art. 3.4) when the count is odd: among teams allowed one
+   ([C2]: no PAB and no match won by forfeit before) and leaving a legal pairing for
+   the rest ([C3]), the lowest score, then the most matches played, then the largest
+   TPN. With an even count the teams must admit a legal pairing ([C3]).
+3. Brackets from the top-scoregroup down (art. 3.2, 3.5): the top-scoregroup plus the
+   upfloaters `upfloaters.choose_upfloaters` picks.
+4. Each bracket paired by `brackets.pair_bracket` (art. 3.6), the pair cost weighing
+   [C8] over [C9] over [C10].
+5. Colours by art. 4 (`colours.allocate`); matches ordered by the higher score of the
+   two teams, then the higher sum of scores, then the smaller TPN (C.04.2 art. 3, as
+   the preface applies it).
 
 Teams absent from the round (announced byes, withdrawals) are simply not passed in.
 """
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Sequence
 
 from service.engine.pairing.matching import perfectly_matchable
@@ -38,6 +36,7 @@ from service.engine.pairing.team_swiss.model import (
     TeamState,
     TeamSwissSettings,
 )
+from service.engine.pairing.team_swiss.upfloaters import choose_upfloaters
 
 __all__ = ["UPFLOATER_SET_LIMIT", "pair_team_round", "pairing_order"]
 
@@ -75,27 +74,35 @@ def pair_team_round(
         raise PairingError("no complete pairing exists: teams have met too often")
 
     last_round = round_number >= settings.rounds
+    float_criteria = round_number < settings.rounds - 1  # [C7], [C10]: not the last two
     kind = settings.colour_preferences
     prefs = {t.number: colour_preference(t, kind, last_round=last_round) for t in ordered}
-
-    def clash(a: int, b: int) -> tuple[int, int]:
-        return preference_clash(prefs[a], prefs[b], kind)
-
-    pairs: list[tuple[int, int]] = []
     primary = settings.primary_score
     score = {t.number: t.score(primary) for t in ordered}
+
+    def floated(n: int) -> bool:
+        return float_criteria and by_number[n].floated_last_round
+
+    pairs: list[tuple[int, int]] = []
     remaining = numbers
+    weight = len(numbers) + 1
     while remaining:
         top = score[remaining[0]]
         residents = [n for n in remaining if score[n] == top]
         lower = [n for n in remaining if score[n] != top]
-        upfloaters = _upfloaters(residents, lower, score, compatible)
+        upfloaters = set(choose_upfloaters(residents, lower, score, compatible, floated))
         if upfloaters:
-            notes.append(f"bracket {top:g}: upfloaters {', '.join(map(str, upfloaters))}")
-        chosen = set(upfloaters)
-        bracket = residents + [n for n in lower if n in chosen]
-        pairs.extend(pair_bracket(bracket, compatible, clash))
-        remaining = [n for n in lower if n not in chosen]
+            listed = sorted(upfloaters, key=lambda n: (-score[n], n))
+            notes.append(f"bracket {top:g}: upfloaters {', '.join(map(str, listed))}")
+
+        def cost(a: int, b: int, ups: set[int] = upfloaters) -> int:
+            c8, c9 = preference_clash(prefs[a], prefs[b], kind)
+            c10 = (a in ups and floated(b)) + (b in ups and floated(a))
+            return (c8 * weight + c9) * weight + c10
+
+        bracket = residents + [n for n in lower if n in upfloaters]
+        pairs.extend(pair_bracket(bracket, compatible, cost))
+        remaining = [n for n in lower if n not in upfloaters]
 
     matches = _matches(pairs, by_number, settings, last_round)
     return TeamPairing(round_number, matches, bye, tuple(notes))
@@ -130,49 +137,6 @@ def _pairing_allocated_bye(
     raise PairingError("no team can take the pairing-allocated bye and leave a complete pairing")
 
 
-def _upfloaters(
-    residents: list[int],
-    lower: list[int],
-    score: dict[int, float],
-    compatible: Compatible,
-) -> list[int]:
-    """Art. 3.5: the fewest upfloaters (C4), from the highest scores (C5), within a score
-    the largest TPN first, such that the bracket and all below it can be paired (C3)."""
-    candidates = sorted(lower, key=lambda n: (-score[n], -n))
-    size = len(residents) % 2
-    while size <= len(candidates):
-        best: tuple[tuple[float, ...], tuple[int, ...]] | None = None
-        best_set: tuple[int, ...] = ()
-        examined = 0
-        for combo in itertools.combinations(range(len(candidates)), size):
-            examined += 1
-            if examined > UPFLOATER_SET_LIMIT and best is not None:
-                break
-            chosen = [candidates[i] for i in combo]
-            key = (tuple(sorted(-score[n] for n in chosen)), combo)
-            if best is not None and key >= best:
-                continue
-            if _feasible(residents, lower, chosen, compatible):
-                best, best_set = key, tuple(chosen)
-            if size <= 1 and best is not None:
-                break
-        if best is not None:
-            return list(best_set)
-        size += 2
-    raise PairingError("no upfloaters complete the pairing")  # pragma: no cover
-
-
-def _feasible(
-    residents: list[int], lower: list[int], chosen: list[int], compatible: Compatible
-) -> bool:
-    picked = set(chosen)
-    bracket = residents + chosen
-    below = [n for n in lower if n not in picked]
-    return perfectly_matchable(bracket, compatible) and (
-        not below or perfectly_matchable(below, compatible)
-    )
-
-
 def _matches(
     pairs: list[tuple[int, int]],
     by_number: dict[int, TeamState],
@@ -192,9 +156,9 @@ def _matches(
         for a, b in pairs
     ]
 
-    def table_key(pair: tuple[int, int]) -> tuple[float, int]:
-        a, b = by_number[pair[0]], by_number[pair[1]]
-        return (-max(a.score(primary), b.score(primary)), min(a.number, b.number))
+    def table_key(pair: tuple[int, int]) -> tuple[float, float, int]:
+        sa, sb = by_number[pair[0]].score(primary), by_number[pair[1]].score(primary)
+        return (-max(sa, sb), -(sa + sb), min(pair))
 
     coloured.sort(key=table_key)
     return tuple(TeamMatch(i, w, b) for i, (w, b) in enumerate(coloured, start=1))

@@ -4,7 +4,8 @@ program for a random tournament generator; C.04.6 for the pairing).
 Teams get ratings drawn from a seeded generator, TPNs by rating; every round is paired
 by `pair_team_round` from the history so far, and each board's result is drawn by the
 Elo expectation of the two teams (a third of the non-decisive share draws). Match
-points 2/1/0; the PAB scores a match win and half the boards in game points. The
+points 2/1/0; the PAB scores a drawn match (art. 1.4: 1 match point, half the boards in
+game points). A team floated when its opponent had a different primary score. The
 first-named team has White on the odd boards (`board_colours`). Every round can then
 be replayed from `states_before` and checked.
 """
@@ -46,7 +47,9 @@ def states_before(tournament: TeamTournament, round_number: int) -> list[TeamSta
     """Every team's state before `round_number` (1-based), rebuilt from the results."""
     states = {n: TeamState(n) for n in range(1, tournament.teams + 1)}
     boards = tournament.boards
+    primary = tournament.settings.primary_score
     for played in tournament.rounds[: round_number - 1]:
+        before = {n: s.score(primary) for n, s in states.items()}
         seen: set[int] = set()
         for match, (gw, gb) in zip(played.pairing.matches, played.game_points, strict=True):
             for me, other, mine, theirs, colour in (
@@ -63,6 +66,7 @@ def states_before(tournament: TeamTournament, round_number: int) -> list[TeamSta
                     (*s.colours, colour),
                     s.received_pab,
                     s.scored_without_playing,
+                    before[me] != before[other],
                 )
                 seen.add(me)
         for n, s in states.items():
@@ -71,12 +75,13 @@ def states_before(tournament: TeamTournament, round_number: int) -> list[TeamSta
             got_bye = n == played.pairing.bye
             states[n] = TeamState(
                 n,
-                s.match_points + (2.0 if got_bye else 0.0),
+                s.match_points + (1.0 if got_bye else 0.0),
                 s.game_points + (boards / 2 if got_bye else 0.0),
                 s.opponents,
                 (*s.colours, None),
                 s.received_pab or got_bye,
                 s.scored_without_playing,
+                False,
             )
     return [states[n] for n in range(1, tournament.teams + 1)]
 

@@ -60,7 +60,10 @@ class TeamState:
     received_pab: bool = False
     """Already had a pairing-allocated bye."""
     scored_without_playing: bool = False
-    """Already won a match by forfeit (C.04.1.d: then no PAB)."""
+    """Already won a match by forfeit (C2: then no PAB)."""
+    floated_last_round: bool = False
+    """Played the previous round against a team with a different score (a floater,
+    art. 1.5; used by C7 and C10)."""
 
     def score(self, primary: PrimaryScore) -> float:
         return self.match_points if primary is PrimaryScore.MATCH else self.game_points
