@@ -97,20 +97,33 @@ class _Search:
 def _min_cost_matching(
     free: list[int], allowed: Compatible, pair_cost: Callable[[int, int], int]
 ) -> tuple[int, dict[int, int]] | None:
+    """A perfect matching of `free` with the least total cost, or None.
+
+    Among equally cheap matchings the weights lean toward small top members (a small
+    sum of top-member positions), so that the matching found often already has the
+    top members the identifier walk wants and confirms them without another call; the
+    lean never outweighs one unit of cost.
+    """
     size = len(free)
+    if not size:
+        return 0, {}
+    n = max(free) + 2
+    unit = n * n + 1  # more than any matching's whole lean
     costs = {}
     for x in range(size):
         for y in range(x + 1, size):
             u, v = free[x], free[y]
             if allowed(u, v):
                 costs[(x, y)] = pair_cost(u, v)
-    if not costs and size:
+    if not costs:
         return None
-    top = max(costs.values(), default=0)
-    base = top * (size + 1) + 1  # a pair more always outweighs any cost saving
+    top = max(costs.values())
+    base = (top * (size + 1) + 1) * unit  # a pair more always outweighs any saving
     matcher = WeightedMatcher(size)
     for (x, y), c in costs.items():
-        matcher.set_weight(x, y, base - c)
+        u, v = free[x], free[y]
+        lean = n - u
+        matcher.set_weight(x, y, base - c * unit + lean)
     try:
         matcher.solve()
     except MatchingError:
