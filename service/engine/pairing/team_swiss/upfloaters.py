@@ -15,9 +15,13 @@ is, in the priority of 2.3:
 * [C7] except in the last two rounds, the fewest upfloaters that floated last round;
 * then the first in the 3.5.4 order.
 
-Bound: the sets of one size are walked in 3.5.4 order; the legality test (two
-maximum-cardinality matchings) runs only for sets whose profile can still be best,
-and at most `SET_LIMIT` sets are examined per size before the best found is taken.
+Search: only teams that could meet some resident are candidates (in a set of the
+smallest legal size no two upfloaters meet each other: dropping both would leave a
+smaller legal set). The sets of one size are walked in 3.5.4 order; the legality test
+(two maximum-cardinality matchings) runs only for sets whose profile can still be the
+best. Bounds: once a legal set is known, at most `SET_LIMIT` further sets are tested
+and `COMBINATION_LIMIT` walked before the best found is taken; a size with no legal
+set among its first `COMBINATION_LIMIT` sets gives way to the next size.
 """
 
 from __future__ import annotations
@@ -28,10 +32,12 @@ from collections.abc import Callable
 from service.engine.pairing.matching import perfectly_matchable
 from service.engine.pairing.result import PairingError
 
-__all__ = ["SET_LIMIT", "choose_upfloaters"]
+__all__ = ["COMBINATION_LIMIT", "SET_LIMIT", "choose_upfloaters"]
 
 SET_LIMIT = 2000
-"""Upfloater sets of one size examined at most (a bound on the search)."""
+"""Sets of one size tested for legality at most once one legal set is known."""
+COMBINATION_LIMIT = 100_000
+"""Sets of one size walked at most."""
 
 Compatible = Callable[[int, int], bool]
 
@@ -74,13 +80,27 @@ def choose_upfloaters(
     """The upfloaters of the bracket of `residents` (all teams of the top score still
     unpaired); `lower` holds every other unpaired team, highest score first; `floated`
     tells [C7] which teams floated last round (always False in the last two rounds)."""
-    candidates = sorted(lower, key=lambda n: (-score[n], n))
+    candidates = sorted(
+        (n for n in lower if any(compatible(n, r) for r in residents)),
+        key=lambda n: (-score[n], n),
+    )
+
+    def penalties(combo: tuple[int, ...]) -> tuple[int, int]:
+        return (
+            _c6_fails(lower, combo, score, compatible),
+            sum(1 for n in combo if floated(n)),
+        )
+
     size = len(residents) % 2
     while size <= len(candidates):
+        # the best profile any set of this size can have: the first set's
+        ceiling = tuple(sorted(score[n] for n in candidates[:size]))
         best_profile: tuple[float, ...] | None = None
         legal: list[tuple[int, ...]] = []
         examined = 0
-        for combo in itertools.combinations(candidates, size):
+        for walked, combo in enumerate(itertools.combinations(candidates, size)):
+            if walked >= COMBINATION_LIMIT:
+                break
             profile = tuple(sorted(score[n] for n in combo))
             if best_profile is not None and profile < best_profile:
                 continue
@@ -89,17 +109,14 @@ def choose_upfloaters(
                 break
             if not _legal(residents, lower, combo, compatible):
                 continue
+            if profile == ceiling and penalties(combo) == (0, 0):
+                return combo  # the first set of the best profile with nothing to pay
             if best_profile is None or profile > best_profile:
                 best_profile, legal = profile, []
             legal.append(combo)
         if legal:
-            return min(
-                legal,
-                key=lambda c: (
-                    _c6_fails(lower, c, score, compatible),
-                    sum(1 for n in c if floated(n)),
-                    legal.index(c),
-                ),
-            )
+            return min(legal, key=lambda c: (*penalties(c), legal.index(c)))
         size += 2
-    raise PairingError("no set of upfloaters completes the pairing")  # pragma: no cover
+    if _legal(residents, lower, tuple(lower), compatible):
+        return tuple(sorted(lower, key=lambda n: (-score[n], n)))  # every team below
+    raise PairingError("no set of upfloaters completes the pairing")
