@@ -10,9 +10,11 @@ from service.engine.model import Colour
 from service.engine.pairing.team_swiss import (
     ColourPreferenceType,
     Strength,
+    TeamMatch,
     TeamPairing,
     TeamState,
     TeamSwissSettings,
+    check_team_round,
     colour_preference,
     pair_team_round,
 )
@@ -364,3 +366,37 @@ def test_1_7_no_colour_preferences_leave_the_identifier_alone() -> None:
 
     assert unordered(simple(ColourPreferenceType.A).pair(3), {1, 2, 3, 4}) == [[1, 4], [2, 3]]
     assert unordered(simple(ColourPreferenceType.NONE).pair(3), {1, 2, 3, 4}) == [[1, 3], [2, 4]]
+
+
+def test_the_checker_names_c7_and_c10() -> None:
+    event = c7_event(6)
+    before = event.states(3)
+    right = event.pair(3)
+    assert check_team_round(before, right, event.settings) == []
+    # team 2 (floated in round 2) as team 1's upfloater instead of team 3
+    swapped = {2: 3, 3: 2}
+    wrong = TeamPairing(
+        3,
+        tuple(
+            type(m)(m.table, swapped.get(m.white, m.white), swapped.get(m.black, m.black))
+            for m in right.matches
+        ),
+    )
+    assert "C7" in {v.criterion for v in check_team_round(before, wrong, event.settings)}
+
+    event = Event(10, 6)
+    for white, black, points in [(1, 6, 2), (7, 2, 0), (3, 8, 2), (9, 4, 0), (5, 10, 2)]:
+        event.play(1, white, black, points)
+    for white, black in [(2, 1), (4, 5), (10, 3), (6, 7), (8, 9)]:
+        event.play(2, white, black, 1)
+    before = event.states(3)
+    first_identifier = TeamPairing(
+        3,
+        tuple(
+            TeamMatch(i, a, b)
+            for i, (a, b) in enumerate([(1, 4), (2, 5), (3, 6), (7, 9), (8, 10)], 1)
+        ),
+    )
+    assert "C10" in {
+        v.criterion for v in check_team_round(before, first_identifier, event.settings)
+    }

@@ -28,8 +28,8 @@ class Violation:
     """One broken criterion of a proposed round."""
 
     criterion: str
-    """"completeness", "C1", "C2", "score", "C8", "C9", "pairing", "bye", "colours",
-    "tables"."""
+    """"completeness", "C1", "C2", "score", "C8", "C9", "C7", "C10", "pairing", "bye",
+    "colours", "tables"."""
     detail: str
 
 
@@ -64,7 +64,9 @@ def _absolute(
 
 def _quality(
     teams: Sequence[TeamState], pairing: TeamPairing, settings: TeamSwissSettings
-) -> tuple[tuple[float, ...], int, int]:
+) -> tuple[tuple[float, ...], int, int, int, int]:
+    """(score differences descending, C8, C9, C7, C10) of a round: in a pair of unequal
+    scores the lower-scored team is the upfloater."""
     by_number = {t.number: t for t in teams}
     primary = settings.primary_score
     last = pairing.round >= settings.rounds
@@ -76,13 +78,19 @@ def _quality(
         ),
         reverse=True,
     )
-    c8 = c9 = 0
+    c8 = c9 = c7 = c10 = 0
+    floats = pairing.round < settings.rounds - 1  # C7 and C10: not the last two rounds
     for m in pairing.matches:
-        a = colour_preference(by_number[m.white], kind, last_round=last)
-        b = colour_preference(by_number[m.black], kind, last_round=last)
+        white, black = by_number[m.white], by_number[m.black]
+        a = colour_preference(white, kind, last_round=last)
+        b = colour_preference(black, kind, last_round=last)
         x, y = preference_clash(a, b, kind)
         c8, c9 = c8 + x, c9 + y
-    return tuple(diffs), c8, c9
+        if floats and white.score(primary) != black.score(primary):
+            up, other = sorted((white, black), key=lambda t: t.score(primary))
+            c7 += up.floated_last_round
+            c10 += other.floated_last_round
+    return tuple(diffs), c8, c9, c7, c10
 
 
 def check_team_round(
@@ -101,6 +109,14 @@ def check_team_round(
     if got_q[2] > want_q[2]:
         found.append(
             Violation("C9", f"{got_q[2]} unfulfilled strong preferences, {want_q[2]} possible")
+        )
+    if got_q[3] > want_q[3]:
+        found.append(Violation("C7", f"{got_q[3]} upfloaters floated before, {want_q[3]} possible"))
+    if got_q[4] > want_q[4]:
+        found.append(
+            Violation(
+                "C10", f"{got_q[4]} upfloaters' opponents floated before, {want_q[4]} possible"
+            )
         )
     got_pairs = {frozenset((m.white, m.black)) for m in proposed.matches}
     want_pairs = {frozenset((m.white, m.black)) for m in expected.matches}
