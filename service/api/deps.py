@@ -17,9 +17,11 @@ from service.api.idempotency import WRITE_CONTEXT_KEY, write_context_of
 from service.api.ids import TournamentId
 from service.api.state import AppState
 from service.api.write_access import checked_by, write_routes, writes_to
+from service.app.actor import Actor
 from service.app.unit_of_work import WriteContext
-from service.db.repository import Actor, get_tournament
+from service.db.repository import get_locked_tournament
 from service.db.tables import TournamentKind, TournamentRow
+from service.db.tournament_reads import get_tournament
 from service.errors import Forbidden, NotFound
 
 __all__ = [
@@ -117,7 +119,8 @@ Credentials = Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)]
 async def _access(
     session: AsyncSession, tournament_id: str, token: str | None, *, lock: bool = False
 ) -> Access:
-    row = await get_tournament(session, tournament_id, lock=lock)
+    load = get_locked_tournament if lock else get_tournament
+    row = await load(session, tournament_id)
     if row.kind == TournamentKind.BRIDGE:
         raise NotFound(
             f"{tournament_id!r} is a bridge event: see /v1/bridge/events/{tournament_id}",

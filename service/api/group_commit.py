@@ -39,8 +39,8 @@ from service.app.report_result import preload_reports
 from service.app.unit_of_work import WriteContext
 from service.app.write_gate import GatePass, Rider
 from service.db.columns import may_write
+from service.db.game_reads import discard_loaded
 from service.db.idempotency import claim_all, discard_claims, store_answers
-from service.db.repository import discard_loaded
 from service.db.session import SessionFactory, transaction_of
 
 __all__ = ["GROUP_LIMIT", "GroupRunner", "commit_group", "take_group"]

@@ -18,16 +18,12 @@ from typing import Any
 from sqlmodel import func, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from service.app.actor import Actor
 from service.app.lifecycle import settle_status
 from service.db.event_types import result_event
 from service.db.events import holds_lock, lock_and_reload
-from service.db.repository import (
-    Actor,
-    find_game,
-    last_paired_round,
-    preload_games,
-    ratings_of,
-)
+from service.db.game_reads import find_game, last_paired_round, preload_games
+from service.db.player_reads import ratings_of
 from service.db.results import GameChange, store_result
 from service.db.tables import ByeRow, GameRow, TournamentRow
 from service.db.tournament_config import config_of

@@ -1,7 +1,7 @@
 """PostgreSQL: a result report reads its game as the tournament's previous lock holder
 left it. A statement's snapshot is taken before it waits for a lock, so the game must
 be read by a statement after the lock is granted (`events.lock_and_reload`, then
-`repository.find_game`); reading it in the locking statement would read it stale
+`game_reads.find_game`); reading it in the locking statement would read it stale
 (docs/decisions/write-round-trips.md)."""
 
 from __future__ import annotations

@@ -16,8 +16,8 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from service.api.app import create_app
 from service.config import Settings
 from service.db.loading import Schedule
-from service.db.repository import load_engine_tournament
 from service.db.tables import TournamentRow
+from service.db.tournament_reads import load_engine_tournament
 from service.engine.model import Tournament
 from service.live.reader import ReaderError, TableText
 from service.views import snapshots

@@ -16,9 +16,9 @@ from service.app.register import register
 from service.app.start import start
 from service.db.event_types import Event, decode
 from service.db.events import events_since
-from service.db.repository import get_tournament
 from service.db.session import SessionFactory, create_engine, create_session_factory
 from service.db.tables import TournamentRow
+from service.db.tournament_reads import get_tournament
 from tests.db_backends import BACKENDS, prepared_database
 
 FOUR = [("Ann", 2400), ("Bob", 2300), ("Cid", 2200), ("Dan", 2100)]

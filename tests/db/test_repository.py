@@ -11,23 +11,19 @@ from pathlib import Path
 import pytest
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from service.app.actor import Actor
 from service.app.register import register as add_player
 from service.app.report_result import report_result as submit_result
 from service.app.start import close_start_list
 from service.db.event_types import PlayerRemoved, TournamentArchived, decode
 from service.db.events import append_event, events_since, lock_tournament
-from service.db.repository import (
-    Actor,
-    create_tournament,
-    get_tournament,
-    list_players,
-    load_engine_tournament,
-    round_rows,
-    store_round,
-)
+from service.db.game_reads import round_rows
+from service.db.player_reads import list_players
+from service.db.repository import create_tournament, store_round
 from service.db.session import SessionFactory, create_engine, create_session_factory
 from service.db.tables import TournamentRow
 from service.db.tokens import token_matches
+from service.db.tournament_reads import get_tournament, load_engine_tournament
 from service.engine.model import Bye, ByeKind, Game, GameResult, Round
 from service.errors import Conflict, Forbidden, InvalidInput, NotFound
 from tests.db_backends import BACKENDS, prepared_database
