@@ -80,10 +80,10 @@ async def write_context(request: Request) -> AsyncIterator[tuple[WriteContext, A
     """The unit of work of a write request (`app.unit_of_work.WriteContext`) and the app.
     A write sent with `Idempotency-Key`, and a result report, runs in the one the
     idempotency middleware opened, which commits the write (with its stored response, if
-    keyed; in a group: `api.group_commit`); otherwise one is opened here, behind the gate
-    of the tournament the route declares (`api.write_access.writes_to`), and the route
-    commits it (`publish.commit_and_publish`). It is left in the request's scope, so the
-    request's other dependencies share it."""
+    keyed; in a group: `api.group_commit`); otherwise one is opened here, at the head of
+    the write queue of the tournament the route declares (`api.write_access.writes_to`),
+    and the route commits it (`publish.commit_and_publish`). It is left in the request's
+    scope, so the request's other dependencies share it."""
     state: AppState = request.app.state.arbiter
     held = write_context_of(request.scope)
     if held is not None:
@@ -91,11 +91,11 @@ async def write_context(request: Request) -> AsyncIterator[tuple[WriteContext, A
         return
     found = write_routes(request.app).find(request.scope)
     route, params = found if found is not None else (None, {})
-    key = None if route is None else route.gate_key(params)
-    async with state.gates.hold(key) as passage, state.sessions() as session:
-        # Open the gate as soon as the write commits: this session lives until the answer
+    key = None if route is None else route.queue_key(params)
+    async with state.write_queues.hold(key) as hold, state.sessions() as session:
+        # Let the next writer in as soon as the write commits: this session lives until the answer
         # has been sent, and a client slow to read it must not hold up the next writer.
-        event.listen(session.sync_session, "after_commit", lambda _session: passage.release())
+        event.listen(session.sync_session, "after_commit", lambda _session: hold.release())
         context = WriteContext(session, key, may_join_group=route is not None and route.joins_group)
         request.scope[WRITE_CONTEXT_KEY] = context
         try:

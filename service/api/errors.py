@@ -21,7 +21,7 @@ from sqlalchemy.exc import DBAPIError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from service.app.write_gate import LOCK_WAIT_DETAIL
+from service.app.write_queue import LOCK_WAIT_DETAIL
 from service.db.failures import (
     LOCK_NOT_AVAILABLE,
     error_chain,

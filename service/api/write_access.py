@@ -3,7 +3,7 @@ work, for middleware that must know it before the route runs: the idempotency
 middleware replays a stored answer only to a caller the route itself would admit now,
 and asks an unguessable key of a route that needs no token (IETF draft "The
 Idempotency-Key HTTP Header Field": the key names a request; it is no credential where
-a token is one); the writers queue at the gate of the tournament the route names by its
+a token is one); the writers queue in the write queue of the tournament the route names by its
 path parameter (`writes_to`), and a route that may join a group commit says so
 (`joins_group`). The routes are read once, on the first write.
 
@@ -46,7 +46,7 @@ TokenCheck = Callable[[AsyncSession, Mapping[str, Any], str | None], Awaitable[N
 _Dependency = TypeVar("_Dependency", bound=Callable[..., Any])
 _Found = TypeVar("_Found")
 _CHECKS: dict[Callable[..., Any], TokenCheck] = {}
-_GATES: dict[Callable[..., Any], str] = {}
+_QUEUES: dict[Callable[..., Any], str] = {}
 _GROUPED: set[Callable[..., Any]] = set()
 _WRITE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
@@ -62,13 +62,13 @@ def checked_by(check: TokenCheck) -> Callable[[_Dependency], _Dependency]:
     return register
 
 
-def writes_to(gate: str) -> Callable[[_Dependency], _Dependency]:
+def writes_to(queue: str) -> Callable[[_Dependency], _Dependency]:
     """Declare that the routes using the write dependency this decorates write to one
-    tournament (or bridge event), whose gate key `gate` names by the route's path
+    tournament (or bridge event), whose write queue key `queue` names by the route's path
     parameter (`"tournaments/{tournament_id}"`); the dependency is returned unchanged."""
 
     def register(dependency: _Dependency) -> _Dependency:
-        _GATES[dependency] = gate
+        _QUEUES[dependency] = queue
         return dependency
 
     return register
@@ -96,20 +96,20 @@ def _declared(dependant: Dependant, table: Mapping[Callable[..., Any], _Found]) 
 
 @dataclass(frozen=True, slots=True)
 class WriteRoute:
-    """A write route and what it needs: `check` None when it needs no token; `gate` the
-    template of its gate key (None: it writes to no existing tournament); `joins_group`
+    """A write route and what it needs: `check` None when it needs no token; `queue` the
+    template of its write queue's key (None: it writes to no existing tournament); `joins_group`
     whether its writes may commit in a group."""
 
     methods: frozenset[str]
     path: str
     check: TokenCheck | None
     _compiled: Any
-    gate: str | None = None
+    queue: str | None = None
     joins_group: bool = False
 
-    def gate_key(self, params: Mapping[str, Any]) -> str | None:
-        """The key of the gate a request with these path parameters passes."""
-        return None if self.gate is None else self.gate.format_map(params)
+    def queue_key(self, params: Mapping[str, Any]) -> str | None:
+        """The key of the write queue a request with these path parameters waits in."""
+        return None if self.queue is None else self.queue.format_map(params)
 
     def params(self, path: str) -> dict[str, Any] | None:
         """The path parameters of `path` if it is this route's, else None."""
@@ -133,7 +133,7 @@ class WriteRoutes:
                         path,
                         _declared(route.dependant, _CHECKS),
                         compile_path(path),
-                        _declared(route.dependant, _GATES),
+                        _declared(route.dependant, _QUEUES),
                         route.endpoint in _GROUPED,
                     )
                 )

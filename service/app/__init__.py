@@ -20,7 +20,7 @@ idempotency middleware so the stored response commits with the write).
 - `bridge_entry`: a bridge result entered, corrected or removed, or a PBN file of them
 - `lifecycle`: the tournament's status, moved only by `engine.lifecycle.transition`
 - `offload`: the thread pool for CPU-heavy work
-- `write_gate`: the writers of one tournament queue in memory, one at a time per process
+- `write_queue`: the writers of one tournament queue in memory, one at a time per process
 
 Routers parse, call one workflow, render (`tests/test_layers.py`: no route imports a
 database writer); `db/` stores rows and knows no rules.

@@ -53,8 +53,8 @@ async def test_reads_answer_while_queued_writers_hold_every_writer_connection(
 ) -> None:
     writers_pool = app.state.arbiter.db_engine.pool
     capacity = writers_pool.size() + writers_pool._max_overflow  # 5 + 10
-    # one tournament per writer: the writers of one tournament queue at the app's gate
-    # (app.write_gate) holding no connection, so only writers of many tournaments can
+    # one tournament per writer: the writers of one tournament queue in the app's write queue
+    # (app.write_queue) holding no connection, so only writers of many tournaments can
     # take every connection
     events = [await create_round_robin(client, PLAYERS) for _ in range(capacity + 5)]
     url = app.state.arbiter.settings.database_url.replace("postgresql+asyncpg://", "postgresql://")

@@ -182,7 +182,7 @@ async def serve_live(
         await _refuse(websocket, OUTAGE, 503, "live feed unavailable; retry later", "")
         return
     # one shared read answers a crowd at once; its members join a few per turn
-    await state.hub.admission.enter()
+    await state.hub.pacer.enter()
     try:
         channel = await state.hub.open(tournament_id)
     except TournamentGone:

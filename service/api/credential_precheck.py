@@ -1,19 +1,21 @@
 """Tokens checked before bodies are read, so a 50 MB body with a bad token is refused
 before it is parsed (docs/api.md#limits).
 
-`BodyLimitMiddleware` asks `TokenGate.refusal` before it reads the body of a write to a
-tournament's or bridge event's resources, or to any route that declares the token check
-it makes (`api.write_access`: a tournament's own PATCH and DELETE). The gate looks the
-tournament up and checks the bearer token the way the routes do (`access.identify`: the
-organizer's, the viewer token, a player's or a table's, not expired); an unknown or
-expired token is refused with 401 at once, and the body is never read.
+`BodyLimitMiddleware` asks `CredentialPrecheck.refusal` before it reads the body of a
+write to a tournament's or bridge event's resources, or to any route that declares the
+token check it makes (`api.write_access`: a tournament's own PATCH and DELETE). The
+precheck looks the tournament up and checks the bearer token the way the routes do
+(`access.identify`: the organizer's, the viewer token, a player's or a table's, not
+expired); an unknown or expired token is refused with 401 at once, and the body is
+never read.
 
-The gate only keeps work away from strangers: the route still authorizes every request
-in full (a viewer token is 403 there, a player writes only their own games). So a token
-that passed is remembered for a minute per tournament (a bounded map, keyed by the
-token's hash), and the common case, a scoring app sending result after result, costs no
-extra query. While the database is unreachable the gate answers the route's 503 itself;
-anything else it cannot decide (no such tournament) is left to the route.
+The precheck only keeps work away from strangers: the route still authorizes every
+request in full (a viewer token is 403 there, a player writes only their own games). So
+a token that passed is remembered for a minute per tournament (a bounded map, keyed by
+the token's hash), and the common case, a scoring app sending result after result,
+costs no extra query. While the database is unreachable the precheck answers the
+route's 503 itself; anything else it cannot decide (no such tournament) is left to the
+route.
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ from service.db.tables import TournamentRow
 from service.db.tokens import hash_token
 from service.errors import Problem, Unauthenticated
 
-__all__ = ["TokenGate", "bearer_token", "owner_of"]
+__all__ = ["CredentialPrecheck", "bearer_token", "owner_of"]
 
 _log = logging.getLogger(__name__)
 
@@ -70,7 +72,7 @@ def bearer_token(authorization: bytes) -> str | None:
     return token
 
 
-class TokenGate:
+class CredentialPrecheck:
     """Checks a write's bearer token against the tournament's stored hashes."""
 
     def __init__(self) -> None:
@@ -95,7 +97,7 @@ class TokenGate:
         except Exception as exc:
             if is_outage(exc):
                 return outage_problem(exc)  # what the route would answer, without the body
-            _log.warning("token gate: %r; the route decides", exc)
+            _log.warning("credential precheck: %r; the route decides", exc)
             return None
         if len(self._passed) >= _REMEMBERED:
             self._passed = {k: v for k, v in self._passed.items() if v > now}
