@@ -207,7 +207,7 @@ WRITE_MODULES = {
     "service.db.idempotency",  # claims and stores the API's idempotency records
     "service.db.migrate",  # changes the schema
     "service.db.repository",  # creates tournaments, stores players and rounds
-    "service.db.results",  # stores reported results
+    "service.db.result_store",  # stores reported results
 }
 """The database modules with functions that add, change, delete or lock rows (or change
 the schema). The other modules of service/db read (`tournament_reads`, `player_reads`,
@@ -244,7 +244,7 @@ DB_WRITERS = {
         "lock_and_reload",
         "lock_tournament",
     },
-    "service.db.results": {"store_result"},
+    "service.db.result_store": {"store_result"},
     "service.db.bridge": {"create_bridge_event"},
 }
 """The database layer's functions that add, update, delete or lock rows: only the
@@ -316,7 +316,7 @@ def test_a_write_is_found() -> None:
     """The check above can fail: each kind of write is found, and reads are not."""
     source = """
 from service.db.events import append_event, events_since
-import service.db.results
+import service.db.result_store
 async def f(session, other, table):
     session.add(row)
     other.delete()
@@ -332,7 +332,7 @@ async def f(session, other, table):
 """
     assert writes_found(ast.parse(source)) == [
         "imports service.db.events.append_event",
-        "imports service.db.results",
+        "imports service.db.result_store",
         "line 10: upgrade()",
         "line 5: add()",
         "line 6: delete()",

@@ -38,9 +38,9 @@ from service.engine.pairing.flampark.errors import (
     FlamparkScheduleError,
     TooFewPlayersError,
 )
-from service.engine.pairing.result import PairingError
+from service.engine.pairing.round_pairing import PairingError
 from service.engine.pairing.varma import VarmaError
-from service.engine.results import NotOwnGame, ResultLocked
+from service.engine.result_reporting import NotOwnGame, ResultLocked
 from service.engine.scoring.flampark import (
     FlamparkError,
     ShorteningByArbiterError,

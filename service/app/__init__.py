@@ -13,7 +13,7 @@ idempotency middleware so the stored response commits with the write).
 - `remove_player`: a player taken off the open start list
 - `start`: close the start list, number the players, pair the schedule (bulk inserts)
 - `pair_round`: the next Swiss round (the pairing runs off the event loop)
-- `report_result`: a result report through the engine's state machine (`engine.results`)
+- `report_result`: a result report through the engine's state machine (`engine.result_reporting`)
 - `withdraw`: a player's details, or a withdrawal with its forfeits
 - `settings`, `archive`: the organizer's safe settings; archival
 - `tokens`: a token rotated or revoked (and a private tournament's viewer token)

@@ -28,8 +28,8 @@ from service.db.tournament_reads import load_engine_tournament
 from service.engine.byes import check_requested_byes
 from service.engine.lifecycle import TournamentStatus
 from service.engine.model import Bye, ByeKind, Round
-from service.engine.pairing.result import Pairing
-from service.engine.results import GameStatus
+from service.engine.pairing.round_pairing import Pairing
+from service.engine.result_reporting import GameStatus
 from service.engine.rounds import round_progress
 from service.engine.systems import spec_of
 from service.errors import Conflict

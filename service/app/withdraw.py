@@ -25,7 +25,7 @@ from service.db.events import append_event, lock_tournament
 from service.db.player_reads import get_player
 from service.db.tables import GameRow, PlayerRow, TournamentRow
 from service.engine.lifecycle import TournamentStatus
-from service.engine.results import GameStatus
+from service.engine.result_reporting import GameStatus
 from service.engine.systems import spec_of
 
 __all__ = ["change_player"]

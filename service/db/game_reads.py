@@ -16,7 +16,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from service.db.session import transaction_of
 from service.db.tables import ByeRow, GameRow
-from service.engine.results import GameStatus
+from service.engine.result_reporting import GameStatus
 
 __all__ = [
     "confirmed_shortenings",

@@ -23,7 +23,7 @@ from service.db.player_reads import list_players
 from service.db.tables import EventRow, PlayerRow, TournamentRow
 from service.db.tournament_reads import load_engine_tournament
 from service.engine.model import Game, GameResult, Tournament
-from service.engine.results import GameStatus
+from service.engine.result_reporting import GameStatus
 from service.views.cache import ViewCache
 
 __all__ = [

@@ -19,7 +19,7 @@ from sqlalchemy import text
 from service.api.app import create_app
 from service.config import Settings
 from service.db.events import events_since
-from service.db.results import store_result
+from service.db.result_store import store_result
 from service.errors import Conflict
 from tests.api.conftest import Event, create_round_robin
 
