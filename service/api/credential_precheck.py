@@ -21,7 +21,6 @@ route.
 from __future__ import annotations
 
 import logging
-import re
 import time
 
 from starlette.types import Scope
@@ -39,27 +38,17 @@ __all__ = ["CredentialPrecheck", "bearer_token", "owner_of"]
 
 _log = logging.getLogger(__name__)
 
-_OWNER = re.compile(r"^/v1/(?:tournaments|bridge/events)/([^/]+)/.+")
-"""Resources of one tournament or event: every write there needs a token."""
-
 _REMEMBER_SECONDS = 60.0
 _REMEMBERED = 4096
 
 
 def owner_of(scope: Scope) -> str | None:
-    """The tournament (or bridge event) id a write needs a token of: any path below one,
-    and any route whose write dependency declares a token check (`api.write_access`);
-    None when it names none, or names one no id can be (`ids.is_id`: the route answers
-    422 naming it, and no query ever sees it)."""
-    match = _OWNER.match(scope["path"])
-    if match is not None:
-        return match.group(1) if is_id(match.group(1)) else None
-    found = write_routes(scope["app"]).find(scope)
-    if found is None or found[0].check is None:
-        return None
-    params = found[1]
-    owner = params.get("tournament_id", params.get("event_id"))
-    return None if owner is None or not is_id(str(owner)) else str(owner)
+    """The tournament (or bridge event) id a write needs a token of, as the app's route
+    table names it (`WriteRoutes.owner`: any path below one, and any route whose write
+    dependency declares a token check); None when it names none, or names one no id can
+    be (`ids.is_id`: the route answers 422 naming it, and no query ever sees it)."""
+    owner = write_routes(scope["app"]).owner(scope)
+    return owner if owner is not None and is_id(owner) else None
 
 
 def bearer_token(authorization: bytes) -> str | None:
