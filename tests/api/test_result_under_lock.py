@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator, Iterator
-from pathlib import Path
+from collections.abc import AsyncIterator
 
 import asyncpg
 import httpx
@@ -19,15 +18,12 @@ from fastapi import FastAPI
 from service.api.app import create_app
 from service.config import Settings
 from tests.api.conftest import create_round_robin
-from tests.db_backends import BACKENDS, prepared_database
+from tests.db_backends import on_backends
 
 PLAYERS = [("Ann", 2100), ("Bob", 2000), ("Cid", 1900), ("Dan", 1800)]
 
 
-@pytest.fixture(params=[b for b in BACKENDS if b == "postgresql"])
-def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    """The suite's PostgreSQL database (row locks and snapshots are PostgreSQL's)."""
-    yield from prepared_database(request.param, tmp_path)
+pytestmark = on_backends("postgresql")  # row locks and snapshots are PostgreSQL's
 
 
 @pytest.fixture

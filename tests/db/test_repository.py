@@ -4,9 +4,7 @@ runs: the event log (service.db.events) and the repository (service.db.repositor
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Iterator
 from fractions import Fraction
-from pathlib import Path
 
 import pytest
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -20,27 +18,12 @@ from service.db.events import append_event, events_since, lock_tournament
 from service.db.game_reads import round_rows
 from service.db.player_reads import list_players
 from service.db.repository import create_tournament, store_round
-from service.db.session import SessionFactory, create_engine, create_session_factory
+from service.db.session import SessionFactory
 from service.db.tables import TournamentRow
 from service.db.tokens import token_matches
 from service.db.tournament_reads import get_tournament, load_engine_tournament
 from service.engine.model import Bye, ByeKind, Game, GameResult, Round
 from service.errors import Conflict, Forbidden, InvalidInput, NotFound
-from tests.db_backends import BACKENDS, prepared_database
-
-
-@pytest.fixture(params=BACKENDS)
-def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    yield from prepared_database(request.param, tmp_path)
-
-
-@pytest.fixture
-async def sessions(database_url: str) -> AsyncIterator[SessionFactory]:
-    engine = create_engine(database_url)
-    try:
-        yield create_session_factory(engine)
-    finally:
-        await engine.dispose()
 
 
 async def _tournament(
