@@ -27,7 +27,7 @@ import httpx
 
 from service.api.app import create_app
 from service.config import Settings
-from service.db.bridge import validate_layout
+from service.db.bridge_reads import validate_layout
 from service.db.migrate import upgrade
 from service.engine.bridge.ranking import TableResult, event_ranking
 

@@ -40,8 +40,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the tree this sc
 
 from service.config import Settings
 from service.db.loading import Schedule, stored_schedule
-from service.db.repository import get_tournament, load_engine_tournament
 from service.db.session import create_engine, create_session_factory
+from service.db.tournament_reads import get_tournament, load_engine_tournament
 from service.views.live_tables import Tables
 
 

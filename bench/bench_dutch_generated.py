@@ -34,7 +34,7 @@ from pathlib import Path
 
 from service.engine.model import Bye, Tournament
 from service.engine.pairing.dutch import pair_round
-from service.engine.pairing.result import Pairing, PairingError
+from service.engine.pairing.round_pairing import Pairing, PairingError
 from service.engine.trf import decode_trf, parse_trf
 from service.engine.trf_check import check_file
 

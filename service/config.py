@@ -18,7 +18,7 @@ __all__ = [
 
 ADMISSIONS_PER_TURN = 8
 """WebSocket connections let into the application per turn of the event loop
-(`service.live.admission`). Each costs a few hundred microseconds of the loop's time
+(`service.live.connection_pacing`). Each costs a few hundred microseconds of the loop's time
 over its next few turns (middleware, route, accept, join, snapshot), so eight keep a
 turn's share of a connecting crowd to a few milliseconds."""
 
@@ -61,7 +61,7 @@ class Settings(BaseSettings):
     live_admissions_per_turn: int = Field(default=ADMISSIONS_PER_TURN, ge=1)
     """Live connections let into the application per turn of the event loop; the rest
     wait for the next turns, so a crowd connecting at once does not hold up the writers
-    (`service.live.admission`)."""
+    (`service.live.connection_pacing`)."""
     live_spectator_events_per_turn: int = Field(default=SPECTATOR_EVENTS_PER_TURN, ge=1)
     """Socket events of connected spectators the event loop of `arbiter serve` takes per
     turn; the rest wait for the next turns, so a crowd leaving at once does not hold up
@@ -99,7 +99,7 @@ class Settings(BaseSettings):
     max_upload_bytes: int = 5_000_000
     """Largest upload: a TRF or PBN file, a whole tournament for a compute endpoint."""
     lock_wait_seconds: float = 10.0
-    """Longest a write waits for its tournament: at this process's gate (`app.write_gate`)
+    """Longest a write waits for its tournament: in this process's write queue (`app.write_queue`)
     and, on PostgreSQL, for a lock (`lock_timeout`). A retry waiting in the database for
     the first request with its Idempotency-Key answers 409 after it, any other write 503
     with `Retry-After` (it changed nothing)."""

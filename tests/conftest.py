@@ -3,9 +3,17 @@
 from __future__ import annotations
 
 import os
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+import pytest
 from hypothesis import HealthCheck, settings
+
+from tests.db_backends import BACKENDS, prepared_database
+
+if TYPE_CHECKING:
+    from service.db.session import SessionFactory
 
 # Property tests: no per-example deadline (a shared CI machine is noisy) and, in CI,
 # a fixed example sequence so a run is reproducible.
@@ -21,3 +29,24 @@ settings.load_profile("ci" if os.environ.get("CI") else "arbiter")
 os.environ.setdefault("ARBITER_LIVE_READER", "thread")
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(params=BACKENDS)
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A migrated empty database on each backend the suite runs (`db_backends.BACKENDS`:
+    PostgreSQL when ARBITER_TEST_DATABASE_URL is set); a module or a test narrows the
+    backends with `db_backends.on_backends`."""
+    yield from prepared_database(request.param, tmp_path)
+
+
+@pytest.fixture
+async def sessions(database_url: str) -> AsyncIterator[SessionFactory]:
+    """Sessions on `database_url`, as the app makes them (imported here: a run of the
+    engine's tests loads no database library)."""
+    from service.db.session import create_engine, create_session_factory
+
+    engine = create_engine(database_url)
+    try:
+        yield create_session_factory(engine)
+    finally:
+        await engine.dispose()

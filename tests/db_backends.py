@@ -1,5 +1,8 @@
 """Databases the suite runs against: SQLite always, PostgreSQL when
-ARBITER_TEST_DATABASE_URL is set (CI sets it)."""
+ARBITER_TEST_DATABASE_URL is set (CI sets it). The suite's `database_url` fixture
+(tests/conftest.py) gives one of each; `on_backends` narrows it for a module or a test.
+Nothing here loads a database library until a database is prepared, so the root
+conftest may import it for every run."""
 
 from __future__ import annotations
 
@@ -11,12 +14,26 @@ import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
-from service.db.migrate import upgrade
+import pytest
 
-__all__ = ["BACKENDS", "Backend", "postgres_url", "prepared_database"]
+__all__ = ["BACKENDS", "Backend", "on_backends", "postgres_url", "prepared_database"]
 
 BACKENDS = ["sqlite"] + (["postgresql"] if os.environ.get("ARBITER_TEST_DATABASE_URL") else [])
 Backend = str
+
+
+def on_backends(*backends: Backend) -> pytest.MarkDecorator:
+    """Run a test (or, as `pytestmark`, a module) on these of the suite's backends only:
+    the `database_url` fixture parametrized with them (a backend the suite does not run
+    leaves the test uncollected, "got empty parameter set")."""
+    chosen = [backend for backend in BACKENDS if backend in backends]
+    return pytest.mark.parametrize("database_url", chosen, indirect=True)
+
+
+def _migrate(url: str) -> None:
+    from service.db.migrate import upgrade
+
+    upgrade(url)
 
 
 def postgres_url() -> str:
@@ -53,7 +70,7 @@ def prepared_database(backend: Backend, tmp_path: Path) -> Iterator[str]:
             template = (
                 Path(os.environ.get("TMPDIR", "/tmp")) / f"arbiter-template-{uuid.uuid4().hex}.db"
             )
-            upgrade(f"sqlite+aiosqlite:///{template}")
+            _migrate(f"sqlite+aiosqlite:///{template}")
             _Template.path = template
         target = tmp_path / "arbiter.db"
         shutil.copy(_Template.path, target)
@@ -75,7 +92,7 @@ class _Postgres:
             name = f"arbiter_test_{uuid.uuid4().hex[:12]}"
             asyncio.run(_admin(server, f'CREATE DATABASE "{name}"'))
             cls.url = _with_database(server, name)
-            upgrade(cls.url)
+            _migrate(cls.url)
             atexit.register(cls._drop, server, name)
         return cls.url
 

@@ -50,8 +50,8 @@ from service.config import Settings, get_settings
 from service.db.schema import NOT_MIGRATED
 from service.db.session import create_engine, create_session_factory
 from service.heap import SpectatorHeap, settle_after_start
-from service.live.admission import AdmissionGate, AdmissionMiddleware
 from service.live.bus import create_bus
+from service.live.connection_pacing import ConnectionPacer, ConnectionPacingMiddleware
 from service.live.hub import Hub
 from service.live.reader import create_reader
 from service.live.wire import ServerSendMiddleware
@@ -159,7 +159,7 @@ async def report_database_at_start(state: AppState) -> str:
 def create_app(settings: Settings | None = None) -> FastAPI:
     """Build the app; the lifespan opens the database engine and the event bus."""
     config = settings or get_settings()
-    admission = AdmissionGate(config.live_admissions_per_turn)
+    pacer = ConnectionPacer(config.live_admissions_per_turn)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -173,7 +173,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         )
         reader = create_reader(config, create_tables)
         reader.start()
-        hub = Hub(reader, config, heap=SpectatorHeap(), admission=admission)
+        hub = Hub(reader, config, heap=SpectatorHeap(), pacer=pacer)
         metrics = metrics_of(app)
         hub.observe_lag = metrics.bus_lag_seconds.observe
         hub.count_warmup = lambda trigger: metrics.tables_warmed.labels(trigger=trigger).inc()
@@ -256,5 +256,5 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.include_router(module.router)
     app.add_middleware(ServerSendMiddleware)  # the live feed's direct path
     # outermost: a crowd of spectators connecting is let in a few per turn of the loop
-    app.add_middleware(AdmissionMiddleware, gate=admission)
+    app.add_middleware(ConnectionPacingMiddleware, pacer=pacer)
     return app

@@ -17,9 +17,11 @@ from service.api.idempotency import WRITE_CONTEXT_KEY, write_context_of
 from service.api.ids import TournamentId
 from service.api.state import AppState
 from service.api.write_access import checked_by, write_routes, writes_to
+from service.app.actor import Actor
 from service.app.unit_of_work import WriteContext
-from service.db.repository import Actor, get_tournament
+from service.db.repository import get_locked_tournament
 from service.db.tables import TournamentKind, TournamentRow
+from service.db.tournament_reads import get_tournament
 from service.errors import Forbidden, NotFound
 
 __all__ = [
@@ -78,10 +80,10 @@ async def write_context(request: Request) -> AsyncIterator[tuple[WriteContext, A
     """The unit of work of a write request (`app.unit_of_work.WriteContext`) and the app.
     A write sent with `Idempotency-Key`, and a result report, runs in the one the
     idempotency middleware opened, which commits the write (with its stored response, if
-    keyed; in a group: `api.group_commit`); otherwise one is opened here, behind the gate
-    of the tournament the route declares (`api.write_access.writes_to`), and the route
-    commits it (`publish.commit_and_publish`). It is left in the request's scope, so the
-    request's other dependencies share it."""
+    keyed; in a group: `api.group_commit`); otherwise one is opened here, at the head of
+    the write queue of the tournament the route declares (`api.write_access.writes_to`),
+    and the route commits it (`publish.commit_and_publish`). It is left in the request's
+    scope, so the request's other dependencies share it."""
     state: AppState = request.app.state.arbiter
     held = write_context_of(request.scope)
     if held is not None:
@@ -89,11 +91,11 @@ async def write_context(request: Request) -> AsyncIterator[tuple[WriteContext, A
         return
     found = write_routes(request.app).find(request.scope)
     route, params = found if found is not None else (None, {})
-    key = None if route is None else route.gate_key(params)
-    async with state.gates.hold(key) as passage, state.sessions() as session:
-        # Open the gate as soon as the write commits: this session lives until the answer
+    key = None if route is None else route.queue_key(params)
+    async with state.write_queues.hold(key) as hold, state.sessions() as session:
+        # Let the next writer in as soon as the write commits: this session lives until the answer
         # has been sent, and a client slow to read it must not hold up the next writer.
-        event.listen(session.sync_session, "after_commit", lambda _session: passage.release())
+        event.listen(session.sync_session, "after_commit", lambda _session: hold.release())
         context = WriteContext(session, key, may_join_group=route is not None and route.joins_group)
         request.scope[WRITE_CONTEXT_KEY] = context
         try:
@@ -117,7 +119,8 @@ Credentials = Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)]
 async def _access(
     session: AsyncSession, tournament_id: str, token: str | None, *, lock: bool = False
 ) -> Access:
-    row = await get_tournament(session, tournament_id, lock=lock)
+    load = get_locked_tournament if lock else get_tournament
+    row = await load(session, tournament_id)
     if row.kind == TournamentKind.BRIDGE:
         raise NotFound(
             f"{tournament_id!r} is a bridge event: see /v1/bridge/events/{tournament_id}",

@@ -14,7 +14,7 @@ from service.api.schemas.rounds import ByePublic, GamePublic, RoundPublic
 from service.api.schemas.standings import StandingsPublic
 from service.api.schemas.tournaments import FlamparkSettings, SwissSettings, TournamentPublic
 from service.api.state import AppState
-from service.db.repository import count_players
+from service.db.player_reads import count_players
 from service.db.tables import ByeRow, GameRow, PlayerRow, TournamentRow
 from service.db.tournament_config import config_of
 from service.engine.scoring.classification import StandingsFilter

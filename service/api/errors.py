@@ -21,7 +21,7 @@ from sqlalchemy.exc import DBAPIError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from service.app.write_gate import LOCK_WAIT_DETAIL
+from service.app.write_queue import LOCK_WAIT_DETAIL
 from service.db.failures import (
     LOCK_NOT_AVAILABLE,
     error_chain,
@@ -38,9 +38,9 @@ from service.engine.pairing.flampark.errors import (
     FlamparkScheduleError,
     TooFewPlayersError,
 )
-from service.engine.pairing.result import PairingError
+from service.engine.pairing.round_pairing import PairingError
 from service.engine.pairing.varma import VarmaError
-from service.engine.results import NotOwnGame, ResultLocked
+from service.engine.result_reporting import NotOwnGame, ResultLocked
 from service.engine.scoring.flampark import (
     FlamparkError,
     ShorteningByArbiterError,

@@ -1,10 +1,10 @@
-"""Group commit: result reports queued at a tournament's gate commit together
+"""Group commit: result reports queued in a tournament's write queue commit together
 (docs/decisions/group-commit.md).
 
-Under the gate (`app.write_gate`) the writers of a tournament run one at a time, so
-their rate is one over the time each holds the gate. A keyed report alone holds it for
+Under the write queue (`app.write_queue`) the writers of a tournament run one at a time, so
+their rate is one over the time each holds the head of the queue. A keyed report alone holds it for
 seven round trips (begin, claim, the tournament locked as it loads, game, result,
-answer, commit). The writer that gets the gate therefore takes the writes queued right
+answer, commit). The writer at the head of the queue therefore takes the writes queued right
 behind it whose route declares that they may join a group (`write_access.joins_group`:
 the result reports, the bulk of the writes in a running tournament; each checks
 everything before it changes anything and then makes one change, so one refused report
@@ -37,10 +37,10 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from service.api.idempotency_records import Answer, QueuedWrite, sealed
 from service.app.report_result import preload_reports
 from service.app.unit_of_work import WriteContext
-from service.app.write_gate import GatePass, Rider
+from service.app.write_queue import QueueHold, Rider
 from service.db.columns import may_write
+from service.db.game_reads import discard_loaded
 from service.db.idempotency import claim_all, discard_claims, store_answers
-from service.db.repository import discard_loaded
 from service.db.session import SessionFactory, transaction_of
 
 __all__ = ["GROUP_LIMIT", "GroupRunner", "commit_group", "take_group"]
@@ -62,9 +62,9 @@ class GroupRunner(Protocol):
         and its unit of work."""
 
 
-def take_group(write: QueuedWrite, passage: GatePass) -> list[QueuedWrite]:
-    """`write`, which holds its tournament's gate, and (when its route may join a group)
-    the writes of that route queued right behind it, in arrival order: at most
+def take_group(write: QueuedWrite, hold: QueueHold) -> list[QueuedWrite]:
+    """`write`, which holds the head of its tournament's queue, and (when its route may
+    join a group) the writes of that route queued right behind it, in arrival order: at most
     `GROUP_LIMIT` in all, stopping at the first write of another kind and at a retry of
     a key already in the group (that retry runs after the group has committed, and
     replays)."""
@@ -84,7 +84,7 @@ def take_group(write: QueuedWrite, passage: GatePass) -> list[QueuedWrite]:
         lookups.add(lookup)
         return True
 
-    riders = passage.take_riders(GROUP_LIMIT - 1, fresh)
+    riders = hold.take_riders(GROUP_LIMIT - 1, fresh)
     return group + [rider for rider in riders if isinstance(rider, QueuedWrite)]
 
 

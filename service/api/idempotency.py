@@ -18,9 +18,9 @@ So a crash leaves either nothing or the finished record, and a retry sent the mo
 the response arrives finds the record committed (replay, never 409). The same key with
 another request (method, path, query string, content type or body) is 422; a retry that
 waits longer than `lock_wait_seconds` for the first is 409. Result reports queued at
-their tournament's gate, with a key or without one, commit together, each with the
+their tournament's write queue, with a key or without one, commit together, each with the
 answer it would get alone (`api.group_commit`): a report without a key runs here too,
-in the same way, and only stores no answer. Which tournament's gate a write passes and
+in the same way, and only stores no answer. Which tournament's queue a write waits in and
 whether it may join a group are the route's declarations (`api.write_access`), found
 once per request by the app's own path templates.
 
@@ -47,6 +47,7 @@ from sqlalchemy.exc import DBAPIError
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from service.api.credential_precheck import bearer_token
 from service.api.errors import is_outage, outage_problem
 from service.api.group_commit import commit_group, take_group
 from service.api.idempotency_records import (
@@ -60,10 +61,9 @@ from service.api.idempotency_records import (
     send_problem,
     wait_ready,
 )
-from service.api.token_gate import bearer_token
 from service.api.write_access import WriteRoute, write_routes
 from service.app.unit_of_work import WriteContext
-from service.app.write_gate import GatePass, GateTimeout
+from service.app.write_queue import QueueHold, WriteQueueTimeout
 from service.db.idempotency import (
     InFlight,
     claim,
@@ -133,21 +133,21 @@ class IdempotencyMiddleware:
         if body is None:
             return  # the client went away
         write = QueuedWrite(scope, parts, body, route, params)
-        # The answer goes out once the gate is open again: a client slow to read a large
+        # The answer goes out once the next writer is let in: a client slow to read a large
         # answer must not hold up the tournament's next writer.
         try:
             try:
                 rider = write if report else None
-                async with state.gates.hold(write.gate_key, rider) as passage:
+                async with state.write_queues.hold(write.queue_key, rider) as hold:
                     if not write.taken:
-                        await self._lead(write, passage, state)
-            except GateTimeout:
+                        await self._lead(write, hold, state)
+            except WriteQueueTimeout:
                 if not write.taken:
                     raise
             await write.finished.wait()  # at once, unless the wait above ran out
             if write.error is not None:
                 raise write.error
-        except GateTimeout as exc:
+        except WriteQueueTimeout as exc:
             await send_problem(
                 send, exc, scope["path"], retry_after=state.settings.retry_after_seconds
             )
@@ -165,16 +165,16 @@ class IdempotencyMiddleware:
             await wait_ready(write.answer.ready, state.settings.warm_wait_seconds)
             await write.answer.deliver(send)
 
-    async def _lead(self, write: QueuedWrite, passage: GatePass, state: AppState) -> None:
+    async def _lead(self, write: QueuedWrite, hold: QueueHold, state: AppState) -> None:
         """Run this write, and the result reports queued right behind it, as one group
         (`api.group_commit`); every write of the group is finished on return."""
-        group = take_group(write, passage)
+        group = take_group(write, hold)
         try:
             await commit_group(group, state.sessions, self)
         finally:
             for member in group:
                 if not member.finished.is_set():  # interrupted (the leader was cancelled)
-                    member.error = member.error or GateTimeout()
+                    member.error = member.error or WriteQueueTimeout()
                     member.finished.set()
 
     async def alone(self, write: QueuedWrite) -> None:
@@ -245,7 +245,7 @@ class IdempotencyMiddleware:
 
         answer = Answer()
         context = WriteContext(
-            session, write.gate_key, may_join_group=write.joins_group, commits_later=True
+            session, write.queue_key, may_join_group=write.joins_group, commits_later=True
         )
         scope = write.scope
         scope[WRITE_CONTEXT_KEY] = context

@@ -34,7 +34,7 @@ from starlette.types import Message, Scope, Send
 
 from service.api.errors import PROBLEM_MEDIA_TYPE, problem_headers
 from service.api.write_access import WriteRoute
-from service.app.write_gate import Rider
+from service.app.write_queue import Rider
 from service.db.idempotency import SealedAnswer, purge_expired
 from service.db.session import SessionFactory
 from service.db.tables import IdempotencyRow
@@ -131,8 +131,8 @@ class QueuedWrite(Rider):
     (`parts` names its record) and a result report without one (`parts` None); once
     finished, its answer or the error it failed with. Its route (`api.write_access`;
     None when no route takes it: the app answers 404 or 405) and path parameters say
-    which gate it passes (`gate_key`) and whether it may join a group (`joins_group`:
-    the holder of its tournament's gate may then take it into one, `api.group_commit`)."""
+    which write queue it waits in (`queue_key`) and whether it may join a group (`joins_group`:
+    the holder of its tournament's queue may then take it into one, `api.group_commit`)."""
 
     def __init__(
         self,
@@ -149,7 +149,7 @@ class QueuedWrite(Rider):
         self.body = body
         self.route = route
         self.params = params or {}
-        self.gate_key = None if route is None else route.gate_key(self.params)
+        self.queue_key = None if route is None else route.queue_key(self.params)
         self.joins_group = route is not None and route.joins_group
         self.answer = Answer()
         self.error: Exception | None = None

@@ -5,7 +5,7 @@ A pure ASGI middleware, outermost of the app's own middleware:
 - a write to a tournament's or bridge event's resources (`/v1/tournaments/{id}/...`,
   `/v1/bridge/events/{id}/...`, and `PATCH`/`DELETE /v1/tournaments/{id}`) without a
   bearer token, or with one that is not a token of that tournament (checked against its
-  stored hashes by `token_gate`), is refused with 401 before its body is read, so a
+  stored hashes by `credential_precheck`), is refused with 401 before its body is read, so a
   stranger cannot make the service read or parse a large body (the route still
   authorizes the request in full);
 - a `Content-Length` above the limit is 413 at once; a body sent without a length is
@@ -30,8 +30,8 @@ import re
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from service.api.credential_precheck import CredentialPrecheck, bearer_token, owner_of
 from service.api.idempotency_records import send_problem
-from service.api.token_gate import TokenGate, bearer_token, owner_of
 from service.errors import InvalidInput, TooLarge, Unauthenticated, Unavailable
 
 __all__ = ["BodyLimitMiddleware"]
@@ -48,7 +48,7 @@ class BodyLimitMiddleware:
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
-        self.gate = TokenGate()
+        self.precheck = CredentialPrecheck()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or scope["method"] not in _BODY_METHODS:
@@ -67,7 +67,7 @@ class BodyLimitMiddleware:
                     path,
                 )
                 return
-            refused = await self.gate.refusal(state, owner, token)
+            refused = await self.precheck.refusal(state, owner, token)
             if refused is not None:
                 retry = isinstance(refused, Unavailable)
                 await send_problem(

@@ -74,7 +74,7 @@ async def commit_and_publish(
     the new table once committed (`Hub.warm`), from `schedule` when the write stored
     every round there is (a start of a round-robin or FLAMPARK), and the answer waits
     for that table (at most `warm_wait_seconds`), so that the spectators who come with
-    the first round find it computed; the tournament's gate is open again meanwhile.
+    the first round find it computed; the next writer of the tournament is let in meanwhile.
     On PostgreSQL the other replicas are told in the same transaction (the bus's table
     channel), and those that follow the tournament compute that table too."""
     session = context.session

@@ -9,7 +9,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from service.api.connect_reads import SharedRowReads
 from service.app.compute_pool import ComputePool
-from service.app.write_gate import WriteGates
+from service.app.write_queue import WriteQueues
 from service.config import Settings
 from service.db.session import SessionFactory
 from service.db.tables import TournamentRow
@@ -27,7 +27,7 @@ __all__ = ["AppState"]
 @dataclass
 class AppState:
     """The database engine, the session factory, the event bus, the live hub, the
-    writers' gates and small caches."""
+    writers' queues and small caches."""
 
     settings: Settings
     db_engine: AsyncEngine
@@ -44,15 +44,15 @@ class AppState:
     compute: ComputePool | None = None
     """The processes the stateless `/v1/compute/...` computations run in
     (`api.compute_offload`), stopped with the app."""
-    gates: WriteGates = field(init=False)
-    """This process's queue of writers per tournament (`app.write_gate`), each wait
+    write_queues: WriteQueues = field(init=False)
+    """This process's queue of writers per tournament (`app.write_queue`), each wait
     bounded by `settings.lock_wait_seconds`."""
     connect_rows: SharedRowReads = field(init=False)
     """The tournament rows connecting spectators are checked against, one read shared
     by those who arrive together (`api.connect_reads`)."""
 
     def __post_init__(self) -> None:
-        self.gates = WriteGates(self.settings.lock_wait_seconds)
+        self.write_queues = WriteQueues(self.settings.lock_wait_seconds)
         self.connect_rows = SharedRowReads(self._read_row)
 
     async def _read_row(self, tournament_id: str) -> TournamentRow | None:

@@ -3,9 +3,10 @@ work, for middleware that must know it before the route runs: the idempotency
 middleware replays a stored answer only to a caller the route itself would admit now,
 and asks an unguessable key of a route that needs no token (IETF draft "The
 Idempotency-Key HTTP Header Field": the key names a request; it is no credential where
-a token is one); the writers queue at the gate of the tournament the route names by its
-path parameter (`writes_to`), and a route that may join a group commit says so
-(`joins_group`). The routes are read once, on the first write.
+a token is one); the writers queue in the write queue of the tournament the route names
+by its path parameter (`writes_to`), and a route that may join a group commit says so
+(`joins_group`); the credential precheck asks which tournament a write needs a token of
+(`WriteRoutes.owner`). The routes are read once, on the first write.
 
 A route declares the credential it needs by its write dependency (`deps.get_write`,
 `deps.get_organizer_write`, the bridge's own): each is registered here (`checked_by`)
@@ -30,6 +31,7 @@ from starlette.routing import compile_path
 from starlette.types import Scope
 
 __all__ = [
+    "OWNER_PARAMS",
     "TokenCheck",
     "WriteRoute",
     "WriteRoutes",
@@ -46,9 +48,11 @@ TokenCheck = Callable[[AsyncSession, Mapping[str, Any], str | None], Awaitable[N
 _Dependency = TypeVar("_Dependency", bound=Callable[..., Any])
 _Found = TypeVar("_Found")
 _CHECKS: dict[Callable[..., Any], TokenCheck] = {}
-_GATES: dict[Callable[..., Any], str] = {}
+_QUEUES: dict[Callable[..., Any], str] = {}
 _GROUPED: set[Callable[..., Any]] = set()
 _WRITE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+OWNER_PARAMS = ("tournament_id", "event_id")
+"""The path parameters that name the tournament (or bridge event) a route belongs to."""
 
 
 def checked_by(check: TokenCheck) -> Callable[[_Dependency], _Dependency]:
@@ -62,13 +66,13 @@ def checked_by(check: TokenCheck) -> Callable[[_Dependency], _Dependency]:
     return register
 
 
-def writes_to(gate: str) -> Callable[[_Dependency], _Dependency]:
+def writes_to(queue: str) -> Callable[[_Dependency], _Dependency]:
     """Declare that the routes using the write dependency this decorates write to one
-    tournament (or bridge event), whose gate key `gate` names by the route's path
+    tournament (or bridge event), whose write queue key `queue` names by the route's path
     parameter (`"tournaments/{tournament_id}"`); the dependency is returned unchanged."""
 
     def register(dependency: _Dependency) -> _Dependency:
-        _GATES[dependency] = gate
+        _QUEUES[dependency] = queue
         return dependency
 
     return register
@@ -96,20 +100,20 @@ def _declared(dependant: Dependant, table: Mapping[Callable[..., Any], _Found]) 
 
 @dataclass(frozen=True, slots=True)
 class WriteRoute:
-    """A write route and what it needs: `check` None when it needs no token; `gate` the
-    template of its gate key (None: it writes to no existing tournament); `joins_group`
-    whether its writes may commit in a group."""
+    """A write route and what it needs: `check` None when it needs no token; `queue` the
+    template of its write queue's key (None: it writes to no existing tournament);
+    `joins_group` whether its writes may commit in a group."""
 
     methods: frozenset[str]
     path: str
     check: TokenCheck | None
     _compiled: Any
-    gate: str | None = None
+    queue: str | None = None
     joins_group: bool = False
 
-    def gate_key(self, params: Mapping[str, Any]) -> str | None:
-        """The key of the gate a request with these path parameters passes."""
-        return None if self.gate is None else self.gate.format_map(params)
+    def queue_key(self, params: Mapping[str, Any]) -> str | None:
+        """The key of the write queue a request with these path parameters waits in."""
+        return None if self.queue is None else self.queue.format_map(params)
 
     def params(self, path: str) -> dict[str, Any] | None:
         """The path parameters of `path` if it is this route's, else None."""
@@ -133,7 +137,7 @@ class WriteRoutes:
                         path,
                         _declared(route.dependant, _CHECKS),
                         compile_path(path),
-                        _declared(route.dependant, _GATES),
+                        _declared(route.dependant, _QUEUES),
                         route.endpoint in _GROUPED,
                     )
                 )
@@ -141,24 +145,59 @@ class WriteRoutes:
             method: [route for route in self.routes if method in route.methods]
             for method in _WRITE_METHODS
         }
+        self._subtrees = [
+            compile_path(f"{path}/{{below:path}}")[0]
+            for path in dict.fromkeys(path for path, _methods, _route in _api_routes(app))
+            if path.rpartition("/")[2].strip("{}") in OWNER_PARAMS
+        ]
+        """Every path below a tournament's (or bridge event's) own route, whatever its
+        method: `/v1/tournaments/{tournament_id}/{below}`, `/v1/bridge/events/..."""
+
+    @staticmethod
+    def _path(scope: Scope) -> str:
+        """The request's path inside the app (its root path taken off)."""
+        path: str = scope["path"]
+        root = scope.get("root_path", "")
+        return path[len(root) :] if root and path.startswith(root) else path
 
     def find(self, scope: Scope) -> tuple[WriteRoute, dict[str, Any]] | None:
         """The route a write request goes to and its path parameters; None when no
         route takes it (the app answers 404 or 405 and stores nothing)."""
-        path = scope["path"]
-        root = scope.get("root_path", "")
-        if root and path.startswith(root):
-            path = path[len(root) :]
+        path = self._path(scope)
         for route in self._by_method.get(scope["method"], ()):
             params = route.params(path)
             if params is not None:
                 return route, params
         return None
 
+    def owner(self, scope: Scope) -> str | None:
+        """The tournament (or bridge event) a write request needs a token of, by the path
+        parameter that names it (`OWNER_PARAMS`): for any path below a tournament's own
+        route, whether a route takes it or not (the app would answer 404 or 405), and for a
+        route whose write dependency declares a token check (a tournament's own PATCH and
+        DELETE); None otherwise."""
+        path = self._path(scope)
+        for subtree in self._subtrees:
+            match = subtree.match(path)
+            if match is not None and match["below"]:
+                return _owner_in(match.groupdict())
+        found = self.find(scope)
+        if found is None or found[0].check is None:
+            return None
+        return _owner_in(found[1])
+
     def needs_token(self, scope: Scope) -> bool:
         """Whether the route of this request admits its caller by a token."""
         found = self.find(scope)
         return found is not None and found[0].check is not None
+
+
+def _owner_in(params: Mapping[str, Any]) -> str | None:
+    """The value of the first owner parameter among a route's path parameters."""
+    for name in OWNER_PARAMS:
+        if name in params:
+            return str(params[name])
+    return None
 
 
 def _api_routes(app: FastAPI) -> Iterator[tuple[str, frozenset[str], fastapi.routing.APIRoute]]:

@@ -30,11 +30,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from service.app.lifecycle import settle_status
 from service.app.offload import run_cpu
-from service.db.bridge import (
-    RESULT_KEYS,
-    entered_places,
-    find_result,
-)
+from service.db.bridge_reads import RESULT_KEYS, entered_places, find_result
 from service.db.bridge_tables import BridgeResultRow
 from service.db.event_types import (
     BridgeResultCorrected,

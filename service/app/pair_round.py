@@ -19,20 +19,17 @@ from service.app.offload import run_cpu
 from service.app.systems import options_of, pair_next
 from service.db.event_types import RoundPaired
 from service.db.events import append_event, lock_tournament
-from service.db.repository import (
-    last_paired_round,
-    list_players,
-    load_engine_tournament,
-    round_rows,
-    store_round,
-)
+from service.db.game_reads import last_paired_round, round_rows
+from service.db.player_reads import list_players
+from service.db.repository import store_round
 from service.db.tables import TournamentRow
 from service.db.tournament_config import config_of
+from service.db.tournament_reads import load_engine_tournament
 from service.engine.byes import check_requested_byes
 from service.engine.lifecycle import TournamentStatus
 from service.engine.model import Bye, ByeKind, Round
-from service.engine.pairing.result import Pairing
-from service.engine.results import GameStatus
+from service.engine.pairing.round_pairing import Pairing
+from service.engine.result_reporting import GameStatus
 from service.engine.rounds import round_progress
 from service.engine.systems import spec_of
 from service.errors import Conflict

@@ -13,11 +13,8 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from service.app.lifecycle import require_open
 from service.db.event_types import PlayerAdded
 from service.db.events import append_event, lock_tournament
-from service.db.repository import (
-    last_paired_round,
-    list_players,
-    next_player_number,
-)
+from service.db.game_reads import last_paired_round
+from service.db.player_reads import list_players, next_player_number
 from service.db.tables import PlayerRow, TournamentRow
 from service.db.tokens import hash_token, new_token
 from service.engine.lifecycle import TournamentStatus

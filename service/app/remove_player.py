@@ -1,5 +1,5 @@
 """Remove a player while the start list is open (docs/api.md#players). Their number is
-never given again (`db.repository.next_player_number` counts the registrations
+never given again (`db.player_reads.next_player_number` counts the registrations
 removed). Once the list is closed a player withdraws instead (`withdraw`).
 """
 
@@ -10,7 +10,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from service.app.lifecycle import require_open
 from service.db.event_types import PlayerRemoved
 from service.db.events import append_event, lock_tournament
-from service.db.repository import get_player
+from service.db.player_reads import get_player
 from service.db.tables import TournamentRow
 
 __all__ = ["remove_player"]

@@ -2,7 +2,7 @@
 the organizer confirms; disagreement marks the game disputed until the organizer decides).
 
 Authorize (a player reports only their own games), lock the tournament, apply the
-engine's state machine (`engine.results.apply_report`), store the game and one event
+engine's state machine (`engine.result_reporting.apply_report`), store the game and one event
 that carries the previous state (nothing is silently overwritten), move the current
 round on. A report that repeats what is recorded changes nothing and adds no event.
 A FLAMPARK time shortening rides on the organizer's report only (Formuła FLAMPARK: the arbiter
@@ -18,22 +18,18 @@ from typing import Any
 from sqlmodel import func, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from service.app.actor import Actor
 from service.app.lifecycle import settle_status
 from service.db.event_types import result_event
 from service.db.events import holds_lock, lock_and_reload
-from service.db.repository import (
-    Actor,
-    find_game,
-    last_paired_round,
-    preload_games,
-    ratings_of,
-)
-from service.db.results import GameChange, store_result
+from service.db.game_reads import find_game, last_paired_round, preload_games
+from service.db.player_reads import ratings_of
+from service.db.result_store import GameChange, store_result
 from service.db.tables import ByeRow, GameRow, TournamentRow
 from service.db.tournament_config import config_of
 from service.engine.lifecycle import TournamentStatus
 from service.engine.model import GameResult
-from service.engine.results import (
+from service.engine.result_reporting import (
     GameState,
     GameStatus,
     NotOwnGame,

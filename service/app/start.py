@@ -17,7 +17,8 @@ from service.app.systems import initial_rounds
 from service.db.event_types import TournamentStarted
 from service.db.events import append_event, lock_tournament
 from service.db.loading import Schedule
-from service.db.repository import list_players, number_players, store_rounds
+from service.db.player_reads import list_players
+from service.db.repository import number_players, store_rounds
 from service.db.tables import PlayerRow, TournamentRow
 from service.db.tokens import hash_token, new_token
 from service.engine.lifecycle import Entrant, LifecycleEvent, start_order

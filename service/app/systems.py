@@ -15,7 +15,7 @@ from typing import Any
 from service.db.tables import TournamentRow
 from service.db.tournament_config import config_of
 from service.engine.model import Bye, Round, Tournament
-from service.engine.pairing.result import Pairing
+from service.engine.pairing.round_pairing import Pairing
 from service.engine.systems import (
     PairingRequest,
     by_pairing_name,

@@ -36,9 +36,9 @@ class WriteContext:
 
     session: AsyncSession
     """The transaction's session (shared by the writes of a group commit)."""
-    gate_key: str | None = None
-    """The tournament (or bridge event) written to, as its gate names it
-    (`write_gate.WriteGates`): `tournaments/<id>`, `bridge/events/<id>`; None for a
+    queue_key: str | None = None
+    """The tournament (or bridge event) written to, as its write queue names it
+    (`write_queue.WriteQueues`): `tournaments/<id>`, `bridge/events/<id>`; None for a
     write to no existing one (a creation, an import)."""
     may_join_group: bool = False
     """Whether the write may commit in one transaction with the writes queued behind it

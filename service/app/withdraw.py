@@ -17,14 +17,15 @@ from typing import Any
 from sqlmodel import col, or_, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from service.app.actor import Actor
 from service.app.lifecycle import require_open
 from service.app.report_result import report_result
 from service.db.event_types import PlayerUpdated
 from service.db.events import append_event, lock_tournament
-from service.db.repository import Actor, get_player
+from service.db.player_reads import get_player
 from service.db.tables import GameRow, PlayerRow, TournamentRow
 from service.engine.lifecycle import TournamentStatus
-from service.engine.results import GameStatus
+from service.engine.result_reporting import GameStatus
 from service.engine.systems import spec_of
 
 __all__ = ["change_player"]

@@ -142,7 +142,7 @@ class RoundPaired(Event):
 
 @dataclass(frozen=True, slots=True)
 class GameResultEvent(Event):
-    """A step of the result state machine (engine/results.py) for one game."""
+    """A step of the result state machine (engine/result_reporting.py) for one game."""
 
     round: int
     table: int

@@ -21,7 +21,7 @@ from service.engine.model import (
     Round,
     Tournament,
 )
-from service.engine.results import GameStatus
+from service.engine.result_reporting import GameStatus
 from service.engine.systems import spec_of
 
 __all__ = [

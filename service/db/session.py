@@ -56,7 +56,7 @@ class TransactionState:
     """Tournament id -> the row locked and reloaded (`events.lock_and_reload`), held
     here so that the session's identity map (which holds rows only weakly) keeps it."""
     preloaded: dict[tuple[str, int, int], GameRow] = field(default_factory=dict)
-    """(tournament, round, table) -> the game `repository.preload_games` read."""
+    """(tournament, round, table) -> the game `game_reads.preload_games` read."""
     driver_writes: int = 0
     """Statements that may change something run on the driver itself (`db.columns`)."""
 

@@ -13,7 +13,7 @@ statement: the sqlite3 cursor is opened, executed, drained and closed in one cal
 driver's thread, and what SQLAlchemy reads afterwards (the rows, `description`,
 `rowcount`, `lastrowid`) is kept on the Python side. Commits and rollbacks are one trip
 each, as before. `run_statements` takes several statements to the thread at once, for a
-write whose statements are known together (`db.results`: a reported result). Rows are
+write whose statements are known together (`db.result_store`: a reported result). Rows are
 always read whole, which is what SQLAlchemy's adapter does for every statement but
 server-side (streamed) ones, which Arbiter does not use on SQLite.
 

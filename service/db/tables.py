@@ -18,7 +18,7 @@ from sqlmodel import Field, SQLModel
 from service.db import bridge_tables  # noqa: F401  (the bridge events' tables, registered too)
 from service.db.column_types import JSONType, utcnow
 from service.engine.lifecycle import TournamentStatus
-from service.engine.results import GameStatus
+from service.engine.result_reporting import GameStatus
 
 __all__ = [
     "ByeRow",

@@ -13,7 +13,7 @@ The family, most general first (module, problem type):
 
     EngineError                         engine/errors.py                  invalid-input
     ├── TrfError                        engine/trf.py                     invalid-trf
-    ├── PairingError                    engine/pairing/result.py          pairing-impossible
+    ├── PairingError                    engine/pairing/round_pairing.py          pairing-impossible
     │   ├── MatchingError               engine/pairing/matching/          pairing-impossible
     │   ├── VarmaError                  engine/pairing/varma.py           invalid-draw
     │   └── FlamparkScheduleError       engine/pairing/flampark/errors.py invalid-schedule
@@ -29,8 +29,8 @@ The family, most general first (module, problem type):
     │   └── PremiumError                engine/scoring/progress_premium.py invalid-premium
     ├── BridgeInputError                engine/bridge/errors.py           invalid-bridge-input
     ├── RuleRefusal                     engine/errors.py                  conflict (409)
-    │   ├── NotOwnGame                  engine/results.py                 forbidden (403)
-    │   └── ResultLocked                engine/results.py                 conflict (409)
+    │   ├── NotOwnGame                  engine/result_reporting.py                 forbidden (403)
+    │   └── ResultLocked                engine/result_reporting.py                 conflict (409)
     └── LifecycleError                  engine/lifecycle.py               illegal-transition
                                         (the application layer answers it as a 409 conflict)
 

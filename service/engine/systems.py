@@ -24,7 +24,7 @@ from typing import Any
 
 from service.engine.errors import EngineError
 from service.engine.model import Bye, Round, Tournament
-from service.engine.pairing.result import Pairing, PairingError
+from service.engine.pairing.round_pairing import Pairing, PairingError
 
 __all__ = [
     "SYSTEMS",

@@ -56,7 +56,7 @@ from typing import TYPE_CHECKING, Protocol
 from service.config import Settings
 from service.futures import mark_retrieved
 from service.heap import SpectatorHeap
-from service.live.admission import AdmissionGate
+from service.live.connection_pacing import ConnectionPacer
 from service.live.frames import Frame, batch_message, error_message, ping_message
 from service.live.reader import FeedReader, TableText, Update
 from service.live.wire import DirectSocket, close_reason, text_frame
@@ -673,7 +673,7 @@ class Hub:
         *,
         attempts: int = 5,
         heap: SpectatorHeap | None = None,
-        admission: AdmissionGate | None = None,
+        pacer: ConnectionPacer | None = None,
     ) -> None:
         self.observe_lag: Callable[[float], None] | None = None
         """Told each notification-to-fan-out delay (the app's metrics)."""
@@ -692,9 +692,9 @@ class Hub:
         """When this process last served each tournament's table (`table`)."""
         self.clock: Callable[[], float] = time.monotonic
         """The clock of those reads (a test's own)."""
-        self.admission = admission or AdmissionGate(settings.live_admissions_per_turn)
-        """The gate connecting spectators pass again once their access is checked
-        (`live.admission`)."""
+        self.pacer = pacer or ConnectionPacer(settings.live_admissions_per_turn)
+        """The pacer connecting spectators pass again once their access is checked
+        (`live.connection_pacing`)."""
         self.recheck: Recheck | None = None
         """Checks the admission of open sockets again after an access change (the
         app's `api.live_access`); None: sockets stay as admitted."""

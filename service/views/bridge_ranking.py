@@ -10,7 +10,7 @@ from typing import Any
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from service.db.bridge import table_results
+from service.db.bridge_reads import table_results
 from service.db.tables import TournamentRow
 from service.engine.bridge.ranking import EventRanking, RankingLine, event_ranking
 from service.engine.bridge.rounding import figure

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
-from service.db.bridge import validate_layout
+from service.db.bridge_reads import validate_layout
 from service.db.tables import PlayerRow, TournamentRow
 
 if TYPE_CHECKING:

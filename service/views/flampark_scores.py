@@ -13,7 +13,7 @@ from typing import Any
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from service.db.repository import confirmed_shortenings
+from service.db.game_reads import confirmed_shortenings
 from service.db.tables import TournamentRow
 from service.db.tournament_config import config_of
 from service.engine.scoring.flampark import FlamparkAccumulator

@@ -24,7 +24,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from service.config import Settings
-from service.db.bridge import RESULT_EVENTS
+from service.db.bridge_reads import RESULT_EVENTS
 from service.db.events import STANDINGS_EVENTS, events_since
 from service.db.loading import Schedule
 from service.db.session import SessionFactory, create_engine, create_session_factory

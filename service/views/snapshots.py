@@ -19,10 +19,11 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from service.db.event_types import GAME_RESULT_EVENTS, GameResultEvent, decode
 from service.db.events import events_since
 from service.db.loading import Schedule, engine_tournament
-from service.db.repository import list_players, load_engine_tournament
+from service.db.player_reads import list_players
 from service.db.tables import EventRow, PlayerRow, TournamentRow
+from service.db.tournament_reads import load_engine_tournament
 from service.engine.model import Game, GameResult, Tournament
-from service.engine.results import GameStatus
+from service.engine.result_reporting import GameStatus
 from service.views.cache import ViewCache
 
 __all__ = [

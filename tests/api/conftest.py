@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -15,13 +14,6 @@ from sqlmodel import func, select
 from service.api.app import create_app
 from service.config import Settings
 from service.db.tables import TournamentRow
-from tests.db_backends import BACKENDS, prepared_database
-
-
-@pytest.fixture(params=BACKENDS)
-def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    """A migrated empty database on each backend."""
-    yield from prepared_database(request.param, tmp_path)
 
 
 @pytest.fixture

@@ -15,8 +15,8 @@ from service.api.errors import ENGINE_PROBLEMS, engine_problem, problem_type
 from service.engine.bridge.errors import BridgeInputError
 from service.engine.errors import EngineError, RuleRefusal
 from service.engine.pairing.matching import MatchingError
-from service.engine.pairing.result import PairingError
-from service.engine.results import NotOwnGame, ResultLocked
+from service.engine.pairing.round_pairing import PairingError
+from service.engine.result_reporting import NotOwnGame, ResultLocked
 from service.engine.trf import TrfError
 from tests.data import ORACLE_DUTCH
 

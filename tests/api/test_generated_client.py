@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import REPO_ROOT
-from tests.db_backends import prepared_database
+from tests.db_backends import on_backends
 from tests.live.conftest import start_server, stop_server
 
 CONTRACT = REPO_ROOT / "openapi" / "openapi.json"
@@ -90,11 +90,6 @@ def test_errors_are_problem_details(generated: tuple[ModuleType, str]) -> None:
 
 
 @pytest.fixture
-def database_url(tmp_path: Path) -> Iterator[str]:
-    yield from prepared_database("sqlite", tmp_path)
-
-
-@pytest.fixture
 async def base_url(database_url: str) -> AsyncIterator[str]:
     server, task, address = await start_server(database_url)
     try:
@@ -118,6 +113,7 @@ def _call(_package: ModuleType, operation: str, **kwargs: Any) -> Any:
     return _operation_module(tag, operation).asyncio_detailed(**kwargs)
 
 
+@on_backends("sqlite")  # the client is the subject here, not the database
 async def test_readme_walkthrough_through_the_generated_client(
     generated: tuple[ModuleType, str], base_url: str
 ) -> None:

@@ -1,4 +1,4 @@
-"""Result reports queued at a tournament's gate commit together
+"""Result reports queued in a tournament's write queue commit together
 (docs/decisions/group-commit.md; `api.idempotency`): one transaction for the group, each
 report answered as it would be alone, in arrival order, on both databases."""
 
@@ -19,7 +19,7 @@ from sqlalchemy import text
 from service.api.app import create_app
 from service.config import Settings
 from service.db.events import events_since
-from service.db.results import store_result
+from service.db.result_store import store_result
 from service.errors import Conflict
 from tests.api.conftest import Event, create_round_robin
 
@@ -62,12 +62,12 @@ async def queue_behind_a_writer(
     tokens: list[str] | None = None,
 ) -> list[httpx.Response]:
     """Send `reports` (by the organizer, or with `tokens`; each with its key, None: sent
-    without one) while another writer holds the tournament's gate, so they queue in
-    this order; then open it and return their answers."""
+    without one) while another writer holds the head of the tournament's write queue, so
+    they queue in this order; then let go and return their answers."""
     keys = keys or [str(uuid.uuid4()) for _ in reports]
     tokens = tokens or [event.organizer for _ in reports]
     base = f"/v1/tournaments/{event.id}/rounds"
-    async with app.state.arbiter.gates.hold(f"tournaments/{event.id}"):
+    async with app.state.arbiter.write_queues.hold(f"tournaments/{event.id}"):
         queued = []
         for (round_number, table, result), key, token in zip(reports, keys, tokens, strict=True):
             headers = {"Authorization": f"Bearer {token}"}
@@ -82,7 +82,7 @@ async def queue_behind_a_writer(
                     )
                 )
             )
-            for _ in range(20):  # let it reach the gate before the next one starts
+            for _ in range(20):  # let it reach the queue before the next one starts
                 await asyncio.sleep(0)
         await asyncio.sleep(0.05)
         assert not any(task.done() for task in queued)
@@ -99,7 +99,7 @@ async def logged_results(app: FastAPI, tournament_id: str) -> list[tuple[int, in
     ]
 
 
-async def test_reports_queued_at_the_gate_commit_once_in_arrival_order(
+async def test_reports_queued_in_the_write_queue_commit_once_in_arrival_order(
     app: FastAPI, client: httpx.AsyncClient
 ) -> None:
     event = await create_round_robin(client, PLAYERS)
@@ -306,7 +306,7 @@ async def test_a_write_that_is_not_a_report_keeps_its_place_in_the_queue(
     the pairing of round 2, queued before the last result of round 1, is refused (were
     the last report taken into the group ahead of it, the pairing would succeed)."""
     event = await create_round_robin(client, PLAYERS, system="swiss-dutch", rounds=3)
-    gates = app.state.arbiter.gates
+    queues = app.state.arbiter.write_queues
     base = f"/v1/tournaments/{event.id}"
     paired = await client.post(f"{base}/rounds", headers=event.auth())
     assert paired.status_code in (200, 201), paired.text
@@ -320,7 +320,7 @@ async def test_a_write_that_is_not_a_report_keeps_its_place_in_the_queue(
             headers={**event.auth(), "Idempotency-Key": str(uuid.uuid4())},
         )
 
-    async with gates.hold(f"tournaments/{event.id}"):
+    async with queues.hold(f"tournaments/{event.id}"):
         tasks = []
         for make in (
             lambda: report(round_one[0], "1-0"),
@@ -339,7 +339,7 @@ async def test_a_write_that_is_not_a_report_keeps_its_place_in_the_queue(
     # pairing round 2 needs every result of round 1: it ran before the late report
     assert pairing.status_code == 409, pairing.text
     assert late.status_code == 200, late.text
-    assert len(gates) == 0
+    assert len(queues) == 0
 
 
 async def test_reports_taken_by_a_leader_that_is_cancelled_are_told_to_retry(
@@ -347,7 +347,7 @@ async def test_reports_taken_by_a_leader_that_is_cancelled_are_told_to_retry(
 ) -> None:
     """The leader's request is cancelled while its group runs (its server shuts down):
     the reports it took are answered 503 with `Retry-After`, nothing is stored, and
-    the gate opens for the next writer."""
+    the next writer is let in."""
     event = await create_round_robin(client, PLAYERS)
     running = asyncio.Event()
 
@@ -358,7 +358,7 @@ async def test_reports_taken_by_a_leader_that_is_cancelled_are_told_to_retry(
 
     monkeypatch.setattr("service.api.group_commit._try_group", stuck)
     base = f"/v1/tournaments/{event.id}/rounds/1/games"
-    async with app.state.arbiter.gates.hold(f"tournaments/{event.id}"):
+    async with app.state.arbiter.write_queues.hold(f"tournaments/{event.id}"):
         tasks = []
         for table in (1, 2, 3):
             tasks.append(

@@ -1,7 +1,7 @@
 """Group commit across two real server processes on one database
 (docs/decisions/group-commit.md): reports
 for one tournament split over both, some sent to both (a phone retrying through the
-other replica), each process committing the reports queued at its own gate together.
+other replica), each process committing the reports queued in its own write queue together.
 Every answer is a 200, both answers to one key are the same (one of them replayed),
 and every result is stored once."""
 

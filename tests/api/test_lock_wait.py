@@ -8,8 +8,7 @@ from __future__ import annotations
 import asyncio
 import time
 import uuid
-from collections.abc import AsyncIterator, Iterator
-from pathlib import Path
+from collections.abc import AsyncIterator
 
 import asyncpg
 import httpx
@@ -20,17 +19,14 @@ from service.api.app import create_app
 from service.api.idempotency_records import RequestParts
 from service.config import Settings
 from tests.api.conftest import create_round_robin
-from tests.db_backends import BACKENDS, prepared_database
+from tests.db_backends import on_backends
 
 PLAYERS = [("Ann", 2100), ("Bob", 2000), ("Cid", 1900), ("Dan", 1800)]
 WAIT = 0.5
 """The app's `lock_wait_seconds` in these tests."""
 
 
-@pytest.fixture(params=[b for b in BACKENDS if b == "postgresql"])
-def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    """The suite's PostgreSQL database (these are PostgreSQL's own behaviours)."""
-    yield from prepared_database(request.param, tmp_path)
+pytestmark = on_backends("postgresql")  # these are PostgreSQL's own behaviours
 
 
 @pytest.fixture

@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import uuid
-from collections.abc import AsyncIterator, Iterator
-from pathlib import Path
+from collections.abc import AsyncIterator
 
 import asyncpg
 import httpx
@@ -19,7 +18,7 @@ from fastapi import FastAPI
 from service.api.app import create_app
 from service.config import Settings
 from tests.api.conftest import create_round_robin
-from tests.db_backends import BACKENDS, prepared_database
+from tests.db_backends import on_backends
 
 PLAYERS = [(f"Player {n:02d}", 2400 - n) for n in range(4)]
 READ_POOL = 5
@@ -28,10 +27,7 @@ REACHABLE = 10.0
 pool makes a request wait 30 s for a connection): a read answers at once or not at all."""
 
 
-@pytest.fixture(params=[b for b in BACKENDS if b == "postgresql"])
-def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    """The suite's PostgreSQL database."""
-    yield from prepared_database(request.param, tmp_path)
+pytestmark = on_backends("postgresql")  # the pools of PostgreSQL
 
 
 @pytest.fixture
@@ -53,8 +49,8 @@ async def test_reads_answer_while_queued_writers_hold_every_writer_connection(
 ) -> None:
     writers_pool = app.state.arbiter.db_engine.pool
     capacity = writers_pool.size() + writers_pool._max_overflow  # 5 + 10
-    # one tournament per writer: the writers of one tournament queue at the app's gate
-    # (app.write_gate) holding no connection, so only writers of many tournaments can
+    # one tournament per writer: the writers of one tournament queue in the app's write queue
+    # (app.write_queue) holding no connection, so only writers of many tournaments can
     # take every connection
     events = [await create_round_robin(client, PLAYERS) for _ in range(capacity + 5)]
     url = app.state.arbiter.settings.database_url.replace("postgresql+asyncpg://", "postgresql://")

@@ -1,15 +1,14 @@
 """PostgreSQL: a result report reads its game as the tournament's previous lock holder
 left it. A statement's snapshot is taken before it waits for a lock, so the game must
 be read by a statement after the lock is granted (`events.lock_and_reload`, then
-`repository.find_game`); reading it in the locking statement would read it stale
+`game_reads.find_game`); reading it in the locking statement would read it stale
 (docs/decisions/write-round-trips.md)."""
 
 from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator, Iterator
-from pathlib import Path
+from collections.abc import AsyncIterator
 
 import asyncpg
 import httpx
@@ -19,15 +18,12 @@ from fastapi import FastAPI
 from service.api.app import create_app
 from service.config import Settings
 from tests.api.conftest import create_round_robin
-from tests.db_backends import BACKENDS, prepared_database
+from tests.db_backends import on_backends
 
 PLAYERS = [("Ann", 2100), ("Bob", 2000), ("Cid", 1900), ("Dan", 1800)]
 
 
-@pytest.fixture(params=[b for b in BACKENDS if b == "postgresql"])
-def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    """The suite's PostgreSQL database (row locks and snapshots are PostgreSQL's)."""
-    yield from prepared_database(request.param, tmp_path)
+pytestmark = on_backends("postgresql")  # row locks and snapshots are PostgreSQL's
 
 
 @pytest.fixture

@@ -16,8 +16,8 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from service.api.app import create_app
 from service.config import Settings
 from service.db.loading import Schedule
-from service.db.repository import load_engine_tournament
 from service.db.tables import TournamentRow
+from service.db.tournament_reads import load_engine_tournament
 from service.engine.model import Tournament
 from service.live.reader import ReaderError, TableText
 from service.views import snapshots
@@ -251,17 +251,17 @@ async def test_a_start_answers_once_the_reader_holds_the_new_table(
 ) -> None:
     """The spectators come with the first round: a start's answer goes out once the
     reader has the tournament's table (so the first `GET /standings` is served from its
-    memory), and the tournament's gate is open meanwhile. The reader is slowed down
+    memory), and the tournament's write queue is free meanwhile. The reader is slowed down
     here, so that a start that did not wait would answer before the table is ready."""
     async with _serving(Settings(database_url=database_url)) as (app, client):
         hub = app.state.arbiter.hub
         seed = hub.reader.seed
         seeded: list[str] = []
-        gate_was_open: list[bool] = []
+        queue_was_free: list[bool] = []
 
         async def slow(tournament_id: str, seq: int, schedule: Schedule) -> TableText | None:
             await asyncio.sleep(0.4)
-            gate_was_open.append(len(app.state.arbiter.gates) == 0)  # no writer holds one
+            queue_was_free.append(len(app.state.arbiter.write_queues) == 0)  # no writer holds one
             answer: TableText | None = await seed(tournament_id, seq, schedule)
             seeded.append(tournament_id)
             return answer
@@ -272,7 +272,7 @@ async def test_a_start_answers_once_the_reader_holds_the_new_table(
         started = await client.post(f"/v1/tournaments/{event.id}/start", headers=headers)
         assert started.status_code == 200, started.text
         assert seeded == [event.id]
-        assert gate_was_open == [True]
+        assert queue_was_free == [True]
 
 
 async def test_a_start_waits_for_the_table_no_longer_than_warm_wait_seconds(

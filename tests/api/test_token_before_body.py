@@ -80,7 +80,7 @@ async def test_a_bad_token_with_a_huge_body_is_refused_from_the_headers(
                 status, problem = await _send(server.address, path, token, chunked=chunked)
                 assert status == 401, problem
                 assert problem["field"] == "Authorization"
-        # a token of this tournament passes the gate; the announced 50 MB is then
+        # a token of this tournament passes the precheck; the announced 50 MB is then
         # refused by the size limit, still before it is read
         status, problem = await _send(server.address, path, event.players[3], chunked=False)
         assert status == 413, problem

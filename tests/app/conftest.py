@@ -4,11 +4,8 @@ workflow wrote."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
-from pathlib import Path
 from typing import Any
 
-import pytest
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from service.app.create import create_tournament
@@ -16,27 +13,12 @@ from service.app.register import register
 from service.app.start import start
 from service.db.event_types import Event, decode
 from service.db.events import events_since
-from service.db.repository import get_tournament
-from service.db.session import SessionFactory, create_engine, create_session_factory
+from service.db.session import SessionFactory
 from service.db.tables import TournamentRow
-from tests.db_backends import BACKENDS, prepared_database
+from service.db.tournament_reads import get_tournament
 
 FOUR = [("Ann", 2400), ("Bob", 2300), ("Cid", 2200), ("Dan", 2100)]
 """Four players (name, rating), numbered 1-4 in this order at the start."""
-
-
-@pytest.fixture(params=BACKENDS)
-def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    yield from prepared_database(request.param, tmp_path)
-
-
-@pytest.fixture
-async def sessions(database_url: str) -> AsyncIterator[SessionFactory]:
-    engine = create_engine(database_url)
-    try:
-        yield create_session_factory(engine)
-    finally:
-        await engine.dispose()
 
 
 async def new_tournament(

@@ -9,7 +9,8 @@ from sqlmodel import func, select
 
 from service.app.import_trf import import_trf
 from service.db.event_types import Imported, TournamentCreated
-from service.db.repository import list_players, round_rows
+from service.db.game_reads import round_rows
+from service.db.player_reads import list_players
 from service.db.session import SessionFactory
 from service.db.tables import TournamentRow
 from service.db.tokens import token_matches

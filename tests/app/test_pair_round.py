@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import pytest
 
+from service.app.actor import Actor
 from service.app.pair_round import pair_round
 from service.app.report_result import report_result
 from service.db.event_types import RoundPaired
-from service.db.repository import Actor, round_rows
+from service.db.game_reads import round_rows
 from service.db.session import SessionFactory
 from service.errors import Conflict
 from tests.app.conftest import FOUR, events_after, last_seq, load, new_tournament

@@ -8,7 +8,7 @@ import pytest
 
 from service.app.register import register
 from service.db.event_types import PlayerAdded
-from service.db.repository import list_players
+from service.db.player_reads import list_players
 from service.db.session import SessionFactory
 from service.db.tokens import token_matches
 from service.errors import Conflict

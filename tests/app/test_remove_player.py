@@ -9,7 +9,7 @@ import pytest
 from service.app.register import register
 from service.app.remove_player import remove_player
 from service.db.event_types import PlayerRemoved
-from service.db.repository import list_players
+from service.db.player_reads import list_players
 from service.db.session import SessionFactory
 from service.errors import Conflict, NotFound
 from tests.app.conftest import FOUR, events_after, last_seq, load, new_tournament

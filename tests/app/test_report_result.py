@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import pytest
 
+from service.app.actor import Actor
 from service.app.report_result import report_result
 from service.db.event_types import ResultConfirmed, ResultReported
-from service.db.repository import Actor, find_game
+from service.db.game_reads import find_game
 from service.db.session import SessionFactory
 from service.errors import Conflict, Forbidden
 from tests.app.conftest import events_after, last_seq, load, new_tournament

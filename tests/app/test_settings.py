@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import pytest
 
+from service.app.actor import Actor
 from service.app.report_result import report_result
 from service.app.settings import change_settings
 from service.app.start import start
 from service.db.event_types import SettingsChanged
-from service.db.repository import Actor
 from service.db.session import SessionFactory
 from service.db.tokens import token_matches
 from service.errors import InvalidInput

@@ -8,7 +8,8 @@ import pytest
 
 from service.app.start import start
 from service.db.event_types import TournamentStarted
-from service.db.repository import list_players, round_rows
+from service.db.game_reads import round_rows
+from service.db.player_reads import list_players
 from service.db.session import SessionFactory
 from service.db.tokens import token_matches
 from service.errors import Conflict, InvalidInput

@@ -10,7 +10,7 @@ import pytest
 
 from service.app.tokens import revoke_token, rotate_token
 from service.db.event_types import TokenRevoked, TokenRotated
-from service.db.repository import list_players
+from service.db.player_reads import list_players
 from service.db.session import SessionFactory
 from service.db.tokens import token_matches
 from service.errors import Conflict, InvalidInput, NotFound

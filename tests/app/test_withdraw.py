@@ -8,7 +8,8 @@ import pytest
 
 from service.app.withdraw import change_player
 from service.db.event_types import PlayerUpdated, ResultConfirmed
-from service.db.repository import get_player, round_rows
+from service.db.game_reads import round_rows
+from service.db.player_reads import get_player
 from service.db.session import SessionFactory
 from service.errors import Conflict
 from tests.app.conftest import FOUR, events_after, last_seq, load, new_tournament

@@ -6,8 +6,7 @@ there."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
-from pathlib import Path
+from collections.abc import AsyncIterator
 from typing import Any
 
 import asyncpg
@@ -22,7 +21,6 @@ from service.config import Settings
 from service.db.columns import missing_internals
 from service.db.events import events_since
 from tests.api.conftest import create_round_robin
-from tests.db_backends import BACKENDS, prepared_database
 
 PLAYERS = [("Ann", 2100), ("Bob", 2000), ("Cid", 1900), ("Dan", 1800)]
 
@@ -43,11 +41,6 @@ def test_a_missing_part_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
     """The check above can fail."""
     monkeypatch.delattr(asyncpg.Connection, "fetchrow")
     assert missing_internals() == ["asyncpg Connection.fetchrow"]
-
-
-@pytest.fixture(params=BACKENDS)
-def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    yield from prepared_database(request.param, tmp_path)
 
 
 @pytest.fixture(params=[True, False], ids=["on-the-driver", "through-sqlalchemy"])

@@ -3,8 +3,7 @@ statement (the report's `lock_and_reload` then finds the lock held), on each bac
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
-from pathlib import Path
+from collections.abc import AsyncIterator
 from typing import Any
 
 import asyncpg
@@ -18,12 +17,7 @@ from service.config import Settings
 from service.db.events import holds_lock, load_locked, lock_and_reload
 from service.db.tables import TournamentRow
 from tests.api.conftest import create_round_robin
-from tests.db_backends import BACKENDS, prepared_database
-
-
-@pytest.fixture(params=BACKENDS)
-def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    yield from prepared_database(request.param, tmp_path)
+from tests.db_backends import on_backends
 
 
 @pytest.fixture
@@ -82,17 +76,8 @@ async def test_an_unknown_tournament_is_none_and_locks_nothing(app: FastAPI) -> 
         assert not holds_lock(session, "t-missing")
 
 
-@pytest.fixture(params=[b for b in BACKENDS if b == "postgresql"])
-def postgres_database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    """The suite's PostgreSQL database (row locks are PostgreSQL's; SQLite's write lock
-    covers the whole database)."""
-    yield from prepared_database(request.param, tmp_path)
-
-
-async def test_the_row_stays_locked_until_the_transaction_ends(
-    postgres_database_url: str,
-) -> None:
-    database_url = postgres_database_url
+@on_backends("postgresql")  # row locks are PostgreSQL's; SQLite's locks the whole database
+async def test_the_row_stays_locked_until_the_transaction_ends(database_url: str) -> None:
     app = create_app(Settings(database_url=database_url, rate_limits_enabled=False))
     async with app.router.lifespan_context(app):
         await _hold_and_probe(app, database_url)

@@ -4,47 +4,26 @@ runs: the event log (service.db.events) and the repository (service.db.repositor
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Iterator
 from fractions import Fraction
-from pathlib import Path
 
 import pytest
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from service.app.actor import Actor
 from service.app.register import register as add_player
 from service.app.report_result import report_result as submit_result
 from service.app.start import close_start_list
 from service.db.event_types import PlayerRemoved, TournamentArchived, decode
 from service.db.events import append_event, events_since, lock_tournament
-from service.db.repository import (
-    Actor,
-    create_tournament,
-    get_tournament,
-    list_players,
-    load_engine_tournament,
-    round_rows,
-    store_round,
-)
-from service.db.session import SessionFactory, create_engine, create_session_factory
+from service.db.game_reads import round_rows
+from service.db.player_reads import list_players
+from service.db.repository import create_tournament, store_round
+from service.db.session import SessionFactory
 from service.db.tables import TournamentRow
 from service.db.tokens import token_matches
+from service.db.tournament_reads import get_tournament, load_engine_tournament
 from service.engine.model import Bye, ByeKind, Game, GameResult, Round
 from service.errors import Conflict, Forbidden, InvalidInput, NotFound
-from tests.db_backends import BACKENDS, prepared_database
-
-
-@pytest.fixture(params=BACKENDS)
-def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    yield from prepared_database(request.param, tmp_path)
-
-
-@pytest.fixture
-async def sessions(database_url: str) -> AsyncIterator[SessionFactory]:
-    engine = create_engine(database_url)
-    try:
-        yield create_session_factory(engine)
-    finally:
-        await engine.dispose()
 
 
 async def _tournament(

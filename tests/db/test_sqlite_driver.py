@@ -206,7 +206,7 @@ async def test_a_result_put_costs_six_trips(sqlite_url: str, trips: list[str]) -
         )
         assert answer.status_code == 200, answer.text
         # claim, tournament locked as it loads, game; then the game's state, seq, event
-        # and round probe together (db/results.py); the answer sealed; the commit
+        # and round probe together (db/result_store.py); the answer sealed; the commit
         assert trips == ["_with_cursor"] * 5 + ["commit"]
 
 

@@ -16,7 +16,7 @@ import pytest
 
 from service.engine.model import GameResult, Round, Tournament
 from service.engine.pairing.checker import generate_tournament
-from service.engine.pairing.result import Pairing
+from service.engine.pairing.round_pairing import Pairing
 from service.engine.scoring.tiebreaks.registry import parse_tiebreak
 from service.engine.systems import (
     SYSTEMS,

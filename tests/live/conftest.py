@@ -8,8 +8,7 @@ import os
 import signal
 import socket
 import sys
-from collections.abc import AsyncIterator, Callable, Iterator
-from pathlib import Path
+from collections.abc import AsyncIterator, Callable
 
 import httpx
 import pytest
@@ -17,13 +16,6 @@ import uvicorn
 
 from service.api.app import create_app
 from service.config import Settings
-from tests.db_backends import BACKENDS, prepared_database
-
-
-@pytest.fixture(params=BACKENDS)
-def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    """A migrated empty database on each backend."""
-    yield from prepared_database(request.param, tmp_path)
 
 
 def free_port() -> int:

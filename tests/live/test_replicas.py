@@ -9,8 +9,7 @@ import asyncio
 import contextlib
 import secrets
 import shutil
-from collections.abc import AsyncIterator, Iterator
-from pathlib import Path
+from collections.abc import AsyncIterator
 from typing import Any
 
 import httpx
@@ -19,7 +18,7 @@ import websockets
 
 from service.live.bus import LISTENER_NAME, asyncpg_dsn
 from tests.api.conftest import Event, create_round_robin
-from tests.db_backends import BACKENDS, prepared_database
+from tests.db_backends import on_backends
 from tests.live.access_changes import access_changes
 from tests.live.conftest import (
     REDIS_URL,
@@ -62,10 +61,9 @@ async def test_restart_keeps_everything(database_url: str) -> None:
         await stop_server(server, task)
 
 
-@pytest.fixture(params=[b for b in BACKENDS if b == "postgresql"])
-def shared_database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    """PostgreSQL only: replicas share events through LISTEN/NOTIFY (CI always has it)."""
-    yield from prepared_database(request.param, tmp_path)
+REPLICAS = on_backends("postgresql")
+"""Replicas share one database and its events through LISTEN/NOTIFY: PostgreSQL only (CI
+always has it)."""
 
 
 @pytest.fixture(params=["listen"] + (["redis"] if REDIS_URL else []))
@@ -134,12 +132,13 @@ async def _both_hold(boards: list[Follower], sockets: list[Any], seq: int) -> No
     assert boards[0].table() == boards[1].table()
 
 
-async def test_replicas_share_events(shared_database_url: str, bus_env: dict[str, str]) -> None:
+@REPLICAS
+async def test_replicas_share_events(database_url: str, bus_env: dict[str, str]) -> None:
     """Two `arbiter serve` processes on one PostgreSQL database: results written through
     either reach the spectators of both, in seq order; over Redis, with no LISTEN."""
-    async with _two_replicas(shared_database_url, bus_env) as (a, b, http_a, http_b):
+    async with _two_replicas(database_url, bus_env) as (a, b, http_a, http_b):
         listeners = 0 if "ARBITER_BUS_URL" in bus_env else 2
-        assert await _listeners(shared_database_url) == listeners
+        assert await _listeners(database_url) == listeners
         event = await create_round_robin(http_a, PLAYERS)
         async with _a_spectator_on_each(a, b, event) as (boards, sockets, start):
             await _report(http_a, event, 1, "1-0")  # one write through each
@@ -147,14 +146,15 @@ async def test_replicas_share_events(shared_database_url: str, bus_env: dict[str
             await _both_hold(boards, sockets, start + 2)
 
 
+@REPLICAS
 async def test_access_changes_through_one_replica_close_sockets_on_the_other(
-    shared_database_url: str, bus_env: dict[str, str]
+    database_url: str, bus_env: dict[str, str]
 ) -> None:
     """Tokens revoked and rotated, the tournament made private and archived through one
     replica: the sockets of the other that each change no longer admits are closed
     within a second (4401, 4410 on archival), by the bus alone (no polling), and the
     others stay open."""
-    async with _two_replicas(shared_database_url, bus_env) as (_, b, http_a, _):
+    async with _two_replicas(database_url, bus_env) as (_, b, http_a, _):
         await access_changes(http_a, b)
 
 
@@ -187,12 +187,13 @@ async def _terminate_listeners(database_url: str) -> int:
     return await _on_listeners(database_url, "pg_terminate_backend(pid)")
 
 
-async def test_the_listener_reconnects_and_resyncs(shared_database_url: str) -> None:
+@REPLICAS
+async def test_the_listener_reconnects_and_resyncs(database_url: str) -> None:
     """The replica's LISTEN connection is killed; a result written through the other
     replica meanwhile still reaches its spectators (resync from the event log), and so
     do later ones (LISTEN again)."""
-    writer, writer_task, a = await start_server(shared_database_url)
-    follower, follower_task, b = await start_server(shared_database_url)
+    writer, writer_task, a = await start_server(database_url)
+    follower, follower_task, b = await start_server(database_url)
     try:
         bus = follower.config.app.state.arbiter.bus  # type: ignore[union-attr]
         async with httpx.AsyncClient(base_url=f"http://{a}") as http:
@@ -202,7 +203,7 @@ async def test_the_listener_reconnects_and_resyncs(shared_database_url: str) -> 
                 await board.receive(ws)
                 start = board.seq
                 assert start is not None
-                assert await _terminate_listeners(shared_database_url) >= 2
+                assert await _terminate_listeners(database_url) >= 2
                 for table in (1, 2):
                     response = await http.put(
                         f"/v1/tournaments/{event.id}/rounds/1/games/{table}/result",
@@ -244,14 +245,15 @@ async def _peer_warmups_reach(http: httpx.AsyncClient, count: int) -> None:
     raise AssertionError(f"the replica never counted {count} tables prepared for a peer")
 
 
+@REPLICAS
 async def test_a_start_readies_the_table_on_the_replicas_that_follow_it(
-    shared_database_url: str, bus_env: dict[str, str]
+    database_url: str, bus_env: dict[str, str]
 ) -> None:
     """A start through one replica has another that served the tournament's table compute
     the started table before any reader asks it again (the bus's table channel,
     `TABLES_CHANNEL`); a replica that never read a tournament leaves its start alone, and
     a replica ignores its own announcement."""
-    async with _two_replicas(shared_database_url, bus_env) as (_, _, http_a, http_b):
+    async with _two_replicas(database_url, bus_env) as (_, _, http_a, http_b):
         followed = await create_round_robin(http_a, PLAYERS, start=False)
         unread = await create_round_robin(http_a, PLAYERS, start=False)
         last = await create_round_robin(http_a, PLAYERS, start=False)
@@ -312,8 +314,9 @@ async def _bus_becomes(http: httpx.AsyncClient, state: str) -> None:
     raise AssertionError(f"the replica's bus never became {state}")
 
 
+@REPLICAS
 @pytest.mark.skipif(REDIS_SERVER is None, reason="redis-server is not installed")
-async def test_replicas_ride_out_a_redis_killed_and_restarted(shared_database_url: str) -> None:
+async def test_replicas_ride_out_a_redis_killed_and_restarted(database_url: str) -> None:
     """Two replicas on a Redis bus whose server is SIGKILLed: a result written meanwhile
     reaches the writing replica's spectators at once and the other's once Redis is back
     (it subscribes again and rereads the log; polling is out of reach), and later
@@ -325,7 +328,7 @@ async def test_replicas_ride_out_a_redis_killed_and_restarted(shared_database_ur
     }
     async with (
         _redis_server(port) as redis,
-        _two_replicas(shared_database_url, env) as (a, b, http_a, http_b),
+        _two_replicas(database_url, env) as (a, b, http_a, http_b),
     ):
         event = await create_round_robin(http_a, PLAYERS)
         async with _a_spectator_on_each(a, b, event) as (boards, sockets, start):

@@ -14,7 +14,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from service.config import Settings
 from service.db.events import events_since
-from service.db.repository import list_players
+from service.db.player_reads import list_players
 from service.db.tables import PlayerRow, TournamentRow
 from service.views import live_tables, snapshots
 from service.views.live_tables import Tables

@@ -61,7 +61,7 @@ from service.app.bridge_entry import (
 )
 from service.app.create import create_bridge_event
 from service.app.unit_of_work import WriteContext
-from service.db.bridge import (
+from service.db.bridge_reads import (
     count_results,
     get_bridge_event,
     list_results,

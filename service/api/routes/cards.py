@@ -20,7 +20,7 @@ from service.api.deps import PageTournamentDep, SessionDep, TournamentDep
 from service.api.schemas.cards import PlayerCard
 from service.app.offload import run_cpu
 from service.db.cards import card_rows, numbered_players, paired_rounds
-from service.db.repository import start_number_of
+from service.db.player_reads import start_number_of
 from service.errors import InvalidInput, NotFound
 from service.views.cards import build_cards
 

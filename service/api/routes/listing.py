@@ -32,7 +32,7 @@ from service.db.listing import (
     player_rounds,
     round_counts,
 )
-from service.db.repository import start_number_of
+from service.db.player_reads import start_number_of
 from service.db.tables import TournamentStatus
 from service.errors import InvalidInput, NotFound
 

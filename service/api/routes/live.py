@@ -45,7 +45,7 @@ from service.api.ids import is_id
 from service.api.observability import metrics_of
 from service.api.ratelimit import FAILED_AUTHENTICATION
 from service.api.state import AppState
-from service.db.bridge import BRIDGE_SYSTEMS
+from service.db.bridge_reads import BRIDGE_SYSTEMS
 from service.db.tables import TournamentRow
 from service.db.tokens import hash_token
 from service.errors import Gone, Unauthenticated
@@ -182,7 +182,7 @@ async def serve_live(
         await _refuse(websocket, OUTAGE, 503, "live feed unavailable; retry later", "")
         return
     # one shared read answers a crowd at once; its members join a few per turn
-    await state.hub.admission.enter()
+    await state.hub.pacer.enter()
     try:
         channel = await state.hub.open(tournament_id)
     except TournamentGone:

@@ -18,7 +18,7 @@ from service.api.schemas.players import (
 from service.app.register import register as register_player
 from service.app.remove_player import remove_player
 from service.app.withdraw import change_player
-from service.db.repository import list_players
+from service.db.player_reads import list_players
 
 router = APIRouter(prefix="/v1/tournaments/{tournament_id}/players", tags=["players"])
 

@@ -28,12 +28,10 @@ from service.api.write_access import joins_group
 from service.app import report_result as reporting
 from service.app.pair_round import pair_round
 from service.app.unit_of_work import WriteContext
-from service.db.repository import (
-    round_rows,
-)
+from service.db.game_reads import round_rows
 from service.db.tables import TournamentRow
 from service.engine.errors import EngineError
-from service.engine.pairing.result import Pairing
+from service.engine.pairing.round_pairing import Pairing
 from service.errors import InvalidInput, NotFound, Problem
 
 router = APIRouter(prefix="/v1/tournaments/{tournament_id}/rounds", tags=["rounds"])

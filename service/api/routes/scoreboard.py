@@ -24,8 +24,8 @@ from service.api.access import authorize_read
 from service.api.deps import Credentials, PageToken, SessionDep
 from service.api.ids import EventId, TournamentId
 from service.api.security import PAGE_POLICY
-from service.db.repository import get_tournament
 from service.db.tables import TournamentKind
+from service.db.tournament_reads import get_tournament
 from service.errors import NotFound
 
 __all__ = ["CONTENT_SECURITY_POLICY", "router"]

@@ -14,7 +14,7 @@ from service.api.documents import StandingsFilter, standings_public
 from service.api.schemas.players import Sex
 from service.api.schemas.standings import StandingsPublic
 from service.api.state import AppState
-from service.db.repository import list_players
+from service.db.player_reads import list_players
 from service.db.tables import TournamentRow
 from service.errors import Forbidden, NotFound
 from service.live.reader import ReaderError

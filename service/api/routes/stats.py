@@ -8,7 +8,7 @@ from typing import Any
 from fastapi import APIRouter
 
 from service.api.deps import SessionDep, TournamentDep
-from service.db.repository import load_engine_tournament
+from service.db.tournament_reads import load_engine_tournament
 from service.engine.stats import pairing_quality
 
 router = APIRouter(prefix="/v1/tournaments/{tournament_id}", tags=["stats"])

@@ -30,7 +30,7 @@ from service.api.schemas.access import (
 )
 from service.api.write_access import checked_by, writes_to
 from service.app.tokens import revoke_token, rotate_token
-from service.db.bridge import get_bridge_event
+from service.db.bridge_reads import get_bridge_event
 from service.db.tables import TournamentRow
 from service.errors import Forbidden
 

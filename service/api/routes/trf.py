@@ -21,12 +21,10 @@ from service.app.import_trf import (
 from service.app.import_trf import (
     import_trf as import_trf_workflow,
 )
-from service.db.repository import (
-    list_players,
-    load_engine_tournament,
-)
+from service.db.player_reads import list_players
 from service.db.tables import TournamentRow
 from service.db.tournament_config import TournamentConfig, config_of
+from service.db.tournament_reads import load_engine_tournament
 from service.engine.model import Bye
 from service.engine.trf import TrfDocument, write_trf
 from service.errors import InvalidInput

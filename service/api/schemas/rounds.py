@@ -7,12 +7,12 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field, StrictFloat, StrictInt
 
 from service.api.schemas.common import ApiModel
-from service.engine.results import GameStatus as EngineGameStatus
+from service.engine.result_reporting import GameStatus as EngineGameStatus
 
 __all__ = ["ByePublic", "GamePublic", "GameStatus", "ResultSubmit", "RoundPublic"]
 
 GameStatus = EngineGameStatus
-"""The result state machine's states (engine/results.py)."""
+"""The result state machine's states (engine/result_reporting.py)."""
 ResultText = Literal["1-0", "1/2-1/2", "0-1", "+-", "-+", "--"]
 
 

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 
 from service.engine.model import Bye, ByeKind, GameResult, Player, Round, Tournament
-from service.engine.pairing.result import Pairing
+from service.engine.pairing.round_pairing import Pairing
 
 __all__ = ["Difference", "PairFunction", "check_rounds", "generate_tournament"]
 

@@ -31,7 +31,7 @@ Complexity: O(n^2) for the whole schedule (n/2 boards in each of n - 1 rounds).
 from __future__ import annotations
 
 from service.engine.model import Bye, ByeKind, Game, Round
-from service.engine.pairing.result import PairingError
+from service.engine.pairing.round_pairing import PairingError
 
 __all__ = ["berger_table", "round_robin_rounds"]
 

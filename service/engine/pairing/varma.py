@@ -50,7 +50,7 @@ import random
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 
-from service.engine.pairing.result import PairingError
+from service.engine.pairing.round_pairing import PairingError
 
 __all__ = [
     "MAX_PLAYERS",

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 from service.engine.model import Round
 from service.engine.pairing.dutch import pair_round
-from service.engine.pairing.result import Pairing
+from service.engine.pairing.round_pairing import Pairing
 from service.engine.trf import parse_trf, rounds_prefix
 from tests.data import ORACLE_DUTCH
 

@@ -21,7 +21,7 @@ from service.engine.model import (
 )
 from service.engine.pairing.dutch import RULES, pair_round
 from service.engine.pairing.dutch.players import build_players
-from service.engine.pairing.result import Pairing, PairingError
+from service.engine.pairing.round_pairing import Pairing, PairingError
 
 
 def _players(n: int) -> tuple[Player, ...]:

@@ -33,7 +33,7 @@ from service.engine.model import Bye, Tournament
 from service.engine.pairing.checker import generate_tournament
 from service.engine.pairing.dutch import brackets, pair_round
 from service.engine.pairing.matching import WeightedMatcher
-from service.engine.pairing.result import Pairing, PairingError
+from service.engine.pairing.round_pairing import Pairing, PairingError
 from service.engine.trf import parse_trf
 from service.engine.trf_check import check_file
 

@@ -32,7 +32,7 @@ from service.engine.model import (
 from service.engine.pairing.dutch import brackets, pair_round
 from service.engine.pairing.dutch.players import SwissPlayer
 from service.engine.pairing.matching import WeightedMatcher
-from service.engine.pairing.result import PairingError
+from service.engine.pairing.round_pairing import PairingError
 from tests.engine.pairing.reference import reference_files, repaired_rounds
 
 Outcome = tuple[Fraction, bool]

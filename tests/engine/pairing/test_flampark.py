@@ -24,7 +24,7 @@ from service.engine.pairing.flampark import (
     paired_count,
     raw_opponent,
 )
-from service.engine.pairing.result import PairingError
+from service.engine.pairing.round_pairing import PairingError
 from tests.data import seed_000
 
 FK6_KINDS = ["basic"] * 5 + ["x2"] * 3 + ["x4", "x8"]

@@ -23,7 +23,7 @@ from service.engine.model import (
 )
 from service.engine.pairing import jca, matching
 from service.engine.pairing.jca import colours, groups, halves, pair_round
-from service.engine.pairing.result import Pairing, PairingError
+from service.engine.pairing.round_pairing import Pairing, PairingError
 from tests.data import seed_001
 
 W, B = Colour.WHITE, Colour.BLACK

@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from service.engine.model import ByeKind, Round
-from service.engine.pairing.result import PairingError
+from service.engine.pairing.round_pairing import PairingError
 from service.engine.pairing.roundrobin import berger_table, round_robin_rounds
 from tests.data import seed_002
 

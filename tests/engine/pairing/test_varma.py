@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from service.engine.pairing import varma
-from service.engine.pairing.result import PairingError
+from service.engine.pairing.round_pairing import PairingError
 from service.engine.pairing.roundrobin import berger_table
 from service.engine.pairing.varma import (
     SET_NAMES,

@@ -20,7 +20,7 @@ from fractions import Fraction
 
 from service.engine.model import Bye, ByeKind, Colour, Game, Tournament
 
-from ..result import Pairing, PairingError, next_round
+from ..round_pairing import Pairing, PairingError, next_round
 from .boards import board_order
 from .brackets import BracketLog, pair_players
 from .colours import colour_for

@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from ..matching import MatchingError, WeightedMatcher
-from ..result import PairingError
+from ..round_pairing import PairingError
 from .players import SwissPlayer
 from .weights import WeightContext
 

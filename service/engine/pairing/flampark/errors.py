@@ -10,7 +10,7 @@
 
 from __future__ import annotations
 
-from service.engine.pairing.result import PairingError
+from service.engine.pairing.round_pairing import PairingError
 
 __all__ = ["FlamparkOptionError", "FlamparkScheduleError", "TooFewPlayersError"]
 

@@ -49,7 +49,7 @@ from service.engine.pairing.flampark.kinds import (
     kind_round,
 )
 from service.engine.pairing.flampark.tables import assign_tables
-from service.engine.pairing.result import Pairing
+from service.engine.pairing.round_pairing import Pairing
 
 __all__ = ["VARIANTS", "CardEntry", "FlamparkSchedule", "flampark_schedule"]
 

@@ -82,7 +82,7 @@ from service.engine.model import Bye, ByeKind, PlayerRound, Tournament
 from service.engine.pairing.jca.colours import allocate_colours, colour_histories
 from service.engine.pairing.jca.groups import Compatible, pair_groups, score_groups
 from service.engine.pairing.matching import perfectly_matchable
-from service.engine.pairing.result import Pairing, PairingError, next_round
+from service.engine.pairing.round_pairing import Pairing, PairingError, next_round
 
 __all__ = ["pair_round"]
 

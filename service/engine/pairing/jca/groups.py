@@ -15,7 +15,7 @@ from service.engine.pairing.matching import (
     maximum_matching_size,
     perfectly_matchable,
 )
-from service.engine.pairing.result import PairingError
+from service.engine.pairing.round_pairing import PairingError
 
 __all__ = ["Compatible", "pair_groups", "score_groups"]
 

@@ -9,7 +9,7 @@ from itertools import combinations
 from math import comb
 
 from service.engine.pairing.matching.cardinality import Neighbours, perfectly_matchable
-from service.engine.pairing.result import PairingError
+from service.engine.pairing.round_pairing import PairingError
 
 __all__ = ["pair_inside"]
 

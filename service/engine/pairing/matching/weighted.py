@@ -50,7 +50,7 @@ from heapq import nsmallest
 from operator import sub
 
 from service.engine.pairing.matching.reserve import ReservedPairs
-from service.engine.pairing.result import PairingError
+from service.engine.pairing.round_pairing import PairingError
 
 __all__ = ["MatchingError", "WeightedMatcher"]
 

@@ -1,25 +1,26 @@
 """Tokens checked before bodies are read, so a 50 MB body with a bad token is refused
 before it is parsed (docs/api.md#limits).
 
-`BodyLimitMiddleware` asks `TokenGate.refusal` before it reads the body of a write to a
-tournament's or bridge event's resources, or to any route that declares the token check
-it makes (`api.write_access`: a tournament's own PATCH and DELETE). The gate looks the
-tournament up and checks the bearer token the way the routes do (`access.identify`: the
-organizer's, the viewer token, a player's or a table's, not expired); an unknown or
-expired token is refused with 401 at once, and the body is never read.
+`BodyLimitMiddleware` asks `CredentialPrecheck.refusal` before it reads the body of a
+write to a tournament's or bridge event's resources, or to any route that declares the
+token check it makes (`api.write_access`: a tournament's own PATCH and DELETE). The
+precheck looks the tournament up and checks the bearer token the way the routes do
+(`access.identify`: the organizer's, the viewer token, a player's or a table's, not
+expired); an unknown or expired token is refused with 401 at once, and the body is
+never read.
 
-The gate only keeps work away from strangers: the route still authorizes every request
-in full (a viewer token is 403 there, a player writes only their own games). So a token
-that passed is remembered for a minute per tournament (a bounded map, keyed by the
-token's hash), and the common case, a scoring app sending result after result, costs no
-extra query. While the database is unreachable the gate answers the route's 503 itself;
-anything else it cannot decide (no such tournament) is left to the route.
+The precheck only keeps work away from strangers: the route still authorizes every
+request in full (a viewer token is 403 there, a player writes only their own games). So
+a token that passed is remembered for a minute per tournament (a bounded map, keyed by
+the token's hash), and the common case, a scoring app sending result after result,
+costs no extra query. While the database is unreachable the precheck answers the
+route's 503 itself; anything else it cannot decide (no such tournament) is left to the
+route.
 """
 
 from __future__ import annotations
 
 import logging
-import re
 import time
 
 from starlette.types import Scope
@@ -33,31 +34,21 @@ from service.db.tables import TournamentRow
 from service.db.tokens import hash_token
 from service.errors import Problem, Unauthenticated
 
-__all__ = ["TokenGate", "bearer_token", "owner_of"]
+__all__ = ["CredentialPrecheck", "bearer_token", "owner_of"]
 
 _log = logging.getLogger(__name__)
-
-_OWNER = re.compile(r"^/v1/(?:tournaments|bridge/events)/([^/]+)/.+")
-"""Resources of one tournament or event: every write there needs a token."""
 
 _REMEMBER_SECONDS = 60.0
 _REMEMBERED = 4096
 
 
 def owner_of(scope: Scope) -> str | None:
-    """The tournament (or bridge event) id a write needs a token of: any path below one,
-    and any route whose write dependency declares a token check (`api.write_access`);
-    None when it names none, or names one no id can be (`ids.is_id`: the route answers
-    422 naming it, and no query ever sees it)."""
-    match = _OWNER.match(scope["path"])
-    if match is not None:
-        return match.group(1) if is_id(match.group(1)) else None
-    found = write_routes(scope["app"]).find(scope)
-    if found is None or found[0].check is None:
-        return None
-    params = found[1]
-    owner = params.get("tournament_id", params.get("event_id"))
-    return None if owner is None or not is_id(str(owner)) else str(owner)
+    """The tournament (or bridge event) id a write needs a token of, as the app's route
+    table names it (`WriteRoutes.owner`: any path below one, and any route whose write
+    dependency declares a token check); None when it names none, or names one no id can
+    be (`ids.is_id`: the route answers 422 naming it, and no query ever sees it)."""
+    owner = write_routes(scope["app"]).owner(scope)
+    return owner if owner is not None and is_id(owner) else None
 
 
 def bearer_token(authorization: bytes) -> str | None:
@@ -70,7 +61,7 @@ def bearer_token(authorization: bytes) -> str | None:
     return token
 
 
-class TokenGate:
+class CredentialPrecheck:
     """Checks a write's bearer token against the tournament's stored hashes."""
 
     def __init__(self) -> None:
@@ -95,7 +86,7 @@ class TokenGate:
         except Exception as exc:
             if is_outage(exc):
                 return outage_problem(exc)  # what the route would answer, without the body
-            _log.warning("token gate: %r; the route decides", exc)
+            _log.warning("credential precheck: %r; the route decides", exc)
             return None
         if len(self._passed) >= _REMEMBERED:
             self._passed = {k: v for k, v in self._passed.items() if v > now}

@@ -1,7 +1,8 @@
-"""Connecting spectators let in a few per turn of the event loop (service/live/admission.py):
+"""Connecting spectators let in a few per turn of the event loop
+(service/live/connection_pacing.py):
 `per_turn` while no HTTP request is being served, one while any is, in order of arrival;
-a caller who gives up takes no place; the middleware counts HTTP requests and gates
-WebSocket connections only; a real server lets a crowd in through one shared gate."""
+a caller who gives up takes no place; the middleware counts HTTP requests and paces
+WebSocket connections only; a real server lets a crowd in through one shared pacer."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ import httpx
 import pytest
 import websockets
 
-from service.live.admission import AdmissionGate, AdmissionMiddleware
+from service.live.connection_pacing import ConnectionPacer, ConnectionPacingMiddleware
 from tests.api.conftest import create_round_robin
 from tests.live.conftest import start_server, stop_server
 
@@ -43,14 +44,14 @@ class _Turns:
 
 
 async def _crowd(
-    gate: AdmissionGate, size: int, turns: _Turns, after: Callable[[int], None] | None = None
+    pacer: ConnectionPacer, size: int, turns: _Turns, after: Callable[[int], None] | None = None
 ) -> list[tuple[int, int]]:
-    """`size` callers entering the gate together: (caller, turn it got through), in the
+    """`size` callers arriving at the pacer together: (caller, turn it got through), in the
     order they got through."""
     passed: list[tuple[int, int]] = []
 
     async def one(caller: int) -> None:
-        await gate.enter()
+        await pacer.enter()
         passed.append((caller, turns.now))
         if after is not None:
             after(len(passed))
@@ -65,39 +66,39 @@ def _per_turn(passed: list[tuple[int, int]]) -> list[int]:
     return [counts[turn] for turn in sorted(counts)]
 
 
-async def test_an_idle_gate_lets_per_turn_callers_through_per_turn_in_arrival_order() -> None:
-    gate = AdmissionGate(per_turn=4)
+async def test_an_idle_pacer_lets_per_turn_callers_through_per_turn_in_arrival_order() -> None:
+    pacer = ConnectionPacer(per_turn=4)
     with _Turns() as turns:
-        passed = await _crowd(gate, 18, turns)
+        passed = await _crowd(pacer, 18, turns)
     assert [caller for caller, _ in passed] == list(range(18))
     assert _per_turn(passed) == [4, 4, 4, 4, 2]
-    assert gate.queued == 14
-    assert gate.waiting == 0
+    assert pacer.queued == 14
+    assert pacer.waiting == 0
 
 
 async def test_while_requests_are_served_one_caller_gets_through_per_turn() -> None:
-    gate = AdmissionGate(per_turn=4)
-    gate.requests = 1
+    pacer = ConnectionPacer(per_turn=4)
+    pacer.requests = 1
 
     def requests_end(passed: int) -> None:
         if passed == 3:
-            gate.requests = 0  # the writers are done: back to `per_turn`
+            pacer.requests = 0  # the writers are done: back to `per_turn`
 
     with _Turns() as turns:
-        passed = await _crowd(gate, 11, turns, requests_end)
+        passed = await _crowd(pacer, 11, turns, requests_end)
     assert [caller for caller, _ in passed] == list(range(11))
     assert _per_turn(passed) == [1, 1, 1, 4, 4]
 
 
 async def _three_callers(give_up: bool) -> int:
-    """Turns between the first and the third of three callers getting through a gate
+    """Turns between the first and the third of three callers getting through a pacer
     of one per turn, the second giving up while queued when `give_up`."""
-    gate = AdmissionGate(per_turn=1)
+    pacer = ConnectionPacer(per_turn=1)
     passed: dict[str, int] = {}
     with _Turns() as turns:
 
         async def caller(name: str) -> None:
-            await gate.enter()
+            await pacer.enter()
             passed[name] = turns.now
 
         first, second, third = (asyncio.create_task(caller(name)) for name in "abc")
@@ -106,7 +107,7 @@ async def _three_callers(give_up: bool) -> int:
             second.cancel()
         await asyncio.gather(first, second, third, return_exceptions=True)
     assert second.cancelled() == give_up
-    assert gate.waiting == 0
+    assert pacer.waiting == 0
     return passed["c"] - passed["a"]
 
 
@@ -115,37 +116,37 @@ async def test_a_caller_who_gives_up_takes_no_place() -> None:
     assert await _three_callers(give_up=True) == waited - 1
 
 
-def test_a_gate_lets_someone_through() -> None:
+def test_a_pacer_lets_someone_through() -> None:
     with pytest.raises(ValueError, match="per_turn"):
-        AdmissionGate(per_turn=0)
+        ConnectionPacer(per_turn=0)
 
 
-async def test_the_middleware_counts_http_requests_and_gates_only_websockets() -> None:
-    gate = AdmissionGate(per_turn=1)
+async def test_the_middleware_counts_http_requests_and_paces_only_websockets() -> None:
+    pacer = ConnectionPacer(per_turn=1)
     seen: list[tuple[str, int, int]] = []
     turns = _Turns()
 
     async def app(scope: dict[str, Any], _receive: Any, _send: Any) -> None:
-        seen.append((scope["type"], gate.requests, turns.now))
+        seen.append((scope["type"], pacer.requests, turns.now))
         await asyncio.sleep(0)
 
-    middleware = AdmissionMiddleware(app, gate)
+    middleware = ConnectionPacingMiddleware(app, pacer)
 
     async def call(kind: str) -> None:
         await middleware({"type": kind}, None, None)
 
     with turns:
         await asyncio.gather(*(call("websocket") for _ in range(3)), call("http"), call("lifespan"))
-    assert gate.requests == 0
+    assert pacer.requests == 0
     http = [requests for kind, requests, _ in seen if kind == "http"]
     assert http == [1]  # counted while served
     sockets = [turn for kind, _, turn in seen if kind == "websocket"]
     assert len(set(sockets)) == 3  # one per turn
     assert any(kind == "lifespan" for kind, _, _ in seen)
-    assert gate.queued == 2
+    assert pacer.queued == 2
 
 
-async def test_a_crowd_connects_through_the_one_gate_of_the_server(database_url: str) -> None:
+async def test_a_crowd_connects_through_the_one_pacer_of_the_server(database_url: str) -> None:
     server, task, address = await start_server(database_url, live_admissions_per_turn=2)
     try:
         app: Any = server.config.app
@@ -153,9 +154,9 @@ async def test_a_crowd_connects_through_the_one_gate_of_the_server(database_url:
             event = await create_round_robin(http, [(f"Player {n}", 2000 - n) for n in range(6)])
         hub = app.state.arbiter.hub
         layer = app.middleware_stack
-        while not isinstance(layer, AdmissionMiddleware):
+        while not isinstance(layer, ConnectionPacingMiddleware):
             layer = layer.app
-        assert layer.gate is hub.admission  # the middleware's and the route's gate
+        assert layer.pacer is hub.pacer  # the middleware's and the route's pacer
 
         url = f"ws://{address}/v1/tournaments/{event.id}/live"
 
@@ -166,7 +167,7 @@ async def test_a_crowd_connects_through_the_one_gate_of_the_server(database_url:
 
         firsts = await asyncio.gather(*(spectator() for _ in range(60)))
         assert all(first.startswith(_HEAD) for first in firsts)
-        assert hub.admission.queued > 0  # the crowd waited for later turns
-        assert hub.admission.waiting == 0
+        assert hub.pacer.queued > 0  # the crowd waited for later turns
+        assert hub.pacer.waiting == 0
     finally:
         await stop_server(server, task)

@@ -1,5 +1,5 @@
 """WebSocket connections let in a few per turn of the event loop, so that no number of
-subscribers makes a result PUT wait (docs/decisions/admission.md).
+subscribers makes a result PUT wait (docs/decisions/connection-pacing.md).
 
 asyncio runs every callback that is ready as one turn of its loop, first come first
 served. A result report takes a dozen turns or more (each database round trip is one),
@@ -8,15 +8,15 @@ connects at once, as the screens of a venue do when its network comes back, ever
 was full of handshakes: the middleware, the live route, the accept, the snapshot, for
 every connection that had arrived, and a report made meanwhile waited seconds.
 
-`AdmissionGate` lets a few connections into the application per turn and queues the
+`ConnectionPacer` lets a few connections into the application per turn and queues the
 others, first come first served: `per_turn` of them while no HTTP request is being
 served, one while any is. A turn then carries the work of a few connections, whatever
 the size of the crowd, and a report's turns stay short. HTTP requests are never queued
 here, so writers and readers go first; with none being served, the crowd connects about
-as fast as without the gate, and while they are, more slowly.
+as fast as without the pacing, and while they are, more slowly.
 
-A connection passes the gate twice. `AdmissionMiddleware`, outside every middleware
-of ours, paces everything up to the access check; the live route passes it again
+A connection is paced twice. `ConnectionPacingMiddleware`, outside every middleware of
+ours, paces everything up to the access check; the live route waits its turn again
 once the check is done, because one shared read of the tournament's row answers
 everyone who arrived while it ran (`api.connect_reads`), hundreds at once in a crowd.
 What the server does before the application is called (accepting the socket, parsing
@@ -31,10 +31,10 @@ from typing import Any
 
 from service.config import ADMISSIONS_PER_TURN
 
-__all__ = ["ADMISSIONS_PER_TURN", "AdmissionGate", "AdmissionMiddleware"]
+__all__ = ["ADMISSIONS_PER_TURN", "ConnectionPacer", "ConnectionPacingMiddleware"]
 
 
-class AdmissionGate:
+class ConnectionPacer:
     """Lets callers through a few per turn of the event loop, in order of arrival
     (`enter`): `per_turn` while `requests` is zero, else one."""
 
@@ -47,7 +47,7 @@ class AdmissionGate:
         self._waiting: deque[asyncio.Future[None]] = deque()
         self._turn: asyncio.Handle | None = None
         self.requests = 0
-        """HTTP requests being served (`AdmissionMiddleware` counts them)."""
+        """HTTP requests being served (`ConnectionPacingMiddleware` counts them)."""
         self.queued = 0
         """Callers that had to wait for a later turn (for tests and figures)."""
 
@@ -93,24 +93,24 @@ class AdmissionGate:
             self._next_turn_soon()
 
 
-class AdmissionMiddleware:
-    """The outermost of our middleware: every WebSocket connection passes `gate` before
+class ConnectionPacingMiddleware:
+    """The outermost of our middleware: every WebSocket connection waits its turn at `pacer` before
     anything else of the application runs for it; HTTP requests go straight through,
-    counted while they are served (`AdmissionGate.requests`)."""
+    counted while they are served (`ConnectionPacer.requests`)."""
 
-    def __init__(self, app: Any, gate: AdmissionGate) -> None:
+    def __init__(self, app: Any, pacer: ConnectionPacer) -> None:
         self.app = app
-        self.gate = gate
+        self.pacer = pacer
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         kind = scope["type"]
         if kind == "http":
-            self.gate.requests += 1
+            self.pacer.requests += 1
             try:
                 await self.app(scope, receive, send)
             finally:
-                self.gate.requests -= 1
+                self.pacer.requests -= 1
             return
         if kind == "websocket":
-            await self.gate.enter()
+            await self.pacer.enter()
         await self.app(scope, receive, send)

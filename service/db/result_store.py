@@ -29,7 +29,7 @@ from service.db.events import (
     keep_appended,
 )
 from service.db.tables import GameRow
-from service.engine.results import GameStatus
+from service.engine.result_reporting import GameStatus
 
 __all__ = ["GameChange", "StoredResult", "store_result"]
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from service.engine.errors import EngineError, RuleRefusal
-from service.engine.results import (
+from service.engine.result_reporting import (
     GameState,
     NotOwnGame,
     Reporter,

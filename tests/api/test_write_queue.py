@@ -1,6 +1,6 @@
-"""The writers of one tournament queue at this process's gate (`app.write_gate`) before
+"""The writers of one tournament queue in this process's write queue (`app.write_queue`) before
 they open a transaction; a wait there is bounded like a lock wait in the database: 503
-with `Retry-After`, nothing written (docs/decisions/write-gate.md), on both databases."""
+with `Retry-After`, nothing written (docs/decisions/write-queue.md), on both databases."""
 
 from __future__ import annotations
 
@@ -26,14 +26,14 @@ WAIT = 0.3
 
 
 def _declared(method: str, path: str) -> tuple[str | None, bool]:
-    """The gate key and whether it may join a group, as the request's route declares
+    """The write queue's key and whether it may join a group, as the request's route declares
     them (`api.write_access`)."""
     routes = write_routes(create_app(Settings(database_url="sqlite+aiosqlite:///:memory:")))
     found = routes.find({"type": "http", "method": method, "path": path})
     if found is None:
         return None, False
     route, params = found
-    return route.gate_key(params), route.joins_group
+    return route.queue_key(params), route.joins_group
 
 
 @pytest.mark.parametrize(
@@ -56,17 +56,17 @@ def test_a_path_names_the_tournament_it_writes_to(method: str, path: str, key: s
     assert _declared(method, path)[0] == key
 
 
-def test_every_write_to_a_tournament_declares_its_gate() -> None:
-    """A write route whose path names a tournament or bridge event passes that one's
-    gate; the others (creations, imports, the stateless computations) pass none."""
+def test_every_write_to_a_tournament_declares_its_queue() -> None:
+    """A write route whose path names a tournament or bridge event waits in that one's
+    write queue; the others (creations, imports, the stateless computations) in none."""
     routes = write_routes(create_app(Settings(database_url="sqlite+aiosqlite:///:memory:")))
     for route in routes.routes:
         if "{tournament_id}" in route.path:
-            assert route.gate == "tournaments/{tournament_id}", route.path
+            assert route.queue == "tournaments/{tournament_id}", route.path
         elif "{event_id}" in route.path:
-            assert route.gate == "bridge/events/{event_id}", route.path
+            assert route.queue == "bridge/events/{event_id}", route.path
         else:
-            assert route.gate is None, route.path
+            assert route.queue is None, route.path
 
 
 def test_only_result_reports_join_a_group() -> None:
@@ -91,12 +91,12 @@ async def app(database_url: str) -> AsyncIterator[FastAPI]:
         yield application
 
 
-async def test_a_write_held_at_the_gate_past_the_wait_is_a_503_that_changed_nothing(
+async def test_a_write_held_in_the_queue_past_the_wait_is_a_503_that_changed_nothing(
     app: FastAPI, client: httpx.AsyncClient
 ) -> None:
     event = await create_round_robin(client, PLAYERS)
     path = f"/v1/tournaments/{event.id}/rounds/1/games/1/result"
-    async with app.state.arbiter.gates.hold(f"tournaments/{event.id}"):
+    async with app.state.arbiter.write_queues.hold(f"tournaments/{event.id}"):
         for headers in ({}, {"Idempotency-Key": str(uuid.uuid4())}):
             started = time.monotonic()
             busy = await client.put(
@@ -107,7 +107,7 @@ async def test_a_write_held_at_the_gate_past_the_wait_is_a_503_that_changed_noth
             assert busy.headers["content-type"] == "application/problem+json"
             assert busy.headers["retry-after"]
             assert "another write has held this tournament" in busy.json()["detail"]
-        # reads and other tournaments are not behind the gate
+        # reads and other tournaments are not in the queue
         assert (await client.get(f"/v1/tournaments/{event.id}/standings")).status_code == 200
         other = await create_round_robin(client, PLAYERS)
         elsewhere = await client.put(
@@ -122,14 +122,14 @@ async def test_a_write_held_at_the_gate_past_the_wait_is_a_503_that_changed_noth
     assert done.status_code == 200, done.text
 
 
-async def test_writes_queued_at_the_gate_all_land_in_order_once_it_opens(
+async def test_writes_queued_all_land_in_order_once_the_holder_lets_go(
     app: FastAPI, client: httpx.AsyncClient
 ) -> None:
     event = await create_round_robin(client, PLAYERS)
-    gates = app.state.arbiter.gates
+    queues = app.state.arbiter.write_queues
     base = f"/v1/tournaments/{event.id}/rounds"
     reports = [(1, 1, "1-0"), (1, 2, "0-1"), (2, 1, "1/2-1/2"), (2, 2, "1-0")]
-    async with gates.hold(f"tournaments/{event.id}"):
+    async with queues.hold(f"tournaments/{event.id}"):
         queued = [
             asyncio.create_task(
                 client.put(
@@ -153,7 +153,7 @@ async def test_writes_queued_at_the_gate_all_land_in_order_once_it_opens(
     for round_number, table, result in reports:
         games = (await client.get(f"{base}/{round_number}")).json()["games"]
         assert next(g for g in games if g["table"] == table)["result"] == result
-    assert len(gates) == 0
+    assert len(queues) == 0
 
 
 async def _write_with_a_stalled_reader(
@@ -208,7 +208,7 @@ async def test_a_client_slow_to_read_its_answer_does_not_hold_up_the_next_writer
         )
     )
     try:
-        async with asyncio.timeout(WAIT * 0.8):  # well inside the gate's wait
+        async with asyncio.timeout(WAIT * 0.8):  # well inside the queue's wait
             while True:  # the first write has committed (its answer is still unsent)
                 games = (await client.get(f"/v1/tournaments/{event.id}/rounds/1")).json()
                 if games["games"][0]["result"] == "1-0":
