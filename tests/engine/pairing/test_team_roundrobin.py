@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from service.engine.pairing.result import PairingError
+from service.engine.pairing.round_pairing import PairingError
 from service.engine.pairing.team_roundrobin import team_round_robin
 
 # C.05 Annex 1, the printed Berger tables for 5-6 and 7-8 participants.

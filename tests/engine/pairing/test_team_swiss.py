@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from service.engine.model import Colour
-from service.engine.pairing.result import PairingError
+from service.engine.pairing.round_pairing import PairingError
 from service.engine.pairing.team_swiss import (
     ColourPreferenceType,
     PrimaryScore,

@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from service.engine.pairing.matching import perfectly_matchable
-from service.engine.pairing.result import PairingError
+from service.engine.pairing.round_pairing import PairingError
 from service.engine.pairing.team_swiss.brackets import Compatible, pair_bracket
 from service.engine.pairing.team_swiss.colours import (
     allocate,

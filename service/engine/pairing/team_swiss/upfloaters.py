@@ -30,7 +30,7 @@ import itertools
 from collections.abc import Callable
 
 from service.engine.pairing.matching import perfectly_matchable
-from service.engine.pairing.result import PairingError
+from service.engine.pairing.round_pairing import PairingError
 
 __all__ = ["COMBINATION_LIMIT", "SET_LIMIT", "choose_upfloaters"]
 
