@@ -136,20 +136,12 @@ def _standings(args: argparse.Namespace) -> int:
     return 0
 
 
-_TEAM_DEFAULTS = {
-    "swiss": ("PTS", "MPVGP", "EDE", "EMGSB", "BH:MP", "BC"),
-    "round-robin": ("PTS", "MPVGP", "EDE", "EMGSB", "BC"),
-}
-"""Team tie-breaks when neither --tiebreaks nor the file's 212 record gives a list."""
-
-_PRIMARY = ("PTS", "MPTS", "GPTS")
-
-
 def _team_standings(args: argparse.Namespace, text: str) -> int:
     """`arbiter standings` of a team file (TRF-26 310 or TRF-16 013 records): one row
     per team, ranked by match points and the team tie-breaks (docs/rules/teams.md)."""
     from service.engine.teams.model import TeamSystem
     from service.engine.teams.ranking import rank_teams
+    from service.engine.teams.registry import team_tiebreak_order
     from service.engine.teams.trf import parse_team_trf
 
     system = None
@@ -160,9 +152,7 @@ def _team_standings(args: argparse.Namespace, text: str) -> int:
     event = doc.event
     listed = args.tiebreaks or dict(doc.players.headers).get("212", "")
     order = [c for c in listed.replace(" ", ",").split(",") if c]
-    order = order or list(_TEAM_DEFAULTS[event.system.value])
-    if order[0].upper() not in _PRIMARY:
-        order.insert(0, "PTS")
+    order = team_tiebreak_order(order, event.system)
     rows = rank_teams(event, order)
     names = {t.number: t.name for t in event.teams}
     if args.format == "json":
