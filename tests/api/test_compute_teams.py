@@ -12,9 +12,12 @@ from typing import Any
 import httpx
 import pytest
 
+from service.api.app import create_app
+from service.config import Settings
 from service.engine.pairing.team_swiss import TeamSwissSettings, generate_team_tournament
 from service.engine.teams.generated import generated_team_document
 from service.engine.teams.trf import write_team_trf
+from tests.db_backends import prepared_database
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "team_tiebreaks"
 
@@ -178,3 +181,17 @@ async def test_a_finished_team_event_has_no_next_round(client: httpx.AsyncClient
     assert response.status_code == 422, response.text
     assert response.json()["field"] == "round"
     assert "all 7 rounds are paired" in response.json()["detail"]
+
+
+async def test_a_team_file_past_the_field_bound_is_compute_too_large(tmp_path: Path) -> None:
+    """Nine teams of four: 36 players, past a bound of 30 (`compute_max_players`)."""
+    database = next(prepared_database("sqlite", tmp_path))
+    application = create_app(Settings(database_url=database, compute_max_players=30))
+    async with application.router.lifespan_context(application):
+        transport = httpx.ASGITransport(app=application)
+        async with httpx.AsyncClient(transport=transport, base_url="http://arbiter.test") as c:
+            response = await c.post("/v1/compute/pairings", content=_played(2)[0])
+    assert response.status_code == 422, response.text
+    problem = response.json()
+    assert problem["type"] == "urn:arbiter:problem:compute-too-large"
+    assert problem["field"] == "players" and "36 players" in problem["detail"]
