@@ -40,7 +40,9 @@ from service.engine.teams.pairing_input import (
     match_state,
     played_round,
     present_teams,
+    states_of,
     team_states,
+    team_swiss_settings,
 )
 from service.engine.teams.trf import parse_team_trf, write_team_trf
 
@@ -214,3 +216,30 @@ def test_generated_game_points_spread_over_boards() -> None:
         for (gw, _), match in zip(played.game_points, rnd.matches, strict=True):
             home = sum(board_points(b.outcome(True)) for b in match.boards)
             assert home == Fraction(gw).limit_denominator(2)
+
+
+def test_the_settings_take_the_planned_rounds() -> None:
+    """C7 and C10 lapse in the last two rounds, so the number of rounds matters: a
+    finished 5-round event is checked with 5, a file without 142/XXR with the rounds
+    given (one more to pair the next)."""
+    assert team_swiss_settings(_event()).rounds == 5
+    unplanned = replace(_event(), total_rounds=None)
+    assert team_swiss_settings(unplanned).rounds == 2
+    assert team_swiss_settings(unplanned, next_round=True).rounds == 3
+
+
+def test_a_generated_event_checks_clean_with_the_files_settings() -> None:
+    """10 teams, 5 rounds, seed 2: round 4 is one of the last two rounds, so C7 does not
+    apply; with one round too many the checker would report it."""
+    settings = TeamSwissSettings(rounds=5)
+    tournament = generate_team_tournament(10, settings, seed=2, boards=2)
+    event = parse_team_trf(write_team_trf(generated_team_document(tournament))).event
+    read = team_swiss_settings(event)
+    assert read == settings
+    fourth = event.rounds[3]
+    states = states_of(team_states(event, before_round=4), present_teams(fourth))
+    assert [v for v in check_team_round(states, played_round(fourth), read)
+            if v.criterion != "tables"] == []  # fmt: skip
+    too_many = replace(read, rounds=6)
+    found = check_team_round(states, played_round(fourth), too_many)
+    assert "C7" in {v.criterion for v in found} or "C10" in {v.criterion for v in found}
