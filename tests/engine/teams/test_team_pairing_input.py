@@ -11,6 +11,7 @@ import pytest
 from service.engine.errors import EngineError
 from service.engine.model import Colour, GameResult
 from service.engine.pairing.team_swiss import (
+    ColourPreferenceType,
     PrimaryScore,
     TeamSwissSettings,
     check_team_round,
@@ -243,3 +244,29 @@ def test_a_generated_event_checks_clean_with_the_files_settings() -> None:
     too_many = replace(read, rounds=6)
     found = check_team_round(states, played_round(fourth), too_many)
     assert "C7" in {v.criterion for v in found} or "C10" in {v.criterion for v in found}
+
+
+@pytest.mark.parametrize("kind", list(ColourPreferenceType))
+@pytest.mark.parametrize("primary", list(PrimaryScore))
+def test_every_setting_round_trips_through_the_file(
+    kind: ColourPreferenceType, primary: PrimaryScore
+) -> None:
+    """Preference type, primary score and a Black first colour (XXC black1) come back
+    from the file, and every round of the generated event checks clean."""
+    settings = TeamSwissSettings(
+        rounds=6, colour_preferences=kind, primary_score=primary, initial_colour=B
+    )
+    tournament = generate_team_tournament(13, settings, seed=5, boards=3)
+    doc = parse_team_trf(write_team_trf(generated_team_document(tournament)))
+    read = team_swiss_settings(
+        doc.event,
+        colour_preferences=kind,
+        primary_score=primary,
+        initial_colour=doc.players.tournament.initial_colour,
+    )
+    assert read == settings
+    for rnd in doc.event.rounds:
+        states = team_states(doc.event, before_round=rnd.number, primary=primary)
+        assert states == states_before(tournament, rnd.number)
+        found = check_team_round(states, played_round(rnd), read)
+        assert [v.criterion for v in found if v.criterion != "tables"] == []
