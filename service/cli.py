@@ -136,20 +136,12 @@ def _standings(args: argparse.Namespace) -> int:
     return 0
 
 
-_TEAM_DEFAULTS = {
-    "swiss": ("PTS", "MPVGP", "EDE", "EMGSB", "BH:MP", "BC"),
-    "round-robin": ("PTS", "MPVGP", "EDE", "EMGSB", "BC"),
-}
-"""Team tie-breaks when neither --tiebreaks nor the file's 212 record gives a list."""
-
-_PRIMARY = ("PTS", "MPTS", "GPTS")
-
-
 def _team_standings(args: argparse.Namespace, text: str) -> int:
     """`arbiter standings` of a team file (TRF-26 310 or TRF-16 013 records): one row
     per team, ranked by match points and the team tie-breaks (docs/rules/teams.md)."""
     from service.engine.teams.model import TeamSystem
     from service.engine.teams.ranking import rank_teams
+    from service.engine.teams.registry import team_tiebreak_order
     from service.engine.teams.trf import parse_team_trf
 
     system = None
@@ -160,9 +152,7 @@ def _team_standings(args: argparse.Namespace, text: str) -> int:
     event = doc.event
     listed = args.tiebreaks or dict(doc.players.headers).get("212", "")
     order = [c for c in listed.replace(" ", ",").split(",") if c]
-    order = order or list(_TEAM_DEFAULTS[event.system.value])
-    if order[0].upper() not in _PRIMARY:
-        order.insert(0, "PTS")
+    order = team_tiebreak_order(order, event.system)
     rows = rank_teams(event, order)
     names = {t.number: t.name for t in event.teams}
     if args.format == "json":
@@ -268,7 +258,7 @@ def _pair_function(args: argparse.Namespace, doc: Any) -> Any:
     TRF file never needs and which used to cost most of a small `arbiter pair` call."""
     from service.engine.systems import PairingRequest, by_pairing_name
 
-    spec = by_pairing_name(args.system)
+    spec = by_pairing_name(args.system or "dutch")
     options = {"rules": args.rules, "seed": getattr(args, "seed", None)}
 
     def pair(tournament: Any, byes: Any) -> Any:
@@ -298,7 +288,31 @@ def _read_trf(path: str) -> Any:
     return doc
 
 
+def _team_file(args: argparse.Namespace) -> bool:
+    """Whether `args.file` is a team file (310/013 records); a team system named for an
+    individual file is refused."""
+    from service.cli_teams import TEAM_SYSTEMS
+    from service.errors import InvalidInput
+
+    with open(args.file, "rb") as file:  # a byte scan: an individual file imports no team code
+        team = any(line[:3] in (b"310", b"013") for line in file.read().splitlines())
+    if not team and args.system in TEAM_SYSTEMS:
+        raise InvalidInput(
+            f"{args.system} pairs a team file (TRF-26 310 records)", field="--system"
+        )
+    if team and args.system not in (None, *TEAM_SYSTEMS):
+        raise InvalidInput(
+            f"{args.system} pairs individuals; a team file takes team-swiss or team-round-robin",
+            field="--system",
+        )
+    return team
+
+
 def _pair(args: argparse.Namespace) -> int:
+    if _team_file(args):
+        from service.cli_teams import pair_teams
+
+        return pair_teams(args)
     doc = _read_trf(args.file)
     played = len(doc.tournament.rounds)
     if doc.tournament.total_rounds is None and played:
@@ -337,6 +351,11 @@ def _pair(args: argparse.Namespace) -> int:
 def _check(args: argparse.Namespace) -> int:
     from service.engine.trf_check import check_file
 
+    if _team_file(args):
+        from service.cli_teams import check_teams
+
+        return check_teams(args)
+    args.system = args.system or "dutch"
     doc = _read_trf(args.file)
     reports = check_file(doc.tournament, _pair_function(args, doc))
     for report in reports:
@@ -366,6 +385,15 @@ def _generate(args: argparse.Namespace) -> int:
     from service.engine.trf import TrfDocument, write_trf
     from service.errors import InvalidInput
 
+    if args.teams is not None:
+        from service.cli_teams import generate_teams
+
+        return generate_teams(args)
+    if args.system in ("team-swiss", "team-round-robin"):
+        raise InvalidInput("a team event needs --teams N", field="--teams")
+    if args.players is None:
+        raise InvalidInput("give --players N (or --teams N for a team event)", field="--players")
+    args.system = args.system or "dutch"
     if args.players < 2:
         raise InvalidInput(
             f"too few players: a tournament needs at least 2, {args.players} given",
@@ -409,6 +437,7 @@ def _generate(args: argparse.Namespace) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     """The command-line interface."""
+    from service.cli_teams import TEAM_SYSTEMS, team_options
     from service.engine.systems import SYSTEMS, SystemName
 
     tournament_systems = tuple(SystemName)
@@ -473,9 +502,16 @@ def build_parser() -> argparse.ArgumentParser:
     flampark.set_defaults(run=_flampark)
 
     def pairing_options(command: argparse.ArgumentParser) -> None:
-        command.add_argument("--system", choices=paired_next, default="dutch")
+        command.add_argument(
+            "--system",
+            choices=(*paired_next, *TEAM_SYSTEMS),
+            default=None,
+            help="default: dutch; for a team file its 192/092 record (team-swiss unless "
+            "it declares a round-robin)",
+        )
         command.add_argument("--rules", choices=("dutch-2026", "dutch-2017"), default="dutch-2026")
         command.add_argument("--seed", type=int, default=None, help="JCA colour lots")
+        team_options(command)
 
     pair = commands.add_parser("pair", help="pair the next round of a TRF file")
     pair.add_argument("file")
@@ -490,15 +526,22 @@ def build_parser() -> argparse.ArgumentParser:
     check.set_defaults(run=_check)
 
     generate = commands.add_parser("generate", help="write a random complete tournament as TRF")
-    generate.add_argument("--players", type=int, required=True)
+    generate.add_argument("--players", type=int, help="individual event: number of players")
+    generate.add_argument(
+        "--teams", type=int, help="a team Swiss of N teams (C.04.6), written as TRF-26"
+    )
+    generate.add_argument("--boards", type=int, default=4, help="boards per match (--teams)")
     generate.add_argument(
         "--rounds", type=int, required=True, help="rounds played (0: the start list alone)"
     )
     generate.add_argument("--seed", type=int, required=True)
     generate.add_argument("--first-colour", choices=("white", "black"), default="white")
     generate.add_argument("--output", "-o", help="file to write (default: standard output)")
-    generate.add_argument("--system", choices=round_by_round, default="dutch")
+    generate.add_argument(
+        "--system", choices=(*round_by_round, "team-swiss"), default=None, help="default: dutch"
+    )
     generate.add_argument("--rules", choices=("dutch-2026", "dutch-2017"), default="dutch-2026")
+    team_options(generate)
     generate.set_defaults(run=_generate)
     return parser
 

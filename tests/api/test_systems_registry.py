@@ -26,7 +26,10 @@ def _schema(document: dict[str, Any], name: str) -> dict[str, Any]:
 def test_the_contract_lists_the_registry() -> None:
     document = create_app().openapi()
     assert _schema(document, "SystemName")["enum"] == [name.value for name in SystemName]
-    assert _schema(document, "PairingName")["enum"] == [name.value for name in PairingName]
+    paired = [name.value for name in PairingName]
+    # the compute endpoint adds the team systems for TRF-26 team files
+    teams = ["team-swiss", "team-round-robin"]
+    assert _schema(document, "ComputePairingSystem")["enum"] == [*paired, *teams]
     create = _schema(document, "TournamentCreate")["properties"]["system"]
     assert create == {"$ref": "#/components/schemas/SystemName"}
 
@@ -40,9 +43,12 @@ def _choices(command: str) -> list[str]:
 
 def test_the_cli_offers_the_registry() -> None:
     assert _choices("standings") == [name.value for name in SystemName]
-    assert _choices("pair") == [s.pairing_name for s in SYSTEMS.values() if s.pairing_name]
+    teams = ["team-swiss", "team-round-robin"]
+    paired = [s.pairing_name for s in SYSTEMS.values() if s.pairing_name]
+    assert _choices("pair") == [*paired, *teams]
     assert _choices("generate") == [
-        s.pairing_name for s in SYSTEMS.values() if s.pairing_name and not s.paired_in_advance
+        *(s.pairing_name for s in SYSTEMS.values() if s.pairing_name and not s.paired_in_advance),
+        "team-swiss",
     ]
 
 

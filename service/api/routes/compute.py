@@ -14,13 +14,16 @@ from fastapi import APIRouter, Query, Request, Response
 
 from service.api.compute_input import from_body, within_size
 from service.api.compute_offload import compute
+from service.api.compute_teams import is_team_body, team_pairing, team_standings
 from service.api.flampark_documents import schedule_document
 from service.api.observability import observe_pairing
 from service.api.schemas.common import to_number
 from service.api.schemas.compute import (
     ComputePairing,
+    ComputePairingSystem,
     ComputeStandingRow,
     ComputeStandings,
+    ComputeTeamPairing,
     PairingOut,
     StandingsReading,
     TournamentSystem,
@@ -63,7 +66,12 @@ TOURNAMENT_BODY = {
         "required": True,
         "content": {
             "application/json": {"schema": {"$ref": "#/components/schemas/ComputeTournament"}},
-            "text/plain": {"schema": {"type": "string", "description": "A TRF-16 file"}},
+            "text/plain": {
+                "schema": {
+                    "type": "string",
+                    "description": "A TRF-16 file, or a TRF-26 team file (310 records)",
+                }
+            },
         },
     }
 }
@@ -98,6 +106,11 @@ async def standings(
     `tiebreaks`, `edition`, `system`) or as TRF text with the tie-breaks as query
     parameters.
 
+    A TRF-26 team file (310 records) is also ranked by team: `teams` holds the teams by
+    match points and the team tie-breaks (the query's codes, else its 212 record, else
+    PTS, MPVGP, EDE, EMGSB, BH:MP, BC; a round-robin drops BH:MP), `rows` the players
+    by their own games (docs/rules/teams.md).
+
     The tournament system decides how FIDE C.07 counts unplayed rounds (Swiss: art.
     16; round-robins: 2026 art. 15.2) and the default tie-breaks: the request's
     `system` (body or query), else a TRF file's 092 record, else the shape of the
@@ -114,6 +127,8 @@ def _standings(
     """In a compute worker: the standings of the body's tournament (bounded by its span,
     `MAX_PLAYER_ROUNDS`, and by the time bound)."""
     tiebreaks, edition, explain, system = query
+    if not is_json and is_team_body(raw):
+        return team_standings(raw, _codes(tiebreaks), edition or "2026", explain, system)
     data, body = from_body(raw, is_json)
     named = system or (body.system if body else None)
     reading = reading_for(data.tournament, named, data.declared_system)
@@ -146,33 +161,66 @@ def _standings(
     )
 
 
-@router.post("/pairings", response_model=ComputePairing, openapi_extra=TOURNAMENT_BODY)
+@router.post(
+    "/pairings",
+    response_model=ComputePairing | ComputeTeamPairing,
+    openapi_extra=TOURNAMENT_BODY,
+)
 async def pairings(
     request: Request,
-    system: Annotated[PairingName, Query()] = PairingName.DUTCH,
+    system: Annotated[
+        ComputePairingSystem | None,
+        Query(
+            description="Omitted: dutch, or for a team file the system its 192/092 record "
+            "declares (team-swiss unless it says round-robin)."
+        ),
+    ] = None,
     rules: Annotated[Literal["dutch-2026", "dutch-2017"], Query()] = "dutch-2026",
     explain: Annotated[bool, Query(description="Say why each bracket was paired so")] = False,
     seed: Annotated[int | None, Query(description="JCA: seed of the colour lots")] = None,
+    colour_preferences: Annotated[
+        Literal["A", "B", "none"],
+        Query(description="Team Swiss: colour preferences of type A or B (C.04.6 art. 1.7)."),
+    ] = "A",
+    primary_score: Annotated[
+        Literal["match", "game"],
+        Query(description="Team Swiss: score groups by match or game points (art. 1.2)."),
+    ] = "match",
 ) -> Response:
     """The next round's pairing of a tournament sent as TRF text (rounds in the file are
     history; XXR total rounds, XXC first colour, XXA acceleration, XXP forbidden pairs;
-    a trailing column of H/F/Z entries announces the round's byes) or as JSON."""
+    a trailing column of H/F/Z entries announces the round's byes) or as JSON.
+
+    A TRF-26 team file (310 records) is paired by team (`team-swiss`, FIDE C.04.6, or
+    `team-round-robin`, the Berger tables): the answer lists the matches, home team
+    (White on board 1) first, each board's players from the teams' lineups, and the
+    bye (docs/rules/team-swiss.md)."""
     raw, is_json = await _body(request)
     players = request.app.state.arbiter.settings.compute_max_players
-    with observe_pairing(request.app, f"compute-{system}"):
+    label = system.value if system is not None else "auto"
+    team = (colour_preferences, primary_score)
+    with observe_pairing(request.app, f"compute-{label}"):
         return await compute(
-            request, _pairing, raw, is_json, (system, rules, explain, seed), players
+            request, _pairing, raw, is_json, (system, rules, explain, seed, team), players
         )
 
 
 def _pairing(
     raw: bytes,
     is_json: bool,
-    query: tuple[PairingName, str, bool, int | None],
+    query: tuple[ComputePairingSystem | None, str, bool, int | None, tuple[str, str]],
     max_players: int,
-) -> ComputePairing:
+) -> ComputePairing | ComputeTeamPairing:
     """In a compute worker: the next round's pairing of the body's tournament."""
-    system, rules, explain, seed = query
+    chosen, rules, explain, seed, (colours, primary) = query
+    if not is_json and is_team_body(raw):
+        return team_pairing(raw, chosen, colours, primary, max_players)
+    if chosen in (ComputePairingSystem.TEAM_SWISS, ComputePairingSystem.TEAM_ROUND_ROBIN):
+        raise InvalidInput(
+            f"{chosen.value} pairs a TRF-26 team file (310 records) sent as text",
+            field="system",
+        )
+    system = PairingName(chosen.value) if chosen is not None else PairingName.DUTCH
     data, _ = from_body(raw, is_json)
     within_size(data, max_players)
     options: dict[str, Any] = {"rules": rules, "seed": seed}

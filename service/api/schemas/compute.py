@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import enum
 from typing import Annotated, Literal, Self
 
 from pydantic import BaseModel, BeforeValidator, Field, StrictInt, model_validator
@@ -14,9 +15,15 @@ __all__ = [
     "ComputeBye",
     "ComputeGame",
     "ComputePairing",
+    "ComputePairingSystem",
     "ComputePlayer",
     "ComputeStandingRow",
     "ComputeStandings",
+    "ComputeTeamBoard",
+    "ComputeTeamBye",
+    "ComputeTeamMatch",
+    "ComputeTeamPairing",
+    "ComputeTeamStandingRow",
     "ComputeTournament",
     "PairingOut",
     "VarmaPlayer",
@@ -112,6 +119,20 @@ class ComputeStandingRow(BaseModel):
     )
 
 
+class ComputeTeamStandingRow(BaseModel):
+    """One team of a team file's standings (FIDE C.07 Art. 11-13; docs/rules/teams.md)."""
+
+    rank: int = Field(description="Shared by teams the tie-breaks leave tied (1, 2, 2, 4).")
+    team: int = Field(description="The team's pairing number (TRF-26 record 310).")
+    name: str
+    match_points: float
+    game_points: float
+    tiebreaks: dict[str, float] = Field(
+        description="Values by team tie-break code, in the order applied (PTS first). "
+        "For DE, EDE, TBR and BBE the place they give (0: not separated)."
+    )
+
+
 class StandingsReading(BaseModel):
     """Which reading of FIDE C.07 the standings took, and who decided it."""
 
@@ -129,13 +150,33 @@ class StandingsReading(BaseModel):
 
 
 class ComputeStandings(BaseModel):
-    """Computed standings."""
+    """Computed standings. For a TRF-26 team file (310 records) `teams` ranks the teams
+    and `tiebreaks` is the team list; `rows` still ranks the players by their own games
+    (the 001 records, with `player_tiebreaks`, the reading's individual defaults)."""
 
-    tiebreaks: list[str]
+    tiebreaks: list[str] = Field(
+        description="The codes applied: the request's, else (a team file) its 212 record, "
+        "else the system's defaults."
+    )
     edition: str
     reading: StandingsReading
     rows: list[ComputeStandingRow]
     explanation: dict[str, object] | None = None
+    teams: list[ComputeTeamStandingRow] | None = Field(
+        default=None,
+        description="A team file only: the teams ranked by match points and `tiebreaks` "
+        "(team codes such as MPVGP, EDE, EMGSB, BH:MP, BC; C.07 2026). Null otherwise.",
+    )
+    team_system: Literal["swiss", "round-robin"] | None = Field(
+        default=None,
+        description="A team file only: how the team tie-breaks read it (the request's "
+        "`system`, else records 192/092). Null otherwise.",
+    )
+    player_tiebreaks: list[str] | None = Field(
+        default=None,
+        description="A team file only: the individual codes of `rows` (the reading's "
+        "defaults; the request's list applies to the teams). Null otherwise.",
+    )
 
 
 class PairingOut(BaseModel):
@@ -154,6 +195,55 @@ class ComputePairing(BaseModel):
     byes: list[dict[str, PlayerId | str]]
     notes: list[str] = Field(default_factory=list)
     warnings: list[str] = Field(default_factory=list)
+
+
+class ComputePairingSystem(enum.StrEnum):
+    """The systems `POST /v1/compute/pairings` pairs: the individual next-round systems
+    and, for a TRF-26 team file, the team Swiss (FIDE C.04.6) and the team round-robin
+    (Berger tables)."""
+
+    DUTCH = "dutch"
+    JCA = "jca"
+    FLAMPARK = "flampark"
+    TEAM_SWISS = "team-swiss"
+    TEAM_ROUND_ROBIN = "team-round-robin"
+
+
+class ComputeTeamBoard(BaseModel):
+    """One board of a team match: the players with White and Black (start numbers from
+    the teams' lineups, board k = the k-th player of the 310 record; null when a lineup
+    is shorter than the boards)."""
+
+    board: int
+    white: int | None
+    black: int | None
+
+
+class ComputeTeamMatch(BaseModel):
+    """A team match: `home` is the first-named team, with White on board 1."""
+
+    match: int = Field(description="The table (match) number, in C.04.6 art. 4 order.")
+    home: int = Field(description="Pairing number of the first-named team.")
+    away: int
+    boards: list[ComputeTeamBoard]
+
+
+class ComputeTeamBye(BaseModel):
+    """A team without a match: the team Swiss's pairing-allocated bye, or the free team
+    of a round-robin with an odd number of teams."""
+
+    team: int
+    type: Literal["pairing-allocated", "free"]
+
+
+class ComputeTeamPairing(BaseModel):
+    """The next round of a team file (the `arbiter pair` JSON shape for teams)."""
+
+    round: int
+    system: Literal["team-swiss", "team-round-robin"]
+    matches: list[ComputeTeamMatch]
+    byes: list[ComputeTeamBye]
+    notes: list[str] = Field(default_factory=list)
 
 
 class VarmaPlayer(ApiModel):

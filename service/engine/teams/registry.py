@@ -39,7 +39,29 @@ from service.engine.teams.tiebreaks import (
     Wins,
 )
 
-__all__ = ["TEAM_TIEBREAK_NAMES", "parse_team_tiebreak"]
+__all__ = [
+    "DEFAULT_TEAM_TIEBREAKS",
+    "TEAM_TIEBREAK_NAMES",
+    "parse_team_tiebreak",
+    "team_tiebreak_order",
+]
+
+DEFAULT_TEAM_TIEBREAKS = {
+    TeamSystem.SWISS: ("PTS", "MPVGP", "EDE", "EMGSB", "BH:MP", "BC"),
+    TeamSystem.ROUND_ROBIN: ("PTS", "MPVGP", "EDE", "EMGSB", "BC"),
+}
+"""Team tie-breaks when neither the caller nor the file's 212 record gives a list (no
+Buchholz in a round-robin: C.07 2026 note to Art. 8)."""
+
+_PRIMARY = ("PTS", "MPTS", "GPTS")
+
+
+def team_tiebreak_order(given: list[str], system: TeamSystem) -> list[str]:
+    """The codes to rank teams by: `given` (else the system's defaults), with PTS put
+    first when the list does not start with a primary score."""
+    order = list(given) or list(DEFAULT_TEAM_TIEBREAKS[system])
+    return order if order[0].upper() in _PRIMARY else ["PTS", *order]
+
 
 TEAM_TIEBREAK_NAMES: dict[str, str] = {
     "MPTS": "Match points (C.07 Art. 11); PTS is the same primary score",
