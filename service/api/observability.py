@@ -15,6 +15,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import Any
 
 from asgi_correlation_id import CorrelationIdMiddleware, correlation_id
 from fastapi import FastAPI, Response
@@ -141,6 +142,9 @@ class RequestRecordMiddleware:
     def __init__(self, app: ASGIApp, metrics: Metrics) -> None:
         self.app = app
         self.metrics = metrics
+        self._series: dict[tuple[str, str, str], tuple[Any, Any]] = {}
+        """Each label set's count and duration series, looked up once (`labels` takes
+        a lock and checks its labels at every call); bounded as the labels are."""
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -163,8 +167,16 @@ class RequestRecordMiddleware:
             method = scope["method"]
             if template is not None and template != METRICS_PATH:
                 label = method if method in _METHODS else "other"
-                self.metrics.requests_total.labels(template, label, str(status)).inc()
-                self.metrics.request_seconds.labels(template, label).observe(seconds)
+                key = (template, label, str(status))
+                series = self._series.get(key)
+                if series is None:
+                    series = (
+                        self.metrics.requests_total.labels(*key),
+                        self.metrics.request_seconds.labels(template, label),
+                    )
+                    self._series[key] = series
+                series[0].inc()
+                series[1].observe(seconds)
             if _access_log.isEnabledFor(logging.INFO):
                 client = scope.get("client")
                 _access_log.info(

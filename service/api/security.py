@@ -59,7 +59,7 @@ def _carries_token(model: Hashable) -> bool:
     )
 
 
-def _shows_a_token(scope: Scope, headers: MutableHeaders) -> bool:
+def _shows_a_token(scope: Scope, names: set[bytes]) -> bool:
     """Whether a response may hold a token: its route's response model carries one
     (tokens issued at creation, start, registration, rotation, ...), it replays a keyed
     write (`Idempotent-Replayed`: whatever that write answered, which the route of the
@@ -68,7 +68,7 @@ def _shows_a_token(scope: Scope, headers: MutableHeaders) -> bool:
     route = scope.get("route")
     if route is not None and carries_token(getattr(route, "response_model", None)):
         return True
-    if "idempotent-replayed" in headers:
+    if b"idempotent-replayed" in names:
         return True
     query = bytes(scope.get("query_string", b""))
     if b"token" not in query and b"%" not in query:  # most requests: no query to parse
@@ -94,14 +94,26 @@ class SecurityHeadersMiddleware:
 
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
-                headers = MutableHeaders(scope=message)
-                for name, value in _ALWAYS:
-                    headers.setdefault(name.decode(), value.decode())
-                if headers.get("content-type", "").startswith("text/html"):
-                    headers.setdefault("content-security-policy", policy)
-                    headers.setdefault("x-frame-options", "DENY")
-                if _shows_a_token(scope, headers):
-                    headers["cache-control"] = NO_STORE
+                _add_headers(scope, message, policy)
             await send(message)
 
         await self.app(scope, receive, send_with_headers)
+
+
+def _add_headers(scope: Scope, message: Message, policy: str) -> None:
+    """The response's own headers first, each of ours only where it sent none (the
+    cache rule replaces any): one pass over the raw header list, every response."""
+    headers = list(message.get("headers", ()))
+    message["headers"] = headers
+    names = {name for name, _ in headers}
+    for name, value in _ALWAYS:
+        if name not in names:
+            headers.append((name, value))
+    content_type = next((value for name, value in headers if name == b"content-type"), b"")
+    if content_type.startswith(b"text/html"):
+        if b"content-security-policy" not in names:
+            headers.append((b"content-security-policy", policy.encode("latin-1")))
+        if b"x-frame-options" not in names:
+            headers.append((b"x-frame-options", b"DENY"))
+    if _shows_a_token(scope, names):
+        MutableHeaders(scope=message)["cache-control"] = NO_STORE

@@ -53,6 +53,8 @@ _GROUPED: set[Callable[..., Any]] = set()
 _WRITE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 OWNER_PARAMS = ("tournament_id", "event_id")
 """The path parameters that name the tournament (or bridge event) a route belongs to."""
+_FOUND_KEY = "arbiter.write_route"
+"""Where `WriteRoutes.find` keeps its answer in a request's ASGI scope."""
 
 
 def checked_by(check: TokenCheck) -> Callable[[_Dependency], _Dependency]:
@@ -162,9 +164,20 @@ class WriteRoutes:
 
     def find(self, scope: Scope) -> tuple[WriteRoute, dict[str, Any]] | None:
         """The route a write request goes to and its path parameters; None when no
-        route takes it (the app answers 404 or 405 and stores nothing)."""
-        path = self._path(scope)
-        for route in self._by_method.get(scope["method"], ()):
+        route takes it (the app answers 404 or 405 and stores nothing). Found once per
+        request: the body limit, the idempotency middleware and the write dependency
+        all ask, and the answer is kept in the scope (`_FOUND_KEY`) with the method and
+        path it was found for."""
+        method, path, root = scope["method"], scope["path"], scope.get("root_path", "")
+        kept = scope.get(_FOUND_KEY)
+        if kept is not None and kept[0] == (method, path, root):
+            return kept[1]  # type: ignore[no-any-return]
+        found = self._find(method, self._path(scope))
+        scope[_FOUND_KEY] = ((method, path, root), found)
+        return found
+
+    def _find(self, method: str, path: str) -> tuple[WriteRoute, dict[str, Any]] | None:
+        for route in self._by_method.get(method, ()):
             params = route.params(path)
             if params is not None:
                 return route, params

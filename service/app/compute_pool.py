@@ -179,7 +179,10 @@ class ComputePool:
             job = pickle.dumps((function, args), pickle.HIGHEST_PROTOCOL)
             worker.writer.write(_frame(job))
             try:
-                ok, answer = pickle.loads(await asyncio.wait_for(_unframe(worker), self.seconds))
+                # asyncio.timeout, not wait_for: on Python 3.11 wait_for wraps the read in
+                # a task of its own, one more turn of the loop before the answer is sent.
+                async with asyncio.timeout(self.seconds):
+                    ok, answer = pickle.loads(await _unframe(worker))
             except TimeoutError:
                 worker.alive = False
                 worker.process.kill()

@@ -598,7 +598,7 @@ def _parse_player(line: str, line_no: int) -> _PlayerLine:
     points: Fraction | None = None
     if points_text:
         try:
-            points = Fraction(points_text.replace(",", "."))
+            points = _points(points_text.replace(",", "."))
         except (ValueError, ZeroDivisionError):  # `3/0` reads as a fraction
             raise TrfError(
                 f"line {line_no}, columns 81-84: points are not a number: {points_text!r}"
@@ -634,8 +634,9 @@ def _parse_player(line: str, line_no: int) -> _PlayerLine:
 @functools.lru_cache(maxsize=4096)
 def _points(text: str) -> Fraction:
     """A 4-column points field (blank: 0), one shared value per text: a file of XXA
-    records holds a few distinct values many times, and a million fractions of its own
-    would be a million objects for the collector to walk."""
+    records or of player lines holds a few distinct values many times (reading one
+    from its text takes microseconds), and a million fractions of its own would be a
+    million objects for the collector to walk."""
     return Fraction(text) if text else Fraction(0)
 
 

@@ -15,6 +15,7 @@ from fastapi import APIRouter, Query, Request, Response
 from service.api.compute_input import from_body, within_size
 from service.api.compute_offload import compute
 from service.api.compute_teams import is_team_body, team_pairing, team_standings
+from service.api.defaults_route import DefaultsRoute
 from service.api.flampark_documents import schedule_document
 from service.api.observability import observe_pairing
 from service.api.schemas.common import to_number
@@ -40,7 +41,9 @@ from service.engine.stats import pairing_quality
 from service.engine.systems import PairingName
 from service.errors import InvalidInput
 
-router = APIRouter(prefix="/v1/compute", tags=["compute"])
+router = APIRouter(prefix="/v1/compute", tags=["compute"], route_class=DefaultsRoute)
+"""`DefaultsRoute`: a request without a query string skips FastAPI's parameter solving
+(the defaults of the signature, which it would arrive at)."""
 
 
 @router.post("/flampark/schedule", response_model=ScheduleResponse)

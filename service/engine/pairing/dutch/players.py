@@ -28,6 +28,7 @@ from fractions import Fraction
 from service.engine.model import (
     ByeKind,
     Colour,
+    GameResult,
     Outcome,
     PlayerRound,
     Tournament,
@@ -137,18 +138,25 @@ def _records(tournament: Tournament) -> dict[int, list[RoundRecord]]:
     absent = byes[ByeKind.ZERO_POINT]
     records: dict[int, list[RoundRecord]] = {p.start_number: [] for p in tournament.players}
     sides = ((Colour.WHITE, 0), (Colour.BLACK, 1))
+    # A record depends on the opponent, the result and the side only: each is made
+    # once and shared (records are frozen), as most rounds repeat a few results.
+    made: dict[tuple[int, GameResult | None, int], RoundRecord] = {}
     for rnd in tournament.rounds:
         seen: set[int] = set()
         for game in rnd.games:
+            result = game.result
             for colour, side in sides:
                 me, them = (game.white, game.black) if side == 0 else (game.black, game.white)
-                outcome = None if game.result is None else game.result.outcome(colour)
-                if outcome is None:
-                    record = RoundRecord(them, None, Fraction(0), False, True)
-                else:
-                    played = outcome in _PLAYED
-                    earned = points.for_outcome(outcome)
-                    record = RoundRecord(them, colour if played else None, earned, played, True)
+                record = made.get((them, result, side))
+                if record is None:
+                    outcome = None if result is None else result.outcome(colour)
+                    if outcome is None:
+                        record = RoundRecord(them, None, Fraction(0), False, True)
+                    else:
+                        played = outcome in _PLAYED
+                        earned = points.for_outcome(outcome)
+                        record = RoundRecord(them, colour if played else None, earned, played, True)
+                    made[them, result, side] = record
                 records.setdefault(me, []).append(record)
                 seen.add(me)
         for bye in rnd.byes:
@@ -196,6 +204,21 @@ def _colours(player: SwissPlayer) -> None:
     player.strong = not player.absolute and player.imbalance > 0
 
 
+def _plus(
+    sums: dict[tuple[int, int], tuple[Fraction, Fraction, Fraction]], a: Fraction, b: Fraction
+) -> Fraction:
+    """`a + b`, each sum of the same two values made once: a field's running scores
+    add a few values (a win, a draw, a loss, the byes) to a few totals over and over,
+    and a fraction's sum takes microseconds. Keyed by identity, the operands kept in the
+    entry so that no id is reused while `sums` lives; the values are immutable."""
+    key = (id(a), id(b))
+    entry = sums.get(key)
+    if entry is None:
+        entry = (a, b, a + b)
+        sums[key] = entry
+    return entry[2]
+
+
 def build_players(
     tournament: Tournament,
     *,
@@ -213,6 +236,7 @@ def build_players(
     accelerations = accelerations or {}
     win = tournament.points.win
     zero = Fraction(0)
+    sums: dict[tuple[int, int], tuple[Fraction, Fraction, Fraction]] = {}
     everyone: list[SwissPlayer] = []
     to_pair: list[SwissPlayer] = []
     rank = 0
@@ -227,7 +251,7 @@ def build_players(
         forbidden = {r.opponent for r in records if r.played and r.opponent is not None}
         before = [zero]
         for r in records:
-            before.append(before[-1] + r.points)
+            before.append(_plus(sums, before[-1], r.points))
         player = SwissPlayer(
             number=p.start_number,
             rank=rank_here,
