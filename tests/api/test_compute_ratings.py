@@ -1,0 +1,91 @@
+"""`POST /v1/compute/ratings`: rating changes, initial ratings and norms of a whole
+tournament sent as JSON or TRF; missing facts named per player, bad input a problem."""
+
+from __future__ import annotations
+
+import httpx
+
+TRF = (
+    "012 Ratings example\n"
+    "042 2026/03/01\n"
+    "001    1 m    Alpha, A                          2000 ENG             1990/01/01  1.0    1"
+    "     2 w 1  \n"
+    "001    2 m    Beta, B                           1900 FRA             2010/01/01  0.0    2"
+    "     1 b 0  \n"
+)
+
+
+def _body() -> dict[str, object]:
+    return {
+        "year": 2026,
+        "players": [
+            {
+                "id": "a",
+                "rating": 2000,
+                "games_before": 100,
+                "reached_2400": False,
+                "birth_year": 1990,
+            },
+            {"id": "b", "rating": 1900, "k": 20},
+            {"id": "c", "rating": 2500, "title": "GM", "federation": "ger"},
+            {"id": "d"},
+        ],
+        "games": [
+            {"round": 1, "white": "a", "black": "b", "result": "1-0"},
+            {"round": 1, "white": "c", "black": "d", "result": "1-0"},
+            {"round": 2, "white": "b", "black": "a", "result": "+-"},
+            {"round": 2, "white": "d", "black": "c", "result": "1/2-1/2"},
+        ],
+    }
+
+
+async def test_json_rows(client: httpx.AsyncClient) -> None:
+    """a beats b (0.64 expected, K 20: +7.2); the forfeit is not rated; c's games are
+    against an unrated player: no rated game; d is unrated with too few games."""
+    response = await client.post("/v1/compute/ratings", json=_body())
+    assert response.status_code == 200, response.text
+    rows = {row["id"]: row for row in response.json()["players"]}
+    a = rows["a"]
+    assert (a["games"], a["score"], a["expected"], a["k"], a["change"]) == (1, 1.0, 0.64, 20, 7.2)
+    assert a["k_rule"] == "standard"
+    assert rows["b"]["change"] == -7.2
+    assert (rows["c"]["games"], rows["c"]["change"], rows["c"]["k"]) == (0, 0.0, 10)
+    assert rows["d"]["rating"] is None
+    assert rows["d"]["initial"]["status"] == "not-enough-games"
+    assert rows["d"]["change"] is None
+    assert [n["title"] for n in rows["a"]["norms"]] == ["GM", "IM", "WGM", "WIM"]
+
+
+async def test_missing_facts_are_named(client: httpx.AsyncClient) -> None:
+    body = _body()
+    body["players"][0] = {"id": "a", "rating": 2000}  # type: ignore[index]
+    response = await client.post("/v1/compute/ratings", json=body)
+    assert response.status_code == 200, response.text
+    a = response.json()["players"][0]
+    assert (a["k"], a["change"]) == (None, None)
+    assert a["missing"] == ["reached_2400", "games_before", "birth_year"]
+
+
+async def test_trf_body_reads_the_year_and_birth_dates(client: httpx.AsyncClient) -> None:
+    """Player 2, born 2010, is a junior in 2026 (042): K 40 once the 2400 fact is known;
+    a TRF file does not carry it, so it is missing."""
+    response = await client.post(
+        "/v1/compute/ratings", content=TRF, headers={"content-type": "text/plain"}
+    )
+    assert response.status_code == 200, response.text
+    document = response.json()
+    assert document["year"] == 2026
+    two = document["players"][1]
+    assert two["missing"] == ["reached_2400"]
+    assert (two["games"], two["expected"]) == (1, 0.36)
+
+
+async def test_bad_input_is_a_problem_naming_the_field(client: httpx.AsyncClient) -> None:
+    body = _body()
+    body["players"][1] = {"id": "b", "rating": 1900, "k": 41}  # type: ignore[index]
+    response = await client.post("/v1/compute/ratings", json=body)
+    assert response.status_code == 422
+    assert response.headers["content-type"].startswith("application/problem+json")
+    assert response.json()["field"] == "players.1.k"
+    unknown = await client.post("/v1/compute/ratings", json={"players": [{"id": 1, "x": 1}]})
+    assert unknown.status_code == 422
