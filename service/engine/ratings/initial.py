@@ -7,7 +7,7 @@ the nearest whole number and at most 2200. A score of zero in the player's first
 is disregarded (8.2.1); a rating is published from five games against rated opponents
 (7.1.4) and only at or above the rating floor of 1400.
 
-Readings (docs/rules/ratings.md#initial): one event is rated on its own (the rules
+Readings (docs/rules/ratings.md#initial-rating): one event is rated on its own (the rules
 pool a new player's games over up to 26 months: the figures here are those of this
 event); p is taken to the nearest hundredth, halves up, to read table 8.1.1; Ra is
 exact and only Ru is rounded, halves up."""
