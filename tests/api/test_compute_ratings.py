@@ -89,3 +89,16 @@ async def test_bad_input_is_a_problem_naming_the_field(client: httpx.AsyncClient
     assert response.json()["field"] == "players.1.k"
     unknown = await client.post("/v1/compute/ratings", json={"players": [{"id": 1, "x": 1}]})
     assert unknown.status_code == 422
+
+
+async def test_a_whole_file_is_an_upload(client: httpx.AsyncClient) -> None:
+    """Like standings and pairings, the ratings route reads a whole tournament in the
+    compute workers: a 2 MB file is within the upload limit, not the 1 MB body limit."""
+    comments = "### a comment line of the file\n" * 65_000
+    response = await client.post(
+        "/v1/compute/ratings",
+        content=(TRF + comments).encode(),
+        headers={"content-type": "text/plain"},
+    )
+    assert response.status_code == 200, response.text
+    assert len(response.json()["players"]) == 2

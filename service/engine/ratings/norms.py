@@ -15,7 +15,8 @@ For each title (GM, IM, WGM, WIM), with its figures:
 * a performance rating of at least 2600, 2450, 2400 or 2250 (`performance`).
 
 Readings (docs/rules/ratings.md#norms): opponents are counted per game (an opponent
-met twice counts twice); the exemptions of B.01 (federation rules waived in some
+met twice counts twice); shares are compared exactly (a minimum share rounds up, a
+maximum down); the exemptions of B.01 (federation rules waived in some
 events, 8 games plus a bye, 7-game team events) are not applied: the figures say what
 this event alone gives; a blank title is no title; a blank federation is unknown, and
 the federation conditions then say what is missing instead of met or not."""

@@ -48,3 +48,16 @@ def test_an_unrated_player_has_no_change_and_too_few_games() -> None:
     # two draws with player 4 and the win over player 1, all rated opponents: 2/3
     assert (three.games, three.score) == (3, Fraction(2))
     assert three.initial is not None and three.initial.status == "not-enough-games"
+
+
+def test_a_player_rated_2650_or_more_uses_the_whole_difference() -> None:
+    """2700 draws with 1900 (800 apart): the 2700 expected 1.00 (K 10: -5.0), the 1900
+    keeps the 400 limit and expected 0.08 (K 20: +8.4)."""
+    event = Tournament(
+        players=(Player(1, "Top", 2700), Player(2, "Club", 1900, birth_year=1980)),
+        rounds=(Round(1, (Game(1, 1, 2, GameResult.DRAW),)),),
+    )
+    facts = {2: PlayerFacts(games_before=300, reached_2400=False)}
+    top, club = rate_event(event, facts, year=2026)
+    assert (top.expected, top.k, top.change) == (Fraction(1), 10, Fraction(-5))
+    assert (club.expected, club.k, club.change) == (Fraction(8, 100), 20, Fraction(84, 10))
