@@ -23,7 +23,7 @@ ELITE = 2650
 
 
 def expected_score(rating: int, opponent: int) -> Fraction:
-    """PD of a player rated `rating` against `opponent` (table 8.1.2, in hundredths),
+    """PD of a player rated `rating` against `opponent` (art. 8.3.2a, table 8.1.2),
     the difference limited to 400 for a player rated below 2650."""
     if rating < ELITE:
         opponent = min(max(opponent, rating - MAX_DIFFERENCE), rating + MAX_DIFFERENCE)
@@ -39,7 +39,7 @@ class RatedResult:
     expected: Fraction
 
     def change(self, k: int) -> Fraction:
-        """K x (W - We), art. 8.3: exact (hundredths of a point times K)."""
+        """K x (W - We), art. 8.3.2: exact (hundredths of a point times K)."""
         return k * (self.score - self.expected)
 
 

@@ -1,9 +1,8 @@
 """The games an event counts for ratings and norms: those played over the board.
 
-Forfeits and byes are not rated (B.02, 2024, section 5, unplayed games) and are not
-games for norms (B.01: games not played over the board); a game counts 1, 1/2 or 0
-whatever points the event itself awards (a football scoring changes the standings, not
-the ratings)."""
+Forfeits and byes are not rated (B.02, 2024, art. 5.1) and are not games for norms
+(B.01 1.4.2c); a game counts 1, 1/2 or 0 whatever points the event itself awards (a
+football scoring changes the standings, not the ratings)."""
 
 from __future__ import annotations
 

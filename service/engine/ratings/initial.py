@@ -1,16 +1,16 @@
-"""A new player's initial rating (FIDE B.02, 2024, art. 8.2 and 7.1.4).
+"""A new player's initial rating (FIDE B.02, 2024, art. 8.2.1-8.2.3 and 7.1.4).
 
 Ra = the average rating of the player's rated opponents and of two hypothetical
 opponents rated 1800 against whom the player drew; p = the player's score in the same
 games (the two draws included) as a fraction; Ru = Ra + dp (table 8.1.1), rounded to
 the nearest whole number and at most 2200. A score of zero in the player's first event
 is disregarded (8.2.1); a rating is published from five games against rated opponents
-(7.1.4) and only at or above the rating floor of 1400.
+(7.1.4) and only when it is at least 1400 (7.1.4).
 
-Readings (docs/rules/ratings.md#initial-rating): one event is rated on its own (the rules
-pool a new player's games over up to 26 months: the figures here are those of this
-event); p is taken to the nearest hundredth, halves up, to read table 8.1.1; Ra is
-exact and only Ru is rounded, halves up."""
+Readings (docs/rules/ratings.md#initial-rating): one event is rated on its own (7.1.4
+pools a new player's games over up to 26 months: the figures here are this event's);
+p is taken to the nearest hundredth, halves up, to read table 8.1.1 (as B.01 1.4.9
+rounds percentages); Ra is exact and only Ru is rounded, halves up."""
 
 from __future__ import annotations
 
@@ -22,13 +22,13 @@ from service.engine.scoring.tiebreaks.fide_tables import dp_for_percent
 __all__ = ["FLOOR", "HYPOTHETICAL", "MAX_INITIAL", "MIN_GAMES", "InitialRating", "initial_rating"]
 
 HYPOTHETICAL = 1800
-"""The rating of the two hypothetical opponents, each a draw (art. 8.2)."""
+"""The rating of the two hypothetical opponents, each a draw (art. 8.2.2)."""
 MAX_INITIAL = 2200
-"""The highest initial rating (art. 8.2)."""
+"""The highest initial rating (art. 8.2.3)."""
 MIN_GAMES = 5
 """Games against rated opponents needed for a published rating (art. 7.1.4)."""
 FLOOR = 1400
-"""The rating floor: no rating below it is published (2024 rules)."""
+"""No initial rating below this is published (art. 7.1.4)."""
 
 
 @dataclass(frozen=True, slots=True)

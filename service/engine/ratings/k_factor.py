@@ -1,4 +1,4 @@
-"""The development coefficient K (FIDE B.02, 2024, art. 8.3.3 and 8.3.3.1).
+"""The development coefficient K (FIDE B.02, 2024, art. 8.3.3 and its last paragraph).
 
 K = 40 for a player new to the rating list until they have completed 30 games; 40 for
 a player until the end of the year of their 18th birthday while their rating is under
@@ -18,7 +18,7 @@ from dataclasses import dataclass
 __all__ = ["KFactor", "capped", "development_coefficient", "is_junior"]
 
 K_CAP = 700
-"""K x n may not exceed this (art. 8.3.3.1)."""
+"""K x n may not exceed this (art. 8.3.3, last paragraph)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,7 +79,7 @@ def _or_missing(k: int, rule: str, missing: list[str]) -> KFactor:
 
 
 def capped(k: int, games: int) -> int:
-    """Art. 8.3.3.1: the largest whole K' <= k with K' x games <= 700."""
+    """Art. 8.3.3 (last paragraph): the largest whole K' <= k with K' x games <= 700."""
     if games and k * games > K_CAP:
         return K_CAP // games
     return k

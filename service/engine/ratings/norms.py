@@ -1,25 +1,29 @@
-"""Title norm conditions of one player in one event (FIDE B.01, title regulations).
+"""Title norm conditions of one player in one event (FIDE B.01, title regulations
+applied from 1 January 2024, art. 1.4).
 
 For each title (GM, IM, WGM, WIM), with its figures:
 
-* at least 9 games played over the board;
-* at least half of the opponents title-holders (GM, IM, FM, WGM, WIM, WFM: CM and
-  WCM do not count);
+* at least 9 games played over the board (1.4.1; forfeits do not count, 1.4.2c);
+* opponents from at least 2 federations other than the player's (1.4.3); at most 3/5
+  of them from the player's own federation and at most 2/3 from any one federation
+  (1.4.4); FID (no federation) is accepted but counts as no federation;
+* at least half of the opponents title-holders, CM and WCM not counting (1.4.5a);
 * at least a third of them, and at least 3, holding the norm's title or a higher one
-  (GM: GM; IM: GM, IM; WGM: GM, IM, WGM; WIM: GM, IM, WGM, WIM);
-* opponents from at least 2 federations other than the player's; at most 3/5 from the
-  player's own federation and at most 2/3 from any one federation;
-* at most a fifth of the opponents unrated;
-* an average rating of the opponents (adjusted floor applied) of at least 2380, 2230,
-  2180 or 2030;
-* a performance rating of at least 2600, 2450, 2400 or 2250 (`performance`).
+  (1.4.5b-e: GM: GM; IM: GM, IM; WGM: GM, IM, WGM; WIM: GM, IM, WGM, WIM);
+* an average rating of the opponents (1.4.6, 1.4.7) of at least 2380, 2230, 2180 or
+  2030 (1.4.8a);
+* a score of at least 35 % (1.4.8b), the percentage rounded as 1.4.9 says;
+* a performance rating of at least 2600, 2450, 2400 or 2250 (1.4.8, `performance`).
 
-Readings (docs/rules/ratings.md#norms): opponents are counted per game (an opponent
-met twice counts twice); shares are compared exactly (a minimum share rounds up, a
-maximum down); the exemptions of B.01 (federation rules waived in some
-events, 8 games plus a bye, 7-game team events) are not applied: the figures say what
-this event alone gives; a blank title is no title; a blank federation is unknown, and
-the federation conditions then say what is missing instead of met or not."""
+Minimum shares are rounded up and maximum shares down (1.4.4): comparing exactly does
+both. Readings (docs/rules/ratings.md#norms): opponents are counted per game (an
+opponent met twice counts twice); the exemptions and concessions of B.01 (the
+federation rules waived in national championships, zonals and large Swiss events,
+1.4.3a-d; 7 or 8 games in some events, 1.4.1; the halved title counts of a double
+round-robin, 1.4.5; an unrated round-robin player scoring zero, 1.4.2b) are not
+applied: the figures say what this event's games give; a blank title is no title; a
+blank federation is unknown, and the federation conditions then name what is missing
+instead of answering met or not."""
 
 from __future__ import annotations
 
@@ -40,6 +44,8 @@ RANKS = {
 }
 MIN_AVERAGE = {"GM": 2380, "IM": 2230, "WGM": 2180, "WIM": 2030}
 MIN_PERFORMANCE = {"GM": 2600, "IM": 2450, "WGM": 2400, "WIM": 2250}
+MIN_PERCENT = 35
+NO_FEDERATION = "FID"
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,9 +90,9 @@ def _check(title: str, federation: str | None, opponents: list[NormOpponent]) ->
     count = len(opponents)
     titled = sum(1 for o in opponents if (o.title or "").upper() in TITLE_HOLDERS)
     ranked = sum(1 for o in opponents if (o.title or "").upper() in RANKS[title])
-    unrated = sum(1 for o in opponents if not o.rating)
     conditions = [
         Condition("games", count, f">= {MIN_GAMES}", count >= MIN_GAMES),
+        *_federations(federation, opponents),
         Condition("titled_opponents", titled, ">= 1/2 of the opponents", 2 * titled >= count),
         Condition(
             f"{title}_opponents",
@@ -94,20 +100,27 @@ def _check(title: str, federation: str | None, opponents: list[NormOpponent]) ->
             f">= 1/3 of the opponents and >= 3 ({'/'.join(sorted(RANKS[title]))})",
             3 * ranked >= count and ranked >= 3,
         ),
-        *_federations(federation, opponents),
-        Condition("unrated_opponents", unrated, "<= 1/5 of the opponents", 5 * unrated <= count),
     ]
     figures = norm_performance(
         [o.rating for o in opponents], sum(o.halves for o in opponents), ADJUSTED_FLOOR[title]
     )
     average = figures.average if figures else None
     performance = figures.performance if figures else None
+    percent = figures.percent if figures else None
     conditions.append(
         Condition(
             "average_rating",
             average,
             f">= {MIN_AVERAGE[title]}",
             average is not None and average >= MIN_AVERAGE[title],
+        )
+    )
+    conditions.append(
+        Condition(
+            "score_percent",
+            percent,
+            f">= {MIN_PERCENT}",
+            percent is not None and percent >= MIN_PERCENT,
         )
     )
     conditions.append(
@@ -135,6 +148,7 @@ def _federations(federation: str | None, opponents: list[NormOpponent]) -> list[
     if missing:
         return [Condition(n, None, r, None, missing) for n, r in zip(names, required, strict=True)]
     feds = Counter((o.federation or "").upper() for o in opponents)
+    feds.pop(NO_FEDERATION, None)
     own = feds.get((federation or "").upper(), 0)
     others = len([f for f in feds if f != (federation or "").upper()])
     largest = max(feds.values(), default=0)

@@ -1,14 +1,14 @@
-"""The performance rating of a title norm (FIDE B.01, title regulations).
+"""The performance rating of a title norm (FIDE B.01, applied from 1 January 2024,
+art. 1.4.6-1.4.9).
 
-Rp = Ra + dp: Ra the average rating of the opponents met over the board, rounded to
-the nearest whole number (halves up); dp from table 8.1.1 (B.02) for the fraction
-scored, without the 400-point limit of rating changes. An unrated opponent counts as
-rated 1400 (the rating floor of the 2024 rules). The adjusted rating floor: when
-opponents are rated below the floor of the norm's title (GM 2200, IM 2050, WGM 2000,
-WIM 1850), the lowest-rated one of them, and only that one, is counted at the floor.
-
-Reading (docs/rules/ratings.md#norms): the fraction scored is taken to the nearest
-hundredth, halves up, as C.07's TPR reads table 8.1.1."""
+Rp = Ra + dp (1.4.8): Ra the average rating of the opponents met over the board,
+rounded to the nearest whole number, halves up (1.4.7); dp from table 1.4.9 (the same
+as B.02 table 8.1.1) for the percentage scored, rounded to the nearest whole number,
+halves up (1.4.9), without the 400-point limit of rating changes. An unrated opponent
+counts as rated 1400 (1.4.6d). The adjusted rating floor (1.4.6b-c): when opponents
+are rated below the floor of the norm's title (GM 2200, IM 2050, WGM 2000, WIM 1850),
+the lowest-rated one of them, and only that one, is counted at the floor
+(docs/rules/ratings.md#norms)."""
 
 from __future__ import annotations
 

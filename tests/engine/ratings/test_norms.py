@@ -55,6 +55,27 @@ def test_too_many_of_one_federation() -> None:
     assert verdicts["other_federations"] is True
 
 
+def test_fid_is_no_federation() -> None:
+    """Opponents under FID (no federation, B.01 1.4.2a) count as games but not as a
+    foreign federation: ENG against 7 FID and 2 FRA has one other federation only."""
+    feds = ["FID"] * 7 + ["FRA", "FRA"]
+    gm = check_norms("ENG", _gm_field(feds))[0]
+    verdicts = {c.name: (c.value, c.met) for c in gm.conditions}
+    assert verdicts["other_federations"] == (1, False)
+    assert verdicts["one_federation"] == (2, True)
+
+
+def test_at_least_35_percent() -> None:
+    """B.01 1.4.8b: 3/9 = 33 % fails even where the performance would not matter;
+    3.5/9 = 38.9 -> 39 % passes."""
+    low = [NormOpponent(2700, "GM", "GER", 1)] * 6 + [NormOpponent(2700, "GM", "FRA", 0)] * 3
+    score = next(c for c in check_norms("ENG", low)[0].conditions if c.name == "score_percent")
+    assert (score.value, score.met) == (33, False)
+    enough = [*low[:-1], NormOpponent(2700, "GM", "FRA", 1)]
+    score = next(c for c in check_norms("ENG", enough)[0].conditions if c.name == "score_percent")
+    assert (score.value, score.met) == (39, True)
+
+
 def test_unknown_federation_is_missing_not_met() -> None:
     feds = ["GER", "GER", "FRA", "FRA", "ESP", "ESP", "NED", "NED", "NED"]
     gm = check_norms(None, _gm_field(feds))[0]
