@@ -56,6 +56,7 @@ def ratings_document(raw: bytes, is_json: bool, year: int | None) -> ComputeRati
             birth_year=by_number[p.start_number].birth_year,
             title=by_number[p.start_number].title,
             federation=by_number[p.start_number].federation,
+            sex=by_number[p.start_number].sex,
         )
         for p in data.tournament.players
     )

@@ -102,3 +102,33 @@ async def test_a_whole_file_is_an_upload(client: httpx.AsyncClient) -> None:
     )
     assert response.status_code == 200, response.text
     assert len(response.json()["players"]) == 2
+
+
+async def test_a_gm_norm_with_its_figures(client: httpx.AsyncClient) -> None:
+    """Nine games against 2480s (3 GMs, 2 IMs, an FM, three untitled, four federations):
+    7/9 = 78 % (dp 220) on Ra 2480 gives Rp 2700: a GM norm; as a man, no WGM/WIM."""
+    titles = ["GM", "GM", "GM", "IM", "IM", "FM", None, None, None]
+    feds = ["GER", "GER", "FRA", "FRA", "ESP", "ESP", "NED", "NED", "NED"]
+    players: list[dict[str, object]] = [
+        {"id": "seeker", "rating": 2450, "federation": "ENG", "sex": "m", "k": 10}
+    ]
+    games = []
+    for n, (title, fed) in enumerate(zip(titles, feds, strict=True), start=1):
+        players.append({"id": n, "rating": 2480, "title": title, "federation": fed})
+        games.append(
+            {"round": n, "white": "seeker", "black": n, "result": "1-0" if n <= 5 else "1/2-1/2"}
+        )
+    response = await client.post("/v1/compute/ratings", json={"players": players, "games": games})
+    assert response.status_code == 200, response.text
+    seeker = response.json()["players"][0]
+    assert [n["title"] for n in seeker["norms"]] == ["GM", "IM"]
+    gm = seeker["norms"][0]
+    assert gm["met"] is True
+    figures = {c["name"]: c["value"] for c in gm["conditions"]}
+    assert (figures["average_rating"], figures["score_percent"], figures["performance"]) == (
+        2480,
+        78,
+        2700,
+    )
+    # the rating change beside it: 9 games, expected 0.46 each (D 30: band 26-32)
+    assert (seeker["games"], seeker["expected"], seeker["change"]) == (9, 4.14, 28.6)

@@ -36,6 +36,9 @@ class RatingsPlayer(ComputePlayer):
     birth_year: StrictInt | None = Field(default=None, ge=1850, le=2200)
     title: str | None = Field(default=None, max_length=3, description="GM, IM, FM, WGM, ...")
     federation: str | None = Field(default=None, pattern=r"^[A-Za-z]{3}$")
+    sex: Literal["m", "w"] | None = Field(
+        default=None, description="m or w, as in TRF; a man is not checked for WGM/WIM norms."
+    )
 
 
 class RatingsTournament(ComputeTournament):

@@ -84,7 +84,7 @@ def rate_event(
             )
             for g in games
         ]
-        norms = check_norms(player.federation, opponents)
+        norms = check_norms(player.federation, opponents, sex=(player.sex or "").lower() or None)
         tpr = performance([r for r, _ in rated], sum(h for _, h in rated))
         score = Fraction(sum(h for _, h in rated), 2)
         if not player.rating:

@@ -81,9 +81,17 @@ class NormCheck:
     conditions: tuple[Condition, ...]
 
 
-def check_norms(federation: str | None, opponents: list[NormOpponent]) -> tuple[NormCheck, ...]:
-    """The four norms of a player of `federation` who met `opponents` over the board."""
-    return tuple(_check(title, federation, opponents) for title in MIN_PERFORMANCE)
+WOMEN_TITLES = frozenset({"WGM", "WIM"})
+
+
+def check_norms(
+    federation: str | None, opponents: list[NormOpponent], *, sex: str | None = None
+) -> tuple[NormCheck, ...]:
+    """The norms of a player of `federation` who met `opponents` over the board: GM and
+    IM, and WGM and WIM unless the player is a man (`sex` "m"; the women's titles of
+    B.01 0.3.1 are women's; an unknown sex gets all four)."""
+    titles = [t for t in MIN_PERFORMANCE if sex != "m" or t not in WOMEN_TITLES]
+    return tuple(_check(title, federation, opponents) for title in titles)
 
 
 def _check(title: str, federation: str | None, opponents: list[NormOpponent]) -> NormCheck:

@@ -82,3 +82,11 @@ def test_unknown_federation_is_missing_not_met() -> None:
     assert gm.met is None
     federation = next(c for c in gm.conditions if c.name == "own_federation")
     assert federation.missing == ("federation",)
+
+
+def test_a_man_is_not_checked_for_the_women_titles() -> None:
+    feds = ["GER", "GER", "FRA", "FRA", "ESP", "ESP", "NED", "NED", "NED"]
+    assert [n.title for n in check_norms("ENG", _gm_field(feds), sex="m")] == ["GM", "IM"]
+    every = ["GM", "IM", "WGM", "WIM"]
+    assert [n.title for n in check_norms("ENG", _gm_field(feds), sex="w")] == every
+    assert [n.title for n in check_norms("ENG", _gm_field(feds))] == every
