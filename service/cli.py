@@ -488,6 +488,12 @@ def build_parser() -> argparse.ArgumentParser:
     standings.add_argument("--format", choices=("text", "json"), default="text")
     standings.set_defaults(run=_standings)
 
+    from service.cli_ratings import ratings_command, ratings_options
+
+    ratings = commands.add_parser("ratings", help="rating changes and norms of a TRF file")
+    ratings_options(ratings)
+    ratings.set_defaults(run=ratings_command)
+
     flampark = commands.add_parser("flampark", help="print a whole FLAMPARK schedule")
     flampark.add_argument("--players", type=int, help="number of players")
     flampark.add_argument("--ratings", help="start list file: one rating (or name,rating) a line")
@@ -546,7 +552,9 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-_OFFLINE = frozenset({"openapi", "asyncapi", "standings", "flampark", "pair", "check", "generate"})
+_OFFLINE = frozenset(
+    {"openapi", "asyncapi", "standings", "ratings", "flampark", "pair", "check", "generate"}
+)
 """Commands that read files and print, and hold nothing that needs closing at exit."""
 
 

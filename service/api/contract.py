@@ -21,13 +21,18 @@ from pydantic.json_schema import models_json_schema
 from service.api.asyncapi import asyncapi_document
 from service.api.schemas.compute import ComputeTournament
 from service.api.schemas.problems import ProblemDetails
+from service.api.schemas.ratings import RatingsTournament
 
 __all__ = ["install_contract"]
 
 PROBLEM_MEDIA_TYPE = "application/problem+json"
 _PROBLEM_REF = {"$ref": "#/components/schemas/ProblemDetails"}
 _HTTP_METHODS = frozenset({"get", "put", "post", "patch", "delete", "head", "options"})
-_DOCUMENTED_MODELS: tuple[type[BaseModel], ...] = (ComputeTournament, ProblemDetails)
+_DOCUMENTED_MODELS: tuple[type[BaseModel], ...] = (
+    ComputeTournament,
+    RatingsTournament,
+    ProblemDetails,
+)
 """Models the routes parse or render themselves, published under components/schemas."""
 
 

@@ -17,7 +17,7 @@ A pure ASGI middleware, outermost of the app's own middleware:
 Limits: `max_upload_bytes` for uploads, `max_body_bytes` otherwise. Uploads are the
 bodies of the file imports (`POST /v1/tournaments/import`, `POST
 /v1/bridge/events/{id}/import`) and of the compute endpoints that take whole
-tournaments (`POST /v1/compute/standings`, `/v1/compute/pairings`), whatever their
+tournaments (`POST /v1/compute/standings`, `/pairings`, `/ratings`), whatever their
 content type (a file may come as `text/plain`, `application/octet-stream` or with
 none): their routes read them in the CPU pool. Every other body, JSON the framework
 parses on the event loop (the other `/v1/compute/...` endpoints included), is at most
@@ -38,7 +38,7 @@ __all__ = ["BodyLimitMiddleware"]
 
 _BODY_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 _UPLOADS = re.compile(
-    r"^/v1/(?:compute/standings|compute/pairings|tournaments/import|bridge/events/[^/]+/import)$"
+    r"^/v1/(?:compute/standings|compute/pairings|compute/ratings|tournaments/import|bridge/events/[^/]+/import)$"
 )
 """Routes whose body is a file or a whole tournament, read off the event loop."""
 

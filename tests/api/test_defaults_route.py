@@ -85,6 +85,7 @@ def test_the_compute_routes_that_take_it() -> None:
     assert taken == {
         "/v1/compute/pairings": True,
         "/v1/compute/standings": True,
+        "/v1/compute/ratings": True,
         "/v1/compute/flampark/schedule": False,  # a JSON body FastAPI parses
         "/v1/compute/varma": False,
     }

@@ -14,6 +14,7 @@ from fastapi import APIRouter, Query, Request, Response
 
 from service.api.compute_input import from_body, within_size
 from service.api.compute_offload import compute
+from service.api.compute_ratings import ratings_document
 from service.api.compute_teams import is_team_body, team_pairing, team_standings
 from service.api.defaults_route import DefaultsRoute
 from service.api.flampark_documents import schedule_document
@@ -32,6 +33,7 @@ from service.api.schemas.compute import (
     VarmaResponse,
 )
 from service.api.schemas.flampark import ScheduleRequest, ScheduleResponse
+from service.api.schemas.ratings import ComputeRatings
 from service.app.systems import pair_next, schedule_for
 from service.engine.model import Player
 from service.engine.pairing.varma import varma_draw, varma_sets
@@ -162,6 +164,40 @@ def _standings(
         rows=rows,
         explanation=explanation,
     )
+
+
+RATINGS_BODY = {
+    "requestBody": {
+        "required": True,
+        "content": {
+            "application/json": {"schema": {"$ref": "#/components/schemas/RatingsTournament"}},
+            "text/plain": {"schema": {"type": "string", "description": "A TRF-16 file"}},
+        },
+    }
+}
+
+
+@router.post("/ratings", response_model=ComputeRatings, openapi_extra=RATINGS_BODY)
+async def ratings(
+    request: Request,
+    year: Annotated[
+        int | None,
+        Query(
+            ge=1900,
+            le=2200,
+            description="The event's year for the junior K rule (default: the body's "
+            "`year`, a TRF file's 042/052 date).",
+        ),
+    ] = None,
+) -> Response:
+    """What the event did to each player's FIDE rating (B.02, 2024 rules and the 2025
+    amendment of the 400-point rule): rated games, score, expected score, K and the
+    change K x (W - We), the TPR, an unrated player's initial rating, and the B.01
+    norm conditions with their figures. A fact a rule needs and the body lacks (K, or
+    the games, 2400 and birth year that decide it) is listed in the player's `missing`
+    and the change is null: never assumed (docs/rules/ratings.md)."""
+    raw, is_json = await _body(request)
+    return await compute(request, ratings_document, raw, is_json, year)
 
 
 @router.post(

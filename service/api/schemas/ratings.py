@@ -1,0 +1,108 @@
+"""`POST /v1/compute/ratings`: what an event did to FIDE ratings and norms
+(docs/rules/ratings.md)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, Field, StrictBool, StrictInt
+
+from service.api.schemas.compute import ComputePlayer, ComputeTournament, PlayerId
+
+__all__ = [
+    "ComputeRatings",
+    "InitialRatingOut",
+    "NormConditionOut",
+    "NormOut",
+    "RatingsPlayer",
+    "RatingsRow",
+    "RatingsTournament",
+]
+
+
+class RatingsPlayer(ComputePlayer):
+    """A player, with what the rating rules need beyond the start list (all optional:
+    a rule that needs a fact the player lacks answers with it in `missing`)."""
+
+    k: StrictInt | None = Field(
+        default=None, ge=1, le=40, description="K as the rating list gives it (B.02 8.3.3)."
+    )
+    games_before: StrictInt | None = Field(
+        default=None, ge=0, description="Rated games completed before the event."
+    )
+    reached_2400: StrictBool | None = Field(
+        default=None, description="Whether a published rating ever reached 2400."
+    )
+    birth_year: StrictInt | None = Field(default=None, ge=1850, le=2200)
+    title: str | None = Field(default=None, max_length=3, description="GM, IM, FM, WGM, ...")
+    federation: str | None = Field(default=None, pattern=r"^[A-Za-z]{3}$")
+    sex: Literal["m", "w"] | None = Field(
+        default=None, description="m or w, as in TRF; a man is not checked for WGM/WIM norms."
+    )
+
+
+class RatingsTournament(ComputeTournament):
+    """A whole tournament whose ratings are computed (nothing is stored)."""
+
+    players: list[RatingsPlayer] = Field(min_length=1, max_length=20_000)  # type: ignore[assignment]
+    year: StrictInt | None = Field(
+        default=None,
+        ge=1900,
+        le=2200,
+        description="The event's year, for the junior K rule (K = 40 until the end of the "
+        "year of the 18th birthday).",
+    )
+
+
+class InitialRatingOut(BaseModel):
+    """An unrated player's initial rating (B.02 art. 8.2)."""
+
+    status: Literal["rated", "not-enough-games", "zero-score", "below-floor"]
+    rating: int | None = Field(description="The rating published, if any.")
+    computed: int | None = Field(description="Ru as computed (also below the floor).")
+    average: float | None = Field(description="Ra with the two hypothetical 1800 draws.")
+    percent: int | None = Field(description="p in hundredths, the two draws included.")
+
+
+class NormConditionOut(BaseModel):
+    """One norm condition with its figure."""
+
+    name: str
+    value: float | None
+    required: str
+    met: bool | None = Field(description="Null when the input lacks what it needs.")
+    missing: list[str]
+
+
+class NormOut(BaseModel):
+    """One title's norm (B.01)."""
+
+    title: Literal["GM", "IM", "WGM", "WIM"]
+    met: bool | None
+    conditions: list[NormConditionOut]
+
+
+class RatingsRow(BaseModel):
+    """One player's figures for the event."""
+
+    id: PlayerId
+    rating: int | None = Field(description="Rating at the start; null = unrated.")
+    k: int | None = Field(description="K applied (after the 700 cap); null if undecided.")
+    k_rule: str = Field(
+        description="given, reached-2400, junior, new-player or standard; empty if undecided."
+    )
+    games: int = Field(description="Rated games: played over the board, opponent rated.")
+    score: float
+    expected: float | None = Field(description="We, the sum of table 8.1.2's PD.")
+    change: float | None = Field(description="K x (W - We); null if unrated or K undecided.")
+    performance: int | None = Field(description="TPR (FIDE C.07 art. 10.2).")
+    initial: InitialRatingOut | None
+    missing: list[str] = Field(description="Facts the rules needed and the input lacked.")
+    norms: list[NormOut]
+
+
+class ComputeRatings(BaseModel):
+    """Every player's rating figures, in start-number order."""
+
+    year: int | None = Field(description="The event's year the junior rule read.")
+    players: list[RatingsRow]

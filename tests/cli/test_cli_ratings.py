@@ -1,0 +1,58 @@
+"""`arbiter ratings FILE.trf`: the rows of `POST /v1/compute/ratings` as text or JSON."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from service.cli import main
+from tests.data import ORACLE_DUTCH
+
+FILE = str(ORACLE_DUTCH / "v0004.trf")
+
+
+def test_json_with_facts_from_the_command_line(capsys: pytest.CaptureFixture[str]) -> None:
+    """Player 1 of v0004: five games played (the round-3 bye is not rated), 4.5 points
+    against an expected 3.56: K 20 gives +18.8."""
+    assert main(["ratings", FILE, "--k", "1=20", "--format", "json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    one = document["players"][0]
+    assert (one["games"], one["score"], one["expected"]) == (5, 4.5, 3.56)
+    assert (one["k"], one["k_rule"], one["change"]) == (20, "given", 18.8)
+    two = document["players"][1]
+    assert (two["k"], two["change"]) == (None, None)
+    assert two["missing"] == ["reached_2400", "games_before", "birth_year"]
+
+
+def test_text_names_what_is_missing(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["ratings", FILE, "--games-before", "2=50", "--reached-2400", "2=no"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].split()[:3] == ["No", "Name", "Rtg"]
+    assert lines[2].rstrip().endswith("missing: birth_year")
+    assert len(lines) == 15  # header, 13 players, the rules applied
+
+
+def test_year_decides_the_junior_rule(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Born 2008: a junior in 2026 (K 40), not in 2027 (K 20 after 30 games)."""
+    trf = tmp_path / "junior.trf"
+    trf.write_text(
+        "042 2026/05/01\n"
+        "001    1 m    Young, Y                          2000 ENG             2008/01/01  1.0    1"
+        "     2 w 1\n"
+        "001    2 m    Old, O                            2000 ENG             1970/01/01  0.0    2"
+        "     1 b 0\n"
+    )
+    facts = ["--reached-2400", "1=no", "--games-before", "1=40", "--format", "json"]
+    assert main(["ratings", str(trf), *facts]) == 0
+    assert json.loads(capsys.readouterr().out)["players"][0]["k"] == 40
+    assert main(["ratings", str(trf), *facts, "--year", "2027"]) == 0
+    assert json.loads(capsys.readouterr().out)["players"][0]["k"] == 20
+
+
+def test_a_bad_option_is_a_clear_error(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["ratings", FILE, "--k", "one=20"]) == 2
+    assert "--k 'one=20'" in capsys.readouterr().err
+    assert main(["ratings", FILE, "--k", "99=20"]) == 2
+    assert "no player with start number 99" in capsys.readouterr().err
