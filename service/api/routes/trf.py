@@ -12,6 +12,7 @@ from service.api.access import shows_personal_data, without_personal_data
 from service.api.deps import ReaderDep, SessionDep, StateDep, TournamentDep, WriteContextDep
 from service.api.documents import standings_public, tournament_public
 from service.api.publish import commit_and_publish
+from service.api.schemas.teams import TeamStandingRow
 from service.api.schemas.tournaments import TournamentImported
 from service.app.import_trf import (
     PointsChoice,
@@ -23,9 +24,11 @@ from service.app.import_trf import (
 )
 from service.db.player_reads import list_players
 from service.db.tables import TournamentRow
+from service.db.team_reads import is_team_event, load_team_event
 from service.db.tournament_config import TournamentConfig, config_of
 from service.db.tournament_reads import load_engine_tournament
 from service.engine.model import Bye
+from service.engine.teams.trf import TeamTrfDocument, write_team_trf
 from service.engine.trf import TrfDocument, write_trf
 from service.errors import InvalidInput
 
@@ -96,6 +99,16 @@ async def export_trf(
         },
         rating_zero=frozenset(n for n, e in extras.items() if n and e.get("rating_zero")),
     )
+    if is_team_event(tournament):
+        # TRF-26 team records after the 001 records (docs/teams.md#trf-export)
+        event = await load_team_event(session, tournament)
+        team_ranks = {
+            line.team: line.rank
+            for line in standings.teams or ()
+            if isinstance(line, TeamStandingRow)
+        }
+        text = write_team_trf(TeamTrfDocument(event, doc), ranks=team_ranks)
+        return PlainTextResponse(text, media_type="text/plain")
     return PlainTextResponse(write_trf(doc, ranks=ranks), media_type="text/plain")
 
 
