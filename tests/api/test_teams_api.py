@@ -336,3 +336,109 @@ async def test_trf_export_reads_back(client: httpx.AsyncClient) -> None:
         (2, 2, 5, "1/2-1/2"),
     ]
     assert dict(doc.ranks) == {1: 1, 2: 2}
+
+
+async def test_removing_a_player_leaves_the_team_list(client: httpx.AsyncClient) -> None:
+    event = await create_team_event(client, 2, start=False)  # 3 players, 2 boards
+    gone = await client.delete(f"/v1/tournaments/{event.id}/players/2", headers=event.auth())
+    assert gone.status_code == 204
+    teams = (await client.get(f"/v1/tournaments/{event.id}/teams")).json()
+    assert teams[0]["players"] == [1, 3]
+    kept = await client.delete(f"/v1/tournaments/{event.id}/players/3", headers=event.auth())
+    assert kept.status_code == 409 and kept.json()["field"] == "players"
+    teams = (await client.get(f"/v1/tournaments/{event.id}/teams")).json()
+    assert teams[0]["players"] == [1, 3]
+    started = await client.post(f"/v1/tournaments/{event.id}/start", headers=event.auth())
+    assert [t["name"] for t in started.json()["player_tokens"]][:2] == ["T1 P0", "T1 P2"]
+
+
+async def test_who_sets_a_lineup_and_reads_a_private_event(client: httpx.AsyncClient) -> None:
+    event = await create_team_event(client, 2, visibility="private")
+    teams = f"/v1/tournaments/{event.id}/teams"
+    assert (await client.get(teams)).status_code == 401
+    assert (await client.get(teams, headers=event.auth(2))).status_code == 200
+    started = await client.get(f"/v1/tournaments/{event.id}", headers=event.auth())
+    assert started.json()["status"] == "running"
+    tokens = await client.post(f"/v1/tournaments/{event.id}/rounds", headers=event.auth(1))
+    assert tokens.status_code == 403  # a captain does not pair
+
+
+async def test_a_player_does_not_set_the_lineup(client: httpx.AsyncClient) -> None:
+    created = await client.post(
+        "/v1/tournaments", json={"name": "T", "system": "team-round-robin", "team": {"boards": 1}}
+    )
+    body = created.json()
+    organizer = {"Authorization": f"Bearer {body['organizer_token']}"}
+    for name in ("A", "B"):
+        await client.post(
+            f"/v1/tournaments/{body['id']}/teams",
+            json={"name": name, "players": [{"name": f"{name}1"}, {"name": f"{name}2"}]},
+            headers=organizer,
+        )
+    started = await client.post(f"/v1/tournaments/{body['id']}/start", headers=organizer)
+    player = started.json()["player_tokens"][0]["token"]
+    answer = await client.put(
+        f"/v1/tournaments/{body['id']}/rounds/1/lineups/1",
+        json={"players": [2]},
+        headers={"Authorization": f"Bearer {player}"},
+    )
+    assert answer.status_code == 403
+
+
+async def test_an_organizer_list_gets_the_primary_score_in_front(
+    client: httpx.AsyncClient,
+) -> None:
+    event = await create_team_event(client, 2, tiebreaks=["EDE", "BC"])
+    tournament = (await client.get(f"/v1/tournaments/{event.id}")).json()
+    assert tournament["tiebreaks"] == ["PTS", "EDE", "BC"]
+    changed = await client.patch(
+        f"/v1/tournaments/{event.id}", json={"tiebreaks": ["BH:MP"]}, headers=event.auth()
+    )
+    assert changed.status_code == 422 and changed.json()["field"] == "tiebreaks.0"
+
+
+async def _confirm_round(client: httpx.AsyncClient, event: TeamEvent, body: dict[str, Any]) -> None:
+    for match in body["matches"]:
+        for board in match["boards"]:
+            answer = await client.put(
+                f"/v1/tournaments/{event.id}/rounds/{body['round']}/matches/{match['match']}"
+                f"/boards/{board['board']}/result",
+                json={"result": "1/2-1/2"},
+                headers=event.auth(),
+            )
+            assert answer.status_code == 200, answer.text
+
+
+async def test_an_odd_round_robin_frees_a_team_each_round(client: httpx.AsyncClient) -> None:
+    event = await create_team_event(client, 3)
+    assert (await client.get(f"/v1/tournaments/{event.id}")).json()["rounds"] == 3
+    free: list[int] = []
+    for rnd in team_round_robin(3):
+        body = (
+            await client.post(f"/v1/tournaments/{event.id}/rounds", headers=event.auth())
+        ).json()
+        assert [(m["home"], m["away"]) for m in body["matches"]] == list(rnd.matches)
+        assert body["byes"] == [{"team": rnd.free, "type": "free"}]
+        assert rnd.free is not None
+        free.append(rnd.free)
+        await _confirm_round(client, event, body)
+    assert sorted(free) == [1, 2, 3]
+    standings = (await client.get(f"/v1/tournaments/{event.id}/standings")).json()
+    # two drawn matches each (1 + 1 MP, 1 + 1 GP); the free round scores nothing
+    assert [(t["match_points"], t["game_points"]) for t in standings["teams"]] == [(2.0, 2.0)] * 3
+    assert [t["rank"] for t in standings["teams"]] == [1, 1, 1]
+
+
+async def test_a_double_round_robin_reverses_the_colours(client: httpx.AsyncClient) -> None:
+    event = await create_team_event(client, 2, team={"boards": 2, "double": True})
+    assert (await client.get(f"/v1/tournaments/{event.id}")).json()["rounds"] == 2
+    homes = []
+    for _ in range(2):
+        body = (
+            await client.post(f"/v1/tournaments/{event.id}/rounds", headers=event.auth())
+        ).json()
+        (match,) = body["matches"]
+        homes.append(match["home"])
+        await _confirm_round(client, event, body)
+    assert sorted(homes) == [1, 2]
+    assert (await client.get(f"/v1/tournaments/{event.id}")).json()["status"] == "finished"
