@@ -86,13 +86,30 @@ async def _fielding(
     session: AsyncSession, tournament: TournamentRow, event: TeamEvent
 ) -> TeamEvent:
     """The event with each team's list led by its lineup for the coming round, so that
-    the draw seats the lineup on boards 1..n (reserves keep their order behind it)."""
+    the draw seats the lineup on boards 1..n (reserves keep their order behind it). A
+    team that cannot field a player per board (withdrawals) stops the pairing: 409
+    naming `lineups`, so the organizer can set a lineup or withdraw the team's match."""
     boards = team_options(tournament).boards
     number = len(event.rounds) + 1
-    starts = {p.number: p.start_number or 0 for p in await list_players(session, tournament.id)}
+    players = await list_players(session, tournament.id)
+    starts = {p.number: p.start_number or 0 for p in players}
+    withdrawn = {p.number for p in players if p.extra.get("withdrawn")}
     teams = []
     for row, team in zip(await list_teams(session, tournament.id), event.teams, strict=True):
-        fielded = [starts[n] for n in lineup_of(row, number, boards)]
+        lineup = lineup_of(row, number, boards, withdrawn)
+        absent = [n for n in lineup if n in withdrawn]
+        if len(lineup) < boards or absent:
+            raise Conflict(
+                f"team {row.number} cannot field {boards} players in round {number}: "
+                + (
+                    f"its lineup names player {absent[0]}, who has withdrawn"
+                    if absent
+                    else f"only {len(lineup)} of its players have not withdrawn"
+                ),
+                field="lineups",
+                team=row.number,
+            )
+        fielded = [starts[n] for n in lineup]
         rest = [p for p in team.players if p not in fielded]
         teams.append(dataclasses.replace(team, players=(*fielded, *rest)))
     return dataclasses.replace(event, teams=tuple(teams))

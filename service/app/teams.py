@@ -9,7 +9,7 @@ digest like every token (docs/security.md#tokens).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,7 +20,7 @@ from service.app.lifecycle import require_open
 from service.db.event_types import LineupSet, PlayerAdded, TeamAdded
 from service.db.events import append_event, lock_tournament
 from service.db.game_reads import last_paired_round
-from service.db.player_reads import next_player_number
+from service.db.player_reads import list_players, next_player_number
 from service.db.tables import PlayerRow, TournamentRow
 from service.db.team_reads import find_team, is_team_event, list_teams, team_options
 from service.db.team_tables import TeamRow
@@ -28,7 +28,14 @@ from service.db.tokens import hash_token, new_token
 from service.engine.lifecycle import TournamentStatus
 from service.errors import Conflict, Forbidden, InvalidInput, NotFound
 
-__all__ = ["TeamRegistered", "check_lineup", "lineup_of", "register_team", "set_lineup"]
+__all__ = [
+    "TeamRegistered",
+    "check_lineup",
+    "lineup_of",
+    "register_team",
+    "set_lineup",
+    "withdrawn_ids",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,6 +45,12 @@ class TeamRegistered:
     team: TeamRow
     players: list[PlayerRow]
     captain_token: str
+
+
+async def withdrawn_ids(session: AsyncSession, tournament: TournamentRow) -> set[int]:
+    """The ids of the players who have withdrawn (they are fielded no more)."""
+    players = await list_players(session, tournament.id)
+    return {p.number for p in players if p.extra.get("withdrawn")}
 
 
 def require_team_event(tournament: TournamentRow) -> None:
@@ -98,17 +111,24 @@ async def register_team(
     return TeamRegistered(team, rows, token)
 
 
-def lineup_of(team: TeamRow, round_number: int, boards: int) -> list[int]:
+def lineup_of(
+    team: TeamRow, round_number: int, boards: int, withdrawn: Collection[int] = ()
+) -> list[int]:
     """The players (ids) a team fields in a round: the captain's lineup, else the
-    first `boards` players of its list."""
+    first `boards` players of its list who have not withdrawn (a reserve moves up)."""
     chosen = team.lineups.get(str(round_number))
-    return list(chosen) if chosen is not None else list(team.players[:boards])
+    if chosen is not None:
+        return list(chosen)
+    return [n for n in team.players if n not in withdrawn][:boards]
 
 
-def check_lineup(team: TeamRow, players: Sequence[int], boards: int) -> None:
-    """A lineup names exactly `boards` different players of the team, in the order of
-    the team's list (C.07 Art. 11 / C.04.6: no player above a teammate ranked higher on
-    the list); 422 naming `players` (or `players.<i>`) otherwise."""
+def check_lineup(
+    team: TeamRow, players: Sequence[int], boards: int, withdrawn: Collection[int] = ()
+) -> None:
+    """A lineup names exactly `boards` different players of the team who have not
+    withdrawn, in the order of the team's list (C.07 Art. 11 / C.04.6: no player above
+    a teammate ranked higher on the list); 422 naming `players` (or `players.<i>`)
+    otherwise."""
     if len(players) != boards:
         raise InvalidInput(
             f"a lineup names one player per board: {boards} players, {len(players)} given",
@@ -124,6 +144,8 @@ def check_lineup(team: TeamRow, players: Sequence[int], boards: int) -> None:
             )
         if number in seen:
             raise InvalidInput(f"player {number} is named twice", field=f"players.{index}")
+        if number in withdrawn:
+            raise InvalidInput(f"player {number} has withdrawn", field=f"players.{index}")
         seen.add(number)
         if index and order[number] < order[players[index - 1]]:
             raise InvalidInput(
@@ -164,7 +186,9 @@ async def set_lineup(
     total = tournament.total_rounds
     if total is not None and round_number > total:
         raise InvalidInput(f"the tournament has {total} rounds", field="round_number")
-    check_lineup(team, players, team_options(tournament).boards)
+    check_lineup(
+        team, players, team_options(tournament).boards, await withdrawn_ids(session, tournament)
+    )
     team.lineups = {**team.lineups, str(round_number): list(players)}
     session.add(team)
     await append_event(session, tournament.id, LineupSet(round_number, team_number, list(players)))

@@ -442,3 +442,58 @@ async def test_a_double_round_robin_reverses_the_colours(client: httpx.AsyncClie
         await _confirm_round(client, event, body)
     assert sorted(homes) == [1, 2]
     assert (await client.get(f"/v1/tournaments/{event.id}")).json()["status"] == "finished"
+
+
+async def test_a_withdrawn_player_is_fielded_no_more(client: httpx.AsyncClient) -> None:
+    event = await create_team_event(client, 2, size=3)  # 2 boards, one reserve each
+    withdraw = await client.patch(
+        f"/v1/tournaments/{event.id}/players/1", json={"withdrawn": True}, headers=event.auth()
+    )
+    assert withdraw.status_code == 200, withdraw.text
+    lineup = (await client.get(f"/v1/tournaments/{event.id}/rounds/1/lineups/1")).json()
+    assert lineup["players"] == [2, 3]  # the reserve moves up
+    refused = await client.put(
+        f"/v1/tournaments/{event.id}/rounds/1/lineups/1",
+        json={"players": [1, 2]},
+        headers=event.auth(1),
+    )
+    assert refused.status_code == 422 and refused.json()["field"] == "players.0"
+    for number in (5, 6):
+        await client.patch(
+            f"/v1/tournaments/{event.id}/players/{number}",
+            json={"withdrawn": True},
+            headers=event.auth(),
+        )
+    short = await client.post(f"/v1/tournaments/{event.id}/rounds", headers=event.auth())
+    assert short.status_code == 409 and short.json()["field"] == "lineups"
+    assert (await client.get(f"/v1/tournaments/{event.id}/rounds/1")).status_code == 404
+
+
+async def test_a_captain_token_is_rotated_and_revoked(client: httpx.AsyncClient) -> None:
+    event = await create_team_event(client, 2)
+    base = f"/v1/tournaments/{event.id}"
+    lineup = {"players": [1, 2]}
+    rotated = await client.post(
+        f"{base}/tokens/rotate", json={"role": "captain", "team": 1}, headers=event.auth()
+    )
+    assert rotated.status_code == 200, rotated.text
+    assert rotated.json()["team"] == 1
+    old = await client.put(f"{base}/rounds/1/lineups/1", json=lineup, headers=event.auth(1))
+    assert old.status_code == 401
+    event.captains[1] = rotated.json()["token"]
+    new = await client.put(f"{base}/rounds/1/lineups/1", json=lineup, headers=event.auth(1))
+    assert new.status_code == 200
+    no_team = await client.post(
+        f"{base}/tokens/rotate", json={"role": "captain"}, headers=event.auth()
+    )
+    assert no_team.status_code == 422 and no_team.json()["errors"][0]["field"] == "team"
+    unknown = await client.post(
+        f"{base}/tokens/rotate", json={"role": "captain", "team": 9}, headers=event.auth()
+    )
+    assert unknown.status_code == 404 and unknown.json()["field"] == "team"
+    revoked = await client.post(
+        f"{base}/tokens/revoke", json={"role": "captain", "team": 1}, headers=event.auth()
+    )
+    assert revoked.status_code == 204
+    gone = await client.put(f"{base}/rounds/1/lineups/1", json=lineup, headers=event.auth(1))
+    assert gone.status_code == 401

@@ -24,6 +24,7 @@ from service.api.schemas.teams import (
 from service.api.team_documents import team_public, team_round_public
 from service.app.team_results import forfeit_match, report_board
 from service.app.teams import lineup_of, register_team, require_team_event, set_lineup
+from service.db.player_reads import list_players
 from service.db.team_reads import find_team, list_teams, team_options
 from service.errors import NotFound
 
@@ -74,10 +75,13 @@ async def read_lineup(
     if row is None:
         raise NotFound(f"the tournament has no team {team}", field="team")
     boards = team_options(tournament).boards
+    withdrawn = {
+        p.number for p in await list_players(session, tournament.id) if p.extra.get("withdrawn")
+    }
     return LineupPublic(
         round=round_number,
         team=team,
-        players=lineup_of(row, round_number, boards),
+        players=lineup_of(row, round_number, boards, withdrawn),
         set=str(round_number) in row.lineups,
     )
 
