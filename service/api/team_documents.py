@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from fractions import Fraction
 
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -14,16 +15,17 @@ from service.api.schemas.teams import (
     TeamPublic,
     TeamRoundPublic,
 )
+from service.app.teams import lineup_of
 from service.db.game_reads import round_rows
 from service.db.tables import GameRow, TournamentRow
 from service.db.team_reads import board_table, match_rows, team_options, team_scoring
 from service.db.team_tables import TeamMatchRow, TeamRow
-from service.engine.model import Colour, GameResult
+from service.engine.model import Bye, ByeKind, Colour, GameResult, Round
 from service.engine.result_reporting import GameStatus
 from service.engine.teams.draw import board_sequence
 from service.engine.teams.model import board_points
 
-__all__ = ["team_public", "team_round_public"]
+__all__ = ["build_team_round", "team_public", "team_round_public", "trf_rounds"]
 
 
 def team_public(team: TeamRow) -> TeamPublic:
@@ -108,3 +110,41 @@ def build_team_round(
             )
         )
     return TeamRoundPublic(round=number, matches=played, byes=byes)
+
+
+def trf_rounds(
+    rounds: Sequence[Round],
+    matches: Sequence[TeamMatchRow],
+    teams: Sequence[TeamRow],
+    start_numbers: dict[int, int],
+    boards: int,
+) -> tuple[Round, ...]:
+    """The players' rounds as a TRF-26 team file writes them in the 001 records: a
+    match forfeited whole has no games there (record 330 carries it; its players show
+    `0000 - Z`), and the players the PAB team would have fielded show `0000 - U`."""
+    by_team = {t.number: t for t in teams}
+    written = []
+    for rnd in rounds:
+        here = [m for m in matches if m.round == rnd.number]
+        forfeited = {
+            board_table(m.match_no, b, boards)
+            for m in here
+            if m.forfeit is not None
+            for b in range(1, boards + 1)
+        }
+        games = tuple(g for g in rnd.games if g.table not in forfeited)
+        byes = list(rnd.byes)
+        byes += [
+            Bye(rnd.number, player, ByeKind.ZERO_POINT)
+            for g in rnd.games
+            if g.table in forfeited
+            for player in (g.white, g.black)
+        ]
+        for m in here:
+            if m.kind == "pairing-allocated":
+                fielded = lineup_of(by_team[m.home], rnd.number, boards)
+                byes += [
+                    Bye(rnd.number, start_numbers[n], ByeKind.PAIRING_ALLOCATED) for n in fielded
+                ]
+        written.append(replace(rnd, games=games, byes=tuple(byes)))
+    return tuple(written)

@@ -62,12 +62,14 @@ def team_options(row: TournamentRow) -> TeamOptions:
 
 def team_scoring(options: TeamOptions) -> TeamScoring:
     """Match and game points of the settings (a PAB scores a won match, every board
-    won: C.07 16.2.1 as TRF-26 record 320 reads by default)."""
+    won, unless the settings say otherwise: C.07 16.2.1, TRF-26 record 320)."""
     return TeamScoring(
         boards=options.boards,
         match_win=options.match_win,
         match_draw=options.match_draw,
         match_loss=options.match_loss,
+        pab_match_points=options.pab_match_points,
+        pab_game_points=options.pab_game_points,
     )
 
 

@@ -101,6 +101,10 @@ class TeamOptions:
     ranking: str = "match-points"
     colours: str = "A"
     double: bool = False
+    pab_match_points: Fraction | None = None
+    """None: a win's match points."""
+    pab_game_points: Fraction | None = None
+    """None: every board won."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -229,4 +233,10 @@ def _team(stored: Mapping[str, Any] | None) -> TeamOptions | None:
         ranking=str(stored.get("ranking", "match-points")),
         colours=str(stored.get("colours", "A")),
         double=bool(stored.get("double", False)),
+        pab_match_points=_fraction(stored.get("pab_match_points")),
+        pab_game_points=_fraction(stored.get("pab_game_points")),
     )
+
+
+def _fraction(value: Any) -> Fraction | None:
+    return None if value is None else Fraction(str(value))

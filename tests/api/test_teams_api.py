@@ -451,3 +451,81 @@ async def test_a_captain_token_is_rotated_and_revoked(client: httpx.AsyncClient)
     assert revoked.status_code == 204
     gone = await client.put(f"{base}/rounds/1/lineups/1", json=lineup, headers=event.auth(1))
     assert gone.status_code == 401
+
+
+def _without_reports(document: Any) -> Any:
+    """A document without who reported each board (a file keeps the results only)."""
+    if isinstance(document, dict):
+        return {k: _without_reports(v) for k, v in document.items() if k != "reports"}
+    if isinstance(document, list):
+        return [_without_reports(item) for item in document]
+    return document
+
+
+async def test_an_exported_team_event_imports_as_itself(client: httpx.AsyncClient) -> None:
+    event = await create_team_event(
+        client, 3, system="team-swiss", rounds=3, team={"boards": 2, "match_points": {"win": 3}}
+    )
+    for number in (1, 2):
+        body = (
+            await client.post(f"/v1/tournaments/{event.id}/rounds", headers=event.auth())
+        ).json()
+        assert len(body["matches"]) == 1
+        url = f"/v1/tournaments/{event.id}/rounds/{number}/matches/1"
+        if number == 1:  # round 1: forfeited whole; round 2: played board by board
+            forfeit = await client.put(
+                f"{url}/forfeit", json={"forfeit": "+-"}, headers=event.auth()
+            )
+            assert forfeit.status_code == 200
+            continue
+        for board, result in ((1, "0-1"), (2, "1/2-1/2")):
+            answer = await client.put(
+                f"{url}/boards/{board}/result", json={"result": result}, headers=event.auth()
+            )
+            assert answer.status_code == 200
+    text = (await client.get(f"/v1/tournaments/{event.id}/trf")).text
+    imported = await client.post(
+        "/v1/tournaments/import", content=text.encode(), headers={"content-type": "text/plain"}
+    )
+    assert imported.status_code == 201, text + imported.text
+    copy = imported.json()
+    assert copy["system"] == "team-swiss" and copy["rounds"] == 3
+    assert copy["team"]["boards"] == 2 and copy["team"]["match_points"]["win"] == 3
+    assert [c["team"] for c in copy["captain_tokens"]] == [1, 2, 3]
+    for path in ("teams", "rounds/1", "rounds/2", "standings"):
+        original = (await client.get(f"/v1/tournaments/{event.id}/{path}")).json()
+        again = (await client.get(f"/v1/tournaments/{copy['id']}/{path}")).json()
+        assert _without_reports(again) == _without_reports(original), path
+    # the copy goes on as the original would: round 3 has no legal pairing in either
+    # (team 1 won a match by forfeit and teams 2 and 3 had the PAB: C.04.6 C2, 3.4)
+    answers = [
+        await client.post(
+            f"/v1/tournaments/{tid}/rounds", headers={"Authorization": f"Bearer {token}"}
+        )
+        for tid, token in ((event.id, event.organizer), (copy["id"], copy["organizer_token"]))
+    ]
+    assert [a.status_code for a in answers] == [422, 422]
+    assert answers[0].json()["detail"] == answers[1].json()["detail"]
+    captain = {c["team"]: c["token"] for c in copy["captain_tokens"]}[2]
+    lineup = await client.put(
+        f"/v1/tournaments/{copy['id']}/rounds/3/lineups/2",
+        json={"players": [4, 6]},
+        headers={"Authorization": f"Bearer {captain}"},
+    )
+    assert lineup.status_code == 200, lineup.text
+
+
+async def test_a_team_file_that_cannot_be_stored_is_refused(client: httpx.AsyncClient) -> None:
+    event = await create_team_event(client, 2, team={"boards": 2})
+    await client.post(f"/v1/tournaments/{event.id}/rounds", headers=event.auth())
+    text = (await client.get(f"/v1/tournaments/{event.id}/trf")).text
+    lines = text.split("\n")
+    # team 2 keeps one player of three on its 310 record: the others are in no team
+    shortened = [line[:-10] if line.startswith("310   2") else line for line in lines]
+    answer = await client.post(
+        "/v1/tournaments/import",
+        content="\n".join(shortened).encode(),
+        headers={"content-type": "text/plain"},
+    )
+    assert answer.status_code == 422 and answer.json()["field"] == "body"
+    assert answer.json()["detail"] == "line 8: player 5 is in no team (310/013)"

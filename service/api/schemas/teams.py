@@ -64,6 +64,15 @@ class TeamSettings(ApiModel):
     double: StrictBool = Field(
         default=False, description="Team round-robin only: twice around (colours reversed)."
     )
+    pab_match_points: Points | None = Field(
+        default=None,
+        description="Match points of the pairing-allocated bye (C.07 16.2.1: as the "
+        "regulations say); null: those of a win.",
+    )
+    pab_game_points: Points | None = Field(
+        default=None,
+        description="Game points of the pairing-allocated bye; null: every board won.",
+    )
 
 
 class TeamCreate(ApiModel):

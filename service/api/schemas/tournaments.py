@@ -15,6 +15,7 @@ from service.engine.systems import SYSTEMS, SystemName
 from service.engine.teams.draw import TeamPairingSystem
 
 __all__ = [
+    "CaptainToken",
     "FlamparkSettings",
     "PlayerToken",
     "ProgressPremium",
@@ -227,7 +228,18 @@ class TournamentStarted(TournamentPublic):
     warnings: list[str] = Field(default_factory=list)
 
 
+class CaptainToken(BaseModel):
+    """A team captain's token (team tournaments: docs/teams.md)."""
+
+    team: int
+    name: str
+    token: str
+
+
 class TournamentImported(TournamentStarted):
     """The import response: organizer and player tokens, shown only this once."""
 
     organizer_token: str
+    captain_tokens: list[CaptainToken] | None = Field(
+        default=None, description="A team file: each team captain's token, shown once."
+    )
