@@ -134,6 +134,7 @@ def next_team_round(
         colour_preferences=colour_preferences,
         primary_score=primary_score,
         initial_colour=initial_colour,
+        next_round=True,
     )
     pairing = pair_team_round(team_states(event, primary=primary_score), number, settings)
     matches = tuple(

@@ -145,10 +145,15 @@ def team_swiss_settings(
     colour_preferences: ColourPreferenceType = ColourPreferenceType.A,
     primary_score: PrimaryScore = PrimaryScore.MATCH,
     initial_colour: Colour | None = None,
+    next_round: bool = False,
 ) -> TeamSwissSettings:
-    """The team Swiss settings of `event`: its planned rounds (TRF 142/XXR), at least
-    one more than the rounds given so the next round can be paired."""
-    rounds = max(event.planned_rounds, len(event.rounds) + 1)
+    """The team Swiss settings of `event`: its planned rounds (TRF 142/XXR). Without a
+    planned number, the rounds given, and one more when `next_round` is to be paired
+    (C7 and C10 lapse in the last two rounds, so the number matters)."""
+    rounds = event.total_rounds
+    if rounds is None:
+        rounds = len(event.rounds) + (1 if next_round else 0)
+    rounds = max(rounds, 1)
     return TeamSwissSettings(
         rounds=rounds,
         colour_preferences=colour_preferences,

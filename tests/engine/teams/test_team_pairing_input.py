@@ -11,6 +11,7 @@ import pytest
 from service.engine.errors import EngineError
 from service.engine.model import Colour, GameResult
 from service.engine.pairing.team_swiss import (
+    ColourPreferenceType,
     PrimaryScore,
     TeamSwissSettings,
     check_team_round,
@@ -40,7 +41,9 @@ from service.engine.teams.pairing_input import (
     match_state,
     played_round,
     present_teams,
+    states_of,
     team_states,
+    team_swiss_settings,
 )
 from service.engine.teams.trf import parse_team_trf, write_team_trf
 
@@ -214,3 +217,56 @@ def test_generated_game_points_spread_over_boards() -> None:
         for (gw, _), match in zip(played.game_points, rnd.matches, strict=True):
             home = sum(board_points(b.outcome(True)) for b in match.boards)
             assert home == Fraction(gw).limit_denominator(2)
+
+
+def test_the_settings_take_the_planned_rounds() -> None:
+    """C7 and C10 lapse in the last two rounds, so the number of rounds matters: a
+    finished 5-round event is checked with 5, a file without 142/XXR with the rounds
+    given (one more to pair the next)."""
+    assert team_swiss_settings(_event()).rounds == 5
+    unplanned = replace(_event(), total_rounds=None)
+    assert team_swiss_settings(unplanned).rounds == 2
+    assert team_swiss_settings(unplanned, next_round=True).rounds == 3
+
+
+def test_a_generated_event_checks_clean_with_the_files_settings() -> None:
+    """10 teams, 5 rounds, seed 2: round 4 is one of the last two rounds, so C7 does not
+    apply; with one round too many the checker would report it."""
+    settings = TeamSwissSettings(rounds=5)
+    tournament = generate_team_tournament(10, settings, seed=2, boards=2)
+    event = parse_team_trf(write_team_trf(generated_team_document(tournament))).event
+    read = team_swiss_settings(event)
+    assert read == settings
+    fourth = event.rounds[3]
+    states = states_of(team_states(event, before_round=4), present_teams(fourth))
+    assert [v for v in check_team_round(states, played_round(fourth), read)
+            if v.criterion != "tables"] == []  # fmt: skip
+    too_many = replace(read, rounds=6)
+    found = check_team_round(states, played_round(fourth), too_many)
+    assert "C7" in {v.criterion for v in found} or "C10" in {v.criterion for v in found}
+
+
+@pytest.mark.parametrize("kind", list(ColourPreferenceType))
+@pytest.mark.parametrize("primary", list(PrimaryScore))
+def test_every_setting_round_trips_through_the_file(
+    kind: ColourPreferenceType, primary: PrimaryScore
+) -> None:
+    """Preference type, primary score and a Black first colour (XXC black1) come back
+    from the file, and every round of the generated event checks clean."""
+    settings = TeamSwissSettings(
+        rounds=6, colour_preferences=kind, primary_score=primary, initial_colour=B
+    )
+    tournament = generate_team_tournament(13, settings, seed=5, boards=3)
+    doc = parse_team_trf(write_team_trf(generated_team_document(tournament)))
+    read = team_swiss_settings(
+        doc.event,
+        colour_preferences=kind,
+        primary_score=primary,
+        initial_colour=doc.players.tournament.initial_colour,
+    )
+    assert read == settings
+    for rnd in doc.event.rounds:
+        states = team_states(doc.event, before_round=rnd.number, primary=primary)
+        assert states == states_before(tournament, rnd.number)
+        found = check_team_round(states, played_round(rnd), read)
+        assert [v.criterion for v in found if v.criterion != "tables"] == []
