@@ -33,6 +33,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from service.db.bridge_tables import BridgeTableTokenRow
 from service.db.tables import PlayerRow, TournamentKind, TournamentRow
+from service.db.team_tables import TeamRow
 from service.db.tokens import digest_matches, hash_token
 from service.db.tournament_config import config_of
 from service.engine.model import Tournament
@@ -53,18 +54,19 @@ __all__ = [
     "without_personal_data",
 ]
 
-Role = Literal["organizer", "viewer", "player", "table"]
+Role = Literal["organizer", "viewer", "player", "table", "captain"]
 
 
 @dataclass(frozen=True, slots=True)
 class TokenHolder:
     """Whose token came with a request: the organizer, the viewer token, a player (by
-    start number) or a bridge table (by number)."""
+    start number), a bridge table (by number) or a team's captain (by team number)."""
 
     role: Role
     start_number: int | None = None
     table: int | None = None
     withdrawn: bool = False
+    team: int | None = None
 
 
 def is_bridge(row: TournamentRow) -> bool:
@@ -119,6 +121,15 @@ async def identify(session: AsyncSession, row: TournamentRow, token: str) -> Tok
         ).first()
         if player is not None:
             return _player_reader(player)
+        captain = (
+            await session.exec(
+                select(TeamRow).where(
+                    TeamRow.tournament_id == row.id, TeamRow.captain_token_hash == digest
+                )
+            )
+        ).first()
+        if captain is not None:
+            return _captain_reader(captain)
     raise _stranger(row)
 
 
@@ -160,6 +171,13 @@ async def identify_digests(
             )
             for player in players:
                 found[str(player.token_hash)] = _outcome(_player_reader, player)
+            captains = await session.exec(
+                select(TeamRow).where(
+                    TeamRow.tournament_id == row.id, col(TeamRow.captain_token_hash).in_(chunk)
+                )
+            )
+            for team in captains:
+                found[str(team.captain_token_hash)] = _outcome(_captain_reader, team)
     for digest in rest:
         found.setdefault(digest, _stranger(row))
     return found
@@ -169,7 +187,7 @@ _DIGESTS_PER_QUERY = 500
 """Token digests looked up by one query of `identify_digests` (well under SQLite's and
 PostgreSQL's bound on a statement's parameters)."""
 
-_Holder = TypeVar("_Holder", PlayerRow, BridgeTableTokenRow)
+_Holder = TypeVar("_Holder", PlayerRow, BridgeTableTokenRow, TeamRow)
 
 
 def _outcome(
@@ -197,6 +215,13 @@ def _player_reader(player: PlayerRow) -> TokenHolder:
     _check_expiry("player", player.token_expires_at)
     withdrawn = bool(player.extra.get("withdrawn", False))
     return TokenHolder("player", start_number=player.start_number, withdrawn=withdrawn)
+
+
+def _captain_reader(team: TeamRow) -> TokenHolder:
+    """A team captain's token: it reports the team's boards and sets its lineups
+    (docs/teams.md)."""
+    _check_expiry("captain", team.captain_token_expires_at)
+    return TokenHolder("captain", team=team.number)
 
 
 def _table_reader(table: BridgeTableTokenRow) -> TokenHolder:

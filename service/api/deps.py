@@ -188,11 +188,14 @@ PageTournamentDep = Annotated[TournamentRow, Depends(get_page_tournament)]
 
 
 def _writer(access: Access) -> Actor:
-    """The organizer or a player of this tournament, from the bearer token: the viewer
+    """The organizer, a player or a team's captain of this tournament, from the bearer
+    token: the viewer
     token and a withdrawn player's token are 403, writes to an archived tournament 410."""
     reader = require_writer(access.row, access.reader)
     if reader.role == "organizer":
         return Actor("organizer")
+    if reader.role == "captain":
+        return Actor("captain", team=reader.team)
     return Actor("player", reader.start_number)
 
 

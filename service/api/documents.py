@@ -49,6 +49,7 @@ async def tournament_public(session: AsyncSession, row: TournamentRow) -> dict[s
         time_control=asdict(config.time_control) if config.time_control else None,
         flampark=_effective(row, "flampark", FlamparkSettings),
         swiss=_effective(row, "swiss", SwissSettings),
+        team=row.settings.get("team"),
         visibility=row.visibility,
         publish_personal_data=config.publish_personal_data,
     ).model_dump(mode="json")

@@ -1,4 +1,5 @@
-"""Who writes to a chess tournament: the organizer, or one of its players.
+"""Who writes to a chess tournament: the organizer, one of its players, or a team's
+captain.
 
 The API's token check names the actor (`service.api.deps`); each workflow decides what
 that actor may do (a player reports only their own games).
@@ -14,7 +15,9 @@ __all__ = ["Actor"]
 
 @dataclass(frozen=True, slots=True)
 class Actor:
-    """Who is writing: the organizer, or a player (by start number)."""
+    """Who is writing: the organizer, a player (by start number) or a team's captain
+    (by team number: docs/teams.md)."""
 
-    kind: Literal["organizer", "player"]
+    kind: Literal["organizer", "player", "captain"]
     start_number: int | None = None
+    team: int | None = None

@@ -22,6 +22,8 @@ from service.db.tables import TournamentRow
 from service.engine.bridge.movement import Layout
 from service.engine.scoring.tiebreaks.errors import TieBreakError
 from service.engine.scoring.tiebreaks.registry import parse_tiebreak
+from service.engine.teams.registry import parse_team_tiebreak
+from service.engine.teams.systems import team_spec_of
 
 __all__ = [
     "BridgeCreated",
@@ -55,12 +57,16 @@ class BridgeCreated:
     viewer_token: str | None
 
 
-def check_tiebreaks(codes: Sequence[str] | None) -> None:
-    """Each code in the engine's tie-break grammar (`TieBreakError` naming
-    `tiebreaks.<i>` otherwise)."""
+def check_tiebreaks(codes: Sequence[str] | None, system: str = "") -> None:
+    """Each code in the engine's tie-break grammar, the team codes for a team system
+    (`TieBreakError` naming `tiebreaks.<i>` otherwise)."""
+    team = team_spec_of(system)
     for index, code in enumerate(codes or ()):
         try:
-            parse_tiebreak(code)
+            if team is not None:
+                parse_team_tiebreak(code, team.reading)
+            else:
+                parse_tiebreak(code)
         except TieBreakError as exc:
             exc.field = f"tiebreaks.{index}"
             raise
@@ -77,7 +83,7 @@ async def create_tournament(
 ) -> Created:
     """Store a new tournament and its `tournament_created` event; a private one gets its
     viewer token (reads need a token; spectators get this one)."""
-    check_tiebreaks(settings.get("tiebreaks"))
+    check_tiebreaks(settings.get("tiebreaks"), system)
     row, token = await store_tournament(
         session, name=name, system=system, settings=settings, total_rounds=total_rounds
     )

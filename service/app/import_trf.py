@@ -27,6 +27,7 @@ from service.db.tournament_config import SwissOptions
 from service.engine.lifecycle import LifecycleEvent
 from service.engine.model import Bye, ByeKind, Player, Round
 from service.engine.systems import SYSTEMS, SystemName, spec_of, system_from_trf
+from service.engine.teams.systems import team_spec_of
 from service.engine.trf import TrfDocument, TrfError, decode_trf, parse_trf, points_mismatches
 from service.errors import InvalidInput
 
@@ -272,6 +273,9 @@ def pairing_records(doc: TrfDocument) -> list[str]:
 def export_system(system: str, swiss: SwissOptions | None) -> str:
     """Record 092 for a tournament's own system: the registry's code (TRF-26 192 codes
     where FIDE has one), FIDE_DUTCH_2017 for a Dutch Swiss paired by the 2017 rules."""
+    team = team_spec_of(system)
+    if team is not None:
+        return team.trf_code
     spec = spec_of(system)
     if spec is None:
         return system.upper()

@@ -16,6 +16,7 @@ from service.db.events import append_event, lock_tournament
 from service.db.game_reads import last_paired_round
 from service.db.player_reads import list_players, next_player_number
 from service.db.tables import PlayerRow, TournamentRow
+from service.db.team_reads import is_team_event
 from service.db.tokens import hash_token, new_token
 from service.engine.lifecycle import TournamentStatus
 from service.engine.rounds import rounds_left
@@ -34,6 +35,12 @@ async def register(
     left to pair."""
     await lock_tournament(session, tournament.id)
     await session.refresh(tournament)
+    if is_team_event(tournament):
+        raise Conflict(
+            "a team tournament registers its players with their team "
+            f"(POST /v1/tournaments/{tournament.id}/teams)",
+            field="system",
+        )
     spec = spec_of(tournament.system)
     late = tournament.status == TournamentStatus.RUNNING and spec is not None and spec.late_entries
     paired = await last_paired_round(session, tournament.id) if late else 0

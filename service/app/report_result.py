@@ -26,6 +26,7 @@ from service.db.game_reads import find_game, last_paired_round, preload_games
 from service.db.player_reads import ratings_of
 from service.db.result_store import GameChange, store_result
 from service.db.tables import ByeRow, GameRow, TournamentRow
+from service.db.team_reads import team_start_numbers
 from service.db.tournament_config import config_of
 from service.engine.lifecycle import TournamentStatus
 from service.engine.model import GameResult
@@ -126,10 +127,9 @@ async def report_result(
     previous_extra = dict(game.extra)
     details_changed = any(game.extra.get(k) != v for k, v in (extra or {}).items())
     state = GameState(game.white, game.black, game.status, game.result, game.reports)  # type: ignore[arg-type]
+    reporter, label = await _reporter(session, tournament, game, actor)
     try:
-        transition = apply_report(
-            state, result, Reporter(actor.kind, actor.start_number), details_changed=details_changed
-        )
+        transition = apply_report(state, result, reporter, details_changed=details_changed)
     except NotOwnGame as exc:
         raise Forbidden(str(exc), field=exc.field) from None
     except ResultLocked as exc:
@@ -154,7 +154,7 @@ async def report_result(
         black=game.black,
         result=change.result,
         status=change.status,
-        by=Reporter(actor.kind, actor.start_number).label,
+        by=label,
         previous={**previous, "extra": previous_extra},
         time_shortened_minutes=change.shortened_minutes,  # the request's name
         extra=extra or None,
@@ -166,6 +166,25 @@ async def report_result(
     if completes_current_round and not stored.round_open:
         await _advance(session, tournament)
     return ReportOutcome(game, stored.seq)
+
+
+async def _reporter(
+    session: AsyncSession, tournament: TournamentRow, game: GameRow, actor: Actor
+) -> tuple[Reporter, str]:
+    """Who reports, as the state machine sees them, and how the event names them. A
+    team's captain reports for the team's player on the board (docs/teams.md: the two
+    captains confirm a board); a captain of neither team is refused like a player
+    reporting another's game."""
+    if actor.kind != "captain":
+        reporter = Reporter(actor.kind, actor.start_number)
+        return reporter, reporter.label
+    members = await team_start_numbers(session, tournament.id, actor.team or 0)
+    side = game.white if game.white in members else game.black if game.black in members else None
+    if side is None:
+        raise Forbidden(
+            f"the captain of team {actor.team} reports only their team's boards", field="table"
+        )
+    return Reporter("player", side), f"captain:{actor.team}"
 
 
 async def _require_game(

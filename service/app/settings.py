@@ -71,7 +71,7 @@ async def change_settings(
 
 async def _check(session: AsyncSession, row: TournamentRow, requested: Mapping[str, Any]) -> None:
     """The rules a change must keep (each refusal names its field)."""
-    check_tiebreaks(requested.get("tiebreaks"))
+    check_tiebreaks(requested.get("tiebreaks"), row.system)
     schedule: Sequence[Any] | None = requested.get("schedule")
     rounds = row.total_rounds
     if schedule is not None and rounds is not None and len(schedule) > rounds:

@@ -20,6 +20,7 @@ from service.db.loading import Schedule
 from service.db.player_reads import list_players
 from service.db.repository import number_players, store_rounds
 from service.db.tables import PlayerRow, TournamentRow
+from service.db.team_reads import is_team_event, list_teams, team_options
 from service.db.tokens import hash_token, new_token
 from service.engine.lifecycle import Entrant, LifecycleEvent, start_order
 from service.errors import InvalidInput
@@ -46,11 +47,14 @@ async def close_start_list(
     await session.refresh(tournament)
     require_open(tournament)
     players = await list_players(session, tournament.id)
-    if len(players) < 2:
+    if is_team_event(tournament):
+        order = await _team_order(session, tournament, players)
+    elif len(players) < 2:
         raise InvalidInput(
             f"a tournament needs at least 2 players, it has {len(players)}", field="players"
         )
-    order = start_order([Entrant(p.rating, p.name, p.id or 0) for p in players])
+    else:
+        order = start_order([Entrant(p.rating, p.name, p.id or 0) for p in players])
     issued = [(players[index], new_token("ply")) for index in order]
     move(tournament, LifecycleEvent.START)
     session.add(tournament)
@@ -59,6 +63,25 @@ async def close_start_list(
         [(player, number, hash_token(token)) for number, (player, token) in enumerate(issued, 1)],
     )
     return issued
+
+
+async def _team_order(
+    session: AsyncSession, tournament: TournamentRow, players: list[PlayerRow]
+) -> list[int]:
+    """A team tournament numbers its players team by team, each team in board order
+    (the TRF-26 310 records' order); it needs at least 2 teams (422 naming `teams`). A
+    team round-robin's rounds follow from the teams (C.05 Annex 1: n - 1, or n when n is
+    odd; twice that when `double`)."""
+    teams = await list_teams(session, tournament.id)
+    if len(teams) < 2:
+        raise InvalidInput(
+            f"a team tournament needs at least 2 teams, it has {len(teams)}", field="teams"
+        )
+    if tournament.system == "team-round-robin":
+        cycle = len(teams) - 1 if len(teams) % 2 == 0 else len(teams)
+        tournament.total_rounds = cycle * (2 if team_options(tournament).double else 1)
+    index = {p.number: i for i, p in enumerate(players)}
+    return [index[number] for team in teams for number in team.players]
 
 
 async def start(session: AsyncSession, tournament: TournamentRow) -> Started:

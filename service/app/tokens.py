@@ -1,5 +1,5 @@
 """Issuing, rotating and revoking a tournament's tokens (docs/security.md#tokens): the
-organizer's, the viewer token, a player's, a bridge table's.
+organizer's, the viewer token, a player's, a bridge table's, a team captain's.
 
 Tokens are random, shown once and stored as digests (service.db.tokens); rotating
 replaces the digest, so the old token stops working with the transaction's commit. Each
@@ -20,14 +20,16 @@ from service.db.bridge_tables import BridgeTableTokenRow
 from service.db.event_types import TokenRevoked, TokenRotated
 from service.db.events import append_event, lock_tournament
 from service.db.tables import PlayerRow, TournamentRow
+from service.db.team_reads import find_team
+from service.db.team_tables import TeamRow
 from service.db.tokens import hash_token, new_token
 from service.engine.lifecycle import TournamentStatus
 from service.errors import Conflict, InvalidInput, NotFound
 
 __all__ = ["Rotated", "TokenRole", "issue_viewer_token", "revoke_token", "rotate_token"]
 
-TokenRole = Literal["organizer", "viewer", "player", "table"]
-_PREFIX = {"organizer": "org", "viewer": "vwr", "player": "ply", "table": "tbl"}
+TokenRole = Literal["organizer", "viewer", "player", "table", "captain"]
+_PREFIX = {"organizer": "org", "viewer": "vwr", "player": "ply", "table": "tbl", "captain": "cpt"}
 
 
 async def _player(session: AsyncSession, row: TournamentRow, start_number: int) -> PlayerRow:
@@ -60,7 +62,16 @@ async def _table(session: AsyncSession, row: TournamentRow, table: int) -> Bridg
     return found
 
 
+async def _team(session: AsyncSession, row: TournamentRow, number: int) -> TeamRow:
+    found = await find_team(session, row.id, number)
+    if found is None:
+        raise NotFound(f"the tournament has no team {number}", field="team")
+    return found
+
+
 def _whose(role: TokenRole, number: int | None) -> dict[str, object]:
+    if role == "captain":
+        return {"role": role, "team": number}
     if role == "player":
         return {"role": role, "start_number": number}
     if role == "table":
@@ -108,6 +119,11 @@ async def rotate_token(
         player = await _player(session, row, number)
         player.token_hash, player.token_expires_at = digest, expires_at
         session.add(player)
+    elif role == "captain":
+        assert number is not None
+        team = await _team(session, row, number)
+        team.captain_token_hash, team.captain_token_expires_at = digest, expires_at
+        session.add(team)
     else:
         assert number is not None
         table = await _table(session, row, number)
@@ -138,6 +154,11 @@ async def revoke_token(
         table = await _table(session, row, number)
         table.token_hash = table.expires_at = None
         session.add(table)
+    elif role == "captain":
+        assert number is not None
+        team = await _team(session, row, number)
+        team.captain_token_hash = team.captain_token_expires_at = None
+        session.add(team)
     else:  # pragma: no cover - the request schema refuses it
         raise ValueError(f"cannot revoke the {role} token")
     await append_event(session, row.id, TokenRevoked(_whose(role, number)))

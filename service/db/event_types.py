@@ -28,6 +28,7 @@ __all__ = [
     "Event",
     "GameResultEvent",
     "Imported",
+    "LineupSet",
     "PlayerAdded",
     "PlayerRemoved",
     "PlayerUpdated",
@@ -37,6 +38,7 @@ __all__ = [
     "ResultReported",
     "RoundPaired",
     "SettingsChanged",
+    "TeamAdded",
     "TokenRevoked",
     "TokenRotated",
     "TournamentArchived",
@@ -138,6 +140,27 @@ class RoundPaired(Event):
     """[table, white, black] per game."""
     byes: list[list[Any]]
     """[player, bye type] per bye."""
+
+
+@dataclass(frozen=True, slots=True)
+class TeamAdded(Event):
+    """A team registered (docs/teams.md); its players' own `player_added` come first."""
+
+    TYPE: ClassVar[str] = "team_added"
+    team: int
+    name: str
+    players: list[int]
+    """The players' ids in board order."""
+
+
+@dataclass(frozen=True, slots=True)
+class LineupSet(Event):
+    """The players a team fields in a coming round, board 1 first (ids)."""
+
+    TYPE: ClassVar[str] = "lineup_set"
+    round: int
+    team: int
+    players: list[int]
 
 
 @dataclass(frozen=True, slots=True)
@@ -283,6 +306,8 @@ _CLASSES: tuple[type[Event], ...] = (
     TournamentStarted,
     Imported,
     RoundPaired,
+    TeamAdded,
+    LineupSet,
     ResultReported,
     ResultConfirmed,
     ResultDisputed,

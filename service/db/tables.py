@@ -15,7 +15,10 @@ from typing import Any
 from sqlalchemy import Column, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
-from service.db import bridge_tables  # noqa: F401  (the bridge events' tables, registered too)
+from service.db import (
+    bridge_tables,  # noqa: F401  (the bridge events' tables, registered too)
+    team_tables,  # noqa: F401  (the team tournaments' tables, registered too)
+)
 from service.db.column_types import JSONType, utcnow
 from service.engine.lifecycle import TournamentStatus
 from service.engine.result_reporting import GameStatus

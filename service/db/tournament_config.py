@@ -25,6 +25,7 @@ __all__ = [
     "KeptBye",
     "ProgressPremium",
     "SwissOptions",
+    "TeamOptions",
     "TimeControl",
     "TournamentConfig",
     "config_of",
@@ -88,6 +89,25 @@ class FlamparkOptions:
 
 
 @dataclass(frozen=True, slots=True)
+class TeamOptions:
+    """A team tournament's settings (docs/teams.md): boards per match, match points,
+    the primary score, the colour preferences of the team Swiss (C.04.6 art. 1.7) and,
+    for a round-robin, whether it goes twice around."""
+
+    boards: int = 4
+    match_win: Fraction = Fraction(2)
+    match_draw: Fraction = Fraction(1)
+    match_loss: Fraction = Fraction(0)
+    ranking: str = "match-points"
+    colours: str = "A"
+    double: bool = False
+    pab_match_points: Fraction | None = None
+    """None: a win's match points."""
+    pab_game_points: Fraction | None = None
+    """None: every board won."""
+
+
+@dataclass(frozen=True, slots=True)
 class KeptBye:
     """A bye an imported TRF file announced for a round not yet paired."""
 
@@ -111,6 +131,8 @@ class TournamentConfig:
     publish_personal_data: bool = False
     swiss: SwissOptions | None = None
     flampark: FlamparkOptions | None = None
+    team: TeamOptions | None = None
+    """Set for a team tournament only."""
     kept_byes: tuple[KeptBye, ...] = ()
     """Byes an imported TRF file announced for later rounds."""
     kept_headers: tuple[tuple[str, str], ...] = ()
@@ -132,6 +154,7 @@ class TournamentConfig:
             publish_personal_data=bool(settings.get("publish_personal_data", False)),
             swiss=_swiss(settings.get("swiss")),
             flampark=_flampark(settings.get("flampark")),
+            team=_team(settings.get("team")),
             kept_byes=tuple(
                 KeptBye(int(kept["round"]), int(kept["player"]), ByeKind(kept["type"]))
                 for kept in (settings.get("trf") or {}).get("next_round_byes", [])
@@ -196,3 +219,24 @@ def _flampark(stored: Mapping[str, Any] | None) -> FlamparkOptions | None:
             ProgressPremium(Decimal(str(premium["pool"])), int(premium["wb"])) if premium else None
         ),
     )
+
+
+def _team(stored: Mapping[str, Any] | None) -> TeamOptions | None:
+    if stored is None:
+        return None
+    points = stored.get("match_points") or {}
+    return TeamOptions(
+        boards=int(stored.get("boards", 4)),
+        match_win=Fraction(str(points.get("win", 2))),
+        match_draw=Fraction(str(points.get("draw", 1))),
+        match_loss=Fraction(str(points.get("loss", 0))),
+        ranking=str(stored.get("ranking", "match-points")),
+        colours=str(stored.get("colours", "A")),
+        double=bool(stored.get("double", False)),
+        pab_match_points=_fraction(stored.get("pab_match_points")),
+        pab_game_points=_fraction(stored.get("pab_game_points")),
+    )
+
+
+def _fraction(value: Any) -> Fraction | None:
+    return None if value is None else Fraction(str(value))

@@ -15,6 +15,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from service.app.offload import run_cpu
 from service.db.tables import TournamentRow
+from service.db.team_reads import is_team_event
 from service.db.tournament_config import config_of
 from service.engine.model import Tournament
 from service.engine.ranking import shared_places
@@ -30,6 +31,7 @@ from service.engine.scoring.withdrawals import annulled_withdrawals, without_pla
 from service.views.cache import ViewCache
 from service.views.flampark_scores import flampark_table
 from service.views.snapshots import engine_view, players_view
+from service.views.team_standings import team_standings, team_tiebreak_order
 
 __all__ = [
     "JCA_TIEBREAKS",
@@ -52,7 +54,10 @@ def default_tiebreaks(system: str) -> list[str]:
 
 
 def tiebreak_order(row: TournamentRow) -> list[str]:
-    """The tournament's tie-break order."""
+    """The tournament's tie-break order (a team tournament's: the team list,
+    docs/teams.md#standings)."""
+    if is_team_event(row):
+        return team_tiebreak_order(row)
     configured = config_of(row).tiebreaks
     return list(configured) if configured is not None else default_tiebreaks(row.system)
 
@@ -69,8 +74,11 @@ async def standings_table(
     """Standings from confirmed results in the tournament's tie-break order; FLAMPARK
     tournaments are ordered by PF (Formuła FLAMPARK) and carry their FLAMPARK columns. A
     round-robin leaves out a withdrawn player who completed fewer than half of their
-    games, with every game against them (FIDE C.06 V.4)."""
-    order = tiebreaks or tiebreak_order(row)
+    games, with every game against them (FIDE C.06 V.4). A team tournament adds its
+    team ranking and board prizes (`views.team_standings`); its players' rows take the
+    individual defaults."""
+    team = is_team_event(row)
+    order = tiebreaks or (default_tiebreaks(row.system) if team else tiebreak_order(row))
     tournament = await engine_view(views, session, row)
     players = await players_view(views, session, row)
     if row.system in ROUND_ROBIN_SYSTEMS:
@@ -124,7 +132,7 @@ async def standings_table(
         ordered = _rerank(
             [r for r in ordered if selected.keeps(players[r["start_number"]], _games(r, played))]
         )
-    return {
+    document = {
         "round": _last_decided_round(tournament, table),
         "tiebreaks": order,
         "order": sort_order,
@@ -133,6 +141,15 @@ async def standings_table(
         "teams": teams,
         "explanation": table.explanation.as_dict() if table.explanation is not None else None,
     }
+    if team:
+        ranked = await team_standings(session, row)
+        document.update(
+            tiebreaks=ranked["team_tiebreaks"],
+            player_tiebreaks=order,
+            teams=ranked["teams"],
+            boards=ranked["boards"],
+        )
+    return document
 
 
 async def standings_document(

@@ -112,6 +112,18 @@ async def test_every_response_with_a_token_is_no_store(client: httpx.AsyncClient
         content=(ORACLE_DUTCH / "v0004.trf").read_bytes(),
         headers={"content-type": "text/plain"},
     )
+    team_event = (
+        await client.post(
+            "/v1/tournaments", json={"name": "Teams", "system": "team-swiss", "rounds": 3}
+        )
+    ).json()
+    await call(
+        "POST",
+        "/v1/tournaments/{tournament_id}/teams",
+        f"/v1/tournaments/{team_event['id']}/teams",
+        json={"name": "A", "players": [{"name": f"A{k}"} for k in range(4)]},
+        headers={"Authorization": f"Bearer {team_event['organizer_token']}"},
+    )
     event = await call("POST", "/v1/bridge/events", "/v1/bridge/events", json=_bridge_event())
     await call(
         "POST",

@@ -73,16 +73,30 @@ async def test_a_database_never_migrated(client: httpx.AsyncClient, bare_url: st
     assert (await _create(client)).status_code == 201
 
 
+async def _register_team(client: httpx.AsyncClient) -> httpx.Response:
+    """A request that needs the head's schema (0010: the `teams` table)."""
+    created = await client.post(
+        "/v1/tournaments",
+        json={"name": "League", "system": "team-round-robin", "team": {"boards": 1}},
+    )
+    assert created.status_code == 201, created.text
+    return await client.post(
+        f"/v1/tournaments/{created.json()['id']}/teams",
+        json={"name": "A", "players": [{"name": "Ann"}]},
+        headers={"Authorization": f"Bearer {created.json()['organizer_token']}"},
+    )
+
+
 async def test_a_database_of_an_older_release(client: httpx.AsyncClient, bare_url: str) -> None:
     older = max(earlier_revisions())
     await asyncio.to_thread(upgrade, bare_url, older)
     health = await client.get("/healthz")
     assert (health.status_code, health.json()["database"]) == (503, NOT_MIGRATED)
-    _says_migrate(await _create(client))
+    _says_migrate(await _register_team(client))
 
     await asyncio.to_thread(upgrade, bare_url)
     assert (await client.get("/healthz")).status_code == 200
-    assert (await _create(client)).status_code == 201
+    assert (await _register_team(client)).status_code == 201
 
 
 async def _start_and_read_log(url: str, caplog: pytest.LogCaptureFixture) -> list[str]:
@@ -115,7 +129,7 @@ async def test_a_database_down_at_start_up_is_logged_and_the_server_starts(
 
 def test_this_releases_earlier_revisions_are_read_from_its_migrations() -> None:
     revisions = earlier_revisions()
-    assert "0001" in revisions and "0009" not in revisions  # 0009 is this release's head
+    assert {"0001", "0009"} <= revisions and "0010" not in revisions  # 0010: the head
 
 
 class _Driver(Exception):

@@ -12,6 +12,8 @@ import pytest
 from service.api.app import create_app
 from service.cli import build_parser
 from service.engine.systems import SYSTEMS, PairingName, SystemName
+from service.engine.teams.draw import TeamPairingSystem
+from service.engine.teams.systems import TEAM_SYSTEMS
 from service.engine.trf import parse_trf
 from tests.api.conftest import create_round_robin
 
@@ -31,7 +33,12 @@ def test_the_contract_lists_the_registry() -> None:
     teams = ["team-swiss", "team-round-robin"]
     assert _schema(document, "ComputePairingSystem")["enum"] == [*paired, *teams]
     create = _schema(document, "TournamentCreate")["properties"]["system"]
-    assert create == {"$ref": "#/components/schemas/SystemName"}
+    assert create["anyOf"] == [
+        {"$ref": "#/components/schemas/SystemName"},
+        {"$ref": "#/components/schemas/TeamPairingSystem"},
+    ]
+    teams = _schema(document, "TeamPairingSystem")["enum"]
+    assert teams == [name.value for name in TeamPairingSystem] == [s.value for s in TEAM_SYSTEMS]
 
 
 def _choices(command: str) -> list[str]:

@@ -157,7 +157,7 @@ async def test_points_spread_as_half_point_byes_over_the_unscored_rounds(
     [
         ("both_white.trf", "line 4, column 97 (player 1, round 1) and line 5, column 97"),
         ("results_contradict.trf", "results 1 and 1 contradict"),
-        ("team_records.trf", "team events are not supported"),
+        ("team_records.trf", "a team tournament needs at least 2 teams"),
         ("tab_in_record.trf", "line 3, column 25: a tab character"),
         ("truncated_record.trf", "line 4, columns 92-99: round 1 cell is cut short"),
         ("rounds_negative.trf", "line 2, record XXR: -3 rounds is outside 1..100"),

@@ -23,13 +23,17 @@ from service.api.schemas.rounds import (
     ResultSubmit,
     RoundPublic,
 )
+from service.api.schemas.teams import TeamRoundPublic
 from service.api.state import AppState
+from service.api.team_documents import team_round_public
 from service.api.write_access import joins_group
 from service.app import report_result as reporting
 from service.app.pair_round import pair_round
+from service.app.team_rounds import pair_team_round
 from service.app.unit_of_work import WriteContext
 from service.db.game_reads import round_rows
 from service.db.tables import TournamentRow
+from service.db.team_reads import is_team_event
 from service.engine.errors import EngineError
 from service.engine.pairing.round_pairing import Pairing
 from service.errors import InvalidInput, NotFound, Problem
@@ -62,7 +66,7 @@ PAIR_RESPONSES: dict[int | str, dict[str, Any]] = {
 @router.post(
     "",
     status_code=status.HTTP_201_CREATED,
-    response_model=PairedRound,
+    response_model=PairedRound | TeamRoundPublic,
     responses=PAIR_RESPONSES,
 )
 async def pair_next_round(
@@ -70,7 +74,7 @@ async def pair_next_round(
     write: OrganizerWriteDep,
     body: PairRequest | None = None,
     explain: Annotated[bool, Query(description="Say why each bracket was paired so")] = False,
-) -> PairedRound | StreamingResponse:
+) -> PairedRound | TeamRoundPublic | StreamingResponse:
     """Pair the next round of a Swiss tournament (FIDE Dutch or JCA) once every result
     of the current round is confirmed; 409 names the tables still open. Announced byes
     (half-point, zero-point for absence, full-point) are given in the body.
@@ -81,8 +85,18 @@ async def pair_next_round(
     `{"event": "round", "round": {...}}` (the same document as the 201) or
     `{"event": "error", "problem": {...}}` (nothing stored). Checks that fail before the
     engine starts (an open table, a finished tournament) are ordinary problem
-    responses. Not with `Idempotency-Key` (422): a stream cannot be replayed."""
+    responses. Not with `Idempotency-Key` (422): a stream cannot be replayed.
+
+    A team tournament (docs/teams.md) pairs its next team round (C.04.6 or the Berger
+    tables) and answers the team round's document (matches, boards, byes)."""
     session, state, tournament = write.session, write.state, write.tournament
+    if is_team_event(tournament):
+        with observe_pairing(request.app, tournament.system):
+            draw = await pair_team_round(session, tournament)
+        await commit_and_publish(write.context, state, tournament, warm=True)
+        document = await team_round_public(session, tournament, draw.round)
+        assert document is not None
+        return document
     announced = [(bye.player, bye.type) for bye in (body or PairRequest()).byes]
     if PROGRESS_MEDIA_TYPE in request.headers.get("accept", ""):
         if request.headers.get("idempotency-key"):
@@ -194,11 +208,17 @@ def _as_problem(exc: Exception) -> Problem:
     raise exc
 
 
-@router.get("/{round_number}", response_model=RoundPublic)
+@router.get("/{round_number}", response_model=RoundPublic | TeamRoundPublic)
 async def read_round(
     tournament: TournamentDep, session: SessionDep, round_number: int = RoundNumber
-) -> RoundPublic:
-    """A round's games (players by start number) and byes."""
+) -> RoundPublic | TeamRoundPublic:
+    """A round's games (players by start number) and byes; a team round's matches (team
+    numbers), each with its boards, and the teams' byes (docs/teams.md)."""
+    if is_team_event(tournament):
+        document = await team_round_public(session, tournament, round_number)
+        if document is None:
+            raise NotFound(f"round {round_number} has not been paired", field="round_number")
+        return document
     games, byes = await round_rows(session, tournament.id, round_number)
     if not games and not byes:
         raise NotFound(f"round {round_number} has not been paired", field="round_number")

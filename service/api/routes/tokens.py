@@ -52,16 +52,19 @@ async def rotate(
     body: TokenRotate,
     write: OrganizerWriteDep,
 ) -> TokenIssued:
-    """Replace a token (organizer): `{"role": "organizer"}` (its own), `"viewer"`, or
-    `{"role": "player", "start_number": 7}` (a lost phone). The old token stops working
+    """Replace a token (organizer): `{"role": "organizer"}` (its own), `"viewer"`,
+    `{"role": "player", "start_number": 7}` (a lost phone) or `{"role": "captain",
+    "team": 2}` (a team tournament's captain). The old token stops working
     at once; the new one is in the response, shown only this once, and stops working
     at `expires_at` if given. A `token_rotated` event records who (never the token)."""
     session, state, tournament = write.session, write.state, write.tournament
-    rotated = await rotate_token(session, tournament, body.role, body.start_number, body.expires_at)
+    number = body.team if body.role == "captain" else body.start_number
+    rotated = await rotate_token(session, tournament, body.role, number, body.expires_at)
     await commit_and_publish(write.context, state, tournament)
     return TokenIssued(
         role=body.role,
         start_number=body.start_number,
+        team=body.team,
         token=rotated.token,
         expires_at=rotated.expires_at,
     )
@@ -76,11 +79,11 @@ async def revoke(
     body: TokenRevoke,
     write: OrganizerWriteDep,
 ) -> Response:
-    """Withdraw the viewer token or a player's token (organizer): it stops working at
-    once; rotate it to issue a new one. The organizer still enters that player's
-    results."""
+    """Withdraw the viewer token, a player's token or a team captain's (organizer): it
+    stops working at once; rotate it to issue a new one. The organizer still enters
+    that player's (or team's) results."""
     session, state, tournament = write.session, write.state, write.tournament
-    await revoke_token(session, tournament, body.role, body.start_number)
+    await revoke_token(session, tournament, body.role, body.number())
     await commit_and_publish(write.context, state, tournament)
     return Response(status_code=status.HTTP_204_NO_CONTENT)
 

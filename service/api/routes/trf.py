@@ -12,7 +12,10 @@ from service.api.access import shows_personal_data, without_personal_data
 from service.api.deps import ReaderDep, SessionDep, StateDep, TournamentDep, WriteContextDep
 from service.api.documents import standings_public, tournament_public
 from service.api.publish import commit_and_publish
+from service.api.schemas.teams import TeamStandingRow
 from service.api.schemas.tournaments import TournamentImported
+from service.api.team_documents import trf_rounds
+from service.app.import_team_trf import import_team_trf
 from service.app.import_trf import (
     PointsChoice,
     export_system,
@@ -23,10 +26,18 @@ from service.app.import_trf import (
 )
 from service.db.player_reads import list_players
 from service.db.tables import TournamentRow
+from service.db.team_reads import (
+    is_team_event,
+    list_teams,
+    load_team_event,
+    match_rows,
+    team_options,
+)
 from service.db.tournament_config import TournamentConfig, config_of
 from service.db.tournament_reads import load_engine_tournament
 from service.engine.model import Bye
-from service.engine.trf import TrfDocument, write_trf
+from service.engine.teams.trf import TeamTrfDocument, is_team_trf, write_team_trf
+from service.engine.trf import TrfDocument, decode_trf, write_trf
 from service.errors import InvalidInput
 
 router = APIRouter(tags=["trf"])
@@ -69,6 +80,17 @@ async def export_trf(
     not see personal data get the 001 records with sex, federation, FIDE id and birth
     date left blank (name, title, rating, points, rank and the games stay)."""
     engine_view = await load_engine_tournament(session, tournament)
+    if is_team_event(tournament):
+        engine_view = replace(
+            engine_view,
+            rounds=trf_rounds(
+                engine_view.rounds,
+                await match_rows(session, tournament.id),
+                await list_teams(session, tournament.id),
+                {p.number: p.start_number or 0 for p in await list_players(session, tournament.id)},
+                team_options(tournament).boards,
+            ),
+        )
     personal = shows_personal_data(tournament, reader)
     if not personal:
         engine_view = without_personal_data(engine_view)
@@ -78,6 +100,18 @@ async def export_trf(
     headers = _export_headers(tournament.name, tournament.system, config)
     if tournament.total_rounds is not None and not any(c in ("XXR", "142") for c, _ in headers):
         headers.append(("XXR", str(tournament.total_rounds)))
+    if is_team_event(tournament) and not any(c == "362" for c, _ in headers):
+        options = team_options(tournament)  # TRF-26 362: the team match points
+        points = (options.match_win, options.match_draw, options.match_loss)
+        headers.append(
+            (
+                "362",
+                "   ".join(
+                    f"{code} {float(value):.1f}"
+                    for code, value in zip(("TW", "TD", "TL"), points, strict=True)
+                ),
+            )
+        )
     extras = {
         p.start_number: p.extra.get("trf") or {} for p in await list_players(session, tournament.id)
     }
@@ -96,6 +130,16 @@ async def export_trf(
         },
         rating_zero=frozenset(n for n, e in extras.items() if n and e.get("rating_zero")),
     )
+    if is_team_event(tournament):
+        # TRF-26 team records after the 001 records (docs/teams.md#trf-export-and-import)
+        event = await load_team_event(session, tournament)
+        team_ranks = {
+            line.team: line.rank
+            for line in standings.teams or ()
+            if isinstance(line, TeamStandingRow)
+        }
+        text = write_team_trf(TeamTrfDocument(event, doc), ranks=team_ranks)
+        return PlainTextResponse(text, media_type="text/plain")
     return PlainTextResponse(write_trf(doc, ranks=ranks), media_type="text/plain")
 
 
@@ -133,16 +177,24 @@ async def import_trf(
     results, in the file's round state (paired rounds, pending games, announced byes).
 
     Refused with the line and columns, nothing stored: contradictory files, values
-    outside the API's limits, team events. The organizer token and the players'
-    tokens in the response are shown only once."""
+    outside the API's limits. A TRF-26 team file (310/013 records) becomes a team
+    tournament (docs/teams.md), with its captains' tokens. The organizer token and
+    the players' (and captains') tokens in the response are shown only once."""
     raw = await request.body()
     if len(raw) > MAX_TRF_BYTES:
         raise InvalidInput(f"the file exceeds {MAX_TRF_BYTES} bytes", field="body")
-    imported = await import_trf_workflow(context.session, raw, points)
+    text = decode_trf(raw)
+    captains = None
+    if is_team_trf(text):  # a TRF-26 team file: a team tournament (docs/teams.md)
+        teams = await import_team_trf(context.session, text)
+        imported, captains = teams.imported, teams.captain_tokens
+    else:
+        imported = await import_trf_workflow(context.session, raw, points)
     await commit_and_publish(context, state, imported.tournament)
     return {
         **await tournament_public(context.session, imported.tournament),
         "organizer_token": imported.organizer_token,
         "player_tokens": imported.player_tokens,
+        "captain_tokens": captains,
         "warnings": imported.warnings,
     }

@@ -81,32 +81,45 @@ Expiry = Field(
 
 
 class TokenRotate(ApiModel):
-    """Which token to replace: the organizer's own, the viewer token, or a player's (by
-    start number). The old token stops working at once."""
+    """Which token to replace: the organizer's own, the viewer token, a player's (by
+    start number) or a team captain's (by team: docs/teams.md). The old token stops
+    working at once."""
 
-    role: Literal["organizer", "viewer", "player"]
+    role: Literal["organizer", "viewer", "player", "captain"]
     start_number: StrictInt | None = Field(default=None, ge=1, le=100_000)
+    team: StrictInt | None = Field(default=None, ge=1, le=10_000)
     expires_at: AwareDatetime | None = Expiry
 
     @model_validator(mode="after")
     def _names_the_player(self) -> Self:
-        if (self.role == "player") != (self.start_number is not None):
-            raise ValueError("start_number: give it for a player's token, and only then")
+        _names_whose(self.role, self.start_number, self.team)
         return self
 
 
 class TokenRevoke(ApiModel):
-    """Which token to withdraw: the viewer token or a player's (a lost phone). The
-    organizer's own token can only be rotated."""
+    """Which token to withdraw: the viewer token, a player's (a lost phone) or a team
+    captain's. The organizer's own token can only be rotated."""
 
-    role: Literal["viewer", "player"]
+    role: Literal["viewer", "player", "captain"]
     start_number: StrictInt | None = Field(default=None, ge=1, le=100_000)
+    team: StrictInt | None = Field(default=None, ge=1, le=10_000)
 
     @model_validator(mode="after")
     def _names_the_player(self) -> Self:
-        if (self.role == "player") != (self.start_number is not None):
-            raise ValueError("start_number: give it for a player's token, and only then")
+        _names_whose(self.role, self.start_number, self.team)
         return self
+
+    def number(self) -> int | None:
+        """The player's start number or the captain's team, as the role needs."""
+        return self.team if self.role == "captain" else self.start_number
+
+
+def _names_whose(role: str, start_number: int | None, team: int | None) -> None:
+    """`start_number` for a player's token only, `team` for a captain's only."""
+    if (role == "player") != (start_number is not None):
+        raise ValueError("start_number: give it for a player's token, and only then")
+    if (role == "captain") != (team is not None):
+        raise ValueError("team: give it for a team captain's token, and only then")
 
 
 class BridgeTokenRotate(ApiModel):
@@ -140,8 +153,9 @@ class BridgeTokenRevoke(ApiModel):
 class TokenIssued(BaseModel):
     """A new token, shown only this once."""
 
-    role: Literal["organizer", "viewer", "player", "table"]
+    role: Literal["organizer", "viewer", "player", "table", "captain"]
     start_number: int | None = None
     table: int | None = None
+    team: int | None = None
     token: str
     expires_at: datetime | None = None

@@ -6,6 +6,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from service.api.schemas.teams import BoardPrizes, TeamStandingRow
+
 __all__ = ["FlamparkColumns", "StandingRowPublic", "StandingsPublic", "TeamLine"]
 
 
@@ -62,5 +64,15 @@ class StandingsPublic(BaseModel):
     order: Literal["points", "PF"] = "points"
     filters: dict[str, Any] = Field(default_factory=dict)
     rows: list[StandingRowPublic]
-    teams: list[TeamLine] | None = None
+    teams: list[TeamLine] | list[TeamStandingRow] | None = Field(
+        default=None,
+        description="FLAMPARK team variant: its team classification. A team tournament "
+        "(docs/teams.md): the teams ranked by `tiebreaks` (the team list).",
+    )
     explanation: dict[str, Any] | None = None
+    player_tiebreaks: list[str] | None = Field(
+        default=None, description="A team tournament: the individual codes of `rows`."
+    )
+    boards: list[BoardPrizes] | None = Field(
+        default=None, description="A team tournament: each board's players by percentage."
+    )

@@ -9,10 +9,13 @@ from typing import Literal, Self
 from pydantic import BaseModel, Field, StrictInt, model_validator
 
 from service.api.schemas.common import ApiModel, Name, PointsSettings
+from service.api.schemas.teams import TeamSettings
 from service.db.tables import TournamentStatus
 from service.engine.systems import SYSTEMS, SystemName
+from service.engine.teams.draw import TeamPairingSystem
 
 __all__ = [
+    "CaptainToken",
     "FlamparkSettings",
     "PlayerToken",
     "ProgressPremium",
@@ -95,7 +98,10 @@ class TournamentCreate(ApiModel):
     """What an organizer sends to create a tournament."""
 
     name: Name
-    system: System
+    system: System | TeamPairingSystem = Field(
+        description="An individual system, or a team system (`team-swiss`, "
+        "`team-round-robin`; docs/teams.md) with its `team` settings."
+    )
     rounds: StrictInt | None = Field(
         default=None,
         ge=1,
@@ -114,6 +120,9 @@ class TournamentCreate(ApiModel):
     time_control: TimeControl | None = None
     flampark: FlamparkSettings | None = None
     swiss: SwissSettings | None = None
+    team: TeamSettings | None = Field(
+        default=None, description="A team system's settings (defaults when omitted)."
+    )
     visibility: Visibility = Field(
         default="public",
         description="`private`: every read (and the live channel) needs a token of the "
@@ -124,6 +133,10 @@ class TournamentCreate(ApiModel):
     @model_validator(mode="after")
     def _check_system_options(self) -> Self:
         rounds = self.rounds
+        if isinstance(self.system, TeamPairingSystem):
+            return self._check_team_options()
+        if self.team is not None:
+            raise ValueError("team: settings only for systems team-swiss or team-round-robin")
         spec = SYSTEMS[self.system]
         if spec.needs_round_count and rounds is None:
             raise ValueError(f"rounds: a {spec.title} tournament needs its number of rounds")
@@ -147,6 +160,26 @@ class TournamentCreate(ApiModel):
             raise ValueError(f"schedule: {len(self.schedule)} start times for {rounds} rounds")
         return self
 
+    def _check_team_options(self) -> Self:
+        """A team system: no individual system's options; a team Swiss needs its rounds
+        (a round-robin's follow from the teams); `double` is a round-robin's."""
+        for key in ("flampark", "swiss"):
+            if getattr(self, key) is not None:
+                raise ValueError(f"{key}: options not for a team system")
+        if self.team is None:
+            self.team = TeamSettings()
+        if self.system == TeamPairingSystem.SWISS:
+            if self.rounds is None:
+                raise ValueError("rounds: a team Swiss needs its number of rounds")
+            if self.team.double:
+                raise ValueError("team.double: only a team round-robin goes twice around")
+        elif self.rounds is not None:
+            raise ValueError("rounds: a team round-robin's rounds follow from the teams")
+        rounds = self.rounds
+        if self.schedule is not None and rounds is not None and len(self.schedule) > rounds:
+            raise ValueError(f"schedule: {len(self.schedule)} start times for {rounds} rounds")
+        return self
+
 
 class TournamentPublic(BaseModel):
     """A tournament as anyone may see it."""
@@ -165,6 +198,7 @@ class TournamentPublic(BaseModel):
     time_control: TimeControl | None = None
     flampark: FlamparkSettings | None = None
     swiss: SwissSettings | None = None
+    team: TeamSettings | None = None
     visibility: Visibility = "public"
     publish_personal_data: bool = False
 
@@ -194,7 +228,18 @@ class TournamentStarted(TournamentPublic):
     warnings: list[str] = Field(default_factory=list)
 
 
+class CaptainToken(BaseModel):
+    """A team captain's token (team tournaments: docs/teams.md)."""
+
+    team: int
+    name: str
+    token: str
+
+
 class TournamentImported(TournamentStarted):
     """The import response: organizer and player tokens, shown only this once."""
 
     organizer_token: str
+    captain_tokens: list[CaptainToken] | None = Field(
+        default=None, description="A team file: each team captain's token, shown once."
+    )

@@ -1,0 +1,152 @@
+"""Team tournaments (docs/teams.md): register teams, set lineups, report a match's
+boards and forfeit a whole match. Pairing a team round and reading it go through
+the rounds routes (`POST /rounds`, `GET /rounds/{n}`), the standings through
+`GET /standings`."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Path, status
+
+from service.api.deps import OrganizerWriteDep, SessionDep, TournamentDep, WriteDep
+from service.api.documents import player_public
+from service.api.publish import commit_and_publish
+from service.api.schemas.teams import (
+    BoardPublic,
+    BoardResultSubmit,
+    LineupPublic,
+    LineupSet,
+    MatchForfeitSubmit,
+    MatchPublic,
+    TeamCreate,
+    TeamPublic,
+    TeamRegistered,
+)
+from service.api.team_documents import team_public, team_round_public
+from service.app.team_results import forfeit_match, report_board
+from service.app.teams import lineup_of, register_team, require_team_event, set_lineup
+from service.db.player_reads import list_players
+from service.db.team_reads import find_team, list_teams, team_options
+from service.errors import NotFound
+
+router = APIRouter(prefix="/v1/tournaments/{tournament_id}", tags=["teams"])
+
+TeamNumber = Path(
+    ge=1, le=10_000, description="The team's number (`id`: 1, 2, 3 in registration order)"
+)
+RoundNumber = Path(ge=1, le=1000, description="Round number, 1-based")
+MatchNumber = Path(ge=1, le=10_000, description="Match number in the round, 1-based")
+BoardNumber = Path(ge=1, le=1000, description="Board number, 1-based")
+
+
+@router.post("/teams", status_code=status.HTTP_201_CREATED, response_model=TeamRegistered)
+async def register(body: TeamCreate, write: OrganizerWriteDep) -> TeamRegistered:
+    """Register a team (organizer; start list open) with its players in board order,
+    reserves after the boards (at least as many players as boards). The players are
+    ordinary players (ids, tokens at the start); the captain's token is shown only
+    this once."""
+    fields = [p.model_dump() for p in body.players]
+    made = await register_team(write.session, write.tournament, body.name, fields)
+    await commit_and_publish(write.context, write.state, write.tournament)
+    return TeamRegistered(
+        **team_public(made.team).model_dump(),
+        captain_token=made.captain_token,
+        roster=[player_public(p) for p in made.players],
+    )
+
+
+@router.get("/teams", response_model=list[TeamPublic])
+async def list_all(tournament: TournamentDep, session: SessionDep) -> list[TeamPublic]:
+    """Every team, by number."""
+    require_team_event(tournament)
+    return [team_public(t) for t in await list_teams(session, tournament.id)]
+
+
+@router.get("/rounds/{round_number}/lineups/{team}", response_model=LineupPublic)
+async def read_lineup(
+    tournament: TournamentDep,
+    session: SessionDep,
+    round_number: int = RoundNumber,
+    team: int = TeamNumber,
+) -> LineupPublic:
+    """The players a team fields in a round (the first players of its list unless its
+    captain set others)."""
+    require_team_event(tournament)
+    row = await find_team(session, tournament.id, team)
+    if row is None:
+        raise NotFound(f"the tournament has no team {team}", field="team")
+    boards = team_options(tournament).boards
+    withdrawn = {
+        p.number for p in await list_players(session, tournament.id) if p.extra.get("withdrawn")
+    }
+    return LineupPublic(
+        round=round_number,
+        team=team,
+        players=lineup_of(row, round_number, boards, withdrawn),
+        set=str(round_number) in row.lineups,
+    )
+
+
+@router.put("/rounds/{round_number}/lineups/{team}", response_model=LineupPublic)
+async def put_lineup(
+    body: LineupSet,
+    write: WriteDep,
+    round_number: int = RoundNumber,
+    team: int = TeamNumber,
+) -> LineupPublic:
+    """Set a team's lineup for a round not yet paired (the team's captain or the
+    organizer): exactly one player per board, the team's own players, in the order of
+    the team's list (no player above a teammate ranked higher on it)."""
+    row = await set_lineup(
+        write.session, write.tournament, round_number, team, body.players, write.actor
+    )
+    await commit_and_publish(write.context, write.state, write.tournament)
+    return LineupPublic(round=round_number, team=team, players=list(body.players), set=bool(row))
+
+
+@router.put(
+    "/rounds/{round_number}/matches/{match}/boards/{board}/result", response_model=BoardPublic
+)
+async def report_board_result(
+    body: BoardResultSubmit,
+    write: WriteDep,
+    round_number: int = RoundNumber,
+    match: int = MatchNumber,
+    board: int = BoardNumber,
+) -> BoardPublic:
+    """Report a board's result (White's score first). Either captain (or the board's
+    player) reports; the other side's agreement confirms; disagreement marks the board
+    disputed until the organizer decides. The organizer's word confirms. Forfeits:
+    `+-`, `-+`, `--`."""
+    outcome = await report_board(
+        write.session, write.tournament, round_number, match, board, body.result, write.actor
+    )
+    if outcome.seq is not None:
+        await commit_and_publish(write.context, write.state, write.tournament)
+    game = outcome.game
+    return BoardPublic(
+        board=board,
+        table=game.table_no,
+        white=game.white,
+        black=game.black,
+        result=game.result,
+        status=game.status,
+        reports={k: str(v) for k, v in game.reports.items()},
+    )
+
+
+@router.put("/rounds/{round_number}/matches/{match}/forfeit", response_model=MatchPublic)
+async def forfeit(
+    body: MatchForfeitSubmit,
+    write: OrganizerWriteDep,
+    round_number: int = RoundNumber,
+    match: int = MatchNumber,
+) -> MatchPublic:
+    """Forfeit a whole match (organizer): `+-` the home team wins, `-+` the away team,
+    `--` both lose; every board gets the forfeit, confirmed."""
+    await forfeit_match(
+        write.session, write.tournament, round_number, match, body.forfeit, write.actor
+    )
+    await commit_and_publish(write.context, write.state, write.tournament)
+    document = await team_round_public(write.session, write.tournament, round_number)
+    assert document is not None
+    return next(m for m in document.matches if m.match == match)

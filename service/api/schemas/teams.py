@@ -1,0 +1,212 @@
+"""Team tournaments (docs/teams.md): the team settings, teams and their lineups, team
+rounds with their boards, and the team standings."""
+
+from __future__ import annotations
+
+from typing import Literal, Self
+
+from pydantic import BaseModel, Field, StrictBool, StrictInt, model_validator
+
+from service.api.schemas.common import ApiModel, Name, Points
+from service.api.schemas.players import PlayerCreate, PlayerPublic
+from service.api.schemas.rounds import GameStatus, ResultText
+
+__all__ = [
+    "BoardPlayerLine",
+    "BoardPrizes",
+    "BoardPublic",
+    "LineupPublic",
+    "LineupSet",
+    "MatchForfeitSubmit",
+    "MatchPoints",
+    "MatchPublic",
+    "TeamBye",
+    "TeamCreate",
+    "TeamPublic",
+    "TeamRegistered",
+    "TeamRoundPublic",
+    "TeamSettings",
+    "TeamStandingRow",
+]
+
+MAX_BOARDS = 20
+MAX_TEAM_PLAYERS = 40
+
+
+class MatchPoints(ApiModel):
+    """Match points of a won, drawn and lost match (C.07 Art. 11: 2/1/0 by default,
+    3/1/0 where the regulations say so)."""
+
+    win: Points = 2
+    draw: Points = 1
+    loss: Points = 0
+
+    @model_validator(mode="after")
+    def _ordered(self) -> Self:
+        if not self.win > self.draw >= self.loss:
+            raise ValueError("a win must score more than a draw, a draw at least a loss")
+        return self
+
+
+class TeamSettings(ApiModel):
+    """A team tournament's settings (systems `team-swiss`, `team-round-robin`)."""
+
+    boards: StrictInt = Field(default=4, ge=1, le=MAX_BOARDS, description="Boards per match.")
+    match_points: MatchPoints = Field(default_factory=MatchPoints)
+    ranking: Literal["match-points", "game-points"] = Field(
+        default="match-points",
+        description="The primary score: pairing (C.04.6 art. 1.2) and the standings' first "
+        "tie-break when the organizer names none.",
+    )
+    colours: Literal["A", "B", "none"] = Field(
+        default="A", description="Team Swiss colour preferences (C.04.6 art. 1.7)."
+    )
+    double: StrictBool = Field(
+        default=False, description="Team round-robin only: twice around (colours reversed)."
+    )
+    pab_match_points: Points | None = Field(
+        default=None,
+        description="Match points of the pairing-allocated bye (C.07 16.2.1: as the "
+        "regulations say); null: those of a win.",
+    )
+    pab_game_points: Points | None = Field(
+        default=None,
+        description="Game points of the pairing-allocated bye; null: every board won.",
+    )
+
+
+class TeamCreate(ApiModel):
+    """A team to register: its players in board order, reserves after the boards."""
+
+    name: Name
+    players: list[PlayerCreate] = Field(
+        min_length=1,
+        max_length=MAX_TEAM_PLAYERS,
+        description="Board order; at least as many players as the tournament has boards.",
+    )
+
+
+class TeamPublic(BaseModel):
+    """A team as anyone may see it."""
+
+    id: int = Field(description="The team's number: 1, 2, 3 in registration order.")
+    name: str
+    players: list[int] = Field(description="The players' ids in board order.")
+
+
+class TeamRegistered(TeamPublic):
+    """The registration response: the captain's token is shown only this once."""
+
+    captain_token: str
+    roster: list[PlayerPublic]
+
+
+class LineupSet(ApiModel):
+    """The players a team fields in a round, board 1 first."""
+
+    players: list[StrictInt] = Field(
+        min_length=1,
+        max_length=MAX_BOARDS,
+        description="Player ids, exactly one per board, in the team's board order.",
+    )
+
+
+class LineupPublic(BaseModel):
+    """A team's lineup for a round (the first players of its list unless set)."""
+
+    round: int
+    team: int
+    players: list[int]
+    set: bool = Field(description="False: the default lineup (the first players).")
+
+
+class BoardPublic(BaseModel):
+    """One board of a match: players by start number."""
+
+    board: int
+    table: int = Field(description="The board's game table (the individual result route's).")
+    white: int
+    black: int
+    result: str | None
+    status: GameStatus
+    reports: dict[str, str] = Field(default_factory=dict)
+
+
+class MatchPublic(BaseModel):
+    """A match of a team round; `home` is the first-named team (White on board 1)."""
+
+    match: int
+    home: int
+    away: int
+    boards: list[BoardPublic]
+    forfeit: str | None = Field(default=None, description="A whole-match forfeit.")
+    match_points: list[float] | None = Field(
+        default=None, description="[home, away] once every board is confirmed."
+    )
+    game_points: list[float] = Field(description="[home, away] of the confirmed boards.")
+
+
+class TeamBye(BaseModel):
+    """A team without a match this round."""
+
+    team: int
+    type: Literal["pairing-allocated", "free"]
+
+
+class TeamRoundPublic(BaseModel):
+    """One team round's matches and byes."""
+
+    round: int
+    matches: list[MatchPublic]
+    byes: list[TeamBye]
+
+
+class MatchForfeitSubmit(ApiModel):
+    """A whole match forfeited (organizer): every board gets the forfeit."""
+
+    forfeit: Literal["+-", "-+", "--"] = Field(
+        description='"+-": the home team wins, "-+": the away team, "--": both lose.'
+    )
+
+
+class BoardResultSubmit(ApiModel):
+    """A board's result, White's score first."""
+
+    result: ResultText
+
+
+class TeamStandingRow(BaseModel):
+    """One team's line (C.07 Art. 11-13)."""
+
+    rank: int = Field(description="Shared by teams the tie-breaks leave tied (1, 2, 2, 4).")
+    team: int
+    name: str
+    match_points: float
+    game_points: float
+    tiebreaks: dict[str, float] = Field(
+        description="Values by team code in the order applied; for DE, EDE, TBR and BBE "
+        "the place they give (0: not separated)."
+    )
+
+
+class BoardPlayerLine(BaseModel):
+    """A player's score on one board (board prizes)."""
+
+    rank: int
+    player: int = Field(description="Start number.")
+    name: str
+    team: int
+    points: float
+    games: int = Field(description="Games with a result on this board, forfeits included.")
+    percentage: float
+    performance: int | None = Field(
+        description="Average rating of the opponents faced over the board plus the FIDE "
+        "dp of the score over those games (C.07 10.2 table); null without a game played."
+    )
+
+
+class BoardPrizes(BaseModel):
+    """The players who sat on one board, best percentage first."""
+
+    board: int
+    players: list[BoardPlayerLine]

@@ -1,0 +1,302 @@
+"""Import a TRF-26 team file (310/013 records) as a stored team tournament
+(docs/teams.md#trf-export-and-import): its players, teams (with captains' tokens),
+matches and board games in the file's round state.
+
+What a stored team round holds must fit the file, else the import is refused (422
+naming the body, nothing stored): teams numbered 1..n, each with a player per board;
+every match complete board by board (a match forfeited whole is seated with each
+team's first players, every board forfeited; a match whose first-named team has Black
+on board 1 is stored the other way round), its first-named team holding White on the odd
+boards (C.04.6 art. 1.6 as `teams.draw.board_sequence` seats it); no team left out of
+a round but a round-robin's idle team. `read_team_import` is pure and runs in the CPU
+pool; `import_team_trf` stores what it read.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from service.app.import_trf import (
+    ImportedTournament,
+    player_rows,
+    stored_trf,
+    validate_limits,
+)
+from service.app.lifecycle import move, settle_status
+from service.app.offload import run_cpu
+from service.db.event_types import Imported
+from service.db.events import append_event
+from service.db.repository import create_tournament, store_players, store_rounds
+from service.db.team_reads import board_table
+from service.db.team_tables import TeamMatchRow, TeamRow
+from service.db.tokens import hash_token, new_token
+from service.engine.lifecycle import LifecycleEvent
+from service.engine.model import Colour, Game, GameResult, Round
+from service.engine.scoring.tiebreaks.errors import TieBreakError
+from service.engine.teams.draw import TeamPairingSystem, board_sequence
+from service.engine.teams.model import Board, Match, MatchForfeit, TeamEvent, TeamSystem
+from service.engine.teams.registry import parse_team_tiebreak
+from service.engine.teams.trf import TeamTrfDocument, parse_team_trf
+from service.engine.trf import TrfError
+from service.errors import InvalidInput
+
+__all__ = [
+    "ImportedTeamFile",
+    "ImportedTeams",
+    "import_team_trf",
+    "read_team_import",
+    "stored_rounds",
+]
+
+MAX_BOARDS = 20
+"""As POST /v1/tournaments: `team.boards` 1..20."""
+
+
+@dataclass(frozen=True, slots=True)
+class ImportedTeamFile:
+    """A team file read for import."""
+
+    doc: TeamTrfDocument
+    system: TeamPairingSystem
+    settings: dict[str, Any]
+    players: list[dict[str, Any]]
+    issued: list[dict[str, Any]]
+    rounds: tuple[Round, ...]
+    """The board games, seated at their stored tables."""
+    matches: list[dict[str, Any]]
+    """Rows of `team_matches`, the tournament's id aside."""
+
+
+def _refuse(detail: str) -> InvalidInput:
+    return InvalidInput(f"a team file Arbiter cannot store: {detail}", field="body")
+
+
+def read_team_import(text: str) -> ImportedTeamFile:
+    """Read and check a team file (`InvalidInput` naming the body and the line)."""
+    try:
+        doc = parse_team_trf(text)
+    except TrfError as error:
+        raise InvalidInput(str(error), field="body") from None
+    validate_limits(doc.players)
+    event = doc.event
+    boards = event.scoring.boards
+    if not 1 <= boards <= MAX_BOARDS:
+        raise _refuse(f"{boards} boards; at most {MAX_BOARDS}")
+    _check_teams(doc)
+    rounds, matches = stored_rounds(event)
+    system = (
+        TeamPairingSystem.ROUND_ROBIN
+        if event.system is TeamSystem.ROUND_ROBIN
+        else TeamPairingSystem.SWISS
+    )
+    count = len(event.teams)
+    cycle = count - 1 if count % 2 == 0 else count
+    scoring = event.scoring
+    settings: dict[str, Any] = {
+        "source": "trf",
+        "trf": stored_trf(doc.players),
+        "team": {
+            "boards": boards,
+            "match_points": {
+                "win": float(scoring.match_win),
+                "draw": float(scoring.match_draw),
+                "loss": float(scoring.match_loss),
+            },
+            "ranking": "match-points",
+            "colours": "A",
+            "double": system is TeamPairingSystem.ROUND_ROBIN and event.planned_rounds > cycle,
+            "pab_match_points": _number(scoring.pab_match_points),
+            "pab_game_points": _number(scoring.pab_game_points),
+        },
+    }
+    codes = [c.strip() for c in dict(doc.players.headers).get("212", "").split(",") if c.strip()]
+    if codes and _known(codes, event.system):
+        settings["tiebreaks"] = codes  # record 212: the event's tie-break list
+    players, issued = player_rows(doc.players)
+    return ImportedTeamFile(doc, system, settings, players, issued, rounds, matches)
+
+
+def _number(value: Fraction | None) -> float | None:
+    return None if value is None else float(value)
+
+
+def _known(codes: list[str], system: TeamSystem) -> bool:
+    """Whether every code of a 212 record is a team tie-break of the system (else the
+    system's defaults stand, as for a tournament created without a list)."""
+    try:
+        for code in codes:
+            parse_team_tiebreak(code, system)
+    except TieBreakError:
+        return False
+    return True
+
+
+def _check_teams(doc: TeamTrfDocument) -> None:
+    event = doc.event
+    numbers = [t.number for t in event.teams]
+    if numbers != list(range(1, len(numbers) + 1)):
+        raise _refuse("teams must be numbered 1, 2, 3 … in the file's order")
+    if len(numbers) < 2:
+        raise _refuse("a team tournament needs at least 2 teams")
+    for team in event.teams:
+        if len(team.players) < event.scoring.boards:
+            raise _refuse(
+                f"line {doc.lines.get(team.number, 0)}: team {team.number} has "
+                f"{len(team.players)} players for {event.scoring.boards} boards"
+            )
+
+
+def stored_rounds(event: TeamEvent) -> tuple[tuple[Round, ...], list[dict[str, Any]]]:
+    """The board games (at their stored tables) and the `team_matches` rows of a team
+    event's rounds, refused (`InvalidInput`) where a stored round cannot hold them."""
+    boards = event.scoring.boards
+    sequence = board_sequence(boards)
+    round_robin = event.system is TeamSystem.ROUND_ROBIN
+    rounds: list[Round] = []
+    rows: list[dict[str, Any]] = []
+    for rnd in event.rounds:
+        games: list[Game] = []
+        for match_no, match in enumerate(rnd.matches, 1):
+            if match.boards and min(match.boards, key=lambda b: b.board).home_colour is B:
+                match = _swapped(match)  # stored: the team with White on board 1 first
+            rows.append(_row(rnd.number, match_no, match.home, match.away, "match", match.forfeit))
+            seated = sorted(match.boards, key=lambda b: b.board)
+            if match.forfeit is not None:
+                seated = _forfeited(event, match)
+            if [b.board for b in seated] != list(range(1, boards + 1)):
+                raise _refuse(
+                    f"round {rnd.number}: match {match.home}-{match.away} does not have "
+                    f"boards 1..{boards}"
+                )
+            for board in seated:
+                if board.home_colour is not sequence[board.board - 1]:
+                    raise _refuse(
+                        f"round {rnd.number}: match {match.home}-{match.away}, board "
+                        f"{board.board}: the first-named team must hold White on odd boards"
+                    )
+                white, black = (
+                    (board.home_player, board.away_player)
+                    if board.home_colour is Colour.WHITE
+                    else (board.away_player, board.home_player)
+                )
+                table = board_table(match_no, board.board, boards)
+                games.append(Game(rnd.number, white, black, board.result, table))
+        extra = len(rnd.matches) + 1
+        if rnd.pab is not None:
+            rows.append(_row(rnd.number, extra, rnd.pab, None, "pairing-allocated", None))
+            extra += 1
+        for team in rnd.unpaired:
+            if not round_robin:
+                raise _refuse(f"round {rnd.number}: team {team} is left out of the round")
+            rows.append(_row(rnd.number, extra, team, None, "free", None))
+            extra += 1
+        rounds.append(Round(rnd.number, tuple(games)))
+    return tuple(rounds), rows
+
+
+B = Colour.BLACK
+
+
+def _swapped(match: Match) -> Match:
+    """A match whose first-named team has Black on board 1 (record 352 starting with
+    B), named the other way round: the same games, the White team on board 1 first."""
+    boards = tuple(
+        Board(b.board, b.away_player, b.home_player, b.home_colour.other, b.result)
+        for b in match.boards
+    )
+    return Match(match.away, match.home, boards)
+
+
+_WINNER = {
+    MatchForfeit.HOME_WINS: {
+        Colour.WHITE: GameResult.WHITE_WINS_FORFEIT,
+        Colour.BLACK: GameResult.BLACK_WINS_FORFEIT,
+    },
+    MatchForfeit.AWAY_WINS: {
+        Colour.WHITE: GameResult.BLACK_WINS_FORFEIT,
+        Colour.BLACK: GameResult.WHITE_WINS_FORFEIT,
+    },
+}
+
+
+def _forfeited(event: TeamEvent, match: Match) -> list[Board]:
+    """A match forfeited whole (record 330) seated as the stored tournament keeps it:
+    each team's first players on the boards, every board given the forfeit (as the
+    organizer's whole-match forfeit stores it)."""
+    assert match.forfeit is not None
+    boards = event.scoring.boards
+    home = event.team(match.home).players
+    away = event.team(match.away).players
+    seated = []
+    for board, colour in enumerate(board_sequence(boards), 1):
+        result = _WINNER.get(match.forfeit, {}).get(colour, GameResult.DOUBLE_FORFEIT)
+        seated.append(Board(board, home[board - 1], away[board - 1], colour, result))
+    return seated
+
+
+def _row(
+    number: int, match_no: int, home: int, away: int | None, kind: str, forfeit: object
+) -> dict[str, Any]:
+    return {
+        "round": number,
+        "match_no": match_no,
+        "home": home,
+        "away": away,
+        "kind": kind,
+        "forfeit": None if forfeit is None else str(getattr(forfeit, "value", forfeit)),
+    }
+
+
+@dataclass(frozen=True, slots=True)
+class ImportedTeams:
+    """The stored tournament and every token it issued (shown once)."""
+
+    imported: ImportedTournament
+    captain_tokens: list[dict[str, Any]]
+    """`team`, `name`, `token` of each team."""
+
+
+async def import_team_trf(session: AsyncSession, text: str) -> ImportedTeams:
+    """The workflow: read the file off the event loop, store the tournament, its players,
+    teams, matches and board games and the `imported` event, in the file's state."""
+    read = await run_cpu(read_team_import, text)
+    event = read.doc.event
+    row, token = await create_tournament(
+        session,
+        name=(read.doc.players.tournament.name or "Imported team tournament")[:200],
+        system=read.system.value,
+        settings=read.settings,
+        total_rounds=event.total_rounds or len(event.rounds) or None,
+    )
+    await store_players(session, row, read.players)
+    captains = []
+    for team in event.teams:
+        captain = new_token("cpt")
+        session.add(
+            TeamRow(
+                tournament_id=row.id,
+                number=team.number,
+                name=team.name[:200],
+                players=list(team.players),
+                lineups={},
+                captain_token_hash=hash_token(captain),
+            )
+        )
+        captains.append({"team": team.number, "name": team.name, "token": captain})
+    session.add_all(TeamMatchRow(tournament_id=row.id, **match) for match in read.matches)
+    await store_rounds(session, row, read.rounds)
+    paired = len(event.rounds)
+    complete = all(g.result is not None for r in read.rounds for g in r.games)
+    row.current_round = paired
+    move(row, LifecycleEvent.START)
+    settle_status(
+        row, finished=complete and row.total_rounds is not None and paired >= row.total_rounds
+    )
+    session.add(row)
+    await append_event(session, row.id, Imported(len(read.players), paired))
+    imported = ImportedTournament(row, token, read.issued, [])
+    return ImportedTeams(imported, captains)

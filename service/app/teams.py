@@ -1,0 +1,195 @@
+"""Teams of a team tournament (docs/teams.md): register a team with its players, and set
+the lineup a team fields in a coming round.
+
+A team's players are ordinary players (identifiers, tokens at the start, cards); the
+team keeps them in board order, reserves last (C.07 Art. 11: a team fields its players
+in the order of its list). The captain's token is random, shown once and stored as a
+digest like every token (docs/security.md#tokens).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from service.app.actor import Actor
+from service.app.lifecycle import require_open
+from service.db.event_types import LineupSet, PlayerAdded, TeamAdded
+from service.db.events import append_event, lock_tournament
+from service.db.game_reads import last_paired_round
+from service.db.player_reads import list_players, next_player_number
+from service.db.tables import PlayerRow, TournamentRow
+from service.db.team_reads import find_team, is_team_event, list_teams, team_options
+from service.db.team_tables import TeamRow
+from service.db.tokens import hash_token, new_token
+from service.engine.lifecycle import TournamentStatus
+from service.errors import Conflict, Forbidden, InvalidInput, NotFound
+
+__all__ = [
+    "TeamRegistered",
+    "check_lineup",
+    "lineup_of",
+    "register_team",
+    "set_lineup",
+    "withdrawn_ids",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class TeamRegistered:
+    """A new team, its players (board order) and the captain's token (shown once)."""
+
+    team: TeamRow
+    players: list[PlayerRow]
+    captain_token: str
+
+
+async def withdrawn_ids(session: AsyncSession, tournament: TournamentRow) -> set[int]:
+    """The ids of the players who have withdrawn (they are fielded no more)."""
+    players = await list_players(session, tournament.id)
+    return {p.number for p in players if p.extra.get("withdrawn")}
+
+
+def require_team_event(tournament: TournamentRow) -> None:
+    """Refuse (409 naming `system`) a team operation on an individual tournament."""
+    if not is_team_event(tournament):
+        raise Conflict(
+            f"a {tournament.system} tournament has no teams; create one with system "
+            "team-swiss or team-round-robin",
+            field="system",
+        )
+
+
+async def register_team(
+    session: AsyncSession, tournament: TournamentRow, name: str, players: Sequence[dict[str, Any]]
+) -> TeamRegistered:
+    """Lock, check (a team tournament with its start list open; at least as many
+    players as boards), store the players and the team, and their events."""
+    await lock_tournament(session, tournament.id)
+    await session.refresh(tournament)
+    require_team_event(tournament)
+    require_open(tournament)
+    boards = team_options(tournament).boards
+    if len(players) < boards:
+        raise InvalidInput(
+            f"a team plays {boards} boards: it needs at least {boards} players, "
+            f"{len(players)} given",
+            field="players",
+        )
+    teams = await list_teams(session, tournament.id)
+    first = await next_player_number(session, tournament.id)
+    rows = []
+    for offset, fields in enumerate(players):
+        fields = dict(fields)
+        identity = fields.pop("identity", None)
+        rows.append(
+            PlayerRow(
+                tournament_id=tournament.id,
+                number=first + offset,
+                extra={"identity": identity} if identity else {},
+                **fields,
+            )
+        )
+    session.add_all(rows)
+    token = new_token("cpt")
+    team = TeamRow(
+        tournament_id=tournament.id,
+        number=max((t.number for t in teams), default=0) + 1,
+        name=name,
+        players=[p.number for p in rows],
+        lineups={},
+        captain_token_hash=hash_token(token),
+    )
+    session.add(team)
+    await session.flush()
+    for row, fields in zip(rows, players, strict=True):
+        await append_event(session, tournament.id, PlayerAdded(row.number, None, dict(fields)))
+    await append_event(session, tournament.id, TeamAdded(team.number, name, list(team.players)))
+    return TeamRegistered(team, rows, token)
+
+
+def lineup_of(
+    team: TeamRow, round_number: int, boards: int, withdrawn: Collection[int] = ()
+) -> list[int]:
+    """The players (ids) a team fields in a round: the captain's lineup, else the
+    first `boards` players of its list who have not withdrawn (a reserve moves up)."""
+    chosen = team.lineups.get(str(round_number))
+    if chosen is not None:
+        return list(chosen)
+    return [n for n in team.players if n not in withdrawn][:boards]
+
+
+def check_lineup(
+    team: TeamRow, players: Sequence[int], boards: int, withdrawn: Collection[int] = ()
+) -> None:
+    """A lineup names exactly `boards` different players of the team who have not
+    withdrawn, in the order of the team's list (C.07 Art. 11 / C.04.6: no player above
+    a teammate ranked higher on the list); 422 naming `players` (or `players.<i>`)
+    otherwise."""
+    if len(players) != boards:
+        raise InvalidInput(
+            f"a lineup names one player per board: {boards} players, {len(players)} given",
+            field="players",
+        )
+    order = {number: index for index, number in enumerate(team.players)}
+    seen: set[int] = set()
+    for index, number in enumerate(players):
+        if number not in order:
+            raise InvalidInput(
+                f"player {number} is not a player of team {team.number}",
+                field=f"players.{index}",
+            )
+        if number in seen:
+            raise InvalidInput(f"player {number} is named twice", field=f"players.{index}")
+        if number in withdrawn:
+            raise InvalidInput(f"player {number} has withdrawn", field=f"players.{index}")
+        seen.add(number)
+        if index and order[number] < order[players[index - 1]]:
+            raise InvalidInput(
+                f"player {number} is above player {players[index - 1]} on the team's list, "
+                "so may not play on a lower board (board order is the list's order)",
+                field=f"players.{index}",
+            )
+
+
+async def set_lineup(
+    session: AsyncSession,
+    tournament: TournamentRow,
+    round_number: int,
+    team_number: int,
+    players: Sequence[int],
+    actor: Actor,
+) -> TeamRow:
+    """The workflow: lock, check who sets it (the team's captain or the organizer),
+    that the round is still to be paired, and the lineup; store it and its event."""
+    await lock_tournament(session, tournament.id)
+    await session.refresh(tournament)
+    require_team_event(tournament)
+    if actor.kind == "player" or (actor.kind == "captain" and actor.team != team_number):
+        raise Forbidden(
+            f"only team {team_number}'s captain or the organizer sets its lineup",
+            field="Authorization",
+        )
+    team = await find_team(session, tournament.id, team_number)
+    if team is None:
+        raise NotFound(f"the tournament has no team {team_number}", field="team")
+    if tournament.status == TournamentStatus.FINISHED:
+        raise Conflict("the tournament is finished", field="status")
+    paired = await last_paired_round(session, tournament.id)
+    if round_number <= paired:
+        raise Conflict(
+            f"round {round_number} is already paired: its lineups are fixed", field="round"
+        )
+    total = tournament.total_rounds
+    if total is not None and round_number > total:
+        raise InvalidInput(f"the tournament has {total} rounds", field="round_number")
+    check_lineup(
+        team, players, team_options(tournament).boards, await withdrawn_ids(session, tournament)
+    )
+    team.lineups = {**team.lineups, str(round_number): list(players)}
+    session.add(team)
+    await append_event(session, tournament.id, LineupSet(round_number, team_number, list(players)))
+    return team
