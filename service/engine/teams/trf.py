@@ -38,6 +38,7 @@ from service.engine.text import normalized_text, split_lines
 from service.engine.trf import TrfDocument, TrfError, parse_trf, write_trf
 
 __all__ = [
+    "MAX_TRF_TEAMS",
     "TEAM_RECORD_CODES",
     "TeamTrfDocument",
     "is_team_trf",
@@ -47,6 +48,9 @@ __all__ = [
 
 TEAM_RECORD_CODES = frozenset({"013", "310", "320", "330", "801", "802"})
 """Records this module reads and writes itself (352 and 362 stay among the headers)."""
+
+MAX_TRF_TEAMS = 999
+"""Teams a TRF-26 file can number: records 310, 320 and 330 give a team three columns."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,6 +167,12 @@ def write_team_trf(doc: TeamTrfDocument, *, ranks: Mapping[int, int] | None = No
     """Write a team TRF file: the players' file, then the team records after the 001
     records (match and game points recomputed; ranks from `ranks`, else the file's)."""
     event = doc.event
+    widest = max((team.number for team in event.teams), default=0)
+    if widest > MAX_TRF_TEAMS:
+        raise TrfError(
+            f"team {widest}: the team records of TRF-26 (310, 320, 330) hold a team's number "
+            f"in three columns, so a file holds at most {MAX_TRF_TEAMS} teams"
+        )
     table = team_table(event)
     rank_of = dict(doc.ranks) if ranks is None else dict(ranks)
     records: list[str] = []

@@ -4,14 +4,15 @@ team files whose records contradict the games refused with the line at fault."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
 
 import pytest
 
 from service.engine.model import Colour, GameResult
-from service.engine.teams.model import MatchForfeit, TeamSystem
-from service.engine.teams.trf import is_team_trf, parse_team_trf, write_team_trf
+from service.engine.teams.model import MatchForfeit, Team, TeamSystem
+from service.engine.teams.trf import MAX_TRF_TEAMS, is_team_trf, parse_team_trf, write_team_trf
 from service.engine.trf import TrfError, parse_trf
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "team_tiebreaks"
@@ -105,6 +106,23 @@ def test_the_ranks_given_are_written() -> None:
     written = write_team_trf(parse_team_trf(small_file()), ranks={1: 1, 3: 2, 2: 3})
     ranks = {r[4:7]: r[68:71] for r in written.splitlines() if r.startswith("310")}
     assert ranks == {"  1": "  1", "  2": "  3", "  3": "  2"}
+
+
+def test_a_team_number_needs_three_columns_at_most() -> None:
+    """310, 320 and 330 give a team's number three columns: team 999 is written, team
+    1000 would be read back as team 100, so the writer refuses it."""
+    doc = parse_team_trf(small_file())
+
+    def with_team(number: int) -> str:
+        extra = Team(number=number, name="Latecomers", players=())
+        return write_team_trf(
+            replace(doc, event=replace(doc.event, teams=(*doc.event.teams, extra)))
+        )
+
+    assert MAX_TRF_TEAMS == 999
+    assert any(line.startswith("310 999 Latecomers") for line in with_team(999).splitlines())
+    with pytest.raises(TrfError, match="team 1000: .* at most 999 teams"):
+        with_team(1000)
 
 
 def test_a_team_file_is_still_refused_by_the_individual_reader() -> None:
