@@ -121,7 +121,7 @@ def test_a_team_number_needs_three_columns_at_most() -> None:
 
     assert MAX_TRF_TEAMS == 999
     assert any(line.startswith("310 999 Latecomers") for line in with_team(999).splitlines())
-    with pytest.raises(TrfError, match="team 1000: .* at most 999 teams"):
+    with pytest.raises(TrfError, match=r"team 1000: .* at most 999 teams"):
         with_team(1000)
 
 
