@@ -61,14 +61,14 @@ async def replace_pairing(
     """The workflow: lock, check the round may be replaced and the pairing is whole,
     pair it with the engine for comparison, store the manual one and its event.
     `games`: (white, black); `byes`: (player, bye type); players by start number."""
-    await _open_last_round(session, tournament, number)
+    placed = await _open_last_round(session, tournament, number)
     engine = await load_engine_tournament(session, tournament)
     before = replace(engine, rounds=tuple(r for r in engine.rounds if r.number < number))
     players = await list_players(session, tournament.id)
     withdrawn = {
         p.start_number for p in players if p.extra.get("withdrawn") and p.start_number is not None
     }
-    manual = _checked_round(number, before, withdrawn, games, byes)
+    manual = _checked_round(number, before, withdrawn, placed - withdrawn, games, byes)
     announced = [b for b in manual.byes if b.kind is not ByeKind.PAIRING_ALLOCATED]
     spec = spec_of(tournament.system)
     assert spec is not None and spec.pairing_name is not None
@@ -128,9 +128,12 @@ def _settle(tournament: TournamentRow, last: int, *, has_games: bool) -> None:
     settle_status(tournament, finished=standing.finished)
 
 
-async def _open_last_round(session: AsyncSession, tournament: TournamentRow, number: int) -> None:
+async def _open_last_round(
+    session: AsyncSession, tournament: TournamentRow, number: int
+) -> set[int]:
     """Lock, and check that round `number` is the last paired round of a running Swiss
-    tournament and has no result recorded (409 naming the tables that have one)."""
+    tournament and has no result recorded (409 naming the tables that have one); the
+    players the round places (in a game or a bye)."""
     await lock_tournament(session, tournament.id)
     await session.refresh(tournament)
     spec = spec_of(tournament.system)
@@ -149,7 +152,7 @@ async def _open_last_round(session: AsyncSession, tournament: TournamentRow, num
         raise Conflict(
             f"only the last paired round (round {last}) may be changed", field="round_number"
         )
-    games, _ = await round_rows(session, tournament.id, number)
+    games, byes = await round_rows(session, tournament.id, number)
     recorded = sorted(g.table_no for g in games if _has_result(g))
     if recorded:
         raise Conflict(
@@ -157,6 +160,7 @@ async def _open_last_round(session: AsyncSession, tournament: TournamentRow, num
             field="round_number",
             tables=recorded,
         )
+    return {p for g in games for p in (g.white, g.black)} | {b.player for b in byes}
 
 
 def _has_result(game: GameRow) -> bool:
@@ -168,11 +172,15 @@ def _checked_round(
     number: int,
     before: Tournament,
     withdrawn: set[int],
+    present: set[int],
     games: Sequence[tuple[int, int]],
     byes: Sequence[tuple[int, str]],
 ) -> Round:
     """The manual round, refused (422 naming the entry) unless it names every present
-    player once, no unknown or withdrawn one, and at most one pairing-allocated bye."""
+    player once (those the stored round placed, withdrawn ones aside), no unknown or
+    withdrawn one, and at most one pairing-allocated bye. Withdrawn players get a
+    zero-point bye; a late entry the stored round did not place may be paired, or is
+    absent (a zero-point bye) as it was."""
     known = {p.start_number for p in before.players}
     seen: dict[int, str] = {}
 
@@ -202,7 +210,7 @@ def _checked_round(
                     "a round has at most one pairing-allocated bye (C.04.1 c)",
                     field=f"byes[{index}].type",
                 )
-    missing = sorted(known - withdrawn - set(seen))
+    missing = sorted(present - set(seen))
     if missing:
         raise InvalidInput(
             "every present player is paired or given a bye; missing: "
@@ -215,5 +223,6 @@ def _checked_round(
         for table, (white, black) in enumerate(games, start=1)
     )
     given = [Bye(number, player, ByeKind(kind)) for player, kind in byes]
-    given += [Bye(number, player, ByeKind.ZERO_POINT) for player in sorted(withdrawn)]
+    absent = known - set(seen)  # withdrawn, or entered after the round was paired
+    given += [Bye(number, player, ByeKind.ZERO_POINT) for player in sorted(absent)]
     return Round(number, paired, tuple(sorted(given, key=lambda b: b.player)))

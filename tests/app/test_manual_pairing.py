@@ -12,6 +12,7 @@ import pytest
 from service.app.actor import Actor
 from service.app.manual_pairing import replace_pairing, unpair_round
 from service.app.pair_round import pair_round
+from service.app.register import register
 from service.app.report_result import report_result
 from service.app.withdraw import change_player
 from service.db.event_types import RoundPaired, RoundRepaired, RoundUnpaired
@@ -238,3 +239,33 @@ async def test_round_one_taken_back(sessions: SessionFactory) -> None:
         row = await load(session, tid)
     assert (row.current_round, row.status) == (0, "running")
     assert await stored(sessions, tid, 1) == []
+
+
+async def test_a_late_entry_may_be_paired_by_hand_or_left_absent(
+    sessions: SessionFactory,
+) -> None:
+    """Eve enters (start number 5) after round 1 is paired: the round did not place her,
+    so a manual round 1 need not name her (she stays absent: a zero-point bye), and
+    may pair her, with the pairing-allocated bye to another player."""
+    tid = await dutch_with_round_one(sessions, confirm=False)
+    async with sessions() as session:
+        await register(session, await load(session, tid), {"name": "Eve", "rating": 2000})
+        await session.commit()
+    async with sessions() as session:
+        await replace_pairing(session, await load(session, tid), 1, [(1, 2), (3, 4)], [], ORGANIZER)
+        await session.commit()
+        _, byes = await round_rows(session, tid, 1)
+    assert [(b.player, b.kind) for b in byes] == [(5, "zero-point")]
+    async with sessions() as session:
+        made = await replace_pairing(
+            session,
+            await load(session, tid),
+            1,
+            [(1, 5), (3, 2)],
+            [(4, "pairing-allocated")],
+            ORGANIZER,
+        )
+        await session.commit()
+        _, byes = await round_rows(session, tid, 1)
+    assert [(b.player, b.kind) for b in byes] == [(4, "pairing-allocated")]
+    assert made.engine is not None and len(made.engine.games) == 2  # five to pair
