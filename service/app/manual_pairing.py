@@ -83,8 +83,13 @@ async def replace_pairing(
         engine_round: Round | None = Round(pairing.round, pairing.games, pairing.byes)
     except EngineError:
         engine_round = None
+    options = options_of(tournament)
     warnings = check_manual_pairing(
-        before, manual, engine_round, dutch=spec.pairing_name == "dutch"
+        before,
+        manual,
+        engine_round,
+        dutch=spec.pairing_name == "dutch",
+        rules_2017=options.get("rules") == "dutch-2017",
     )
     await delete_round(session, tournament.id, number)
     await store_round(session, tournament, manual)

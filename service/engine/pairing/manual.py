@@ -56,20 +56,28 @@ def check_manual_pairing(
     engine: Round | None,
     *,
     dutch: bool,
+    rules_2017: bool = False,
     forbidden_pairs: Iterable[frozenset[int]] = (),
 ) -> list[ManualWarning]:
     """The warnings for `manual`, the pairing of the round after `before.rounds`;
     `engine` is the engine's pairing of the same round (None: the engine found none).
-    `dutch`: compare the Dutch quality criteria with the engine's pairing."""
+    `dutch`: compare the Dutch quality criteria (2026 edition) with the engine's
+    pairing. `rules_2017`: the 2017 reading of C.04.1 d (a forfeit win or an earlier PAB
+    bars the PAB, a full-point bye does not); the 2017 criteria are numbered otherwise
+    and are not compared."""
     absent = [b.player for b in manual.byes if b.kind is not ByeKind.PAIRING_ALLOCATED]
     everyone, _ = build_players(
-        before, absent=absent, accelerations=None, forbidden_pairs=forbidden_pairs
+        before,
+        absent=absent,
+        accelerations=None,
+        forbidden_pairs=forbidden_pairs,
+        rules_2017=rules_2017,
     )
     by_number = {p.number: p for p in everyone}
-    found = _absolute(manual, by_number, before.points.win)
+    found = _absolute(manual, by_number)
     if engine is None:
         return found
-    if dutch:
+    if dutch and not rules_2017:
         mine = _Measures.of(manual, by_number, before)
         theirs = _Measures.of(engine, by_number, before)
         found += _worse(mine, theirs)
@@ -77,9 +85,7 @@ def check_manual_pairing(
     return found
 
 
-def _absolute(
-    manual: Round, by_number: Mapping[int, SwissPlayer], win: Fraction
-) -> list[ManualWarning]:
+def _absolute(manual: Round, by_number: Mapping[int, SwissPlayer]) -> list[ManualWarning]:
     """C.04.1 b, d, f, g for every game and the pairing-allocated bye."""
     found: list[ManualWarning] = []
     for game in manual.games:
@@ -109,7 +115,7 @@ def _absolute(
                     (bye.player,),
                 )
             )
-        elif any(not r.played and r.points >= win for r in records):
+        elif not by_number[bye.player].bye_eligible:
             found.append(
                 ManualWarning(
                     "error",

@@ -143,3 +143,19 @@ def test_a_repeated_downfloat() -> None:
         ("warning", "C.04.3 C14", (3,)),
         ("warning", "C.04.3 C18", (3,)),
     ]
+
+
+def test_a_full_point_bye_bars_the_pab_in_2026_only() -> None:
+    """Round 1: 1-2 and 3-4 drawn, 5 asked for a full-point bye. A PAB to 5 in round 2
+    is an error under the 2026 reading of C.04.1 d (a win without playing), not under
+    the 2017 text (a PAB or a forfeit win only)."""
+    before = Tournament(
+        field(5),
+        rounds=(Round(1, (game(1, 1, 2), game(1, 3, 4)), (Bye(1, 5, ByeKind.FULL_POINT),)),),
+        total_rounds=5,
+    )
+    manual = Round(
+        2, (game(2, 2, 3, None), game(2, 4, 1, None)), (Bye(2, 5, ByeKind.PAIRING_ALLOCATED),)
+    )
+    assert found(before, manual) == [("error", "C.04.1 d", (5,))]
+    assert check_manual_pairing(before, manual, None, dutch=True, rules_2017=True) == []
