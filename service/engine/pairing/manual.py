@@ -8,7 +8,7 @@ pairing breaks is reported, graded:
   b) two players meet again; d) a second pairing-allocated bye, or a PAB to a player
   who already scored a win without playing (a forfeit win, a full-point bye); f) a
   colour difference beyond +2 or -2; g) the same colour three times in a row.
-- "warning" (FIDE Dutch, C.04.3 art. 2.4): each quality criterion C5-C21 on which the
+- "warning" (FIDE Dutch, C.04.3 2026 edition): each quality criterion C5-C21 on which the
   manual pairing does worse than the engine's, measured over the whole round.
 - "info": a pair both pairings make with the colours the other way round (C.04.3
   art. 5 allocates them).
