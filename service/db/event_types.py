@@ -37,6 +37,8 @@ __all__ = [
     "ResultDisputed",
     "ResultReported",
     "RoundPaired",
+    "RoundRepaired",
+    "RoundUnpaired",
     "SettingsChanged",
     "TeamAdded",
     "TokenRevoked",
@@ -140,6 +142,35 @@ class RoundPaired(Event):
     """[table, white, black] per game."""
     byes: list[list[Any]]
     """[player, bye type] per bye."""
+
+
+@dataclass(frozen=True, slots=True)
+class RoundRepaired(Event):
+    """The arbiter replaced a round's pairing by hand before any of its results was
+    recorded (docs/api.md#manual-pairings): the round as it now stands, who did it (the
+    event's time is when), and the rules the arbiter was warned of."""
+
+    TYPE: ClassVar[str] = "round_repaired"
+    round: int
+    games: list[list[int]]
+    """[table, white, black] per game."""
+    byes: list[list[Any]]
+    """[player, bye type] per bye."""
+    by: str
+    """Who replaced it ("organizer")."""
+    warnings: list[str] = field(default_factory=list)
+    """The rules of the warnings the arbiter was given ("C.04.1 b", ...)."""
+
+
+@dataclass(frozen=True, slots=True)
+class RoundUnpaired(Event):
+    """The arbiter took back the last round's pairing before any of its results was
+    recorded; `POST /rounds` pairs it again."""
+
+    TYPE: ClassVar[str] = "round_unpaired"
+    round: int
+    by: str
+    """Who took it back ("organizer")."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -306,6 +337,8 @@ _CLASSES: tuple[type[Event], ...] = (
     TournamentStarted,
     Imported,
     RoundPaired,
+    RoundRepaired,
+    RoundUnpaired,
     TeamAdded,
     LineupSet,
     ResultReported,

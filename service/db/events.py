@@ -41,6 +41,8 @@ STANDINGS_EVENTS = frozenset(
         "result_confirmed",
         "result_corrected",
         "round_paired",
+        "round_repaired",
+        "round_unpaired",
         "imported",
         "settings_changed",
     }

@@ -14,6 +14,8 @@ import uuid
 from collections.abc import Sequence
 from typing import Any
 
+from sqlalchemy import delete
+from sqlmodel import col
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from service.db.event_types import TournamentCreated
@@ -26,6 +28,7 @@ from service.engine.model import Round
 
 __all__ = [
     "create_tournament",
+    "delete_round",
     "get_locked_tournament",
     "number_players",
     "store_players",
@@ -128,3 +131,14 @@ async def store_rounds(
     if byes:
         await connection.execute(ByeRow.__table__.insert(), byes)  # type: ignore[attr-defined]
     return schedule
+
+
+async def delete_round(session: AsyncSession, tournament_id: str, number: int) -> None:
+    """Remove a round's games and byes (a pairing taken back or replaced by hand)."""
+    await session.flush()
+    for table in (GameRow, ByeRow):
+        await session.exec(
+            delete(table).where(
+                col(table.tournament_id) == tournament_id, col(table.round) == number
+            )
+        )

@@ -7,7 +7,7 @@ import json
 from collections.abc import AsyncIterator, Sequence
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Path, Query, Request, status
+from fastapi import APIRouter, Path, Query, Request, Response, status
 from fastapi.responses import StreamingResponse
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -17,8 +17,13 @@ from service.api.errors import engine_problem, is_outage, outage_problem
 from service.api.observability import observe_pairing
 from service.api.publish import commit_and_publish
 from service.api.schemas.rounds import (
+    ByePublic,
     GamePublic,
+    GameStatus,
+    ManualPairingRequest,
+    ManualRound,
     PairedRound,
+    PairingWarning,
     PairRequest,
     ResultSubmit,
     RoundPublic,
@@ -28,6 +33,7 @@ from service.api.state import AppState
 from service.api.team_documents import team_round_public
 from service.api.write_access import joins_group
 from service.app import report_result as reporting
+from service.app.manual_pairing import replace_pairing, unpair_round
 from service.app.pair_round import pair_round
 from service.app.team_rounds import pair_team_round
 from service.app.unit_of_work import WriteContext
@@ -35,8 +41,9 @@ from service.db.game_reads import round_rows
 from service.db.tables import TournamentRow
 from service.db.team_reads import is_team_event
 from service.engine.errors import EngineError
+from service.engine.model import Round
 from service.engine.pairing.round_pairing import Pairing
-from service.errors import InvalidInput, NotFound, Problem
+from service.errors import Conflict, InvalidInput, NotFound, Problem
 
 router = APIRouter(prefix="/v1/tournaments/{tournament_id}/rounds", tags=["rounds"])
 
@@ -223,6 +230,76 @@ async def read_round(
     if not games and not byes:
         raise NotFound(f"round {round_number} has not been paired", field="round_number")
     return round_public(round_number, games, byes)
+
+
+@router.put("/{round_number}", response_model=ManualRound)
+async def pair_by_hand(
+    body: ManualPairingRequest, write: OrganizerWriteDep, round_number: int = RoundNumber
+) -> ManualRound:
+    """Replace the last round's pairing by hand (organizer) before any of its results
+    is recorded (409 once one is). Every present player once, in a game or a bye;
+    withdrawn players are left out (they get a zero-point bye); boards follow the list.
+    Nothing is refused for breaking a pairing rule: the answer lists `warnings` by
+    severity ("error": an absolute rule of C.04.1 such as a rematch; "warning": a FIDE
+    Dutch quality criterion C5-C21 on which it does worse than the engine; "info"),
+    with the engine's pairing of the round (`engine`) beside it (docs/api.md#manual-pairings)."""
+    session, tournament = write.session, write.tournament
+    _individual_only(tournament)
+    made = await replace_pairing(
+        session,
+        tournament,
+        round_number,
+        [(g.white, g.black) for g in body.games],
+        [(b.player, b.type) for b in body.byes],
+        write.actor,
+    )
+    await commit_and_publish(write.context, write.state, tournament, warm=True)
+    games, byes = await round_rows(session, tournament.id, round_number)
+    public = round_public(round_number, games, byes)
+    return ManualRound(
+        **public.model_dump(),
+        warnings=[
+            PairingWarning(
+                severity=w.severity,
+                rule=w.rule,
+                message=w.message,
+                players=list(w.players),
+            )
+            for w in made.warnings
+        ],
+        engine=None if made.engine is None else _engine_round(made.engine),
+    )
+
+
+@router.delete("/{round_number}", status_code=status.HTTP_204_NO_CONTENT)
+async def unpair(write: OrganizerWriteDep, round_number: int = RoundNumber) -> Response:
+    """Take back the last round's pairing (organizer) while none of its results is
+    recorded (409 once one is); `POST /rounds` pairs it again, with the byes and late
+    entries known then."""
+    _individual_only(write.tournament)
+    await unpair_round(write.session, write.tournament, round_number, write.actor)
+    await commit_and_publish(write.context, write.state, write.tournament, warm=True)
+    return Response(status_code=status.HTTP_204_NO_CONTENT)
+
+
+def _individual_only(tournament: TournamentRow) -> None:
+    """Team rounds are not paired by hand here (docs/teams.md)."""
+    if is_team_event(tournament):
+        raise Conflict("a team round is not paired by hand", field="system")
+
+
+def _engine_round(rnd: Round) -> RoundPublic:
+    """The engine's pairing in the round's shape (nothing stored, nothing played)."""
+    return RoundPublic(
+        round=rnd.number,
+        games=[
+            GamePublic(
+                table=g.table, white=g.white, black=g.black, result=None, status=GameStatus.PENDING
+            )
+            for g in rnd.games
+        ],
+        byes=[ByePublic(player=b.player, type=b.kind.value) for b in rnd.byes],
+    )
 
 
 @router.put("/{round_number}/games/{table}/result", response_model=GamePublic)
