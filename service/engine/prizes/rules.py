@@ -50,6 +50,8 @@ class PrizeRules:
     categories: tuple[Category, ...] = ()
     ties: Ties = "split"
     one_prize: OnePrize = "highest"
+    year: int | None = None
+    """The event's year as the organizer gave it (age categories); None: not given."""
 
     @classmethod
     def from_settings(cls, stored: Mapping[str, Any]) -> PrizeRules:
@@ -71,6 +73,7 @@ class PrizeRules:
             ),
             ties=stored.get("ties", "split"),
             one_prize=stored.get("one_prize", "highest"),
+            year=stored.get("year"),
         )
 
     def lists(self) -> tuple[Category, ...]:
