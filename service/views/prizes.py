@@ -25,8 +25,9 @@ def event_year(row: TournamentRow, config: TournamentConfig) -> int:
     tournament was created."""
     if config.prizes is not None and config.prizes.year is not None:
         return config.prizes.year
-    if config.schedule:
-        return int(config.schedule[0][:4])
+    scheduled = [start for start in config.schedule or () if start]
+    if scheduled:
+        return int(scheduled[0][:4])
     for code, rest in config.kept_headers:
         found = re.search(r"\b(\d{4})\b", rest)
         if code == "042" and found:
