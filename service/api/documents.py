@@ -52,6 +52,7 @@ async def tournament_public(session: AsyncSession, row: TournamentRow) -> dict[s
         team=row.settings.get("team"),
         visibility=row.visibility,
         publish_personal_data=config.publish_personal_data,
+        prizes=row.settings.get("prizes"),
     ).model_dump(mode="json")
 
 

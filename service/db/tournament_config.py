@@ -19,6 +19,7 @@ from typing import Any
 
 from service.db.tables import TournamentRow
 from service.engine.model import ByeKind, Colour, PointSystem
+from service.engine.prizes import PrizeRules
 
 __all__ = [
     "FlamparkOptions",
@@ -137,6 +138,8 @@ class TournamentConfig:
     """Byes an imported TRF file announced for later rounds."""
     kept_headers: tuple[tuple[str, str], ...] = ()
     """The header records of an imported TRF file, verbatim (written back on export)."""
+    prizes: PrizeRules | None = None
+    """The prize lists and tie rule (docs/rules/prizes.md); None: no prizes set."""
 
     @classmethod
     def from_settings(cls, settings: Mapping[str, Any]) -> TournamentConfig:
@@ -163,6 +166,7 @@ class TournamentConfig:
                 (str(code), str(rest))
                 for code, rest in (settings.get("trf") or {}).get("headers", [])
             ),
+            prizes=PrizeRules.from_settings(prizes) if (prizes := settings.get("prizes")) else None,
         )
 
     def options_for(self, key: str | None) -> dict[str, Any]:

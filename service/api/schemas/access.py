@@ -8,6 +8,7 @@ from typing import Any, Literal, Self
 from pydantic import AwareDatetime, BaseModel, Field, StrictInt, model_validator
 
 from service.api.schemas.common import ApiModel, Name
+from service.api.schemas.prizes import PrizeSettings
 from service.api.schemas.tournaments import TimeControl, TournamentPublic, Visibility
 
 __all__ = [
@@ -28,6 +29,7 @@ SETTINGS_FIELDS = (
     "time_control",
     "visibility",
     "publish_personal_data",
+    "prizes",
 )
 """The settings PATCH may change: none of them alters a pairing already made."""
 _REQUIRED = frozenset({"name", "visibility", "publish_personal_data"})
@@ -49,6 +51,9 @@ class TournamentSettingsPatch(ApiModel):
     time_control: TimeControl | None = None
     visibility: Visibility | None = None
     publish_personal_data: bool | None = None
+    prizes: PrizeSettings | None = Field(
+        default=None, description="Prize lists and tie rule (docs/rules/prizes.md); null: none."
+    )
 
     @model_validator(mode="before")
     @classmethod

@@ -9,6 +9,7 @@ from typing import Literal, Self
 from pydantic import BaseModel, Field, StrictInt, model_validator
 
 from service.api.schemas.common import ApiModel, Name, PointsSettings
+from service.api.schemas.prizes import PrizeSettings
 from service.api.schemas.teams import TeamSettings
 from service.db.tables import TournamentStatus
 from service.engine.systems import SYSTEMS, SystemName
@@ -129,6 +130,9 @@ class TournamentCreate(ApiModel):
         "tournament; a viewer token for spectators comes with the response, once.",
     )
     publish_personal_data: bool = PUBLISH_PERSONAL_DATA
+    prizes: PrizeSettings | None = Field(
+        default=None, description="Prize lists and how ties share them (docs/rules/prizes.md)."
+    )
 
     @model_validator(mode="after")
     def _check_system_options(self) -> Self:
@@ -201,6 +205,7 @@ class TournamentPublic(BaseModel):
     team: TeamSettings | None = None
     visibility: Visibility = "public"
     publish_personal_data: bool = False
+    prizes: PrizeSettings | None = None
 
 
 class TournamentCreated(TournamentPublic):

@@ -1,0 +1,115 @@
+"""The rating report of a stored tournament: `GET /v1/tournaments/{id}/ratings` and
+`ratings.csv` (docs/rules/ratings.md#stored-tournaments)."""
+
+from __future__ import annotations
+
+import csv
+import io
+from typing import Any
+
+import httpx
+
+from tests.api.conftest import Event
+
+PLAYERS: list[dict[str, Any]] = [
+    {"name": "Ann", "rating": 2450, "fide_id": "1001", "federation": "GER"},
+    {"name": "Bob", "rating": 2300, "birth_year": 1990},
+    {"name": "Cid", "rating": 2200},
+    {"name": "Dan"},
+]
+# winners by pairing: Bob beats Ann, Ann beats Cid and Dan, Bob-Cid drawn, Dan beats
+# Bob, Cid beats Dan
+WINNER: dict[frozenset[int], int | None] = {
+    frozenset({1, 2}): 2,
+    frozenset({1, 3}): 1,
+    frozenset({1, 4}): 1,
+    frozenset({2, 3}): None,
+    frozenset({2, 4}): 4,
+    frozenset({3, 4}): 3,
+}
+
+
+async def _played(client: httpx.AsyncClient) -> Event:
+    created = await client.post("/v1/tournaments", json={"name": "Rated", "system": "round-robin"})
+    assert created.status_code == 201, created.text
+    event = Event(created.json()["id"], created.json()["organizer_token"], {})
+    for player in PLAYERS:
+        response = await client.post(
+            f"/v1/tournaments/{event.id}/players", json=player, headers=event.auth()
+        )
+        assert response.status_code == 201, response.text
+    started = await client.post(f"/v1/tournaments/{event.id}/start", headers=event.auth())
+    assert started.status_code == 200, started.text
+    for n in (1, 2, 3):
+        games = (await client.get(f"/v1/tournaments/{event.id}/rounds/{n}")).json()["games"]
+        for game in games:
+            winner = WINNER[frozenset({game["white"], game["black"]})]
+            result = {None: "1/2-1/2", game["white"]: "1-0", game["black"]: "0-1"}[winner]
+            response = await client.put(
+                f"/v1/tournaments/{event.id}/rounds/{n}/games/{game['table']}/result",
+                json={"result": result},
+                headers=event.auth(),
+            )
+            assert response.status_code == 200, response.text
+    return event
+
+
+async def test_ratings_of_a_stored_tournament(client: httpx.AsyncClient) -> None:
+    event = await _played(client)
+    response = await client.get(f"/v1/tournaments/{event.id}/ratings", headers=event.auth())
+    assert response.status_code == 200, response.text
+    rows = {row["id"]: row for row in response.json()["players"]}
+    ann = rows[1]
+    # Ann (2450: K 10, B.02 8.3.3) played two rated games (Dan is unrated): lost to
+    # Bob (D 150, PD 0.70), beat Cid (D 250, PD 0.81): We 1.51, change 10 x (1 - 1.51)
+    assert (ann["k"], ann["games"], ann["score"]) == (10, 2, 1.0)
+    assert ann["expected"] == 1.51
+    assert ann["change"] == -5.1
+    # Bob (2300) has no 2400 history recorded: K is not decided, the fact is named
+    assert rows[2]["k"] is None and rows[2]["change"] is None
+    assert rows[2]["missing"]
+    # Dan is unrated: three rated games, score 1 (beat Bob)
+    assert (rows[4]["rating"], rows[4]["games"], rows[4]["score"]) == (None, 3, 1.0)
+
+
+async def test_the_same_figures_as_the_compute_route(client: httpx.AsyncClient) -> None:
+    event = await _played(client)
+    stored = (await client.get(f"/v1/tournaments/{event.id}/ratings", headers=event.auth())).json()
+    trf = (await client.get(f"/v1/tournaments/{event.id}/trf", headers=event.auth())).text
+    computed = await client.post(
+        "/v1/compute/ratings?year=" + str(stored["year"]),
+        content=trf.encode(),
+        headers={"Content-Type": "text/plain"},
+    )
+    assert computed.status_code == 200, computed.text
+    by_id = {row["id"]: row for row in computed.json()["players"]}
+    for row in stored["players"]:
+        other = by_id[row["id"]]
+        for key in ("rating", "k", "games", "score", "expected", "change", "performance"):
+            assert row[key] == other[key], (row["id"], key)
+
+
+async def test_csv(client: httpx.AsyncClient) -> None:
+    event = await _played(client)
+    response = await client.get(f"/v1/tournaments/{event.id}/ratings.csv", headers=event.auth())
+    assert response.status_code == 200, response.text
+    assert response.headers["content-type"].startswith("text/csv")
+    lines = list(csv.DictReader(io.StringIO(response.text)))
+    assert [line["name"] for line in lines] == ["Ann", "Bob", "Cid", "Dan"]
+    assert lines[0] | {"missing": ""} == {
+        "start_number": "1",
+        "name": "Ann",
+        "fide_id": "1001",
+        "rating": "2450",
+        "k": "10",
+        "games": "2",
+        "score": "1",
+        "expected": "1.51",
+        "change": "-5.1",
+        "performance": lines[0]["performance"],
+        "missing": "",
+    }
+    assert lines[1]["k"] == "" and lines[1]["missing"] != ""
+    # a reader who may not see personal data does not get the FIDE id
+    public = (await client.get(f"/v1/tournaments/{event.id}/ratings.csv")).text
+    assert next(csv.DictReader(io.StringIO(public)))["fide_id"] == ""
