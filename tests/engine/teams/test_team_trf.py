@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from service.engine.model import Colour, GameResult
-from service.engine.teams.model import MatchForfeit, Team, TeamSystem
+from service.engine.teams.model import EMPTY_SEAT, MatchForfeit, Team, TeamSystem
+from service.engine.teams.results import team_table
 from service.engine.teams.trf import MAX_TRF_TEAMS, is_team_trf, parse_team_trf, write_team_trf
 from service.engine.trf import TrfError, parse_trf
 
@@ -384,3 +385,28 @@ def test_two_teams_with_a_bye_worth_a_win() -> None:
     )
     with pytest.raises(TrfError, match=r"line 5: teams 3, 4 all have a bye worth a win in round 1"):
         parse_team_trf(text)
+
+
+def test_a_board_won_by_default() -> None:
+    """Round 1 with team 2's player 5 absent (no cell) and team 1's player 2 written
+    `0000 - +`: team 1 fields two (1 on board 1, 2 on board 2), team 2 one, so team 1
+    numbers the boards; board 2 is won by default, 1-0 + 1 = 2-0 for team 1 (was 1½-½)."""
+    text = small_file(
+        teams=(
+            team(1, "Rooks", [1, 2, 3], "3.0", "3.0"),
+            team(2, "Knights", [4, 5], "2.0", "2.0"),
+            team(3, "Bishops", [7, 8], "3.0", "3.0"),
+        )
+    )
+    text = text.replace(player(2, ["   5 b =", ""]), player(2, ["0000 - +", ""]))
+    text = text.replace(player(5, ["   2 w =", "0000 - U"]), player(5, ["", "0000 - U"]))
+    doc = parse_team_trf(text)
+    (match,) = doc.event.rounds[0].matches
+    assert [(b.board, b.home_player, b.away_player) for b in match.boards] == [
+        (1, 1, 4),
+        (2, 2, EMPTY_SEAT),
+    ]
+    assert match.boards[1].result is GameResult.BLACK_WINS_FORFEIT  # 352 WB: home Black
+    table = team_table(doc.event)
+    assert table.rounds[1][0].game_points == 2 and table.rounds[2][0].game_points == 0
+    assert write_team_trf(parse_team_trf(write_team_trf(doc))) == write_team_trf(doc)
