@@ -38,7 +38,14 @@ from service.engine.lifecycle import LifecycleEvent
 from service.engine.model import Colour, Game, GameResult, Round
 from service.engine.scoring.tiebreaks.errors import TieBreakError
 from service.engine.teams.draw import TeamPairingSystem, board_sequence
-from service.engine.teams.model import Board, Match, MatchForfeit, TeamEvent, TeamSystem
+from service.engine.teams.model import (
+    EMPTY_SEAT,
+    Board,
+    Match,
+    MatchForfeit,
+    TeamEvent,
+    TeamSystem,
+)
 from service.engine.teams.registry import parse_team_tiebreak
 from service.engine.teams.trf import TeamTrfDocument, parse_team_trf
 from service.engine.trf import TrfError
@@ -173,6 +180,12 @@ def stored_rounds(event: TeamEvent) -> tuple[tuple[Round, ...], list[dict[str, A
                     f"boards 1..{boards}"
                 )
             for board in seated:
+                if EMPTY_SEAT in (board.home_player, board.away_player):
+                    raise _refuse(
+                        f"round {rnd.number}: match {match.home}-{match.away}, board "
+                        f"{board.board} was won by default (the other team left it empty); "
+                        "a stored match holds a game on every board"
+                    )
                 if board.home_colour is not sequence[board.board - 1]:
                     raise _refuse(
                         f"round {rnd.number}: match {match.home}-{match.away}, board "

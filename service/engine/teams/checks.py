@@ -12,7 +12,7 @@ and a win worth at least a draw, a draw at least a loss (C.07 Art. 11).
 from __future__ import annotations
 
 from service.engine.errors import EngineError
-from service.engine.teams.model import Match, TeamEvent, TeamRound
+from service.engine.teams.model import EMPTY_SEAT, Match, TeamEvent, TeamRound
 
 __all__ = ["check_team_event"]
 
@@ -96,6 +96,8 @@ def _check_match(
             ("home_player", board.home_player, match.home),
             ("away_player", board.away_player, match.away),
         ):
+            if player == EMPTY_SEAT and board.home_player != board.away_player:
+                continue  # a board left empty, won by the other side by default
             if player not in lineups[team]:
                 raise EngineError(
                     f"round {round_no}: player {player} is not in team {team}",

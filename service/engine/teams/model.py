@@ -16,6 +16,7 @@ from fractions import Fraction
 from service.engine.model import Colour, GameResult, Outcome
 
 __all__ = [
+    "EMPTY_SEAT",
     "Board",
     "Match",
     "MatchForfeit",
@@ -52,9 +53,17 @@ class Team:
     """Mean rating of the top boards, as the TRF 310 record carries it."""
 
 
+EMPTY_SEAT = 0
+"""Player number of a board left empty (see `Board`)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Board:
-    """One board of a match: the home and away players, who had White, the result."""
+    """One board of a match: the home and away players, who had White, the result.
+
+    A player number of `EMPTY_SEAT` (0) is a board the team left empty: the other side
+    won it by default (a `0000 - +` cell beside the match in a TRF file), result `+-`
+    or `-+` for the side that was there."""
 
     board: int
     home_player: int

@@ -14,7 +14,8 @@ Records read (docs/rules/teams.md#trf-team-records; 1-based columns):
 * `362` team match points: a code (`TW`, `TD`, `TL`, `TP`) at columns 5-6 and points at
   7-10, every 9 columns (the step of record 162).
 * `801`/`802` informative lines, kept verbatim. `092`/`192` give the system
-  (`FIDE_TEAM_ROUNDROBIN` / `Team Round Robin`, else a Swiss).
+  (`FIDE_TEAM_ROUNDROBIN` / `Team Round Robin` / `Team League`,
+  else a Swiss).
 
 The matches come from the 001 records: each team fields its available players (those
 with a round cell) in its lineup order, so its k-th such player sits on board k, and
@@ -136,7 +137,9 @@ def _scoring(players: TrfDocument, read: TeamRecords, headers: Mapping[str, str]
 
 def _system(players: TrfDocument) -> TeamSystem:
     declared = (players.system or "").upper().replace(" ", "_")
-    if "ROUNDROBIN" in declared or "ROUND_ROBIN" in declared:
+    # "Team League" (092, as the ICU writes its leagues): every team meets every other
+    # team on a fixed schedule, which is a team round-robin
+    if "ROUNDROBIN" in declared or "ROUND_ROBIN" in declared or "LEAGUE" in declared:
         return TeamSystem.ROUND_ROBIN
     return TeamSystem.SWISS
 

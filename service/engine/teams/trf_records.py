@@ -39,10 +39,10 @@ class TeamRecords:
         found = cls()
         team_of: dict[int, tuple[int, int]] = {}  # player -> (team, line)
         codes = {line[:3] for _, line in records}
-        if "310" in codes and "013" in codes:
-            line_no = next(n for n, line in records if line[:3] == "013")
-            raise TrfError(f"line {line_no}: record 013 beside 310 records; use one of them")
+        both = "310" in codes and "013" in codes
         for line_no, line in records:
+            if both and line[:3] == "013":
+                continue  # the TRF-16 copy of the teams, checked against 310 below
             code = line[:3]
             if code == "310":
                 team = _parse_310(line, line_no, found)
@@ -76,7 +76,40 @@ class TeamRecords:
             found.teams.append(team)
             found.lines[team.number] = line_no
         found.teams.sort(key=lambda t: t.number)
+        if both:
+            _check_013_copy(records, found)
         return found
+
+
+def _check_013_copy(records: list[tuple[int, str]], found: TeamRecords) -> None:
+    """A file with both team records (FIDE's TRF-26 sample keeps the TRF-16 013 lines
+    beside 310): the k-th 013 record must name team k of 310 with the same players."""
+    by_number = {team.number: team for team in found.teams}
+    copies = [(n, line) for n, line in records if line[:3] == "013"]
+    for index, (line_no, line) in enumerate(copies, 1):
+        copy = _parse_013(line, line_no, index)
+        team = by_number.get(index)
+        if team is None:
+            raise TrfError(
+                f"line {line_no}: record 013 number {index} beside 310 records, which have no "
+                f"team {index}"
+            )
+        if copy.name.strip() != team.name.strip():
+            raise TrfError(
+                f"line {line_no}, columns 5-36: record 013 names team {index} {copy.name!r}, "
+                f"its 310 record (line {found.lines[index]}) {team.name!r}"
+            )
+        if copy.players != team.players:
+            raise TrfError(
+                f"line {line_no}, columns 37-: record 013 lists team {index}'s players as "
+                f"{' '.join(map(str, copy.players))}, its 310 record (line "
+                f"{found.lines[index]}) as {' '.join(map(str, team.players))}"
+            )
+    if len(copies) != len(found.teams):
+        raise TrfError(
+            f"line {copies[-1][0]}: {len(copies)} records 013 beside {len(found.teams)} "
+            "records 310; the 013 lines repeat the 310 teams"
+        )
 
 
 def _number(text: str, line_no: int, what: str) -> int:
@@ -139,7 +172,16 @@ def _parse_320(
         _points(padded[4:8], line_no, "320 match points (cols 5-8)"),
         _points(padded[9:13], line_no, "320 game points (cols 10-13)"),
     )
-    teams = [_number(tok, line_no, "320 team number") for tok in padded[13:].split()]
+    # one 3-column field per round (columns 15-17, 19-21, ...); a blank field is a round
+    # without a PAB, as FIDE's TRF-26 sample writes it (the writer writes `000`)
+    body = line.rstrip()
+    teams: list[int] = []
+    for start in range(14, len(body), 4):
+        text = body[start : start + 3].strip()
+        where = f"320 PAB team of round {len(teams) + 1} (cols {start + 1}-{start + 3})"
+        if body[start - 1 : start].strip():
+            raise TrfError(f"line {line_no}: {where}: column {start} must be blank")
+        teams.append(_number(text, line_no, where) if text else 0)
     return points, teams
 
 

@@ -11,10 +11,10 @@ the one whose board 1 has the colour record 352 gives.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
-from service.engine.model import ByeKind, Colour, Game, Round, Tournament
-from service.engine.teams.model import Board, Match, TeamRound, TeamScoring
+from service.engine.model import ByeKind, Colour, Game, GameResult, Round, Tournament
+from service.engine.teams.model import EMPTY_SEAT, Board, Match, TeamRound, TeamScoring
 from service.engine.teams.trf_records import TeamRecords
 from service.engine.trf import TrfDocument, TrfError
 
@@ -84,9 +84,16 @@ def _team_round(
             )
     for bye in rnd.byes:
         bye_teams.setdefault(team_of[bye.player], set()).add(bye.kind)
+    defaults: dict[int, list[int]] = {}  # team -> players who won a board by default
+    for bye in rnd.byes:
+        if bye.kind in _WIN_BYES and team_of[bye.player] in playing:
+            defaults.setdefault(team_of[bye.player], []).append(bye.player)
     for team, kinds in bye_teams.items():
-        # a `0000 - Z` beside a team's match or PAB is a player who sits out
+        # a `0000 - Z` beside a team's match or PAB is a player who sits out, and a
+        # `0000 - +` beside the match is a board won by default (the other team left it empty)
         awarded = kinds - {ByeKind.ZERO_POINT}
+        if team in playing:
+            awarded -= set(_WIN_BYES)
         if not awarded or (team not in playing and awarded <= set(_WIN_BYES)):
             continue
         wrong = awarded if team in playing else awarded - set(_WIN_BYES)
@@ -97,11 +104,19 @@ def _team_round(
             what = "beside the team's pairing-allocated bye"
         else:
             what = "; a team round is a match, a pairing-allocated bye or none"
+        start = 92 + 10 * (round_no - 1)
+        where = f"line {doc_lines[bye.player]}, columns {start}-{start + 7}"
         raise TrfError(
-            f"line {doc_lines[bye.player]}: player {bye.player} of team {team} has a "
+            f"{where}: player {bye.player} of team {team} has a "
             f"{bye.kind.value} bye in round {round_no} {what}".replace(" ;", ";")
         )
-    pab_teams = sorted(t for t, kinds in bye_teams.items() if kinds & set(_WIN_BYES))
+    # the teams of a match forfeited whole (330) show `0000 - +` / `0000 - -` cells too
+    forfeiting = {t for _, r, m in read.forfeits if r == round_no for t in m.teams()}
+    pab_teams = sorted(
+        t
+        for t, kinds in bye_teams.items()
+        if kinds & set(_WIN_BYES) and t not in playing and t not in forfeiting
+    )
     if len(pab_teams) > 1:
         player = next(b.player for b in rnd.byes if team_of[b.player] == pab_teams[1])
         raise TrfError(
@@ -116,13 +131,15 @@ def _team_round(
                 f"line {read.pab_line}: team {listed} has the PAB of round {round_no} but plays "
                 "a match in that round"
             )
-        if listed != pab:
+        # FIDE's TRF-26 sample writes the PAB team's players `0000 - -`: record 320
+        # alone gives the PAB then (a team not playing whose players have no win bye)
+        if listed != pab and not (pab is None and listed is not None):
             raise TrfError(
                 f"line {read.pab_line}: record 320 gives round {round_no}'s PAB to "
                 f"{listed or 'no team'}, the 001 records to {pab or 'no team'}"
             )
         pab = listed
-    matches = _matches(playing, read, doc_lines, round_no, sequence, scoring)
+    matches = _matches(playing, defaults, read, doc_lines, round_no, sequence, scoring)
     forfeited = [(n, m) for n, r, m in read.forfeits if r == round_no]
     for line_no, match in forfeited:
         for team in match.teams():
@@ -150,54 +167,150 @@ def _team_round(
 
 def _matches(
     playing: Mapping[int, Mapping[int, Game]],
+    defaults: Mapping[int, list[int]],
     read: TeamRecords,
     doc_lines: Mapping[int, int],
     round_no: int,
     sequence: str,
     scoring: TeamScoring,
 ) -> list[Match]:
+    """The round's matches (docs/rules/teams.md#real-team-files).
+
+    One team's lineup order numbers the boards: its k-th fielded player (games and
+    boards won by default) sits on board k, and each opponent takes the board of the
+    player it meets. That team is the one fielding more players (the first-named when
+    equal). With 310 records the other team may number them instead (FIDE's TRF-26
+    sample has matches whose boards follow the second team's order) when the first
+    reading contradicts record 352, or, without 352, the first team's order is not met
+    in the other's lineup order. A 013 record lists a squad (the ICU lists it by start
+    number), so only the first reading is taken. A board won by default has
+    `EMPTY_SEAT` on the side that left it empty."""
+    ordered = read.format == "310"
     lineup = {t.number: t.players for t in read.teams}
-    boards_of: dict[int, list[int]] = {
-        team: [p for p in lineup[team] if p in games] for team, games in playing.items()
-    }
-    board_no = {p: i + 1 for players in boards_of.values() for i, p in enumerate(players)}
-    team_of = {p: t for t, players in boards_of.items() for p in players}
+    position = {p: i for players in lineup.values() for i, p in enumerate(players)}
+    team_of = {p: t for t, games in playing.items() for p in games}
+    ctx = _Context(read, doc_lines, round_no, sequence, scoring, position, ordered)
     matches: list[Match] = []
     done: set[int] = set()
-    for team in sorted(boards_of):
+    for team in sorted(playing):
         if team in done:
             continue
-        first = boards_of[team][0]
-        game = playing[team][first]
+        games_of = playing[team]
+        first = min(games_of, key=position.__getitem__)
+        game = games_of[first]
         other = team_of[game.black if game.white == first else game.white]
-        if len(boards_of[team]) != len(boards_of[other]):
-            raise TrfError(
-                f"line {read.lines[team]}: in round {round_no} team {team} fields "
-                f"{len(boards_of[team])} players and team {other} {len(boards_of[other])}"
-            )
-        if len(boards_of[team]) > scoring.boards:
-            raise TrfError(f"line {read.lines[team]}: too many boards in round {round_no}")
         colour_1 = Colour.WHITE if game.white == first else Colour.BLACK
         expected = sequence[:1] or "W"
         home, away = (team, other) if colour_1.value.upper() == expected else (other, team)
+        fielded = {
+            t: sorted([*playing[t], *defaults.get(t, [])], key=position.__getitem__)
+            for t in (home, away)
+        }
+        sides = (away, home) if len(fielded[away]) > len(fielded[home]) else (home, away)
+        errors: list[TrfError] = []
+        board_of: dict[int, int] = {}
+        for numbering in sides if ordered else sides[:1]:
+            try:
+                board_of = _seat(numbering, home, away, fielded, playing, defaults, team_of, ctx)
+                break
+            except TrfError as error:
+                errors.append(error)
+        else:
+            raise errors[0]
         boards: list[Board] = []
-        for home_player in boards_of[home]:
-            board = board_no[home_player]
-            g = playing[home][home_player]
-            away_player = g.black if g.white == home_player else g.white
-            if team_of.get(away_player) != away or board_no[away_player] != board:
-                raise TrfError(
-                    f"line {doc_lines[home_player]}: round {round_no}, player {home_player} "
-                    f"(team {home}, board {board}) meets player {away_player}, who is not "
-                    f"board {board} of team {away}"
-                )
-            colour = Colour.WHITE if g.white == home_player else Colour.BLACK
-            if sequence and board <= len(sequence) and colour.value.upper() != sequence[board - 1]:
-                raise TrfError(
-                    f"line {doc_lines[home_player]}: round {round_no}, board {board} of team "
-                    f"{home} has {colour.name.lower()}, record 352 says {sequence[board - 1]}"
-                )
-            boards.append(Board(board, home_player, away_player, colour, g.result))
-        matches.append(Match(home, away, tuple(boards)))
+        for p in fielded[home]:
+            board = board_of[p]
+            g_or_none = playing[home].get(p)
+            if g_or_none is None:  # won by default: the away team left the board empty
+                colour = _sequence_colour(sequence, board)
+                boards.append(Board(board, p, EMPTY_SEAT, colour, _default_win(colour, True)))
+                continue
+            g = g_or_none
+            away_player = g.black if g.white == p else g.white
+            colour = Colour.WHITE if g.white == p else Colour.BLACK
+            boards.append(Board(board, p, away_player, colour, g.result))
+        for p in defaults.get(away, []):
+            colour = _sequence_colour(sequence, board_of[p])
+            boards.append(Board(board_of[p], EMPTY_SEAT, p, colour, _default_win(colour, False)))
+        matches.append(Match(home, away, tuple(sorted(boards, key=lambda b: b.board))))
         done.update((home, away))
     return matches
+
+
+@dataclass(frozen=True, slots=True)
+class _Context:
+    read: TeamRecords
+    doc_lines: Mapping[int, int]
+    round_no: int
+    sequence: str
+    scoring: TeamScoring
+    position: Mapping[int, int]
+    ordered: bool
+
+
+def _seat(
+    numbering: int,
+    home: int,
+    away: int,
+    fielded: Mapping[int, list[int]],
+    playing: Mapping[int, Mapping[int, Game]],
+    defaults: Mapping[int, list[int]],
+    team_of: Mapping[int, int],
+    ctx: _Context,
+) -> dict[int, int]:
+    """Each fielded player's board when `numbering`'s lineup order numbers the boards;
+    refused (TrfError) where the games, record 352 or (310 without 352) the other
+    team's own lineup order say otherwise."""
+    facing = away if numbering == home else home
+    round_no, doc_lines = ctx.round_no, ctx.doc_lines
+    if len(fielded[numbering]) > ctx.scoring.boards:
+        raise TrfError(f"line {ctx.read.lines[numbering]}: too many boards in round {round_no}")
+    board_of = {p: k for k, p in enumerate(fielded[numbering], 1)}
+    for p, g in playing[facing].items():
+        opponent = g.black if g.white == p else g.white
+        if team_of.get(opponent) != numbering:
+            raise TrfError(
+                f"line {doc_lines[p]}: round {round_no}, player {p} of team {facing} meets "
+                f"player {opponent}, who is not in team {numbering}"
+            )
+        board_of[p] = board_of[opponent]
+    if ctx.ordered and not ctx.sequence:
+        in_order = sorted(playing[facing], key=ctx.position.__getitem__)
+        met = [board_of[p] for p in in_order]
+        for i in range(1, len(met)):
+            if met[i] < met[i - 1]:
+                p = in_order[i]
+                raise TrfError(
+                    f"line {doc_lines[p]}: round {round_no}, player {p} (team {facing}) meets "
+                    f"board {board_of[p]} of team {numbering} out of the 310 lineup order"
+                )
+    free = iter(k for k in range(1, ctx.scoring.boards + 1) if k not in board_of.values())
+    for p in defaults.get(facing, []):
+        board_of[p] = next(free, 0)
+        if board_of[p] == 0:
+            raise TrfError(f"line {ctx.read.lines[facing]}: too many boards in round {round_no}")
+    sequence = ctx.sequence
+    for p, g in playing[home].items():
+        board = board_of[p]
+        colour = Colour.WHITE if g.white == p else Colour.BLACK
+        if sequence and board <= len(sequence) and colour.value.upper() != sequence[board - 1]:
+            column = 92 + 10 * (round_no - 1) + 5
+            raise TrfError(
+                f"line {doc_lines[p]}, column {column} (player {p}, round {round_no}): board "
+                f"{board} of team {home} has {colour.name.lower()}, record 352 says "
+                f"{sequence[board - 1]}; neither team's 310 order seats the match"
+            )
+    return board_of
+
+
+def _sequence_colour(sequence: str, board: int) -> Colour:
+    """The first-named team's colour on `board` (record 352, else alternating from W)."""
+    if sequence and board <= len(sequence):
+        return Colour.WHITE if sequence[board - 1] == "W" else Colour.BLACK
+    return Colour.WHITE if board % 2 else Colour.BLACK
+
+
+def _default_win(home_colour: Colour, home_wins: bool) -> GameResult:
+    """The forfeit result of a board won by default by the home (or away) side."""
+    white_wins = (home_colour is Colour.WHITE) == home_wins
+    return GameResult.WHITE_WINS_FORFEIT if white_wins else GameResult.BLACK_WINS_FORFEIT

@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from service.engine.model import Colour, GameResult
-from service.engine.teams.model import MatchForfeit, Team, TeamSystem
+from service.engine.teams.model import EMPTY_SEAT, MatchForfeit, Team, TeamSystem
+from service.engine.teams.results import team_table
 from service.engine.teams.trf import MAX_TRF_TEAMS, is_team_trf, parse_team_trf, write_team_trf
 from service.engine.trf import TrfError, parse_trf
 
@@ -245,12 +246,31 @@ def test_team_mates_paired_together() -> None:
         parse_team_trf(text)
 
 
-def test_boards_that_do_not_face_each_other() -> None:
-    """Team 2 lists 5 before 4: its board 1 (player 5) meets team 1's board 2."""
+def test_boards_numbered_by_the_first_team_when_352_agrees() -> None:
+    """Team 2 lists 5 before 4, but record 352 (WB) fits team 1's order: player 1 (W)
+    on board 1 meets 4, player 2 (B) on board 2 meets 5. FIDE's TRF-26 sample has such
+    matches, so the second team's 310 order does not have to be its board order."""
     text = small_file().replace(
         team(2, "Knights", [4, 5], "2.0", "2.5"), team(2, "Knights", [5, 4], "2.0", "2.5")
     )
-    with pytest.raises(TrfError, match=r"player 1 \(team 1, board 1\) meets player 4, who is not"):
+    (match,) = parse_team_trf(text).event.rounds[0].matches
+    assert [(b.board, b.home_player, b.away_player) for b in match.boards] == [
+        (1, 1, 4),
+        (2, 2, 5),
+    ]
+
+
+def test_boards_that_do_not_face_each_other() -> None:
+    """Without 352 the boards must follow both 310 orders: team 2 lists 5 before 4, so
+    its first player (5) meets team 1's board 2 whichever team numbers the boards."""
+    text = (
+        small_file()
+        .replace(team(2, "Knights", [4, 5], "2.0", "2.5"), team(2, "Knights", [5, 4], "2.0", "2.5"))
+        .replace("352 WB\n", "")
+    )
+    with pytest.raises(
+        TrfError, match=r"line 8: round 1, player 4 \(team 2\) meets board 1 of team 1 out of"
+    ):
         parse_team_trf(text)
 
 
@@ -306,8 +326,24 @@ def test_a_file_without_team_records() -> None:
 
 
 def test_310_and_013_together() -> None:
-    with pytest.raises(TrfError, match="record 013 beside 310 records"):
-        parse_team_trf(small_file("013 Pawns                            9"))
+    """FIDE's TRF-26 sample keeps the TRF-16 013 lines beside 310: they are read as a
+    copy, which must repeat team k's name and players; a copy that differs is refused."""
+    copies = (
+        f"013 {'Rooks':<32}    1    2    3",
+        f"013 {'Knights':<32}    4    5",
+        f"013 {'Bishops':<32}    7    8",
+    )
+    doc = parse_team_trf(small_file(*copies))
+    assert [t.players for t in doc.event.teams] == [(1, 2, 3), (4, 5), (7, 8)]
+    assert doc.team_format == "310"
+    wrong = (copies[0], f"013 {'Knights':<32}    5    4", copies[2])
+    text = small_file(*wrong)
+    with pytest.raises(
+        TrfError, match=rf"line {_line_of(text, '013 Knights')}, columns 37-: record 013 lists"
+    ):
+        parse_team_trf(text)
+    with pytest.raises(TrfError, match="names team 1 'Pawns'"):
+        parse_team_trf(small_file(f"013 {'Pawns':<32}    9"))
 
 
 def test_reference_file_totals_read_as_fractions() -> None:
@@ -330,7 +366,7 @@ def test_a_half_point_bye_beside_a_match() -> None:
     line = _line_of(text, "001    3")
     with pytest.raises(
         TrfError,
-        match=rf"line {line}: player 3 of team 1 has a half-point bye in round 1 while the team",
+        match=rf"line {line}, columns 92-99: player 3 of team 1 has a half-point bye in round 1",
     ):
         parse_team_trf(text)
 
@@ -349,3 +385,28 @@ def test_two_teams_with_a_bye_worth_a_win() -> None:
     )
     with pytest.raises(TrfError, match=r"line 5: teams 3, 4 all have a bye worth a win in round 1"):
         parse_team_trf(text)
+
+
+def test_a_board_won_by_default() -> None:
+    """Round 1 with team 2's player 5 absent (no cell) and team 1's player 2 written
+    `0000 - +`: team 1 fields two (1 on board 1, 2 on board 2), team 2 one, so team 1
+    numbers the boards; board 2 is won by default, 1-0 + 1 = 2-0 for team 1 (was 1½-½)."""
+    text = small_file(
+        teams=(
+            team(1, "Rooks", [1, 2, 3], "3.0", "3.0"),
+            team(2, "Knights", [4, 5], "2.0", "2.0"),
+            team(3, "Bishops", [7, 8], "3.0", "3.0"),
+        )
+    )
+    text = text.replace(player(2, ["   5 b =", ""]), player(2, ["0000 - +", ""]))
+    text = text.replace(player(5, ["   2 w =", "0000 - U"]), player(5, ["", "0000 - U"]))
+    doc = parse_team_trf(text)
+    (match,) = doc.event.rounds[0].matches
+    assert [(b.board, b.home_player, b.away_player) for b in match.boards] == [
+        (1, 1, 4),
+        (2, 2, EMPTY_SEAT),
+    ]
+    assert match.boards[1].result is GameResult.BLACK_WINS_FORFEIT  # 352 WB: home Black
+    table = team_table(doc.event)
+    assert table.rounds[1][0].game_points == 2 and table.rounds[2][0].game_points == 0
+    assert write_team_trf(parse_team_trf(write_team_trf(doc))) == write_team_trf(doc)
