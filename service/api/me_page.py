@@ -36,6 +36,7 @@ p { margin: 6px 0; }
 #status[data-status=disputed] { background: #ffd9d9; }
 .buttons { display: grid; grid-template-columns: repeat(3, minmax(0, 1fr)); gap: 8px;
            margin: 12px 0; }
+.buttons[hidden] { display: none; }
 .buttons button, #refresh { min-height: 56px; font: inherit; font-size: 1.2rem;
            border: 1px solid #666; border-radius: 8px; background: #f7f7f7; color: #111; }
 .buttons button small { display: block; font-size: 0.75rem; color: #444; }
