@@ -12,12 +12,12 @@ from typing import Any
 
 import httpx
 import segno
-from playwright.async_api import Request, expect
+from playwright.async_api import Request, ViewportSize, expect
 
 from service.api.qr import QR_ERROR, QR_SCALE
 from tests.web.conftest import Browser, ServerProcess
 
-PHONE = {"width": 360, "height": 740}
+PHONE: ViewportSize = {"width": 360, "height": 740}
 PLAYERS = [("Wojciechowska-Szczepańska, Ana", 2200), ("Nowak, Anna", 2100)]
 PLAYERS += [("Weiss, Eva", 2050), ("Berg, Tom", 2000)]
 _WIDTH = "() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]"
