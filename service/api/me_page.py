@@ -121,7 +121,7 @@ def me_html(page: MyGame, assets: str) -> str:
         )
         body = (
             f"<section id=game data-round={page.round} data-table={game.table} "
-            f"data-colour={page.colour}>"
+            f"data-colour={page.colour}{' data-withdrawn' if page.withdrawn else ''}>"
             f"<h2>Round {page.round} · Table {game.table}</h2>"
             f"<p>You play <span class=colour>{page.colour.capitalize()}</span> against "
             f"<b id=opponent>{escape(page.opponent or '')}</b></p>"

@@ -11,6 +11,7 @@
   const table = Number(game.dataset.table);
   const colour = game.dataset.colour;
   const other = colour === "white" ? "black" : "white";
+  const withdrawn = "withdrawn" in game.dataset;
   const statusLine = document.getElementById("status");
   const message = document.getElementById("message");
   const buttons = game.querySelector(".buttons");
@@ -51,7 +52,8 @@
   function draw(g) {
     statusLine.dataset.status = g.status;
     statusLine.textContent = statusText(g);
-    buttons.hidden = !(g.status === "pending" || g.status === "provisional");
+    // a withdrawn player's token reads but reports nothing
+    buttons.hidden = withdrawn || !(g.status === "pending" || g.status === "provisional");
     for (const button of buttons.querySelectorAll("button")) {
       button.setAttribute("aria-pressed", String(button.dataset.result === g.reports[colour]));
     }

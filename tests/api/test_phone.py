@@ -239,3 +239,21 @@ async def test_phone_cards_need_the_organizer_and_current_tokens(
     assert rotated.status_code == 200
     stale = await client.post(url, json=body, headers=event.auth())
     assert stale.status_code == 422 and stale.json()["field"] == "player_tokens[0].token"
+
+
+async def test_a_withdrawn_player_reads_without_buttons(client: httpx.AsyncClient) -> None:
+    event = await create_round_robin(client, PLAYERS)
+    players = (await client.get(f"/v1/tournaments/{event.id}/players")).json()
+    player_id = next(p["id"] for p in players if p["start_number"] == 2)
+    before = (await client.get(_me(event, 2))).text
+    assert "<div class=buttons>" in before and "data-withdrawn" not in before
+    withdrawn = await client.patch(
+        f"/v1/tournaments/{event.id}/players/{player_id}",
+        json={"withdrawn": True},
+        headers=event.auth(),
+    )
+    assert withdrawn.status_code == 200, withdrawn.text
+    page = await client.get(_me(event, 2))
+    assert page.status_code == 200
+    assert "data-withdrawn" in page.text and "<div class=buttons hidden>" in page.text
+    assert "your token no longer reports results" in page.text
