@@ -108,21 +108,37 @@ async def test_reports_show_provisional_confirmed_and_disputed(client: httpx.Asy
     )
 
 
-async def _problem_page(response: httpx.Response, status: int, words: str) -> None:
+BROWSER = {"Accept": "text/html,application/xhtml+xml,*/*;q=0.8"}
+"""What a phone's browser asks for: a refusal comes as a page."""
+
+
+async def _problem_page(
+    client: httpx.AsyncClient, url: str, status: int, words: str, field: str
+) -> None:
+    """A browser gets a readable page of the status; a program the same status as
+    problem+json naming the field."""
+    response = await client.get(url, headers=BROWSER)
     assert response.status_code == status, response.text
-    _private_headers(response)
+    assert response.headers["content-type"].startswith("text/html")
+    assert response.headers["cache-control"] == "no-store"
+    assert response.headers["referrer-policy"] == "no-referrer"
+    assert response.headers["content-security-policy"] == PAGE_POLICY
     assert words in response.text, response.text
+    program = await client.get(url)
+    assert program.status_code == status
+    assert program.headers["content-type"].startswith("application/problem+json")
+    assert words in program.json()["detail"] and program.json()["field"] == field
 
 
 async def test_a_bad_token_answers_a_readable_page(app: FastAPI, client: httpx.AsyncClient) -> None:
     event = await create_round_robin(client, PLAYERS)
     base = f"/v1/tournaments/{event.id}/me"
-    await _problem_page(await client.get(base), 401, "scan its QR code")
-    await _problem_page(
-        await client.get(f"{base}?token=ply_nobody"), 401, "does not belong to the tournament"
-    )
-    await _problem_page(await client.get(f"{base}?token={event.organizer}"), 403, "not a player")
-    await _problem_page(await client.get("/v1/tournaments/nope/me?token=x"), 404, "no tournament")
+    await _problem_page(client, base, 401, "scan its QR code", "token")
+    unknown = "does not belong to the tournament"
+    await _problem_page(client, f"{base}?token=ply_nobody", 401, unknown, "Authorization")
+    await _problem_page(client, f"{base}?token={event.organizer}", 403, "not a player", "token")
+    nowhere = "/v1/tournaments/nope/me?token=x"
+    await _problem_page(client, nowhere, 404, "no tournament", "tournament_id")
     async with app.state.arbiter.sessions() as session:  # player 2's token runs out
         player = (
             await session.exec(
@@ -134,10 +150,10 @@ async def test_a_bad_token_answers_a_readable_page(app: FastAPI, client: httpx.A
         player.token_expires_at = datetime.now(UTC) - timedelta(seconds=1)
         session.add(player)
         await session.commit()
-    await _problem_page(await client.get(_me(event, 2)), 401, "expired")
+    await _problem_page(client, _me(event, 2), 401, "expired", "Authorization")
     archived = await client.delete(f"/v1/tournaments/{event.id}", headers=event.auth())
     assert archived.status_code == 204
-    await _problem_page(await client.get(_me(event, 1)), 410, "archived")
+    await _problem_page(client, _me(event, 1), 410, "archived", "tournament_id")
 
 
 async def test_a_private_tournament_page_needs_the_players_token(
@@ -159,7 +175,7 @@ async def test_a_private_tournament_page_needs_the_players_token(
     event.players = {t["start_number"]: t["token"] for t in started.json()["player_tokens"]}
     assert (await client.get(_me(event, 3))).status_code == 200
     base = f"/v1/tournaments/{event.id}/me"
-    await _problem_page(await client.get(f"{base}?token={viewer}"), 403, "not a player")
+    await _problem_page(client, f"{base}?token={viewer}", 403, "not a player", "token")
 
 
 async def test_the_token_of_the_page_never_reaches_a_log(

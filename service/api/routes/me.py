@@ -5,15 +5,16 @@ The token comes in the address because a scanned code cannot send a header; the 
 is never cached (`Cache-Control: no-store`), sends no referrer, and the logs keep the
 address with the token replaced by `***` (`api.access.TokenRedaction`). A token that
 is no player's answers the status the API would (401 unknown or expired, 403 not a
-player's, 410 archived) as a page a person can read.
+player's, 410 archived): as a page a person can read when the request accepts
+`text/html` (a browser), else as the usual problem+json.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Header
 from fastapi.responses import HTMLResponse
 
 from service.api.access import TokenHolder, authorize_read, is_bridge
@@ -49,17 +50,23 @@ _DOC: dict[int | str, dict[str, Any]] = {
     name="my_page",
 )
 async def my_page(
-    tournament_id: TournamentId, session: SessionDep, token: PageToken = None
+    tournament_id: TournamentId,
+    session: SessionDep,
+    token: PageToken = None,
+    accept: Annotated[str | None, Header(include_in_schema=False)] = None,
 ) -> HTMLResponse:
     """The player's game of the current round (table, colour, opponent), where its
     result stands (both players' reports, a dispute), and buttons that report a result
     with the token (`PUT .../result`, the same confirmation by both players); made
-    for a phone 360 pixels wide. The token is the player's, as `?token=`."""
+    for a phone 360 pixels wide. The token is the player's, as `?token=`. A refusal
+    is an HTML page for a browser (`Accept: text/html`), problem+json otherwise."""
     try:
         row = await get_tournament(session, tournament_id)
         player = await _player(session, row, token)
         page = await _my_game(session, row, player)
     except Problem as problem:
+        if "text/html" not in (accept or ""):
+            raise  # a program asked: problem+json, as every route answers it
         return HTMLResponse(error_html(problem), status_code=problem.status, headers=_HEADERS)
     return HTMLResponse(me_html(page, "../../web"), headers=_HEADERS)
 
