@@ -20,6 +20,14 @@ from tests.web.conftest import Browser, ServerProcess
 PHONE: ViewportSize = {"width": 360, "height": 740}
 PLAYERS = [("Wojciechowska-Szczepańska, Ana", 2200), ("Nowak, Anna", 2100)]
 PLAYERS += [("Weiss, Eva", 2050), ("Berg, Tom", 2000)]
+QR_PIXELS = 24 / 25.4 * 96
+"""The printed code's 24 mm in CSS pixels (96 to the inch)."""
+_QR_BOX = """() => {
+  const box = e => { const r = e.getBoundingClientRect();
+    return { left: r.left, right: r.right, top: r.top, bottom: r.bottom, width: r.width,
+             height: r.height }; };
+  return { card: box(document.querySelector(".card")), qr: box(document.querySelector(".qr")) };
+}"""
 _WIDTH = "() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]"
 
 
@@ -73,6 +81,12 @@ async def test_a_tap_reports_the_result_on_a_phone(
     assert code.svg_inline(scale=QR_SCALE, title="result page", svgclass="qr", lineclass=None) in (
         cards.text
     )
+    await browser.page.set_content(cards.text)
+    boxes = await browser.page.evaluate(_QR_BOX)
+    card, qr = boxes["card"], boxes["qr"]
+    assert abs(qr["width"] - QR_PIXELS) < 1 and abs(qr["height"] - QR_PIXELS) < 1, qr
+    assert card["left"] <= qr["left"] and qr["right"] <= card["right"], boxes
+    assert card["top"] <= qr["top"] and qr["bottom"] <= card["bottom"], boxes
     games = (await api.get(f"/v1/tournaments/{tournament}/rounds/1")).json()["games"]
     game = next(g for g in games if 1 in (g["white"], g["black"]))
     colour = "white" if game["white"] == 1 else "black"
