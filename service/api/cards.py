@@ -1,11 +1,13 @@
 """Player cards (`service.views.cards`) as JSON and as a printable HTML page (one card
-per A6 block), rendered off the event loop (`app.offload`).
+per A6 block), rendered off the event loop (`app.offload`). A card printed for a phone
+also carries a QR code of the player's result page (docs/phone.md).
 """
 
 from __future__ import annotations
 
 from html import escape
 
+from service.api.qr import qr_svg
 from service.api.schemas.cards import PlayerCard
 from service.db.tables import TournamentRow
 from service.views.cards import Card
@@ -31,13 +33,20 @@ th, td { border-bottom: 0.2mm solid #ccc; padding: 0.6mm 1mm; text-align: left; 
 td.n { text-align: right; }
 .black { font-weight: bold; }
 .more { padding: 4mm; }
+.qr { float: right; width: 24mm; height: 24mm; margin: 0 0 1mm 2mm; }
 @media print { .more { display: none; } }
 """
 
 
-def cards_html(row: TournamentRow, cards: dict[int, Card], next_page: str | None = None) -> str:
+def cards_html(
+    row: TournamentRow,
+    cards: dict[int, Card],
+    next_page: str | None = None,
+    links: dict[int, str] | None = None,
+) -> str:
     """A printable page: four A6 cards per A4 sheet, cut along the dashed lines; a link
-    to the next page of cards (not printed) when there is one."""
+    to the next page of cards (not printed) when there is one. `links` (by start
+    number): the card carries a QR code of that address (a player's result page)."""
     blocks = []
     for card in cards.values():
         body = []
@@ -56,8 +65,11 @@ def cards_html(row: TournamentRow, cards: dict[int, Card], next_page: str | None
                 f"<td class=n>{line.opponent.start_number}</td>"
                 f"<td>{escape(line.opponent.name)} ({_rating(line.opponent.rating)})</td></tr>"
             )
+        link = (links or {}).get(card.start_number)
         blocks.append(
-            f"<section class=card><h2>{card.start_number}. {escape(card.name)}</h2>"
+            "<section class=card>"
+            + ("" if link is None else qr_svg(link))
+            + f"<h2>{card.start_number}. {escape(card.name)}</h2>"
             f"<p>{escape(row.name)} · rating {_rating(card.rating)}</p>"
             "<table><thead><tr><th>Rd</th><th>Start</th><th>Table</th><th>Colour</th>"
             "<th>No</th><th>Opponent</th></tr></thead><tbody>"

@@ -5,23 +5,27 @@ A card lists every round, so the cards of a tournament grow with players × roun
 pages (`?first=` start number, `?count=` cards) of at most `MAX_CARD_LINES` lines,
 with a `Link: <...>; rel="next"` header and a link to the next page; only the page's
 players' games are read, and the cards are built and rendered off the event loop
-(docs/api.md#limits).
+(docs/api.md#limits). `POST /cards` prints the cards of the players whose tokens the
+organizer sends, each with a QR code of the player's result page (docs/phone.md).
 """
 
 from __future__ import annotations
 
 from typing import Annotated
+from urllib.parse import urlencode
 
 from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import HTMLResponse
 
 from service.api.cards import card_model, cards_html
-from service.api.deps import PageTournamentDep, SessionDep, TournamentDep
-from service.api.schemas.cards import PlayerCard
+from service.api.deps import PageTournamentDep, ReaderDep, SessionDep, TournamentDep
+from service.api.phone_cards import checked_tokens
+from service.api.schemas.cards import PhoneCards, PlayerCard
+from service.api.security import NO_STORE
 from service.app.offload import run_cpu
 from service.db.cards import card_rows, numbered_players, paired_rounds
 from service.db.player_reads import start_number_of
-from service.errors import InvalidInput, NotFound
+from service.errors import Forbidden, InvalidInput, NotFound, Unauthenticated
 from service.views.cards import build_cards
 
 __all__ = ["MAX_CARDS_PAGE", "MAX_CARD_LINES", "router"]
@@ -100,3 +104,45 @@ async def all_cards(
     html = await run_cpu(cards_html, tournament, cards, next_page)
     headers = {"Link": f'<{next_page}>; rel="next"'} if next_page else None
     return HTMLResponse(html, headers=headers)
+
+
+@router.post(
+    "/cards",
+    response_class=HTMLResponse,
+    responses={200: {"content": {"text/html": {}}, "description": "Printable phone cards"}},
+)
+async def phone_cards(
+    body: PhoneCards,
+    request: Request,
+    tournament: TournamentDep,
+    reader: ReaderDep,
+    session: SessionDep,
+) -> HTMLResponse:
+    """The organizer's printable cards of the players listed in `player_tokens` (as the
+    start or a token rotation returned them), each with a QR code of the player's result
+    page `/me?token=...` (docs/phone.md). Each token must be the player's current one
+    (422 naming the entry); nothing is stored, and the page is never cached."""
+    if reader is None:
+        raise Unauthenticated(
+            "send 'Authorization: Bearer <organizer token>'", field="Authorization"
+        )
+    if reader.role != "organizer":
+        raise Forbidden("only the organizer prints cards with tokens", field="Authorization")
+    tokens = await checked_tokens(session, tournament.id, body.player_tokens)
+    rounds = await paired_rounds(session, tournament.id)
+    fits = max(1, MAX_CARD_LINES // max(1, len(rounds)))
+    if len(tokens) > fits:
+        raise InvalidInput(
+            f"{len(tokens)} cards of {len(rounds)} rounds exceed {MAX_CARD_LINES} lines: "
+            f"send at most {fits} players a page",
+            field="player_tokens",
+            limit=fits,
+        )
+    numbers = list(tokens)
+    players = await numbered_players(session, tournament.id)
+    games, byes = await card_rows(session, tournament.id, numbers[0], numbers[-1])
+    page = str(request.url_for("my_page", tournament_id=tournament.id))
+    links = {number: f"{page}?{urlencode({'token': token})}" for number, token in tokens.items()}
+    cards = await run_cpu(build_cards, tournament, players, games, byes, rounds, numbers)
+    html = await run_cpu(cards_html, tournament, cards, None, links)
+    return HTMLResponse(html, headers={"Cache-Control": NO_STORE})

@@ -7,7 +7,9 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-__all__ = ["CardLine", "CardOpponent", "PlayerCard"]
+from service.api.schemas.common import ApiModel
+
+__all__ = ["CardLine", "CardOpponent", "PhoneCards", "PhoneToken", "PlayerCard"]
 
 
 class CardOpponent(BaseModel):
@@ -36,3 +38,19 @@ class PlayerCard(BaseModel):
     name: str
     rating: int | None = Field(description="null = unrated")
     rounds: list[CardLine]
+
+
+class PhoneToken(ApiModel):
+    """A player's token, as the start of the tournament (or a rotation) returned it."""
+
+    start_number: int = Field(ge=1, le=100_000)
+    token: str = Field(min_length=1, max_length=200)
+    name: str | None = Field(
+        default=None, max_length=200, description="Ignored: lets `player_tokens` be sent as is"
+    )
+
+
+class PhoneCards(ApiModel):
+    """The players whose cards to print with a QR code of their result page."""
+
+    player_tokens: list[PhoneToken] = Field(min_length=1, max_length=100)
