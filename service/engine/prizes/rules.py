@@ -2,7 +2,7 @@
 
 A category names its conditions (sex, age by birth year, rating class, unrated); a
 player lacking the fact a condition needs is not eligible and is reported as missing,
-never guessed (docs/rules/prizes.md#categories).
+never guessed (docs/rules/prizes.md#missing-facts).
 """
 
 from __future__ import annotations
