@@ -166,3 +166,43 @@ async def test_before_the_start_the_screen_lists_the_teams(
     await _at_size(page, SIZES[1], tmp_path / "teams-registered.png")
     _inside(await _geometry(page, "left"))
     browser.check()
+
+
+LONG = [
+    "Towarzystwo Szachowe Hetman Wrocław",
+    "Sociedad Ajedrecística Villa de Madrid",
+    "Schachgesellschaft Zürich von 1809",
+    "Koninklijke Schaakvereniging Utrecht",
+]
+
+
+async def test_the_boards_column_gives_way_to_long_names(
+    server: ServerProcess, api: httpx.AsyncClient, browser: Browser, tmp_path: Path
+) -> None:
+    """Four teams of 35-38 characters, eight boards: at 1280x720 the names need the
+    room, so the Boards column is left out and the rest stays inside the panel."""
+    created = await api.post(
+        "/v1/tournaments",
+        json={"name": "Club league", "system": "team-round-robin", "team": {"boards": 8}},
+    )
+    tid = created.json()["id"]
+    auth = {"Authorization": f"Bearer {created.json()['organizer_token']}"}
+    for name in LONG:
+        players = [{"name": f"{name[:5]} P{k}", "rating": 2200 - 10 * k} for k in range(8)]
+        answer = await api.post(
+            f"/v1/tournaments/{tid}/teams", json={"name": name, "players": players}, headers=auth
+        )
+        assert answer.status_code == 201, answer.text
+    assert (await api.post(f"/v1/tournaments/{tid}/start", headers=auth)).status_code == 200
+    assert (await api.post(f"/v1/tournaments/{tid}/rounds", headers=auth)).status_code == 201
+    page = browser.page
+    await _open(page, f"{server.base_url}/v1/tournaments/{tid}/scoreboard")
+    await expect(page.locator("#right tbody tr")).to_have_count(2)
+    await _at_size(page, SIZES[1], tmp_path / "long-names.png")
+    await expect(page.locator("#right")).to_have_attribute("data-boards", "hidden")
+    await _at_size(page, SIZES[1], tmp_path / "long-names.png")
+    matches = await _geometry(page, "right")
+    _inside(matches)
+    assert [h["text"] for h in matches["heads"]] == ["#", "Home", "Score", "Away"]
+    _inside(await _geometry(page, "left"))
+    browser.check()
