@@ -12,7 +12,9 @@ Every message is a JSON object with a `type`:
   a client that asked for `?delta=compact` gets the rank of every row as one list
   instead, `ranks` (in `positions` order), and patches only for rows whose other fields
   changed (one result in a 200-player round-robin moves the rank of most rows: 1.6 KB
-  against 7.7 KB);
+  against 7.7 KB); a team event's standings hold a second table, `teams` (keyed by
+  `team`): an event leaves it out of `standings` and carries it as its own key, `teams`,
+  with its `rows` (patches), `changed`, `positions` and, compact, `ranks`;
 - `batch`: `from`, `to` and `frames`, the consecutive `event` messages `from`..`to`
   (a client that fell slightly behind gets them in one message);
 - `ping`: `seq`, the newest seq of the tournament (a heartbeat while nothing happens);
@@ -22,8 +24,8 @@ Every message is a JSON object with a `type`:
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 __all__ = [
@@ -76,22 +78,44 @@ class TableDelta:
     added: frozenset[Any]
     """The ids of the rows given in full (new to the client)."""
     row_id: str
+    inner: dict[str, TableDelta] = field(default_factory=dict)
+    """The tables inside the document diffed like its rows, by field (a team event's
+    `teams`, keyed by `team`): left out of `document`."""
 
     def message_parts(self, key: str, compact: bool) -> dict[str, Any]:
         """The keys an event message carries for this delta (`key`: `standings` or
         `ranking`). Compact: a patch leaves out `rank` (a patch with nothing else
-        left is dropped) and `ranks` lists every row's rank in `positions` order."""
-        patches = self.patches
-        if compact:
-            patches = [p for p in map(self._without_rank, patches) if len(p) > 1]
+        left is dropped) and `ranks` lists every row's rank in `positions` order. Each
+        inner table comes as its own key (`teams`) holding its `rows` (patches),
+        `changed`, `positions` and, compact, `ranks`."""
+        patches, changed, ranks = self._parts(compact)
         parts: dict[str, Any] = {
             key: {**self.document, "rows": patches},
-            "changed": [patch[self.row_id] for patch in patches],
+            "changed": changed,
             "positions": self.positions,
         }
-        if compact:
-            parts["ranks"] = [self.rows[row_id].get("rank") for row_id in self.positions]
+        if ranks is not None:
+            parts["ranks"] = ranks
+        for name, table in self.inner.items():
+            patches, changed, ranks = table._parts(compact)
+            inner: dict[str, Any] = {
+                "rows": patches,
+                "changed": changed,
+                "positions": table.positions,
+            }
+            if ranks is not None:
+                inner["ranks"] = ranks
+            parts[name] = inner
         return parts
+
+    def _parts(self, compact: bool) -> tuple[list[dict[str, Any]], list[Any], list[Any] | None]:
+        """The patches, the ids they change, and (compact) every row's rank."""
+        patches = self.patches
+        if not compact:
+            return patches, [patch[self.row_id] for patch in patches], None
+        patches = [p for p in map(self._without_rank, patches) if len(p) > 1]
+        ranks = [self.rows[row_id].get("rank") for row_id in self.positions]
+        return patches, [patch[self.row_id] for patch in patches], ranks
 
     def _without_rank(self, patch: dict[str, Any]) -> dict[str, Any]:
         if "rank" not in patch or patch[self.row_id] in self.added:
@@ -104,9 +128,22 @@ def encode(message: dict[str, Any]) -> str:
     return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
 
 
-def table_delta(previous: Rows | None, document: dict[str, Any], row_id: str) -> TableDelta:
+def table_delta(
+    previous: Rows | None,
+    document: dict[str, Any],
+    row_id: str,
+    inner: Mapping[str, str] | None = None,
+    previous_inner: Mapping[str, Rows] | None = None,
+) -> TableDelta:
     """A new table against the rows a client already holds (None: it holds none). A
-    patch keeps the row id and the fields that differ."""
+    patch keeps the row id and the fields that differ. `inner` names the lists inside
+    the document diffed the same way (field -> row id; a field that is not a list, a
+    null `teams`, stays in the document), against `previous_inner`'s rows."""
+    inner_deltas: dict[str, TableDelta] = {}
+    for name, inner_id in (inner or {}).items():
+        if isinstance(document.get(name), list):
+            held = None if previous_inner is None else previous_inner.get(name)
+            inner_deltas[name] = table_delta(held, {"rows": document[name]}, inner_id)
     rows: Rows = {row[row_id]: row for row in document["rows"]}
     patches: list[dict[str, Any]] = []
     added: set[Any] = set()
@@ -119,8 +156,10 @@ def table_delta(previous: Rows | None, document: dict[str, Any], row_id: str) ->
         patch = {key: value for key, value in row.items() if before.get(key) != value}
         if patch:
             patches.append({row_id: row[row_id], **patch})
-    rest = {key: value for key, value in document.items() if key != "rows"}
-    return TableDelta(rest, patches, list(rows), rows, frozenset(added), row_id)
+    rest = {
+        key: value for key, value in document.items() if key != "rows" and key not in inner_deltas
+    }
+    return TableDelta(rest, patches, list(rows), rows, frozenset(added), row_id, inner_deltas)
 
 
 def event_message(

@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncEngine
@@ -50,9 +50,17 @@ class TableKind:
     moving: frozenset[str]
     build: Callable[[ViewCache, AsyncSession, TournamentRow], Awaitable[dict[str, Any]]]
     row_id: str
+    inner: dict[str, str] = field(default_factory=dict)
+    """The tables inside the document diffed like its rows: field -> row id."""
 
 
-_CHESS = TableKind("standings", STANDINGS_EVENTS, standings_document, "start_number")
+_CHESS = TableKind(
+    "standings",
+    STANDINGS_EVENTS,
+    standings_document,
+    "start_number",
+    {"teams": "team"},  # a team event's ranking (docs/teams.md#standings), FLAMPARK's teams
+)
 _BRIDGE = TableKind("ranking", frozenset(RESULT_EVENTS), bridge_ranking_document, "number")
 
 
@@ -68,6 +76,8 @@ class _Known:
     seq: int
     rows: Rows
     document: dict[str, Any]
+    inner: dict[str, Rows]
+    """The inner tables' rows (`TableKind.inner`) by field."""
 
 
 _DOCUMENTS = 256
@@ -168,8 +178,9 @@ class Tables:
             kind = table_kind(row.kind)
             if since is None or known is None or known.seq != since:
                 document = await kind.build(views, session, row)
-                rows = table_delta(None, document, kind.row_id).rows
-                self._known[tournament_id] = _Known(row.last_seq, rows, document)
+                whole = table_delta(None, document, kind.row_id, kind.inner)
+                inner = {name: table.rows for name, table in whole.inner.items()}
+                self._known[tournament_id] = _Known(row.last_seq, whole.rows, document, inner)
                 return Update(
                     exists=True,
                     system=row.system,
@@ -189,8 +200,9 @@ class Tables:
                 # the events just read bring the engine's view forward: not read twice
                 bring_engine_view_forward(views, row, since, events)
                 document = await kind.build(views, session, row)
-                delta = table_delta(known.rows, document, kind.row_id)
+                delta = table_delta(known.rows, document, kind.row_id, kind.inner, known.inner)
                 known.rows, known.document = delta.rows, document
+                known.inner = {name: table.rows for name, table in delta.inner.items()}
             known.seq = row.last_seq
             admission = [e.seq for e in events if changes_admission(e.type, e.payload)]
             personal = config_of(row).publish_personal_data  # one frame for every reader

@@ -1,5 +1,6 @@
 // The wall screen's entry point (README: Scoreboard). The page's address says what it
-// shows: /v1/tournaments/{id}/scoreboard (chess) or /v1/bridge/events/{id}/scoreboard.
+// shows: /v1/tournaments/{id}/scoreboard (chess; a team tournament gets the team screen)
+// or /v1/bridge/events/{id}/scoreboard.
 // Query options: `page` = seconds each page of a long table stays up (default 10),
 // `token` = a viewer token for a private tournament (sent as a bearer token to the REST
 // resources and as `token` to the live feed).
@@ -10,6 +11,7 @@ import { clock, setText } from "./dom.js";
 import { LiveFeed } from "./feed.js";
 import { share } from "./fit.js";
 import { Panel } from "./pager.js";
+import { TEAM_SYSTEMS, TeamBoard } from "./team.js";
 
 const where = /^(.*)\/(tournaments|bridge\/events)\/([^/]+)\/scoreboard\/?$/.exec(location.pathname);
 const options = new URLSearchParams(location.search);
@@ -98,6 +100,21 @@ const screen = {
   },
 };
 
+/** The screen a tournament gets: the team screen for a team system. Read before the feed
+ * starts (nothing is missed: its snapshot comes after); retried while the server cannot
+ * answer, and the chess screen when the tournament is not found (it says so). */
+async function chessScreen(base) {
+  for (let delay = 1; ; delay = Math.min(30, delay * 2)) {
+    try {
+      const info = await screen.api(base);
+      return TEAM_SYSTEMS.has(info.system) ? TeamBoard : ChessBoard;
+    } catch (error) {
+      if (error instanceof HttpProblem && error.status < 500) return ChessBoard;
+      await new Promise(resolve => setTimeout(resolve, delay * 1000));
+    }
+  }
+}
+
 async function main() {
   if (!where) {
     setText($("subtitle"), "Open this page as /v1/tournaments/{id}/scoreboard.");
@@ -105,7 +122,7 @@ async function main() {
   }
   const [, prefix, kind, id] = where;
   const base = `${prefix}/${kind}/${encodeURIComponent(decodeURIComponent(id))}`;
-  const Board = kind === "tournaments" ? ChessBoard : BridgeBoard;
+  const Board = kind === "tournaments" ? await chessScreen(base) : BridgeBoard;
   const board = new Board(screen, base);
   // The compact delta: a result that moves most ranks costs a list of ranks, not a patch
   // per row (README: Live).

@@ -12,9 +12,15 @@ from typing import Any
 class Follower:
     """The table a client holds, rebuilt from the messages it receives."""
 
-    def __init__(self, key: str = "standings", row_id: str = "start_number") -> None:
+    def __init__(
+        self, key: str = "standings", row_id: str = "start_number", inner: str = "teams"
+    ) -> None:
         self.key = key
         self.row_id = row_id
+        self.inner = inner
+        """The table inside the document that events carry as their own delta (`team`)."""
+        self.teams: dict[Any, dict[str, Any]] = {}
+        self.team_positions: list[Any] = []
         self.seq: int | None = None
         self.rows: dict[Any, dict[str, Any]] = {}
         self.positions: list[Any] = []
@@ -25,7 +31,9 @@ class Follower:
 
     def fork(self) -> Follower:
         """A second client holding the same table (to resume with `?since=`)."""
-        other = Follower(self.key, self.row_id)
+        other = Follower(self.key, self.row_id, self.inner)
+        other.teams = copy.deepcopy(self.teams)
+        other.team_positions = list(self.team_positions)
         other.seq = self.seq
         other.rows = copy.deepcopy(self.rows)
         other.positions = list(self.positions)
@@ -46,6 +54,10 @@ class Follower:
             self.document = message[self.key]
             self.rows = {r[self.row_id]: dict(r) for r in self.document["rows"]}
             self.positions = list(self.rows)
+            held = self.document.get(self.inner)
+            if isinstance(held, list):
+                self.teams = {r["team"]: dict(r) for r in held}
+                self.team_positions = list(self.teams)
             self.snapshots += 1
             return []
         if kind == "batch":
@@ -66,10 +78,26 @@ class Follower:
                     for row_id, rank in zip(self.positions, ranks, strict=True):
                         self.rows[row_id]["rank"] = rank
                 self.document = {**delta, "rows": self.table()}
+                inner = message.get(self.inner)
+                if inner is not None:
+                    assert self.inner not in delta, "the inner table came twice"
+                    self._apply_inner(inner)
+                    self.document[self.inner] = [self.teams[i] for i in self.team_positions]
             self.events.append(message)
             return [message]
         assert kind == "ping", message
         return []
+
+    def _apply_inner(self, delta: dict[str, Any]) -> None:
+        """The team ranking's delta, applied like the rows'."""
+        for patch in delta["rows"]:
+            self.teams.setdefault(patch["team"], {}).update(patch)
+        self.team_positions = list(delta["positions"])
+        assert set(self.team_positions) == set(self.teams), "a team row missing or left over"
+        ranks = delta.get("ranks")
+        if ranks is not None:
+            for team, rank in zip(self.team_positions, ranks, strict=True):
+                self.teams[team]["rank"] = rank
 
     async def receive(self, ws: Any, timeout: float = 10.0) -> dict[str, Any]:
         """The next message (applied)."""

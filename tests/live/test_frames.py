@@ -63,3 +63,56 @@ def test_a_table_nothing_moved_in_carries_no_patch_in_either_form() -> None:
 def test_a_frame_gives_the_text_of_the_form_asked_for() -> None:
     frame = Frame(7, "full text", "compact text")
     assert (frame.text(compact=False), frame.text(compact=True)) == ("full text", "compact text")
+
+
+def _team(team: int, rank: int, match_points: float, game_points: float) -> dict[str, Any]:
+    return {"rank": rank, "team": team, "match_points": match_points, "game_points": game_points}
+
+
+def test_a_team_ranking_is_a_second_table_keyed_by_team() -> None:
+    """Three teams level at rank 1; team 3 wins its match 2-0 and leads, team 1 lost it
+    and drops to 3rd: the team rows travel as their own delta, not inside `standings`."""
+    players = [_row(1, 1, 0.0), _row(2, 1, 0.0)]
+    before = {t: _team(t, 1, 0.0, 0.0) for t in (1, 2, 3)}
+    after = {
+        "round": 1,
+        "rows": players,
+        "teams": [_team(3, 1, 2.0, 2.0), _team(2, 2, 0.0, 0.0), _team(1, 3, 0.0, 0.0)],
+        "boards": [{"board": 1, "players": []}],
+    }
+    delta = table_delta(
+        {r["start_number"]: r for r in players},
+        after,
+        "start_number",
+        {"teams": "team"},
+        {"teams": before},
+    )
+    full = delta.message_parts("standings", compact=False)
+    assert full["standings"] == {"round": 1, "rows": [], "boards": [{"board": 1, "players": []}]}
+    assert full["teams"] == {
+        "rows": [
+            {"team": 3, "match_points": 2.0, "game_points": 2.0},
+            {"team": 2, "rank": 2},
+            {"team": 1, "rank": 3},
+        ],
+        "changed": [3, 2, 1],
+        "positions": [3, 2, 1],
+    }
+    compact = delta.message_parts("standings", compact=True)
+    assert compact["teams"] == {
+        "rows": [{"team": 3, "match_points": 2.0, "game_points": 2.0}],
+        "changed": [3],
+        "positions": [3, 2, 1],
+        "ranks": [1, 2, 3],
+    }
+    assert delta.inner["teams"].rows[3] == _team(3, 1, 2.0, 2.0)
+
+
+def test_a_first_team_table_comes_whole_and_a_null_one_stays_in_the_document() -> None:
+    rows, teams = [_row(1, 1, 0.0)], [_team(1, 1, 0.0, 0.0)]
+    inner = {"teams": "team"}
+    first = table_delta(None, {"rows": rows, "teams": teams}, "start_number", inner)
+    assert first.message_parts("standings", compact=True)["teams"]["rows"] == teams
+    individual = table_delta(None, {"rows": rows, "teams": None}, "start_number", inner)
+    parts = individual.message_parts("standings", compact=False)
+    assert parts["standings"]["teams"] is None and "teams" not in parts

@@ -10,7 +10,14 @@ from pydantic import BaseModel, Field
 from service.api.schemas.bridge import BridgeRanking
 from service.api.schemas.standings import StandingsPublic
 
-__all__ = ["BatchMessage", "ErrorMessage", "EventMessage", "PingMessage", "SnapshotMessage"]
+__all__ = [
+    "BatchMessage",
+    "ErrorMessage",
+    "EventMessage",
+    "InnerTableDelta",
+    "PingMessage",
+    "SnapshotMessage",
+]
 
 
 class SnapshotMessage(BaseModel):
@@ -25,6 +32,20 @@ class SnapshotMessage(BaseModel):
     ranking: BridgeRanking | None = Field(default=None, description="Bridge events")
 
 
+class InnerTableDelta(BaseModel):
+    """A table inside the standings diffed like its rows (a team event's `teams`, row id
+    `team`): patches, the ids they change, every id in table order and, with
+    `?delta=compact`, every row's rank in that order. The team rows are left out of the
+    event's `standings`; the client keeps them from the snapshot's `standings.teams`."""
+
+    rows: list[dict[str, Any]] = Field(description="Changed rows as patches; a new row in full")
+    changed: list[int]
+    positions: list[int]
+    ranks: list[int] | None = Field(
+        default=None, description="`?delta=compact` only: every row's rank, in `positions` order"
+    )
+
+
 class EventMessage(BaseModel):
     """One event of the tournament's log, in `seq` order with no gap. The newest event of
     a burst that moves the table also carries the table as a delta: `standings` (or
@@ -32,7 +53,8 @@ class EventMessage(BaseModel):
     that changed; a new row in full), `changed` (the ids of those rows) and `positions`
     (every row id in table order). A feed opened with `?delta=compact` gives the ranks as
     one list instead, `ranks` (every row's rank, in `positions` order), and patches only
-    the rows whose other fields changed."""
+    the rows whose other fields changed. A team event (docs/teams.md) carries its team
+    ranking the same way as a second table, `teams`."""
 
     type: Literal["event"]
     seq: int
@@ -44,6 +66,9 @@ class EventMessage(BaseModel):
     positions: list[int | str] | None = None
     ranks: list[int] | None = Field(
         default=None, description="`?delta=compact` only: every row's rank, in `positions` order"
+    )
+    teams: InnerTableDelta | None = Field(
+        default=None, description="A team event: the team ranking as a delta (`team` ids)"
     )
 
 
