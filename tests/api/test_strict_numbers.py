@@ -6,12 +6,15 @@ file; nothing is stored."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
 import httpx
 import pytest
+from fastapi import FastAPI
 
+from service.api.app import create_app
+from service.config import Settings
 from tests.api.conftest import create_round_robin
 from tests.api.request_bodies import FieldPath as Path
 from tests.api.request_bodies import body_at, json_body_operations, resolve
@@ -39,6 +42,16 @@ def _numbers(
 
 
 OPERATIONS = json_body_operations(_numbers)
+
+
+@pytest.fixture
+async def app(database_url: str) -> AsyncIterator[FastAPI]:
+    """The app with rate limits off: a tournament's settings hold more number fields
+    than an hour's allowance of creation attempts from one client, and every one is
+    tried three ways (the limits are tested on their own)."""
+    application = create_app(Settings(database_url=database_url, rate_limits_enabled=False))
+    async with application.router.lifespan_context(application):
+        yield application
 
 
 def _named(field: str, path: Path) -> bool:

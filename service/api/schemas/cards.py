@@ -5,9 +5,9 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, StrictInt
 
-from service.api.schemas.common import ApiModel
+from service.api.schemas.common import ApiModel, Name
 
 __all__ = ["CardLine", "CardOpponent", "PhoneCards", "PhoneToken", "PlayerCard"]
 
@@ -43,10 +43,10 @@ class PlayerCard(BaseModel):
 class PhoneToken(ApiModel):
     """A player's token, as the start of the tournament (or a rotation) returned it."""
 
-    start_number: int = Field(ge=1, le=100_000)
+    start_number: StrictInt = Field(ge=1, le=100_000)
     token: str = Field(min_length=1, max_length=200)
-    name: str | None = Field(
-        default=None, max_length=200, description="Ignored: lets `player_tokens` be sent as is"
+    name: Name | None = Field(
+        default=None, description="Ignored: lets `player_tokens` be sent as is"
     )
 
 
