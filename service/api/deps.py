@@ -267,6 +267,20 @@ OrganizerWriteDep = Annotated[Write, Depends(get_organizer_write)]
 
 
 @writes_to("tournaments/{tournament_id}")
+@checked_by(_may_organize)
+async def get_organizer_post(access: AccessDep) -> Actor:
+    """The organizer, for a POST that stores nothing but answers with secrets (the
+    phone cards carry players' tokens: docs/phone.md): it waits in the tournament's
+    write queue like every POST under a tournament (the tokens it checks are then the
+    current ones), and a replay of its `Idempotency-Key` answer is checked as an
+    organizer's write is."""
+    return _organizer(access)
+
+
+OrganizerPostDep = Annotated[Actor, Depends(get_organizer_post)]
+
+
+@writes_to("tournaments/{tournament_id}")
 @checked_by(_may_write)
 async def get_locking_write(
     request: Request, tournament_id: TournamentId, credentials: Credentials

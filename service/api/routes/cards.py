@@ -18,14 +18,19 @@ from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import HTMLResponse
 
 from service.api.cards import card_model, cards_html
-from service.api.deps import PageTournamentDep, ReaderDep, SessionDep, TournamentDep
+from service.api.deps import (
+    OrganizerPostDep,
+    PageTournamentDep,
+    SessionDep,
+    TournamentDep,
+)
 from service.api.phone_cards import checked_tokens
 from service.api.schemas.cards import PhoneCards, PlayerCard
 from service.api.security import NO_STORE
 from service.app.offload import run_cpu
 from service.db.cards import card_rows, numbered_players, paired_rounds
 from service.db.player_reads import start_number_of
-from service.errors import Forbidden, InvalidInput, NotFound, Unauthenticated
+from service.errors import InvalidInput, NotFound
 from service.views.cards import build_cards
 
 __all__ = ["MAX_CARDS_PAGE", "MAX_CARD_LINES", "router"]
@@ -115,19 +120,13 @@ async def phone_cards(
     body: PhoneCards,
     request: Request,
     tournament: TournamentDep,
-    reader: ReaderDep,
+    organizer: OrganizerPostDep,
     session: SessionDep,
 ) -> HTMLResponse:
     """The organizer's printable cards of the players listed in `player_tokens` (as the
     start or a token rotation returned them), each with a QR code of the player's result
     page `/me?token=...` (docs/phone.md). Each token must be the player's current one
     (422 naming the entry); nothing is stored, and the page is never cached."""
-    if reader is None:
-        raise Unauthenticated(
-            "send 'Authorization: Bearer <organizer token>'", field="Authorization"
-        )
-    if reader.role != "organizer":
-        raise Forbidden("only the organizer prints cards with tokens", field="Authorization")
     tokens = await checked_tokens(session, tournament.id, body.player_tokens)
     rounds = await paired_rounds(session, tournament.id)
     fits = max(1, MAX_CARD_LINES // max(1, len(rounds)))

@@ -24,6 +24,7 @@ from service.app.import_trf import (
 from service.app.import_trf import (
     import_trf as import_trf_workflow,
 )
+from service.app.offload import run_cpu
 from service.db.player_reads import list_players
 from service.db.tables import TournamentRow
 from service.db.team_reads import (
@@ -143,6 +144,12 @@ async def export_trf(
     return PlainTextResponse(write_trf(doc, ranks=ranks), media_type="text/plain")
 
 
+def _team_file_text(raw: bytes) -> str | None:
+    """The file's text when it is a team file (310 or 013 records), else None."""
+    text = decode_trf(raw)
+    return text if is_team_trf(text) else None
+
+
 def _export_headers(name: str, system: str, config: TournamentConfig) -> list[tuple[str, str]]:
     headers = [(code, name if code == "012" else rest) for code, rest in config.kept_headers]
     if not any(code == "012" for code, _ in headers):
@@ -183,10 +190,10 @@ async def import_trf(
     raw = await request.body()
     if len(raw) > MAX_TRF_BYTES:
         raise InvalidInput(f"the file exceeds {MAX_TRF_BYTES} bytes", field="body")
-    text = decode_trf(raw)
     captains = None
-    if is_team_trf(text):  # a TRF-26 team file: a team tournament (docs/teams.md)
-        teams = await import_team_trf(context.session, text)
+    team_text = await run_cpu(_team_file_text, raw)  # off the loop, as every upload
+    if team_text is not None:  # a TRF-26 team file: a team tournament (docs/teams.md)
+        teams = await import_team_trf(context.session, team_text)
         imported, captains = teams.imported, teams.captain_tokens
     else:
         imported = await import_trf_workflow(context.session, raw, points)
