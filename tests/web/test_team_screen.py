@@ -1,4 +1,4 @@
-"""The team wall screen (docs/scoreboard.md#team-tournaments) as a person sees it, at
+"""The team wall screen (docs/scoreboard.md) as a person sees it, at
 1920x1080 and 1280x720: the team standings (rank, team, MP, GP, tie-breaks) beside the
 round's matches (home – away, the match score from the boards, each board's result when
 there is room). Screenshots at each size, every column inside its panel, team names
