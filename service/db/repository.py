@@ -79,6 +79,10 @@ async def number_players(
     await session.flush()
 
 
+INSERT_CHUNK = 1_000
+"""Rows a multi-row insert of a start list sends in one statement."""
+
+
 async def store_players(
     session: AsyncSession, tournament: TournamentRow, players: Sequence[dict[str, Any]]
 ) -> None:
@@ -89,7 +93,11 @@ async def store_players(
     if players:
         rows = [{**player, "tournament_id": tournament.id} for player in players]
         connection = await session.connection()
-        await connection.execute(PlayerRow.__table__.insert(), rows)  # type: ignore[attr-defined]
+        insert = PlayerRow.__table__.insert()  # type: ignore[attr-defined]
+        for start in range(0, len(rows), INSERT_CHUNK):
+            # one statement per chunk: the loop serves others between them (the bound
+            # parameters of 10,000 rows held it over 100 ms in one go on PostgreSQL)
+            await connection.execute(insert, rows[start : start + INSERT_CHUNK])
 
 
 async def store_round(session: AsyncSession, tournament: TournamentRow, rnd: Round) -> None:
