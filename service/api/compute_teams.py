@@ -9,22 +9,19 @@ are the 310 pairing numbers, player ids the 001 start numbers.
 from __future__ import annotations
 
 from service.api.compute_input import EngineInput, within_size
-from service.api.schemas.common import to_number
+from service.api.compute_standings import TeamRanking, standings_document
 from service.api.schemas.compute import (
     ComputePairingSystem,
-    ComputeStandingRow,
     ComputeStandings,
     ComputeTeamBoard,
     ComputeTeamBye,
     ComputeTeamMatch,
     ComputeTeamPairing,
     ComputeTeamStandingRow,
-    StandingsReading,
 )
 from service.engine.model import Colour
 from service.engine.pairing.team_swiss.model import ColourPreferenceType, PrimaryScore
 from service.engine.scoring.reading import reading_for
-from service.engine.scoring.standings import compute_standings
 from service.engine.teams.draw import TeamPairingSystem, next_team_round
 from service.engine.teams.model import TeamSystem
 from service.engine.teams.ranking import rank_teams
@@ -77,29 +74,13 @@ def team_standings(
     ]
     tournament = doc.players.tournament
     reading = reading_for(tournament, system, doc.players.system)
-    players = list(reading.default_tiebreaks())
-    table = compute_standings(
-        tournament, players, edition=edition, explain=explain, round_robin=reading.round_robin
-    )
-    rows = [
-        ComputeStandingRow(
-            rank=row.rank,
-            id=row.start_number,
-            points=float(row.points),
-            tiebreaks={code: to_number(v) for code, v in row.tiebreaks.items()},
-        )
-        for row in table.rows
-    ]
-    explanation = table.explanation.as_dict() if table.explanation is not None else None
-    return ComputeStandings(
-        tiebreaks=order,
+    return standings_document(
+        tournament,
+        list(reading.default_tiebreaks()),
         edition=edition,
-        reading=StandingsReading.model_validate(reading.as_dict()),
-        rows=rows,
-        explanation=explanation,
-        teams=teams,
-        team_system=event.system.value,
-        player_tiebreaks=players,
+        explain=explain,
+        reading=reading,
+        teams=TeamRanking(teams, order, event.system.value),
     )
 
 

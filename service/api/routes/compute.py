@@ -15,19 +15,17 @@ from fastapi import APIRouter, Query, Request, Response
 from service.api.compute_input import from_body, within_size
 from service.api.compute_offload import compute
 from service.api.compute_ratings import ratings_document
+from service.api.compute_standings import standings_document
 from service.api.compute_teams import is_team_body, team_pairing, team_standings
 from service.api.defaults_route import DefaultsRoute
 from service.api.flampark_documents import schedule_document
 from service.api.observability import observe_pairing
-from service.api.schemas.common import to_number
 from service.api.schemas.compute import (
     ComputePairing,
     ComputePairingSystem,
-    ComputeStandingRow,
     ComputeStandings,
     ComputeTeamPairing,
     PairingOut,
-    StandingsReading,
     TournamentSystem,
     VarmaRequest,
     VarmaResponse,
@@ -38,7 +36,6 @@ from service.app.systems import pair_next, schedule_for
 from service.engine.model import Player
 from service.engine.pairing.varma import varma_draw, varma_sets
 from service.engine.scoring.reading import reading_for
-from service.engine.scoring.standings import compute_standings
 from service.engine.stats import pairing_quality
 from service.engine.systems import PairingName
 from service.errors import InvalidInput
@@ -140,29 +137,8 @@ def _standings(
     order = _codes(tiebreaks) or (body.tiebreaks if body and body.tiebreaks else None)
     order = order or list(reading.default_tiebreaks())
     chosen = edition or (body.edition if body else "2026")
-    table = compute_standings(
-        data.tournament,
-        order,
-        edition=chosen,
-        explain=explain,
-        round_robin=reading.round_robin,
-    )
-    rows = [
-        ComputeStandingRow(
-            rank=row.rank,
-            id=data.ids[row.start_number],
-            points=float(row.points),
-            tiebreaks={code: to_number(v) for code, v in row.tiebreaks.items()},
-        )
-        for row in table.rows
-    ]
-    explanation = table.explanation.as_dict() if table.explanation is not None else None
-    return ComputeStandings(
-        tiebreaks=order,
-        edition=chosen,
-        reading=StandingsReading.model_validate(reading.as_dict()),
-        rows=rows,
-        explanation=explanation,
+    return standings_document(
+        data.tournament, order, edition=chosen, explain=explain, reading=reading, ids=data.ids
     )
 
 
