@@ -138,6 +138,8 @@ class TournamentConfig:
     """Byes an imported TRF file announced for later rounds."""
     kept_headers: tuple[tuple[str, str], ...] = ()
     """The header records of an imported TRF file, verbatim (written back on export)."""
+    kept_audit: tuple[str, ...] = ()
+    """The audit lines of an imported TRF file, verbatim (docs/rules/trf.md#audit-trail)."""
     prizes: PrizeRules | None = None
     """The prize lists and tie rule (docs/rules/prizes.md); None: no prizes set."""
 
@@ -166,6 +168,7 @@ class TournamentConfig:
                 (str(code), str(rest))
                 for code, rest in (settings.get("trf") or {}).get("headers", [])
             ),
+            kept_audit=tuple(str(line) for line in (settings.get("trf") or {}).get("audit", [])),
             prizes=PrizeRules.from_settings(prizes) if (prizes := settings.get("prizes")) else None,
         )
 
