@@ -125,6 +125,7 @@ async def unpair_round(
     """Take back the last round's pairing while none of its results is recorded; the
     tournament stands as it did after the round before (`POST /rounds` pairs it again,
     with the byes and late entries known then)."""
+    await _lock(session, tournament)
     await _open_last_round(session, tournament, number)
     await delete_round(session, tournament.id, number)
     previous = number - 1
@@ -152,8 +153,7 @@ async def _open_round(
     """`_open_last_round`, or, for the round after the last paired one, the checks
     `POST /rounds` makes before pairing it (a running tournament, every result of the
     round before confirmed, rounds left): None, as no player is placed yet."""
-    await lock_tournament(session, tournament.id)
-    await session.refresh(tournament)
+    await _lock(session, tournament)
     last = await last_paired_round(session, tournament.id)
     if number != last + 1:
         return await _open_last_round(session, tournament, number)
@@ -177,6 +177,12 @@ async def _open_round(
     return None
 
 
+async def _lock(session: AsyncSession, tournament: TournamentRow) -> None:
+    """Serialise the tournament's writers, and read its round state under the lock."""
+    await lock_tournament(session, tournament.id)
+    await session.refresh(tournament)
+
+
 def _hand_paired_system(tournament: TournamentRow) -> None:
     """409 unless the tournament's system pairs round by round (a Swiss)."""
     spec = spec_of(tournament.system)
@@ -191,11 +197,9 @@ def _hand_paired_system(tournament: TournamentRow) -> None:
 async def _open_last_round(
     session: AsyncSession, tournament: TournamentRow, number: int
 ) -> set[int]:
-    """Lock, and check that round `number` is the last paired round of a running Swiss
-    tournament and has no result recorded (409 naming the tables that have one); the
-    players the round places (in a game or a bye)."""
-    await lock_tournament(session, tournament.id)
-    await session.refresh(tournament)
+    """Check (the tournament locked) that round `number` is the last paired round of a
+    running Swiss tournament and has no result recorded (409 naming the tables that
+    have one); the players the round places (in a game or a bye)."""
     _hand_paired_system(tournament)
     if tournament.status == TournamentStatus.REGISTRATION:
         raise Conflict("the tournament has not started", field="status")

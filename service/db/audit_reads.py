@@ -51,23 +51,37 @@ NOT_AUDITED = frozenset(
 )
 """Settings whose change steers neither the pairing nor the ranking."""
 
-_READ = (
-    RoundPaired.TYPE,
-    RoundRepaired.TYPE,
-    RoundUnpaired.TYPE,
-    SettingsChanged.TYPE,
-)
+_READ = (RoundRepaired.TYPE, RoundUnpaired.TYPE, SettingsChanged.TYPE)
+"""The events read whole (their payloads are a round's games at most)."""
 
 
 async def audit_entries(session: AsyncSession, tournament: TournamentRow) -> list[AuditEntry]:
-    """The tournament's own audit entries, oldest first."""
-    statement = (
-        select(EventRow.type, EventRow.payload, EventRow.created_at)
+    """The tournament's own audit entries, oldest first. Of the engine's pairings only
+    the round number is read (not their games: a large event's log holds megabytes of
+    them)."""
+    whole = (
+        select(EventRow.seq, EventRow.type, EventRow.payload, EventRow.created_at)
         .where(EventRow.tournament_id == tournament.id, col(EventRow.type).in_(_READ))
         .order_by(col(EventRow.seq))
     )
-    rows = (await session.exec(statement)).all()
-    return entries_of(tournament, ((t, p, c) for t, p, c in rows))
+    paired = (
+        select(EventRow.seq, col(EventRow.payload)["round"].as_integer(), EventRow.created_at)
+        .where(EventRow.tournament_id == tournament.id, EventRow.type == RoundPaired.TYPE)
+        .order_by(col(EventRow.seq))
+    )
+    events = [
+        (seq, kind, payload, when) for seq, kind, payload, when in await _rows(session, whole)
+    ]
+    events += [
+        (seq, RoundPaired.TYPE, {"round": number, "games": [], "byes": []}, when)
+        for seq, number, when in await _rows(session, paired)
+    ]
+    events.sort(key=lambda event: event[0])
+    return entries_of(tournament, ((kind, payload, when) for _, kind, payload, when in events))
+
+
+async def _rows(session: AsyncSession, statement: Any) -> list[Any]:
+    return list((await session.exec(statement)).all())
 
 
 def entries_of(

@@ -30,6 +30,7 @@ __all__ = [
     "ACTIONS",
     "ACTORS",
     "AUDIT_MARK",
+    "MAX_AUDIT_CHARACTERS",
     "MAX_AUDIT_LINES",
     "AuditEntry",
     "AuditRead",
@@ -58,6 +59,11 @@ ACTORS = frozenset({"organizer", "player", "captain", "engine"})
 MAX_AUDIT_LINES = 10_000
 """Audit lines one file may carry (kept verbatim on import); a tournament with a manual
 change every round of 100 rounds writes a few hundred."""
+
+MAX_AUDIT_CHARACTERS = 1_000_000
+"""Characters the kept audit lines may hold together (they are stored with the
+tournament's settings, read with them): a manual pairing of 500 players is a line of
+about 2,500, a hundred of them 250,000."""
 
 _SAFE = "!\"#$&'()*+,-./:;<=>?@[\\]^_`{|}~"
 """Printable ASCII kept as it is in a value (all but the space and `%`)."""
@@ -108,10 +114,12 @@ class AuditRead:
 def read_audit(text: str) -> AuditRead:
     """The `### AUDIT` lines of a TRF file's text, in order. Other comment lines are not
     audit lines (a third-party file's comments are skipped as every reader skips them);
-    a line past `MAX_AUDIT_LINES` is dropped with one warning."""
+    the lines past `MAX_AUDIT_LINES` or `MAX_AUDIT_CHARACTERS` are dropped with one
+    warning."""
     kept: list[str] = []
     entries: list[AuditEntry] = []
     warnings: list[str] = []
+    characters = 0
     for line_no, raw in enumerate(split_lines(normalized_text(text)), 1):
         line = raw.rstrip()
         if line != AUDIT_MARK and not line.startswith(AUDIT_MARK + " "):
@@ -123,9 +131,11 @@ def read_audit(text: str) -> AuditRead:
                 "<time> <actor> <action> key=value ...` is dropped"
             )
             continue
-        if len(kept) == MAX_AUDIT_LINES:
+        characters += len(line)
+        if len(kept) == MAX_AUDIT_LINES or characters > MAX_AUDIT_CHARACTERS:
             warnings.append(
-                f"line {line_no}: more than {MAX_AUDIT_LINES} audit lines; the rest are dropped"
+                f"line {line_no}: more than {MAX_AUDIT_LINES} audit lines or "
+                f"{MAX_AUDIT_CHARACTERS} characters of them; the rest are dropped"
             )
             break
         kept.append(line)

@@ -86,3 +86,16 @@ def test_the_trail_closes_a_file_every_reader_skips() -> None:
     assert write_trf(parse_trf(with_trail)) == write_trf(doc)
     assert len(read_audit(with_trail).entries) == 3
     assert audit_text([], []) == ""
+
+
+def test_a_trail_keeps_at_most_ten_thousand_lines_and_a_million_characters() -> None:
+    line = "### AUDIT 2026-11-29T11:40:02Z organizer unpaired round=2"
+    read = read_audit("\n".join([line] * 10_001))
+    assert len(read.lines) == 10_000
+    assert read.warnings == (
+        "line 10001: more than 10000 audit lines or 1000000 characters of them; the rest "
+        "are dropped",
+    )
+    long = line + " note=" + "x" * 599_937  # 600,000 characters
+    read = read_audit(f"{long}\n{long}\n{line}")
+    assert read.lines == (long,) and read.warnings[0].startswith("line 2: more than")
