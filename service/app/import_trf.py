@@ -124,9 +124,10 @@ def audit_settings(
 ) -> tuple[dict[str, Any], dict[str, Any], list[str]]:
     """What a file's audit trail settles for the tournament made of it
     (docs/rules/trf.md#audit-trail): Swiss options (the initial colour the lot gave,
-    `lot draw=initial-colour`, and the seed of the lots, so that the next rounds draw
-    as the file's tournament would), the tie-breaks of the last `setting name=tiebreaks`
-    line, and warnings for what cannot be applied."""
+    `lot draw=initial-colour`, or the organizer set, `setting name=initial_colour`, and
+    the seed of the lots, so that the next rounds draw as the file's tournament would),
+    the tie-breaks of the last `setting name=tiebreaks` line, and warnings for what
+    cannot be applied."""
     swiss: dict[str, Any] = {}
     settings: dict[str, Any] = {}
     warnings: list[str] = []
@@ -140,6 +141,10 @@ def audit_settings(
             seed = fields.get("seed", "")
             if seed.lstrip("-").isdigit() and abs(int(seed)) < 2**63:
                 swiss["seed"] = int(seed)
+        elif entry.action == "setting" and fields.get("name") == "initial_colour" and lots:
+            colour = fields.get("after", "").strip('"')
+            if colour in ("white", "black"):
+                swiss["initial_colour"] = colour
         elif entry.action == "setting" and fields.get("name") == "tiebreaks":
             codes = _tiebreaks(fields.get("after", ""))
             if codes is False:

@@ -6,10 +6,13 @@ time), and the lots the pairing program drew.
   pairing, `pairing-replaced` when it replaced one), its games in board order, its byes
   and the rules the arbiter was warned of (FIDE C.04.1, C.04.3);
 - `round_unpaired`: `unpaired`;
+- `tournament_created`: `setting` for the tie-breaks (FIDE C.07) and the initial colour
+  the organizer chose at creation, which no record of the export carries (no `before`);
+  not for an imported tournament, whose file's trail says them;
 - `settings_changed`: `setting` per changed setting that steers the pairing or the
-  ranking (tie-breaks, FIDE C.07; a Swiss system's options), values before and after as
-  JSON; the name, schedule, time control, visibility and prizes are left out. Only the
-  organizer changes settings (`PATCH`), so the actor is `organizer`;
+  ranking (tie-breaks; a Swiss system's options), values before and after as JSON; the
+  name, schedule, time control, visibility and prizes are left out. Only the organizer
+  creates a tournament and changes its settings (`PATCH`): the actor is `organizer`;
 - the initial colour (FIDE C.04.2 / C.04.3 E.5; TRF-26 152) when the pairing program
   drew it by lot (`lot draw=initial-colour colour=...`, seeded with `swiss.seed`, else the
   tournament's id), at the time round 1 was first paired; and, for the JCA Swiss with a
@@ -23,7 +26,7 @@ drawn again.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -31,15 +34,18 @@ from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from service.db.event_types import (
+    Event,
+    Imported,
     RoundPaired,
     RoundRepaired,
     RoundUnpaired,
     SettingsChanged,
+    TournamentCreated,
     decode,
 )
 from service.db.loading import initial_colour
 from service.db.tables import EventRow, TournamentRow
-from service.db.tournament_config import config_of
+from service.db.tournament_config import TournamentConfig, config_of
 from service.engine.model import ByeKind, Colour
 from service.engine.systems import SystemName, spec_of
 from service.engine.trf_audit import AuditEntry
@@ -51,7 +57,13 @@ NOT_AUDITED = frozenset(
 )
 """Settings whose change steers neither the pairing nor the ranking."""
 
-_READ = (RoundRepaired.TYPE, RoundUnpaired.TYPE, SettingsChanged.TYPE)
+_READ = (
+    TournamentCreated.TYPE,
+    Imported.TYPE,
+    RoundRepaired.TYPE,
+    RoundUnpaired.TYPE,
+    SettingsChanged.TYPE,
+)
 """The events read whole (their payloads are a round's games at most)."""
 
 
@@ -88,6 +100,7 @@ def entries_of(
     tournament: TournamentRow, events: Iterable[tuple[str, Mapping[str, Any], datetime]]
 ) -> list[AuditEntry]:
     """The entries of a run of events (type, payload, time), oldest first."""
+    decoded = [(decode(kind, payload), when) for kind, payload, when in events]
     config = config_of(tournament)
     swiss = config.swiss
     spec = spec_of(tournament.system)
@@ -100,8 +113,12 @@ def entries_of(
     jca_lots = tournament.system == SystemName.SWISS_JCA and seed is not None
     paired: set[int] = set()
     entries: list[AuditEntry] = []
-    for event_type, payload, when in events:
-        event = decode(event_type, payload)
+    imported = any(isinstance(event, Imported) for event, _ in decoded)
+    for event, when in decoded:
+        if isinstance(event, TournamentCreated) and not imported:
+            entries.extend(_chosen(when, config, _created_tiebreaks(config, decoded)))
+        elif isinstance(event, Imported):
+            paired.update(range(1, event.rounds + 1))
         if isinstance(event, RoundPaired | RoundRepaired) and event.round == 1 and drawn:
             drawn = False  # the lot is drawn once, when round 1 is first paired
             colour = initial_colour(tournament)
@@ -123,6 +140,36 @@ def entries_of(
         elif isinstance(event, SettingsChanged):
             entries.extend(_setting_entries(when, event))
     return entries
+
+
+def _created_tiebreaks(
+    config: TournamentConfig, events: Sequence[tuple[Event, datetime]]
+) -> list[str] | None:
+    """The tie-breaks the tournament was created with: before the first change of them,
+    else as they stand."""
+    for event, _ in events:
+        if isinstance(event, SettingsChanged) and "tiebreaks" in event.before:
+            before = event.before["tiebreaks"]
+            return None if before is None else list(before)
+    return None if config.tiebreaks is None else list(config.tiebreaks)
+
+
+def _chosen(
+    when: datetime, config: TournamentConfig, tiebreaks: list[str] | None
+) -> list[AuditEntry]:
+    """The organizer's choices at creation that steer the pairing or the ranking and no
+    record of the export carries: the tie-breaks, the initial colour (a `setting` line
+    without `before`)."""
+    chosen: list[AuditEntry] = []
+    if tiebreaks is not None:
+        fields = (("name", "tiebreaks"), ("after", _json(tiebreaks)))
+        chosen.append(AuditEntry(when, "organizer", "setting", fields))
+    colour = config.swiss.initial_colour if config.swiss is not None else None
+    if colour is not None:
+        value = "white" if colour is Colour.WHITE else "black"
+        fields = (("name", "initial_colour"), ("after", _json(value)))
+        chosen.append(AuditEntry(when, "organizer", "setting", fields))
+    return chosen
 
 
 def _initial_lot(when: datetime, colour: Colour, seed: int | None, own: str) -> AuditEntry:

@@ -120,26 +120,58 @@ async def test_import_keeps_the_trail_and_the_round_trip_is_byte_identical(
 
 
 async def test_the_imported_tournament_adds_its_own_decisions(client: httpx.AsyncClient) -> None:
-    """After the import, the organizer takes round 2 back: the kept lines, then its own."""
+    """After the import, the organizer replaces round 2 (a round the file paired) and
+    takes it back: the kept lines, then its own."""
     event = await _audited_event(client)
     first = await _export(client, event.id)
     created = await _import(client, first)
     auth = {"Authorization": f"Bearer {created['organizer_token']}"}
+    body = {"games": [{"white": 2, "black": 1}, {"white": 4, "black": 3}], "byes": []}
+    put = await client.put(f"/v1/tournaments/{created['id']}/rounds/2", json=body, headers=auth)
+    assert put.status_code == 200, put.text
     gone = await client.delete(f"/v1/tournaments/{created['id']}/rounds/2", headers=auth)
     assert gone.status_code == 204, gone.text
     after = read_audit(await _export(client, created["id"]))
     assert after.lines[:5] == read_audit(first).lines
-    assert [(e.actor, e.action, e.fields) for e in after.entries[5:]] == [
-        ("organizer", "unpaired", (("round", "2"),))
+    assert [(e.actor, e.action, e.fields[:2]) for e in after.entries[5:]] == [
+        ("organizer", "pairing-replaced", (("round", "2"), ("games", "2-1,4-3"))),
+        ("organizer", "unpaired", (("round", "2"),)),
     ]
 
 
-async def test_a_set_initial_colour_is_no_lot(client: httpx.AsyncClient) -> None:
+async def test_choices_at_creation_and_a_set_colour_is_no_lot(
+    client: httpx.AsyncClient,
+) -> None:
+    """Created with tie-breaks DE, BH and White for the top player: two `setting` lines
+    at the creation time, no lot; a later change of the tie-breaks says what they were.
+    The import applies both choices, and the round trip keeps the bytes."""
     event = await create_round_robin(
-        client, FOUR, system="swiss-dutch", rounds=3, swiss={"initial_colour": "white"}
+        client,
+        FOUR,
+        system="swiss-dutch",
+        rounds=3,
+        swiss={"initial_colour": "white"},
+        tiebreaks=["DE", "BH"],
     )
     assert (await pair(client, event)).status_code == 201
-    assert read_audit(await _export(client, event.id)).lines == ()
+    patched = await client.patch(
+        f"/v1/tournaments/{event.id}", json={"tiebreaks": ["SB"]}, headers=event.auth()
+    )
+    assert patched.status_code == 200
+    text = await _export(client, event.id)
+    created_at = _stamp((await event_log(client, event))[0])
+    assert [line.split(" ", 3)[2:] for line in read_audit(text).lines] == [
+        [created_at, 'organizer setting name=tiebreaks after=["DE","BH"]'],
+        [created_at, 'organizer setting name=initial_colour after="white"'],
+        [
+            _stamp((await event_log(client, event))[-1]),
+            'organizer setting name=tiebreaks before=["DE","BH"] after=["SB"]',
+        ],
+    ]
+    imported = await _import(client, text)
+    assert imported["swiss"]["initial_colour"] == "white"
+    assert imported["tiebreaks"] == ["SB"]
+    assert await _export(client, imported["id"]) == text
 
 
 async def test_jca_colour_lots_name_their_seed(client: httpx.AsyncClient) -> None:
@@ -202,7 +234,8 @@ async def test_hand_pairing_the_next_round(client: httpx.AsyncClient) -> None:
     assert status == "finished"
     assert (await put_round(client, event, 3, [(1, 3), (2, 4)])).status_code == 409
     trail = read_audit(await _export(client, event.id))
-    assert [(e.action, dict(e.fields)["round"]) for e in trail.entries] == [
+    assert trail.entries[0].action == "setting"  # the initial colour chosen at creation
+    assert [(e.action, dict(e.fields)["round"]) for e in trail.entries[1:]] == [
         ("pairing-by-hand", "1"),
         ("pairing-by-hand", "2"),
     ]
