@@ -11,7 +11,7 @@ from typing import Any
 import httpx
 
 from service.db.tables import EventRow
-from service.engine.trf import parse_trf
+from service.engine.trf import parse_trf, rounds_prefix, write_trf
 from service.engine.trf_audit import read_audit
 from tests.api.conftest import Event, create_round_robin
 from tests.api.test_manual_pairing_api import put_round
@@ -239,3 +239,27 @@ async def test_hand_pairing_the_next_round(client: httpx.AsyncClient) -> None:
         ("pairing-by-hand", "1"),
         ("pairing-by-hand", "2"),
     ]
+
+
+async def test_hand_pairing_the_next_round_of_an_imported_file(client: httpx.AsyncClient) -> None:
+    """A file paired to round 3 announcing player 9's absence from round 4 (v0019): the
+    round paired by hand as it was played, player 9 left out, gets that bye."""
+    doc = parse_trf((ORACLE_DUTCH / "v0019.trf").read_text())
+    before = rounds_prefix(doc, 3)
+    assert [(b.player, b.kind.value) for b in before.next_round_byes] == [(9, "zero-point")]
+    created = await _import(client, write_trf(before))
+    played = doc.tournament.rounds[3]
+    body = {
+        "games": [{"white": g.white, "black": g.black} for g in played.games],
+        "byes": [{"player": b.player, "type": b.kind.value} for b in played.byes if b.player != 9],
+    }
+    auth = {"Authorization": f"Bearer {created['organizer_token']}"}
+    made = await client.put(f"/v1/tournaments/{created['id']}/rounds/4", json=body, headers=auth)
+    assert made.status_code == 200, made.text
+    stored = made.json()
+    assert (9, "zero-point") in [(b["player"], b["type"]) for b in stored["byes"]]
+    assert {(g["white"], g["black"]) for g in stored["games"]} == {
+        (g.white, g.black) for g in played.games
+    }
+    # the engine pairs the round as it was played: no quality criterion is worse
+    assert [w for w in stored["warnings"] if w["severity"] != "info"] == []
