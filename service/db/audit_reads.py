@@ -13,7 +13,7 @@ time), and the lots the pairing program drew.
   ranking (tie-breaks; a Swiss system's options), values before and after as JSON; the
   name, schedule, time control, visibility and prizes are left out. Only the organizer
   creates a tournament and changes its settings (`PATCH`): the actor is `organizer`;
-- the initial colour (FIDE C.04.2 / C.04.3 E.5; TRF-26 152) when the pairing program
+- the initial colour (FIDE C.04.2: drawn by lot; TRF-26 152) when the pairing program
   drew it by lot (`lot draw=initial-colour colour=...`, seeded with `swiss.seed`, else the
   tournament's id), at the time round 1 was first paired; and, for the JCA Swiss with a
   seed, the colour lots of each round the engine paired (`lot draw=colours round=N`).
