@@ -2,6 +2,10 @@
 limits, the declared system, the file's points against its results, and what the file
 carried beside the games, then the tournament stored in the file's round state.
 
+The file's audit trail (`### AUDIT` comment lines, docs/rules/trf.md#audit-trail) is
+kept verbatim for the export, and what it settles (a drawn initial colour, the lots'
+seed, changed tie-breaks) is applied.
+
 `read_import` and the functions under it are pure; the workflow (`import_trf`) runs
 `read_import` in the CPU pool (off the event loop: every step is linear in the file),
 then stores the tournament, its players, rounds and `imported` event, and moves it to
@@ -10,6 +14,7 @@ running (finished when every declared round is there and complete).
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any, Literal
@@ -26,15 +31,19 @@ from service.db.tokens import hash_token, new_token
 from service.db.tournament_config import SwissOptions
 from service.engine.lifecycle import LifecycleEvent
 from service.engine.model import Bye, ByeKind, Player, Round
+from service.engine.scoring.tiebreaks.errors import TieBreakError
+from service.engine.scoring.tiebreaks.registry import parse_tiebreak
 from service.engine.systems import SYSTEMS, SystemName, spec_of, system_from_trf
 from service.engine.teams.systems import team_spec_of
 from service.engine.trf import TrfDocument, TrfError, decode_trf, parse_trf, points_mismatches
+from service.engine.trf_audit import AuditRead, read_audit
 from service.errors import InvalidInput
 
 __all__ = [
     "ImportedFile",
     "ImportedTournament",
     "PointsChoice",
+    "audit_settings",
     "decode_trf",
     "export_system",
     "import_points",
@@ -80,22 +89,92 @@ class ImportedFile:
 def read_import(raw: bytes, points: PointsChoice) -> ImportedFile:
     """Decode, read and check a TRF file for import; refusals are `InvalidInput` naming
     the line (and columns). CPU-bound and pure: the route runs it in the CPU pool."""
+    text = decode_trf(raw)
     try:
-        doc = parse_trf(decode_trf(raw))
+        doc = parse_trf(text)
     except TrfError as error:
         raise InvalidInput(str(error), field="body") from None
     validate_limits(doc)
     doc, warnings = reconcile_points(doc, points)
     system, swiss, system_warnings = import_system(doc)
     points_settings, points_warnings = import_points(doc)
+    audit = read_audit(text)
     settings: dict[str, Any] = {"source": "trf", "trf": stored_trf(doc)}
+    if audit.lines:
+        settings["trf"]["audit"] = list(audit.lines)
+    lots, audited, audit_warnings = audit_settings(audit, system)
+    swiss = {**lots, **swiss}  # the file's XXC / 152 first
+    settings.update(audited)
     if swiss:
         settings["swiss"] = swiss
     if points_settings is not None:
         settings["points"] = points_settings
     warnings = system_warnings + warnings + points_warnings + pairing_records(doc)
+    warnings += [*audit.warnings, *audit_warnings]
     players, issued = player_rows(doc)
     return ImportedFile(doc, system, settings, warnings, players, issued)
+
+
+_LOT_SYSTEMS = frozenset(s.name.value for s in SYSTEMS.values() if s.initial_colour_lot)
+"""Systems whose initial colour is drawn by lot when the organizer does not set it."""
+
+
+def audit_settings(
+    audit: AuditRead, system: str
+) -> tuple[dict[str, Any], dict[str, Any], list[str]]:
+    """What a file's audit trail settles for the tournament made of it
+    (docs/rules/trf.md#audit-trail): Swiss options (the initial colour the lot gave,
+    `lot draw=initial-colour`, or the organizer set, `setting name=initial_colour`, and
+    the seed of the lots, so that the next rounds draw as the file's tournament would),
+    the tie-breaks of the last `setting name=tiebreaks` line, and warnings for what
+    cannot be applied."""
+    swiss: dict[str, Any] = {}
+    settings: dict[str, Any] = {}
+    warnings: list[str] = []
+    lots = system in _LOT_SYSTEMS
+    for entry in audit.entries:
+        fields = dict(entry.fields)
+        if entry.action == "lot" and lots:
+            colour = fields.get("colour")
+            if fields.get("draw") == "initial-colour" and colour in ("white", "black"):
+                swiss["initial_colour"] = colour
+            seed = fields.get("seed", "")
+            if seed.lstrip("-").isdigit() and abs(int(seed)) < 2**63:
+                swiss["seed"] = int(seed)
+        elif entry.action == "setting" and fields.get("name") == "initial_colour" and lots:
+            colour = fields.get("after", "").strip('"')
+            if colour in ("white", "black"):
+                swiss["initial_colour"] = colour
+        elif entry.action == "setting" and fields.get("name") == "tiebreaks":
+            codes = _tiebreaks(fields.get("after", ""))
+            if codes is False:
+                settings.pop("tiebreaks", None)
+                warnings.append(
+                    f"audit trail: tie-breaks {fields.get('after', '')!r} are not a list "
+                    "of tie-break codes; the system's default tie-breaks apply"
+                )
+            else:
+                settings["tiebreaks"] = codes
+    return swiss, settings, warnings
+
+
+def _tiebreaks(text: str) -> list[str] | Literal[False] | None:
+    """A `setting name=tiebreaks` value: the codes, None (the system's default), or
+    False when it is not a list of tie-break codes."""
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return False
+    if value is None:
+        return None
+    if not isinstance(value, list) or not all(isinstance(code, str) for code in value):
+        return False
+    try:
+        for code in value:
+            parse_tiebreak(code)
+    except TieBreakError:
+        return False
+    return value
 
 
 def player_rows(doc: TrfDocument) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:

@@ -1,5 +1,6 @@
 """The arbiter in control of a Swiss round's pairing: replace it by hand, or take it
-back, before any of its results is recorded (docs/api.md#manual-pairings).
+back, before any of its results is recorded, or pair the next round by hand instead of
+the engine (docs/api.md#manual-pairings).
 
 A manual pairing must name every present player once (a game or a bye), no unknown or
 withdrawn player (withdrawn players get their zero-point bye as in `pair_round`), and at
@@ -12,7 +13,7 @@ same announced byes. Both writes are events of the log (`round_repaired`,
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -27,6 +28,7 @@ from service.db.game_reads import last_paired_round, round_rows
 from service.db.player_reads import list_players
 from service.db.repository import delete_round, store_round
 from service.db.tables import GameRow, TournamentRow
+from service.db.tournament_config import config_of
 from service.db.tournament_reads import load_engine_tournament
 from service.engine.errors import EngineError
 from service.engine.lifecycle import TournamentStatus
@@ -58,17 +60,28 @@ async def replace_pairing(
     byes: Sequence[tuple[int, str]],
     actor: Actor,
 ) -> ManualPairing:
-    """The workflow: lock, check the round may be replaced and the pairing is whole,
-    pair it with the engine for comparison, store the manual one and its event.
+    """The workflow: lock, check the round may be replaced (or, the round after the last
+    paired one, paired) and the pairing is whole, pair it with the engine for
+    comparison, store the manual one and its event.
     `games`: (white, black); `byes`: (player, bye type); players by start number."""
-    placed = await _open_last_round(session, tournament, number)
+    placed = await _open_round(session, tournament, number)
     engine = await load_engine_tournament(session, tournament)
     before = replace(engine, rounds=tuple(r for r in engine.rounds if r.number < number))
     players = await list_players(session, tournament.id)
     withdrawn = {
         p.start_number for p in players if p.extra.get("withdrawn") and p.start_number is not None
     }
-    manual = _checked_round(number, before, withdrawn, placed - withdrawn, games, byes)
+    kept: dict[int, ByeKind] = {}
+    if placed is None:  # a new round: every player not withdrawn, as POST /rounds pairs
+        kept = {
+            bye.player: bye.kind
+            for bye in config_of(tournament).kept_byes
+            if bye.round == number and bye.player not in withdrawn
+        }
+        placed = {p.start_number for p in before.players} - set(kept)
+    manual = _checked_round(
+        number, before, withdrawn, placed - withdrawn, games, byes, announced=kept
+    )
     announced = [b for b in manual.byes if b.kind is not ByeKind.PAIRING_ALLOCATED]
     spec = spec_of(tournament.system)
     assert spec is not None and spec.pairing_name is not None
@@ -112,6 +125,7 @@ async def unpair_round(
     """Take back the last round's pairing while none of its results is recorded; the
     tournament stands as it did after the round before (`POST /rounds` pairs it again,
     with the byes and late entries known then)."""
+    await _lock(session, tournament)
     await _open_last_round(session, tournament, number)
     await delete_round(session, tournament.id, number)
     previous = number - 1
@@ -133,14 +147,44 @@ def _settle(tournament: TournamentRow, last: int, *, has_games: bool) -> None:
     settle_status(tournament, finished=standing.finished)
 
 
-async def _open_last_round(
+async def _open_round(
     session: AsyncSession, tournament: TournamentRow, number: int
-) -> set[int]:
-    """Lock, and check that round `number` is the last paired round of a running Swiss
-    tournament and has no result recorded (409 naming the tables that have one); the
-    players the round places (in a game or a bye)."""
+) -> set[int] | None:
+    """`_open_last_round`, or, for the round after the last paired one, the checks
+    `POST /rounds` makes before pairing it (a running tournament, every result of the
+    round before confirmed, rounds left): None, as no player is placed yet."""
+    await _lock(session, tournament)
+    last = await last_paired_round(session, tournament.id)
+    if number != last + 1:
+        return await _open_last_round(session, tournament, number)
+    _hand_paired_system(tournament)
+    if tournament.status != TournamentStatus.RUNNING:
+        raise Conflict(
+            f"the tournament is {tournament.status}: no round is paired now", field="status"
+        )
+    if tournament.total_rounds is not None and number > tournament.total_rounds:
+        raise Conflict(f"all {tournament.total_rounds} rounds are paired", field="round_number")
+    if last:
+        games, _ = await round_rows(session, tournament.id, last)
+        open_tables = sorted(g.table_no for g in games if g.status != GameStatus.CONFIRMED)
+        if open_tables:
+            raise Conflict(
+                f"round {last} has results to confirm at tables "
+                + ", ".join(str(t) for t in open_tables),
+                field="round_number",
+                tables=open_tables,
+            )
+    return None
+
+
+async def _lock(session: AsyncSession, tournament: TournamentRow) -> None:
+    """Serialise the tournament's writers, and read its round state under the lock."""
     await lock_tournament(session, tournament.id)
     await session.refresh(tournament)
+
+
+def _hand_paired_system(tournament: TournamentRow) -> None:
+    """409 unless the tournament's system pairs round by round (a Swiss)."""
     spec = spec_of(tournament.system)
     if spec is None or spec.paired_in_advance or spec.pairing_name is None:
         raise Conflict(
@@ -148,6 +192,15 @@ async def _open_last_round(
             "its rounds are not paired by hand",
             field="system",
         )
+
+
+async def _open_last_round(
+    session: AsyncSession, tournament: TournamentRow, number: int
+) -> set[int]:
+    """Check (the tournament locked) that round `number` is the last paired round of a
+    running Swiss tournament and has no result recorded (409 naming the tables that
+    have one); the players the round places (in a game or a bye)."""
+    _hand_paired_system(tournament)
     if tournament.status == TournamentStatus.REGISTRATION:
         raise Conflict("the tournament has not started", field="status")
     last = await last_paired_round(session, tournament.id)
@@ -180,12 +233,15 @@ def _checked_round(
     present: set[int],
     games: Sequence[tuple[int, int]],
     byes: Sequence[tuple[int, str]],
+    *,
+    announced: Mapping[int, ByeKind] | None = None,
 ) -> Round:
     """The manual round, refused (422 naming the entry) unless it names every present
     player once (those the stored round placed, withdrawn ones aside), no unknown or
     withdrawn one, and at most one pairing-allocated bye. Withdrawn players get a
     zero-point bye; a late entry the stored round did not place may be paired, or is
-    absent (a zero-point bye) as it was."""
+    absent (a zero-point bye) as it was. A player left out of a new round whose bye an
+    imported file announced (`announced`) gets that bye."""
     known = {p.start_number for p in before.players}
     seen: dict[int, str] = {}
 
@@ -229,5 +285,8 @@ def _checked_round(
     )
     given = [Bye(number, player, ByeKind(kind)) for player, kind in byes]
     absent = known - set(seen)  # withdrawn, or entered after the round was paired
-    given += [Bye(number, player, ByeKind.ZERO_POINT) for player in sorted(absent)]
+    kinds = announced or {}
+    given += [
+        Bye(number, player, kinds.get(player, ByeKind.ZERO_POINT)) for player in sorted(absent)
+    ]
     return Round(number, paired, tuple(sorted(given, key=lambda b: b.player)))

@@ -11,7 +11,7 @@ on write (a stored value that does not fit is a bug and raises).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
@@ -138,6 +138,9 @@ class TournamentConfig:
     """Byes an imported TRF file announced for later rounds."""
     kept_headers: tuple[tuple[str, str], ...] = ()
     """The header records of an imported TRF file, verbatim (written back on export)."""
+    kept_audit: Sequence[str] = ()
+    """The audit lines of an imported TRF file, verbatim (docs/rules/trf.md#audit-trail):
+    the stored list itself, not a copy (a file keeps up to 10,000 lines)."""
     prizes: PrizeRules | None = None
     """The prize lists and tie rule (docs/rules/prizes.md); None: no prizes set."""
 
@@ -166,6 +169,7 @@ class TournamentConfig:
                 (str(code), str(rest))
                 for code, rest in (settings.get("trf") or {}).get("headers", [])
             ),
+            kept_audit=(settings.get("trf") or {}).get("audit", ()),
             prizes=PrizeRules.from_settings(prizes) if (prizes := settings.get("prizes")) else None,
         )
 

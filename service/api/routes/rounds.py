@@ -237,7 +237,9 @@ async def pair_by_hand(
     body: ManualPairingRequest, write: OrganizerWriteDep, round_number: int = RoundNumber
 ) -> ManualRound:
     """Replace the last round's pairing by hand (organizer) before any of its results
-    is recorded (409 once one is). Every present player once, in a game or a bye;
+    is recorded (409 once one is), or pair the next round by hand once the last one's
+    results are confirmed (as `POST /rounds` would). Every present player once, in a
+    game or a bye;
     withdrawn players are left out (they get a zero-point bye); boards follow the list.
     Nothing is refused for breaking a pairing rule: the answer lists `warnings` by
     severity ("error": an absolute rule of C.04.1 such as a rematch; "warning": a FIDE

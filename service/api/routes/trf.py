@@ -25,6 +25,7 @@ from service.app.import_trf import (
     import_trf as import_trf_workflow,
 )
 from service.app.offload import run_cpu
+from service.db.audit_reads import audit_entries
 from service.db.player_reads import list_players
 from service.db.tables import TournamentRow
 from service.db.team_reads import (
@@ -39,6 +40,7 @@ from service.db.tournament_reads import load_engine_tournament
 from service.engine.model import Bye
 from service.engine.teams.trf import TeamTrfDocument, is_team_trf, write_team_trf
 from service.engine.trf import TrfDocument, decode_trf, write_trf
+from service.engine.trf_audit import audit_text
 from service.errors import InvalidInput
 
 router = APIRouter(tags=["trf"])
@@ -79,7 +81,10 @@ async def export_trf(
     (012 is the current name; 092 the tournament's system when it was not imported),
     players with title and birth date, rounds, confirmed results, ranks. Readers who may
     not see personal data get the 001 records with sex, federation, FIDE id and birth
-    date left blank (name, title, rating, points, rank and the games stay)."""
+    date left blank (name, title, rating, points, rank and the games stay). The file
+    closes with the audit trail, TRF-26 comment lines: manual pairings, unpairings,
+    changed tie-breaks and pairing settings, drawn lots, with who and when
+    (docs/rules/trf.md#audit-trail)."""
     engine_view = await load_engine_tournament(session, tournament)
     if is_team_event(tournament):
         engine_view = replace(
@@ -141,7 +146,8 @@ async def export_trf(
         }
         text = write_team_trf(TeamTrfDocument(event, doc), ranks=team_ranks)
         return PlainTextResponse(text, media_type="text/plain")
-    return PlainTextResponse(write_trf(doc, ranks=ranks), media_type="text/plain")
+    trail = audit_text(config.kept_audit, await audit_entries(session, tournament))
+    return PlainTextResponse(write_trf(doc, ranks=ranks) + trail, media_type="text/plain")
 
 
 def _team_file_text(raw: bytes) -> str | None:
