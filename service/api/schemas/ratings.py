@@ -10,10 +10,18 @@ from pydantic import BaseModel, Field, StrictBool, StrictInt
 from service.api.schemas.compute import ComputePlayer, ComputeTournament, PlayerId
 
 __all__ = [
+    "EVENT_FORMAT_FIELD",
+    "EVENT_KIND_FIELD",
+    "HOST_FEDERATION_FIELD",
     "ComputeRatings",
+    "EventFormat",
+    "EventKind",
+    "ForecastOut",
     "InitialRatingOut",
     "NormConditionOut",
+    "NormOptionOut",
     "NormOut",
+    "OpponentNeeded",
     "RatingsPlayer",
     "RatingsRow",
     "RatingsTournament",
@@ -41,8 +49,39 @@ class RatingsPlayer(ComputePlayer):
     )
 
 
+EventKind = Literal[
+    "ordinary",
+    "national-championship",
+    "national-team-championship",
+    "zonal",
+    "team-championship",
+    "world-cup",
+]
+EventFormat = Literal["swiss", "round-robin", "double-round-robin"]
+EVENT_KIND_FIELD = (
+    "What FIDE B.01 distinguishes for norms: ordinary (default), national-championship "
+    "(final stage, 1.4.3a), national-team-championship (1.4.3b), zonal (zonal or sub-zonal, "
+    "1.4.3c), team-championship (World/Continental Team or Club Championship, 1.4.1b), "
+    "world-cup (1.4.1b)."
+)
+EVENT_FORMAT_FIELD = (
+    "swiss, round-robin or double-round-robin, for the norm rules (1.4.1e, 1.4.2b, 1.4.3d, "
+    "1.4.5); default: the tournament's system when it names one."
+)
+HOST_FEDERATION_FIELD = (
+    "The federation that registered the event (1.4.3a-b: its players are exempt from the "
+    "federation rules; 1.4.3d counts the others); a TRF file's 032 otherwise."
+)
+
+
 class RatingsTournament(ComputeTournament):
     """A whole tournament whose ratings are computed (nothing is stored)."""
+
+    event_kind: EventKind = Field(default="ordinary", description=EVENT_KIND_FIELD)
+    event_format: EventFormat | None = Field(default=None, description=EVENT_FORMAT_FIELD)
+    host_federation: str | None = Field(
+        default=None, pattern=r"^[A-Za-z]{3}$", description=HOST_FEDERATION_FIELD
+    )
 
     players: list[RatingsPlayer] = Field(min_length=1, max_length=20_000)  # type: ignore[assignment]
     year: StrictInt | None = Field(
@@ -72,6 +111,42 @@ class NormConditionOut(BaseModel):
     required: str
     met: bool | None = Field(description="Null when the input lacks what it needs.")
     missing: list[str]
+    exempt: str | None = Field(
+        default=None, description="The article waiving the condition (B.01 1.4.3a-d), if any."
+    )
+
+
+class OpponentNeeded(BaseModel):
+    """What an opponent not yet known must be for the result to give the norm."""
+
+    min_rating: int | None = Field(description="Null: any rating, unrated included (1400).")
+    titles: list[str] | None = Field(description="One of these titles; null: none needed.")
+    new_federation: bool = Field(
+        description="From a federation neither the player's nor one met so far."
+    )
+    federations_excluded: list[str] = Field(description="Federations the opponent must not be of.")
+
+
+class NormOptionOut(BaseModel):
+    """A last-round result that gives the norm."""
+
+    result: Literal["win", "draw", "loss"]
+    against: OpponentNeeded | None = Field(
+        description="Null: the paired opponent, or any opponent."
+    )
+
+
+class ForecastOut(BaseModel):
+    """The norm's last round, while one round is left (docs/rules/ratings.md)."""
+
+    round: int
+    opponent: PlayerId | None = Field(description="The paired opponent; null while unpaired.")
+    status: Literal["secured", "open", "out-of-reach", "unknown"]
+    needs: Literal["win", "draw", "loss"] | None = Field(
+        description="The least result that gives the norm (against `against`)."
+    )
+    against: OpponentNeeded | None
+    options: list[NormOptionOut] = Field(description="Every result that gives it.")
 
 
 class NormOut(BaseModel):
@@ -80,6 +155,9 @@ class NormOut(BaseModel):
     title: Literal["GM", "IM", "WGM", "WIM"]
     met: bool | None
     conditions: list[NormConditionOut]
+    forecast: ForecastOut | None = Field(
+        default=None, description="With one round left: what it needs (null otherwise)."
+    )
 
 
 class RatingsRow(BaseModel):

@@ -16,6 +16,7 @@ __all__ = [
     "SWISS_TITLED",
     "NormSettings",
     "credited_rounds",
+    "format_of_system",
     "last_round_forfeit",
     "norm_event",
     "swiss_exemption",
@@ -133,3 +134,17 @@ def last_round_forfeit(entries: list[PlayerRound], last_round: int | None) -> in
         if entry.round == last_round and entry.outcome is Outcome.FORFEIT_WIN:
             return entry.opponent
     return None
+
+
+_SYSTEM_FORMATS = {
+    "swiss-dutch": "swiss",
+    "swiss-jca": "swiss",
+    "round-robin": "round-robin",
+    "double-round-robin": "double-round-robin",
+}
+
+
+def format_of_system(system: str | None) -> str | None:
+    """The norm format of a tournament system's name (docs/rules/ratings.md#norms);
+    None for a system that is none of B.01 1.4.2e's formats read here."""
+    return _SYSTEM_FORMATS.get(system or "")
