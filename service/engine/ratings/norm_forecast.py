@@ -100,6 +100,15 @@ def forecast_norm(
         # 1.4.1e: outside predetermined pairings, later games may be left out.
         every = tuple(Option(r, None) for r, _ in RESULTS)
         return Forecast(last_round, number, "secured", "loss", every)
+    facets: _Facets | None = None
+    if opponent is None:
+        # The best last game there is (a win against a 2900 of the norm's title and of
+        # a new federation) decides for every result when it fails.
+        best = NormOpponent(HIGHEST, title, _NEW, 2)
+        top = check_norm(title, federation, [*opponents, best], event=event, credited=credited)
+        if top.met is False:
+            return Forecast(last_round, None, "out-of-reach", None, ())
+        facets = _facets(title, federation, opponents, event, credited)
     options: list[Option] = []
     undecided = False
     for result, halves in RESULTS:
@@ -111,7 +120,10 @@ def forecast_norm(
             ).met
             option = Option(result, None) if met else None
         else:
-            option, met = _unknown(title, federation, opponents, event, credited, result, halves)
+            assert facets is not None
+            option, met = _unknown(
+                title, federation, opponents, event, credited, facets, result, halves
+            )
         undecided = undecided or met is None
         if option is not None:
             options.append(option)
@@ -129,20 +141,33 @@ def _part(check: NormCheck, names: Callable[[str], bool]) -> bool | None:
     return verdict([c for c in check.conditions if names(c.name)])
 
 
-def _unknown(
+@dataclass(frozen=True, slots=True)
+class _Facets:
+    """The federations and titles of an unknown opponent that do it (whatever the
+    result: neither part reads the score)."""
+
+    federations: dict[str, bool | None]
+    titles: dict[str | None, bool | None]
+    best_federation: str
+
+    def verdict(self) -> bool | None:
+        return verdict(
+            [
+                Condition("", None, "", _any(list(self.federations.values()))),
+                Condition("", None, "", _any(list(self.titles.values()))),
+            ]
+        )
+
+
+def _facets(
     title: str,
     federation: str | None,
     opponents: list[NormOpponent],
     event: NormEvent,
     credited: int,
-    result: str,
-    halves: int,
-) -> tuple[Option | None, bool | None]:
-    """One result against an opponent not yet known: the option, if any, and whether
-    it was decided (None: facts missing)."""
-
-    def trial(rating: int, holds: str | None, fed: str) -> NormCheck:
-        extra = NormOpponent(rating, holds, fed, halves)
+) -> _Facets:
+    def trial(holds: str | None, fed: str) -> NormCheck:
+        extra = NormOpponent(HIGHEST, holds, fed, 2)
         return check_norm(title, federation, [*opponents, extra], event=event, credited=credited)
 
     met_feds = sorted(
@@ -150,29 +175,49 @@ def _unknown(
         - {NO_FEDERATION, "", (federation or "").upper()}
     )
     candidates = ([federation.upper()] if federation else []) + met_feds + [_NEW]
-    fed_ok = {c: _part(trial(HIGHEST, title, c), _FEDERATION.__contains__) for c in candidates}
+    fed_ok = {c: _part(trial(title, c), _FEDERATION.__contains__) for c in candidates}
     good = [c for c, ok in fed_ok.items() if ok]
-    best_fed = good[0] if good else _NEW
+    best = good[0] if good else _NEW
     title_ok = {
-        holds: _part(trial(HIGHEST, holds, best_fed), _is_title_condition)
-        for holds in (None, "FM", title)
+        holds: _part(trial(holds, best), _is_title_condition) for holds in (None, "FM", title)
     }
+    return _Facets(fed_ok, title_ok, best)
+
+
+def _unknown(
+    title: str,
+    federation: str | None,
+    opponents: list[NormOpponent],
+    event: NormEvent,
+    credited: int,
+    facets: _Facets,
+    result: str,
+    halves: int,
+) -> tuple[Option | None, bool | None]:
+    """One result against an opponent not yet known: the option, if any, and whether
+    it was decided (None: facts missing)."""
+
+    def trial(rating: int) -> NormCheck:
+        extra = NormOpponent(rating, title, facets.best_federation, halves)
+        return check_norm(title, federation, [*opponents, extra], event=event, credited=credited)
+
+    top = trial(HIGHEST)
     rest = _part(
-        trial(HIGHEST, title, best_fed),
-        lambda n: n not in _FEDERATION and n not in _RATING and not _is_title_condition(n),
+        top, lambda n: n not in _FEDERATION and n not in _RATING and not _is_title_condition(n)
     )
-    rating_ok = _part(trial(HIGHEST, title, best_fed), _RATING.__contains__)
-    decided = [_any(list(fed_ok.values())), _any(list(title_ok.values())), rest, rating_ok]
+    decided = [facets.verdict(), rest, _part(top, _RATING.__contains__)]
     met = verdict([Condition("", None, "", d) for d in decided])
     if met is not True:
         return None, met
-    lowest = _lowest_rating(lambda r: _part(trial(r, title, best_fed), _RATING.__contains__))
+    lowest = _lowest_rating(lambda r: _part(trial(r), _RATING.__contains__))
     titles: tuple[str, ...] | None = None
-    if not title_ok[None]:
-        titles = tuple(sorted(TITLE_HOLDERS)) if title_ok["FM"] else tuple(sorted(RANKS[title]))
-    known = [c for c in candidates if c != _NEW]
-    new_needed = not any(fed_ok[c] for c in known)
-    excluded = () if new_needed else tuple(c for c in known if not fed_ok[c])
+    if not facets.titles[None]:
+        titles = (
+            tuple(sorted(TITLE_HOLDERS)) if facets.titles["FM"] else tuple(sorted(RANKS[title]))
+        )
+    known = [c for c in facets.federations if c != _NEW]
+    new_needed = not any(facets.federations[c] for c in known)
+    excluded = () if new_needed else tuple(c for c in known if not facets.federations[c])
     if lowest is None and titles is None and not new_needed and not excluded:
         return Option(result, None), True
     return Option(result, Requirement(lowest, titles, new_needed, excluded)), True

@@ -28,7 +28,7 @@ name what is missing instead of answering met or not."""
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from service.engine.ratings.performance import ADJUSTED_FLOOR, norm_performance
 
@@ -280,11 +280,11 @@ def _federations(
     missing = (("federation",) if not federation else ()) + (
         ("opponents' federation",) if unknown else ()
     )
-    if waived:
-        conditions = [Condition(n, None, r, True) for n, r in zip(names, required, strict=True)]
-        if missing:
-            return [replace(c, exempt=waived) for c in conditions]
-    elif missing or undecided:
+    if waived and missing:
+        return [
+            Condition(n, None, r, True, exempt=waived) for n, r in zip(names, required, strict=True)
+        ]
+    if not waived and (missing or undecided):
         every = tuple(dict.fromkeys(undecided + missing))
         return [Condition(n, None, r, None, every) for n, r in zip(names, required, strict=True)]
     feds = Counter((o.federation or "").upper() for o in opponents)
@@ -292,11 +292,10 @@ def _federations(
     own = feds.get((federation or "").upper(), 0)
     others = len([f for f in feds if f != (federation or "").upper()])
     largest = max(feds.values(), default=0)
-    conditions = [
-        Condition(names[0], others, required[0], others >= 2),
-        Condition(names[1], own, required[1], 5 * own <= 3 * count),
-        Condition(names[2], largest, required[2], 3 * largest <= 2 * count),
+    verdicts = (others >= 2, 5 * own <= 3 * count, 3 * largest <= 2 * count)
+    return [
+        Condition(name, value, need, True if waived else ok, exempt=waived)
+        for name, value, need, ok in zip(
+            names, (others, own, largest), required, verdicts, strict=True
+        )
     ]
-    if waived:
-        return [replace(c, met=True, exempt=waived) for c in conditions]
-    return conditions
