@@ -155,3 +155,40 @@ async def test_norms_of_a_stored_tournament_before_its_last_round(
         f"/v1/tournaments/{event.id}/ratings", headers=event.auth(), params={"event_kind": "x"}
     )
     assert bad.status_code == 422
+
+
+async def test_the_norms_setting_of_a_stored_tournament(client: httpx.AsyncClient) -> None:
+    """`PATCH` `norms`: a national championship of GER exempts Ann (GER) from 1.4.3 and
+    1.4.4 (B.01 1.4.3a); the tournament shows the setting; the query overrides it; a bad
+    kind is a 422 naming it, nothing stored."""
+    event = await _played(client)
+    bad = await client.patch(
+        f"/v1/tournaments/{event.id}",
+        json={"norms": {"event_kind": "open"}},
+        headers=event.auth(),
+    )
+    assert bad.status_code == 422
+    assert "event_kind" in bad.text
+    changed = await client.patch(
+        f"/v1/tournaments/{event.id}",
+        json={"norms": {"event_kind": "national-championship", "host_federation": "ger"}},
+        headers=event.auth(),
+    )
+    assert changed.status_code == 200, changed.text
+    assert changed.json()["norms"] == {
+        "event_kind": "national-championship",
+        "event_format": None,
+        "host_federation": "ger",
+    }
+    response = await client.get(f"/v1/tournaments/{event.id}/ratings", headers=event.auth())
+    ann = response.json()["players"][0]
+    own = next(c for c in ann["norms"][0]["conditions"] if c["name"] == "own_federation")
+    assert own["exempt"] == "1.4.3a national championship"
+    response = await client.get(
+        f"/v1/tournaments/{event.id}/ratings",
+        headers=event.auth(),
+        params={"event_kind": "ordinary"},
+    )
+    ann = response.json()["players"][0]
+    own = next(c for c in ann["norms"][0]["conditions"] if c["name"] == "own_federation")
+    assert own["exempt"] is None

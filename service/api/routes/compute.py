@@ -33,14 +33,14 @@ from service.api.schemas.compute import (
     VarmaResponse,
 )
 from service.api.schemas.flampark import ScheduleRequest, ScheduleResponse
-from service.api.schemas.ratings import (
+from service.api.schemas.norms import (
     EVENT_FORMAT_FIELD,
     EVENT_KIND_FIELD,
     HOST_FEDERATION_FIELD,
-    ComputeRatings,
     EventFormat,
     EventKind,
 )
+from service.api.schemas.ratings import ComputeRatings
 from service.app.systems import pair_next, schedule_for
 from service.engine.model import Player
 from service.engine.pairing.varma import varma_draw, varma_sets

@@ -8,14 +8,16 @@ from typing import Literal
 from pydantic import BaseModel, Field, StrictBool, StrictInt
 
 from service.api.schemas.compute import ComputePlayer, ComputeTournament, PlayerId
+from service.api.schemas.norms import (
+    EVENT_FORMAT_FIELD,
+    EVENT_KIND_FIELD,
+    HOST_FEDERATION_FIELD,
+    EventFormat,
+    EventKind,
+)
 
 __all__ = [
-    "EVENT_FORMAT_FIELD",
-    "EVENT_KIND_FIELD",
-    "HOST_FEDERATION_FIELD",
     "ComputeRatings",
-    "EventFormat",
-    "EventKind",
     "ForecastOut",
     "InitialRatingOut",
     "NormConditionOut",
@@ -47,31 +49,6 @@ class RatingsPlayer(ComputePlayer):
     sex: Literal["m", "w"] | None = Field(
         default=None, description="m or w, as in TRF; a man is not checked for WGM/WIM norms."
     )
-
-
-EventKind = Literal[
-    "ordinary",
-    "national-championship",
-    "national-team-championship",
-    "zonal",
-    "team-championship",
-    "world-cup",
-]
-EventFormat = Literal["swiss", "round-robin", "double-round-robin"]
-EVENT_KIND_FIELD = (
-    "What FIDE B.01 distinguishes for norms: ordinary (default), national-championship "
-    "(final stage, 1.4.3a), national-team-championship (1.4.3b), zonal (zonal or sub-zonal, "
-    "1.4.3c), team-championship (World/Continental Team or Club Championship, 1.4.1b), "
-    "world-cup (1.4.1b)."
-)
-EVENT_FORMAT_FIELD = (
-    "swiss, round-robin or double-round-robin, for the norm rules (1.4.1e, 1.4.2b, 1.4.3d, "
-    "1.4.5); default: the tournament's system when it names one."
-)
-HOST_FEDERATION_FIELD = (
-    "The federation that registered the event (1.4.3a-b: its players are exempt from the "
-    "federation rules; 1.4.3d counts the others); a TRF file's 032 otherwise."
-)
 
 
 class RatingsTournament(ComputeTournament):
