@@ -144,7 +144,11 @@ def ratings_command(args: argparse.Namespace) -> int:
         made = [n.title for n in row.norms if n.met]
         if made:
             note = (note + "; " if note else "") + "norm: " + ", ".join(made)
-        ahead = [_forecast_note(n) for n in row.norms if n.forecast and n.forecast.needs]
+        ahead = [
+            _forecast_note(n)
+            for n in row.norms
+            if n.forecast and (n.forecast.needs or n.forecast.status == "secured")
+        ]
         if ahead:
             note = (note + "; " if note else "") + "; ".join(ahead)
         print(

@@ -4,7 +4,7 @@ opponent of what rating, title and federation."""
 
 from __future__ import annotations
 
-from service.engine.model import Game, GameResult, Player, Round, Tournament
+from service.engine.model import Bye, ByeKind, Game, GameResult, Player, Round, Tournament
 from service.engine.ratings.norm_event import NormSettings
 from service.engine.ratings.norm_forecast import Requirement
 from service.engine.ratings.norm_players import last_round, player_norms
@@ -136,3 +136,17 @@ def test_no_forecast_once_the_last_round_is_played() -> None:
     over = Tournament(players=event.players, rounds=(*event.rounds[:-1], done), total_rounds=9)
     assert final.games[0].result is None
     assert player_norms(over)[1].forecasts == {}
+
+
+def test_a_pairing_allocated_bye_in_the_last_round() -> None:
+    """Round 9 paired (players 2 and 3 still playing), the seeker has the
+    pairing-allocated bye: no game. 1.4.1c: 8 games
+    and the bye in 9 rounds. IM: 5.5/8 = 69 % (dp 141) on Ra 2450 is 2591, five GM/IM:
+    secured. GM: two GMs of 8 (3 needed): out of reach."""
+    event = _event(MIXED)
+    final = Round(9, (Game(9, 2, 3),), (Bye(9, 1, ByeKind.PAIRING_ALLOCATED),))
+    event = Tournament(players=event.players, rounds=(*event.rounds, final), total_rounds=9)
+    norms = player_norms(event)[1]
+    assert norms.checks[1].met is True
+    assert (norms.forecasts["IM"].status, norms.forecasts["IM"].needs) == ("secured", None)
+    assert norms.forecasts["GM"].status == "out-of-reach"
