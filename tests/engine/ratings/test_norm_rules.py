@@ -201,3 +201,17 @@ def test_settings_reach_the_checks() -> None:
     event = _seeker_event(results, 9)
     zonal = player_norms(event, NormSettings(kind="zonal"))[1].checks[0]
     assert _conditions(zonal)["own_federation"][2] == "1.4.3c zonal or sub-zonal tournament"
+
+
+def test_a_qualifying_swiss_exempts_everyone() -> None:
+    """1.4.3d reaches the conditions: nine GER opponents of an ENG player (9 > 2/3 x 9
+    = 6) in a Swiss whose field qualifies; not when the field does not, nor when the
+    format is not a Swiss."""
+    field = _field(["GER"] * 9)
+    exempt = check_norm("GM", "ENG", field, event=NormEvent(format="swiss", swiss_exemption=True))
+    assert exempt.met is True
+    assert _conditions(exempt)["one_federation"][2].startswith("1.4.3d Swiss event")
+    plain = NormEvent(format="swiss", swiss_exemption=False)
+    assert check_norm("GM", "ENG", field, event=plain).met is False
+    robin = NormEvent(format="round-robin", swiss_exemption=True)
+    assert check_norm("GM", "ENG", field, event=robin).met is False
