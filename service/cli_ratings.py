@@ -10,6 +10,7 @@ import sys
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from service.api.schemas.ratings import NormOut
     from service.engine.ratings.event import PlayerFacts
 
 __all__ = ["ratings_command", "ratings_options"]
@@ -37,6 +38,31 @@ def ratings_options(command: argparse.ArgumentParser) -> None:
         default=[],
         metavar="N=yes|no",
         help="whether a published rating of start number N ever reached 2400 (repeat)",
+    )
+    command.add_argument(
+        "--event-kind",
+        choices=(
+            "ordinary",
+            "national-championship",
+            "national-team-championship",
+            "zonal",
+            "team-championship",
+            "world-cup",
+        ),
+        default=None,
+        help="the event's kind for the norm rules (FIDE B.01 1.4.1b, 1.4.3a-c)",
+    )
+    command.add_argument(
+        "--event-format",
+        choices=("swiss", "round-robin", "double-round-robin"),
+        default=None,
+        help="swiss, round-robin or double-round-robin (default: the file's 092/192)",
+    )
+    command.add_argument(
+        "--host-federation",
+        default=None,
+        metavar="FED",
+        help="the federation that registered the event (default: the file's 032)",
     )
     command.add_argument("--format", choices=("text", "json"), default="text")
 
@@ -78,7 +104,7 @@ def _facts(args: argparse.Namespace) -> dict[int, PlayerFacts]:
 def ratings_command(args: argparse.Namespace) -> int:
     """Print the rows (text or JSON)."""
     from service.api.compute_input import EngineInput, trf_document
-    from service.api.compute_ratings import rows_document, trf_year
+    from service.api.compute_ratings import NormQuery, rows_document, trf_norm_settings, trf_year
     from service.engine.trf import decode_trf
 
     with open(args.file, "rb") as file:
@@ -88,7 +114,12 @@ def ratings_command(args: argparse.Namespace) -> int:
     if unknown:
         raise ValueError(f"no player with start number {unknown[0]}")
     data = EngineInput(doc.tournament, {p.start_number: p.start_number for p in players})
-    document = rows_document(data, _facts(args), args.year or trf_year(doc))
+    host = args.host_federation
+    if host is not None and not (len(host) == 3 and host.isalpha()):
+        raise ValueError(f"--host-federation {host!r}: a three-letter federation code")
+    query = NormQuery(args.event_kind, args.event_format, host.upper() if host else None)
+    norms = trf_norm_settings(doc, query)
+    document = rows_document(data, _facts(args), args.year or trf_year(doc), norms)
     if args.format == "json":
         json.dump(document.model_dump(), sys.stdout, indent=2)
         sys.stdout.write("\n")
@@ -110,13 +141,47 @@ def ratings_command(args: argparse.Namespace) -> int:
             note = f"initial {initial.rating}" if initial.rating else initial.status
             if initial.status == "below-floor":
                 note += f" ({initial.computed})"
-        norms = [n.title for n in row.norms if n.met]
-        if norms:
-            note = (note + "; " if note else "") + "norm: " + ", ".join(norms)
+        made = [n.title for n in row.norms if n.met]
+        if made:
+            note = (note + "; " if note else "") + "norm: " + ", ".join(made)
+        ahead = [
+            _forecast_note(n)
+            for n in row.norms
+            if n.forecast and (n.forecast.needs or n.forecast.status == "secured")
+        ]
+        if ahead:
+            note = (note + "; " if note else "") + "; ".join(ahead)
         print(
             f"{number:>4} {names[number][:28]:<28} {row.rating or 0:>4} {k:>3} {row.games:>3} "
             f"{row.score:>5.1f} {expected:>6} {change:>7} {tpr:>5}  {note}"
         )
     year = document.year if document.year is not None else "unknown"
+    if any(n.forecast for row in document.players for n in row.norms):
+        round_ = next(n.forecast.round for r in document.players for n in r.norms if n.forecast)
+        print(f"# round {round_} left: the least result that gives each norm, and against whom")
     print(f"# FIDE B.02 (2024, 400-point rule as amended 2025), B.01 norms; year {year}")
     return 0
+
+
+def _forecast_note(norm: NormOut) -> str:
+    """`GM: win vs >= 2302, GM, not ENG` for a norm's last-round forecast."""
+    forecast = norm.forecast
+    assert forecast is not None
+    if forecast.status == "secured":
+        return f"{norm.title}: secured"
+    text = f"{norm.title}: {forecast.needs}"
+    against = forecast.against
+    if forecast.opponent is not None:
+        return f"{text} vs {forecast.opponent}"
+    if against is None:
+        return text
+    parts = []
+    if against.min_rating is not None:
+        parts.append(f">= {against.min_rating}")
+    if against.titles:
+        parts.append("/".join(against.titles))
+    if against.new_federation:
+        parts.append("new federation")
+    if against.federations_excluded:
+        parts.append("not " + "/".join(against.federations_excluded))
+    return f"{text} vs {', '.join(parts)}"

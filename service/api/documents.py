@@ -53,6 +53,7 @@ async def tournament_public(session: AsyncSession, row: TournamentRow) -> dict[s
         visibility=row.visibility,
         publish_personal_data=config.publish_personal_data,
         prizes=row.settings.get("prizes"),
+        norms=row.settings.get("norms"),
     ).model_dump(mode="json")
 
 

@@ -113,3 +113,82 @@ async def test_csv(client: httpx.AsyncClient) -> None:
     # a reader who may not see personal data does not get the FIDE id
     public = (await client.get(f"/v1/tournaments/{event.id}/ratings.csv")).text
     assert next(csv.DictReader(io.StringIO(public)))["fide_id"] == ""
+
+
+async def test_norms_of_a_stored_tournament_before_its_last_round(
+    client: httpx.AsyncClient,
+) -> None:
+    """The round-robin with rounds 1-2 played and round 3 paired: every norm carries
+    the forecast against the paired opponent; two games and a third to come are far
+    from 9 (B.01 1.4.1a): out of reach. The query's kind reaches the conditions: a
+    zonal waives the federation rules (1.4.3c)."""
+    created = await client.post("/v1/tournaments", json={"name": "Rated", "system": "round-robin"})
+    event = Event(created.json()["id"], created.json()["organizer_token"], {})
+    for player in PLAYERS:
+        await client.post(f"/v1/tournaments/{event.id}/players", json=player, headers=event.auth())
+    await client.post(f"/v1/tournaments/{event.id}/start", headers=event.auth())
+    for n in (1, 2):
+        games = (await client.get(f"/v1/tournaments/{event.id}/rounds/{n}")).json()["games"]
+        for game in games:
+            response = await client.put(
+                f"/v1/tournaments/{event.id}/rounds/{n}/games/{game['table']}/result",
+                json={"result": "1/2-1/2"},
+                headers=event.auth(),
+            )
+            assert response.status_code == 200, response.text
+    last = (await client.get(f"/v1/tournaments/{event.id}/rounds/3")).json()["games"]
+    paired = {g["white"]: g["black"] for g in last} | {g["black"]: g["white"] for g in last}
+    response = await client.get(
+        f"/v1/tournaments/{event.id}/ratings",
+        headers=event.auth(),
+        params={"event_kind": "zonal"},
+    )
+    assert response.status_code == 200, response.text
+    ann = response.json()["players"][0]
+    gm = ann["norms"][0]
+    assert gm["forecast"]["round"] == 3
+    assert gm["forecast"]["opponent"] == paired[1]
+    assert (gm["forecast"]["status"], gm["forecast"]["needs"]) == ("out-of-reach", None)
+    own = next(c for c in gm["conditions"] if c["name"] == "own_federation")
+    assert (own["met"], own["exempt"]) == (True, "1.4.3c zonal or sub-zonal tournament")
+    bad = await client.get(
+        f"/v1/tournaments/{event.id}/ratings", headers=event.auth(), params={"event_kind": "x"}
+    )
+    assert bad.status_code == 422
+
+
+async def test_the_norms_setting_of_a_stored_tournament(client: httpx.AsyncClient) -> None:
+    """`PATCH` `norms`: a national championship of GER exempts Ann (GER) from 1.4.3 and
+    1.4.4 (B.01 1.4.3a); the tournament shows the setting; the query overrides it; a bad
+    kind is a 422 naming it, nothing stored."""
+    event = await _played(client)
+    bad = await client.patch(
+        f"/v1/tournaments/{event.id}",
+        json={"norms": {"event_kind": "open"}},
+        headers=event.auth(),
+    )
+    assert bad.status_code == 422
+    assert "event_kind" in bad.text
+    changed = await client.patch(
+        f"/v1/tournaments/{event.id}",
+        json={"norms": {"event_kind": "national-championship", "host_federation": "ger"}},
+        headers=event.auth(),
+    )
+    assert changed.status_code == 200, changed.text
+    assert changed.json()["norms"] == {
+        "event_kind": "national-championship",
+        "event_format": None,
+        "host_federation": "ger",
+    }
+    response = await client.get(f"/v1/tournaments/{event.id}/ratings", headers=event.auth())
+    ann = response.json()["players"][0]
+    own = next(c for c in ann["norms"][0]["conditions"] if c["name"] == "own_federation")
+    assert own["exempt"] == "1.4.3a national championship"
+    response = await client.get(
+        f"/v1/tournaments/{event.id}/ratings",
+        headers=event.auth(),
+        params={"event_kind": "ordinary"},
+    )
+    ann = response.json()["players"][0]
+    own = next(c for c in ann["norms"][0]["conditions"] if c["name"] == "own_federation")
+    assert own["exempt"] is None

@@ -56,3 +56,34 @@ def test_a_bad_option_is_a_clear_error(capsys: pytest.CaptureFixture[str]) -> No
     assert "--k 'one=20'" in capsys.readouterr().err
     assert main(["ratings", FILE, "--k", "99=20"]) == 2
     assert "no player with start number 99" in capsys.readouterr().err
+
+
+def test_the_last_round_forecast(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """One round of nine left: the seeker (5.5/8 against eight 2450s, two GMs among
+    them) needs a GM in round 9 and a draw against 2671 or more (Ra 2475 + dp 125 for
+    6/9) for the GM norm; the IM norm any result keeps (B.01 1.4.8, docs/rules/ratings.md)."""
+    from service.engine.model import Game, GameResult, Player, Round, Tournament
+    from service.engine.trf import TrfDocument, write_trf
+
+    titles = ["GM", "GM", "IM", "IM", "IM", "FM", None, None]
+    feds = ["GER", "GER", "FRA", "FRA", "ESP", "ESP", "NED", "NED"]
+    results = ["1-0", "1-0", "1-0", "1/2-1/2", "1/2-1/2", "1/2-1/2", "0-1", "1-0"]
+    players = [Player(1, "Seeker, S", 2400, federation="ENG", sex="m")] + [
+        Player(n + 2, f"Opponent, {n}", 2450, federation=fed, title=title)
+        for n, (title, fed) in enumerate(zip(titles, feds, strict=True))
+    ]
+    rounds = tuple(
+        Round(n, (Game(n, 1, n + 1, GameResult(r)),)) for n, r in enumerate(results, start=1)
+    )
+    event = Tournament(players=tuple(players), rounds=rounds, total_rounds=9)
+    trf = tmp_path / "last.trf"
+    trf.write_text(write_trf(TrfDocument(event)))
+    assert main(["ratings", str(trf), "--event-format", "round-robin"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[1].endswith("GM: draw vs >= 2671, GM; IM: secured")
+    assert lines[-2] == "# round 9 left: the least result that gives each norm, and against whom"
+
+
+def test_a_bad_host_federation(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["ratings", FILE, "--host-federation", "EN"]) != 0
+    assert "--host-federation" in capsys.readouterr().err

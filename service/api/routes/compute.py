@@ -14,7 +14,7 @@ from fastapi import APIRouter, Query, Request, Response
 
 from service.api.compute_input import from_body, within_size
 from service.api.compute_offload import compute
-from service.api.compute_ratings import ratings_document
+from service.api.compute_ratings import NormQuery, ratings_document
 from service.api.compute_standings import standings_document
 from service.api.compute_teams import is_team_body, team_pairing, team_standings
 from service.api.defaults_route import DefaultsRoute
@@ -31,6 +31,13 @@ from service.api.schemas.compute import (
     VarmaResponse,
 )
 from service.api.schemas.flampark import ScheduleRequest, ScheduleResponse
+from service.api.schemas.norms import (
+    EVENT_FORMAT_FIELD,
+    EVENT_KIND_FIELD,
+    HOST_FEDERATION_FIELD,
+    EventFormat,
+    EventKind,
+)
 from service.api.schemas.ratings import ComputeRatings
 from service.app.systems import pair_next, schedule_for
 from service.engine.model import Player
@@ -165,15 +172,26 @@ async def ratings(
             "`year`, a TRF file's 042/052 date).",
         ),
     ] = None,
+    event_kind: Annotated[EventKind | None, Query(description=EVENT_KIND_FIELD)] = None,
+    event_format: Annotated[EventFormat | None, Query(description=EVENT_FORMAT_FIELD)] = None,
+    host_federation: Annotated[
+        str | None, Query(pattern=r"^[A-Za-z]{3}$", description=HOST_FEDERATION_FIELD)
+    ] = None,
 ) -> Response:
     """What the event did to each player's FIDE rating (B.02, 2024 rules and the 2025
     amendment of the 400-point rule): rated games, score, expected score, K and the
     change K x (W - We), the TPR, an unrated player's initial rating, and the B.01
-    norm conditions with their figures. A fact a rule needs and the body lacks (K, or
-    the games, 2400 and birth year that decide it) is listed in the player's `missing`
-    and the change is null: never assumed (docs/rules/ratings.md)."""
+    norm conditions with their figures (the exemptions of the event's kind named in
+    `exempt`) and, with one round left, each norm's forecast: the result in that round
+    that gives it and against whom. A fact a rule needs and the body lacks (K, or the
+    games, 2400 and birth year that decide it) is listed in the player's `missing` and
+    the change is null: never assumed (docs/rules/ratings.md). The query's norm
+    settings override the body's."""
     raw, is_json = await _body(request)
-    return await compute(request, ratings_document, raw, is_json, year)
+    query = NormQuery(
+        event_kind, event_format, host_federation.upper() if host_federation else None
+    )
+    return await compute(request, ratings_document, raw, is_json, year, query)
 
 
 @router.post(

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import csv
 import io
+from typing import Annotated
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Query
 from fastapi.responses import Response
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -14,11 +15,19 @@ from service.api.access import TokenHolder, shows_personal_data, without_persona
 from service.api.compute_input import EngineInput
 from service.api.compute_ratings import rows_document
 from service.api.deps import ReaderDep, SessionDep, StateDep, TournamentDep
+from service.api.schemas.norms import (
+    EVENT_FORMAT_FIELD,
+    EVENT_KIND_FIELD,
+    HOST_FEDERATION_FIELD,
+    EventFormat,
+    EventKind,
+)
 from service.api.schemas.ratings import ComputeRatings
 from service.api.state import AppState
 from service.app.offload import run_cpu
 from service.db.tables import TournamentRow
 from service.db.tournament_config import config_of
+from service.engine.ratings.norm_event import NormSettings, format_of_system
 from service.views.prizes import event_year
 from service.views.snapshots import engine_view
 
@@ -44,21 +53,41 @@ async def _report(
     session: AsyncSession,
     state: AppState,
     reader: TokenHolder | None,
+    norms: NormSettings | None = None,
 ) -> tuple[ComputeRatings, dict[int, tuple[str, str]]]:
-    """The rating rows and each player's (name, FIDE id) as the reader may see them."""
+    """The rating rows and each player's (name, FIDE id) as the reader may see them;
+    `norms` (the query's; an empty kind: none given) over the stored `norms` setting,
+    the format defaulting to the tournament system's."""
     event = await engine_view(state.views, session, tournament)
     if not shows_personal_data(tournament, reader):
         event = without_personal_data(event)
     data = EngineInput(event, {p.start_number: p.start_number for p in event.players})
     year = event_year(tournament, config_of(tournament))
-    document = await run_cpu(rows_document, data, {}, year)
+    stored = tournament.settings.get("norms") or {}
+    query = norms or NormSettings(kind="")
+    norms = NormSettings(
+        kind=query.kind or stored.get("event_kind") or "ordinary",
+        format=query.format or stored.get("event_format") or format_of_system(tournament.system),
+        host_federation=query.host_federation
+        or (stored.get("host_federation") or "").upper()
+        or None,
+    )
+    document = await run_cpu(rows_document, data, {}, year, norms)
     names = {p.start_number: (p.name, p.fide_id or "") for p in event.players}
     return document, names
 
 
 @router.get("/ratings", response_model=ComputeRatings)
 async def read_ratings(
-    tournament: TournamentDep, session: SessionDep, state: StateDep, reader: ReaderDep
+    tournament: TournamentDep,
+    session: SessionDep,
+    state: StateDep,
+    reader: ReaderDep,
+    event_kind: Annotated[EventKind | None, Query(description=EVENT_KIND_FIELD)] = None,
+    event_format: Annotated[EventFormat | None, Query(description=EVENT_FORMAT_FIELD)] = None,
+    host_federation: Annotated[
+        str | None, Query(pattern=r"^[A-Za-z]{3}$", description=HOST_FEDERATION_FIELD)
+    ] = None,
 ) -> ComputeRatings:
     """Each player's FIDE rating figures from the confirmed games (FIDE B.02: rated
     games, score, expected score, K, change; B.01 norm figures), as `POST
@@ -66,8 +95,13 @@ async def read_ratings(
     holds no K, games before the event or 2400 history, so K and the change are null
     with those facts under `missing` unless the rules decide K without them. Readers
     who may not see personal data get the figures without sex, federation and birth
-    year (norm federation conditions then unknown)."""
-    document, _ = await _report(tournament, session, state, reader)
+    year (norm federation conditions then unknown). The query names the event's kind,
+    format and host federation for the norm rules (default: the tournament's `norms`
+    setting, the format its system's); with one
+    round left each norm carries its forecast (docs/rules/ratings.md#last-round-forecast)."""
+    host = host_federation.upper() if host_federation else None
+    norms = NormSettings(event_kind or "", event_format, host)
+    document, _ = await _report(tournament, session, state, reader, norms)
     return document
 
 

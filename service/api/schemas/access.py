@@ -8,6 +8,7 @@ from typing import Any, Literal, Self
 from pydantic import AwareDatetime, BaseModel, Field, StrictInt, model_validator
 
 from service.api.schemas.common import ApiModel, Name
+from service.api.schemas.norms import NormSettingsIn
 from service.api.schemas.prizes import PrizeSettings
 from service.api.schemas.tournaments import TimeControl, TournamentPublic, Visibility
 
@@ -30,6 +31,7 @@ SETTINGS_FIELDS = (
     "visibility",
     "publish_personal_data",
     "prizes",
+    "norms",
 )
 """The settings PATCH may change: none of them alters a pairing already made."""
 _REQUIRED = frozenset({"name", "visibility", "publish_personal_data"})
@@ -53,6 +55,11 @@ class TournamentSettingsPatch(ApiModel):
     publish_personal_data: bool | None = None
     prizes: PrizeSettings | None = Field(
         default=None, description="Prize lists and tie rule (docs/rules/prizes.md); null: none."
+    )
+    norms: NormSettingsIn | None = Field(
+        default=None,
+        description="The event's kind, format and host federation for the norm rules "
+        "(docs/rules/ratings.md#the-events-kind); null: an ordinary event, read strictly.",
     )
 
     @model_validator(mode="before")

@@ -8,12 +8,22 @@ from typing import Literal
 from pydantic import BaseModel, Field, StrictBool, StrictInt
 
 from service.api.schemas.compute import ComputePlayer, ComputeTournament, PlayerId
+from service.api.schemas.norms import (
+    EVENT_FORMAT_FIELD,
+    EVENT_KIND_FIELD,
+    HOST_FEDERATION_FIELD,
+    EventFormat,
+    EventKind,
+)
 
 __all__ = [
     "ComputeRatings",
+    "ForecastOut",
     "InitialRatingOut",
     "NormConditionOut",
+    "NormOptionOut",
     "NormOut",
+    "OpponentNeeded",
     "RatingsPlayer",
     "RatingsRow",
     "RatingsTournament",
@@ -44,6 +54,12 @@ class RatingsPlayer(ComputePlayer):
 class RatingsTournament(ComputeTournament):
     """A whole tournament whose ratings are computed (nothing is stored)."""
 
+    event_kind: EventKind = Field(default="ordinary", description=EVENT_KIND_FIELD)
+    event_format: EventFormat | None = Field(default=None, description=EVENT_FORMAT_FIELD)
+    host_federation: str | None = Field(
+        default=None, pattern=r"^[A-Za-z]{3}$", description=HOST_FEDERATION_FIELD
+    )
+
     players: list[RatingsPlayer] = Field(min_length=1, max_length=20_000)  # type: ignore[assignment]
     year: StrictInt | None = Field(
         default=None,
@@ -72,6 +88,42 @@ class NormConditionOut(BaseModel):
     required: str
     met: bool | None = Field(description="Null when the input lacks what it needs.")
     missing: list[str]
+    exempt: str | None = Field(
+        default=None, description="The article waiving the condition (B.01 1.4.3a-d), if any."
+    )
+
+
+class OpponentNeeded(BaseModel):
+    """What an opponent not yet known must be for the result to give the norm."""
+
+    min_rating: int | None = Field(description="Null: any rating, unrated included (1400).")
+    titles: list[str] | None = Field(description="One of these titles; null: none needed.")
+    new_federation: bool = Field(
+        description="From a federation neither the player's nor one met so far."
+    )
+    federations_excluded: list[str] = Field(description="Federations the opponent must not be of.")
+
+
+class NormOptionOut(BaseModel):
+    """A last-round result that gives the norm."""
+
+    result: Literal["win", "draw", "loss"]
+    against: OpponentNeeded | None = Field(
+        description="Null: the paired opponent, or any opponent."
+    )
+
+
+class ForecastOut(BaseModel):
+    """The norm's last round, while one round is left (docs/rules/ratings.md)."""
+
+    round: int
+    opponent: PlayerId | None = Field(description="The paired opponent; null while unpaired.")
+    status: Literal["secured", "open", "out-of-reach", "unknown"]
+    needs: Literal["win", "draw", "loss"] | None = Field(
+        description="The least result that gives the norm (against `against`)."
+    )
+    against: OpponentNeeded | None
+    options: list[NormOptionOut] = Field(description="Every result that gives it.")
 
 
 class NormOut(BaseModel):
@@ -80,6 +132,9 @@ class NormOut(BaseModel):
     title: Literal["GM", "IM", "WGM", "WIM"]
     met: bool | None
     conditions: list[NormConditionOut]
+    forecast: ForecastOut | None = Field(
+        default=None, description="With one round left: what it needs (null otherwise)."
+    )
 
 
 class RatingsRow(BaseModel):

@@ -9,6 +9,7 @@ from typing import Literal, Self
 from pydantic import BaseModel, Field, StrictInt, model_validator
 
 from service.api.schemas.common import ApiModel, Name, PointsSettings
+from service.api.schemas.norms import NormSettingsIn
 from service.api.schemas.prizes import PrizeSettings
 from service.api.schemas.teams import TeamSettings
 from service.db.tables import TournamentStatus
@@ -206,6 +207,7 @@ class TournamentPublic(BaseModel):
     visibility: Visibility = "public"
     publish_personal_data: bool = False
     prizes: PrizeSettings | None = None
+    norms: NormSettingsIn | None = None
 
 
 class TournamentCreated(TournamentPublic):

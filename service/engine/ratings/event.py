@@ -5,7 +5,7 @@ rules and their 2025 amendment; B.01 norm conditions): the engine's answer to
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 
 from service.engine.model import Tournament
@@ -13,7 +13,10 @@ from service.engine.ratings.change import rated_result
 from service.engine.ratings.games import played_games
 from service.engine.ratings.initial import InitialRating, initial_rating
 from service.engine.ratings.k_factor import capped, development_coefficient
-from service.engine.ratings.norms import NormCheck, NormOpponent, check_norms
+from service.engine.ratings.norm_event import NormSettings
+from service.engine.ratings.norm_forecast import Forecast
+from service.engine.ratings.norm_players import player_norms
+from service.engine.ratings.norms import NormCheck
 from service.engine.scoring.tiebreaks.ratings import performance
 
 __all__ = ["PlayerFacts", "RatingRow", "rate_event"]
@@ -56,6 +59,8 @@ class RatingRow:
     missing: tuple[str, ...]
     """Facts the rules needed and the input lacked."""
     norms: tuple[NormCheck, ...]
+    forecasts: Mapping[str, Forecast] = field(default_factory=dict)
+    """The last-round forecast per title, while one round is left."""
 
 
 def rate_event(
@@ -63,28 +68,23 @@ def rate_event(
     facts: Mapping[int, PlayerFacts] | None = None,
     *,
     year: int | None = None,
+    norm_settings: NormSettings | None = None,
 ) -> list[RatingRow]:
     """Every player's row, in start-number order. `facts` by start number; `year`: the
-    event's, for the junior K rule."""
+    event's, for the junior K rule; `norm_settings`: the event's kind, format and host
+    federation for the norm rules."""
     facts = facts or {}
     players = {p.start_number: p for p in tournament.players}
     played = played_games(tournament)
+    norms_of = player_norms(tournament, norm_settings)
     rows = []
     for player in sorted(tournament.players, key=lambda p: p.start_number):
         games = played.get(player.start_number, [])
         rated = [
             (players[g.opponent].rating, g.halves) for g in games if players[g.opponent].rating
         ]
-        opponents = [
-            NormOpponent(
-                players[g.opponent].rating,
-                players[g.opponent].title,
-                players[g.opponent].federation,
-                g.halves,
-            )
-            for g in games
-        ]
-        norms = check_norms(player.federation, opponents, sex=(player.sex or "").lower() or None)
+        norms = norms_of[player.start_number].checks
+        forecasts = norms_of[player.start_number].forecasts
         tpr = performance([r for r, _ in rated], sum(h for _, h in rated))
         score = Fraction(sum(h for _, h in rated), 2)
         if not player.rating:
@@ -102,6 +102,7 @@ def rate_event(
                     initial=initial_rating(rated),
                     missing=(),
                     norms=norms,
+                    forecasts=forecasts,
                 )
             )
             continue
@@ -130,6 +131,7 @@ def rate_event(
                 None,
                 decided.missing,
                 norms,
+                forecasts,
             )
         )
     return rows

@@ -13,9 +13,7 @@ the lowest-rated one of them, and only that one, is counted at the floor
 from __future__ import annotations
 
 from dataclasses import dataclass
-from fractions import Fraction
 
-from service.engine.ratings.initial import round_half_up
 from service.engine.scoring.tiebreaks.fide_tables import dp_for_percent
 
 __all__ = ["ADJUSTED_FLOOR", "UNRATED_AS", "NormPerformance", "norm_performance"]
@@ -45,6 +43,12 @@ def norm_performance(ratings: list[int], halves: int, floor: int) -> NormPerform
     if counted[lowest] < floor:
         counted[lowest] = floor
     count = len(counted)
-    average = round_half_up(Fraction(sum(counted), count))
-    percent = round_half_up(Fraction(100 * halves, 2 * count))
+    average = _nearest(sum(counted), count)
+    percent = _nearest(100 * halves, 2 * count)
     return NormPerformance(average, percent, average + dp_for_percent(percent))
+
+
+def _nearest(numerator: int, denominator: int) -> int:
+    """numerator / denominator (both >= 0, denominator > 0) to the nearest whole
+    number, halves up (1.4.7, 1.4.9)."""
+    return (2 * numerator + denominator) // (2 * denominator)
