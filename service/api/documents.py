@@ -53,6 +53,9 @@ async def tournament_public(session: AsyncSession, row: TournamentRow) -> dict[s
         visibility=row.visibility,
         publish_personal_data=config.publish_personal_data,
         prizes=row.settings.get("prizes"),
+        city=row.settings.get("city"),
+        federation=row.settings.get("federation"),
+        officials=row.settings.get("officials"),
     ).model_dump(mode="json")
 
 

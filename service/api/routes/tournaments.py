@@ -91,10 +91,12 @@ async def change_settings(
 ) -> dict[str, Any]:
     """Change settings that alter no pairing already made (organizer): `name`,
     `schedule`, `tiebreaks`, `time_control`, `visibility`, `publish_personal_data`,
-    `prizes` (docs/rules/prizes.md); any other field is 422 naming it. A change appends
-    a `settings_changed` event with the `before` and `after` values, so live clients see
-    it; a request that changes nothing appends none. Making a tournament private issues
-    its viewer token (in the response, once) unless it has one."""
+    `prizes` (docs/rules/prizes.md), `city`, `federation`, `officials` (the rating
+    report's facts, docs/rules/trf.md#rating-report); any other field is 422 naming it.
+    A change appends a `settings_changed` event with the `before` and `after` values,
+    so live clients see it; a request that changes nothing appends none. Making a
+    tournament private issues its viewer token (in the response, once) unless it has
+    one."""
     session, state, tournament = write.session, write.state, write.tournament
     requested = body.model_dump(mode="json", include=set(body.model_fields_set))
     outcome = await change_settings_workflow(session, tournament, requested)

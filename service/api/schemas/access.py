@@ -8,6 +8,7 @@ from typing import Any, Literal, Self
 from pydantic import AwareDatetime, BaseModel, Field, StrictInt, model_validator
 
 from service.api.schemas.common import ApiModel, Name
+from service.api.schemas.officials import City, Federation, Officials
 from service.api.schemas.prizes import PrizeSettings
 from service.api.schemas.tournaments import TimeControl, TournamentPublic, Visibility
 
@@ -30,6 +31,9 @@ SETTINGS_FIELDS = (
     "visibility",
     "publish_personal_data",
     "prizes",
+    "city",
+    "federation",
+    "officials",
 )
 """The settings PATCH may change: none of them alters a pairing already made."""
 _REQUIRED = frozenset({"name", "visibility", "publish_personal_data"})
@@ -53,6 +57,11 @@ class TournamentSettingsPatch(ApiModel):
     publish_personal_data: bool | None = None
     prizes: PrizeSettings | None = Field(
         default=None, description="Prize lists and tie rule (docs/rules/prizes.md); null: none."
+    )
+    city: City | None = None
+    federation: Federation | None = None
+    officials: Officials | None = Field(
+        default=None, description="The arbiters the rating report names; null: none."
     )
 
     @model_validator(mode="before")
