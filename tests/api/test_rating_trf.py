@@ -32,13 +32,18 @@ REPORT_SETTINGS: dict[str, Any] = {
 }
 
 
-async def _event(client: httpx.AsyncClient, settings: dict[str, Any], rounds: int = 3) -> Event:
+async def _event(
+    client: httpx.AsyncClient,
+    settings: dict[str, Any],
+    rounds: int = 3,
+    players: list[dict[str, Any]] = PLAYERS,
+) -> Event:
     """A four-player round robin with `rounds` rounds' results recorded (White wins)."""
     body = {"name": "Rated", "system": "round-robin", **settings}
     created = await client.post("/v1/tournaments", json=body)
     assert created.status_code == 201, created.text
     event = Event(created.json()["id"], created.json()["organizer_token"], {})
-    for player in PLAYERS:
+    for player in players:
         response = await client.post(
             f"/v1/tournaments/{event.id}/players", json=player, headers=event.auth()
         )
@@ -86,6 +91,27 @@ async def test_the_report_carries_the_rating_officers_records(client: httpx.Asyn
     doc = parse_trf(response.text)
     assert sum(len(r.games) for r in doc.tournament.rounds) == 6
     assert doc.tournament.total_rounds == 3
+
+
+async def test_games_between_unrated_players_are_marked(client: httpx.AsyncClient) -> None:
+    # Cid and Dan unrated: their game is rated for neither, listed in a comment record
+    players = [*PLAYERS[:2], {"name": "Cid"}, {"name": "Dan"}]
+    event = await _event(client, REPORT_SETTINGS, players=players)
+    response = await client.get(f"/v1/tournaments/{event.id}/ratings.trf", headers=event.auth())
+    assert response.status_code == 200, response.text
+    comments = [line for line in response.text.splitlines() if line.startswith("###")]
+    games = [
+        (n, g["white"], g["black"])
+        for n in (1, 2, 3)
+        for g in (await client.get(f"/v1/tournaments/{event.id}/rounds/{n}")).json()["games"]
+        if {g["white"], g["black"]} == {3, 4}
+    ]
+    assert comments == [f"### not rated (both unrated): round {r}, {w} - {b}" for r, w, b in games]
+    assert "072 2" in response.text.splitlines()
+    # a reader who may not see personal data gets the 001 records without FIDE ids
+    public = await client.get(f"/v1/tournaments/{event.id}/ratings.trf")
+    assert public.status_code == 200, public.text
+    assert "1001" in response.text and "1001" not in public.text
 
 
 async def test_missing_facts_are_listed_not_guessed(client: httpx.AsyncClient) -> None:
