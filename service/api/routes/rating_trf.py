@@ -11,6 +11,7 @@ from fastapi.responses import PlainTextResponse
 
 from service.api.deps import ReaderDep, SessionDep, StateDep, TournamentDep
 from service.api.routes.trf import export_document
+from service.app.import_trf import export_system
 from service.db.report_reads import recorded_dates
 from service.db.tournament_config import TournamentConfig, config_of
 from service.engine.model import Tournament
@@ -59,7 +60,7 @@ async def rating_report_trf(
         name=tournament.name,
         city=config.city or _kept(config, "022"),
         federation=config.federation or _kept(config, "032"),
-        system=_kept(doc.headers, "092") or _kept(doc.headers, "192") or tournament.system,
+        system=_kept(doc.headers, "092") or export_system(tournament.system, config.swiss),
         chief_arbiter=config.chief_arbiter or _kept(config, "102"),
         deputy_arbiters=config.deputy_arbiters
         or tuple(rest.strip() for code, rest in config.kept_headers if code == "112"),
@@ -85,7 +86,7 @@ async def rating_report_trf(
     headers += [
         (code, rest)
         for code, rest in doc.headers
-        if code not in REPORT_CODES and code not in written and code != "192"
+        if code not in REPORT_CODES and code not in written
     ]
     if facts.time_control is not None and not any(code == "222" for code, _ in headers):
         headers.append(("222", encoded_time_control(*facts.time_control)))
