@@ -85,3 +85,15 @@ async def test_no_prizes_no_key(server: str, http: httpx.AsyncClient) -> None:
         await _result(http, event, 1, "1-0")
         await board.until(ws, snapshot["seq"] + 1)
         assert "prizes" not in board.events[-1]
+
+
+async def test_the_compact_feed_carries_it_too(server: str, http: httpx.AsyncClient) -> None:
+    event = await create_round_robin(http, FOUR, prizes=PRIZES)
+    url = f"ws://{server}/v1/tournaments/{event.id}/live?delta=compact"
+    async with websockets.connect(url) as ws:
+        board = Follower()
+        snapshot = await board.receive(ws)
+        await _result(http, event, 2, "0-1")
+        await board.until(ws, snapshot["seq"] + 1)
+        assert "ranks" in board.events[-1]  # the compact form
+        assert board.events[-1]["prizes"]["awards"] == await _awards(http, event)
