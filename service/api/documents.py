@@ -54,6 +54,9 @@ async def tournament_public(session: AsyncSession, row: TournamentRow) -> dict[s
         publish_personal_data=config.publish_personal_data,
         prizes=row.settings.get("prizes"),
         norms=row.settings.get("norms"),
+        city=row.settings.get("city"),
+        federation=row.settings.get("federation"),
+        officials=row.settings.get("officials"),
     ).model_dump(mode="json")
 
 

@@ -1,7 +1,8 @@
 """Change a tournament's settings that alter no pairing already made
 (docs/api.md#settings-and-archival): `name`, `schedule`, `tiebreaks`, `time_control`,
 `visibility`, `publish_personal_data`, `prizes` (docs/rules/prizes.md), `norms`
-(docs/rules/ratings.md#the-events-kind).
+(docs/rules/ratings.md#the-events-kind), `city`, `federation`, `officials`
+(docs/rules/trf.md#rating-report).
 
 A change appends one `settings_changed` event with the values before and after, so live
 clients see it; a request that changes nothing appends none. Making a tournament private

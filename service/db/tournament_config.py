@@ -143,6 +143,14 @@ class TournamentConfig:
     the stored list itself, not a copy (a file keeps up to 10,000 lines)."""
     prizes: PrizeRules | None = None
     """The prize lists and tie rule (docs/rules/prizes.md); None: no prizes set."""
+    city: str | None = None
+    """Where the event is played (TRF-26 022); None: not given."""
+    federation: str | None = None
+    """The federation the event is rated by (TRF-26 032); None: not given."""
+    chief_arbiter: str | None = None
+    """TRF-26 102; None: not given."""
+    deputy_arbiters: tuple[str, ...] = ()
+    """TRF-26 112, one record each."""
 
     @classmethod
     def from_settings(cls, settings: Mapping[str, Any]) -> TournamentConfig:
@@ -171,6 +179,10 @@ class TournamentConfig:
             ),
             kept_audit=(settings.get("trf") or {}).get("audit", ()),
             prizes=PrizeRules.from_settings(prizes) if (prizes := settings.get("prizes")) else None,
+            city=settings.get("city"),
+            federation=settings.get("federation"),
+            chief_arbiter=(settings.get("officials") or {}).get("chief_arbiter"),
+            deputy_arbiters=tuple((settings.get("officials") or {}).get("deputy_arbiters", ())),
         )
 
     def options_for(self, key: str | None) -> dict[str, Any]:

@@ -3,7 +3,7 @@
 Every message is a JSON object with a `type`:
 
 - `snapshot`: `seq`, `status`, `round` and the whole table (`standings` for chess,
-  `ranking` for bridge events);
+  `ranking` for bridge events), and `prizes` (the prize list) when prizes are set;
 - `event`: `seq`, `event` (its type), `payload` (as stored in the event log); the newest
   event of a batch that moves the table also carries the table as a delta: the table's
   key holds the document without its rows plus `rows`, the rows that changed given as
@@ -14,7 +14,9 @@ Every message is a JSON object with a `type`:
   changed (one result in a 200-player round-robin moves the rank of most rows: 1.6 KB
   against 7.7 KB); a team event's standings hold a second table, `teams` (keyed by
   `team`): an event leaves it out of `standings` and carries it as its own key, `teams`,
-  with its `rows` (patches), `changed`, `positions` and, compact, `ranks`;
+  with its `rows` (patches), `changed`, `positions` and, compact, `ranks`; the event
+  that moves the table carries `prizes`, the whole prize list, when it changed (null
+  once the prizes are unset);
 - `batch`: `from`, `to` and `frames`, the consecutive `event` messages `from`..`to`
   (a client that fell slightly behind gets them in one message);
 - `ping`: `seq`, the newest seq of the tournament (a heartbeat while nothing happens);
@@ -173,11 +175,24 @@ def event_message(
 
 
 def snapshot_message(
-    seq: int, status: str, current_round: int, key: str, document: dict[str, Any]
+    seq: int,
+    status: str,
+    current_round: int,
+    key: str,
+    document: dict[str, Any],
+    extra: Mapping[str, Any] | None = None,
 ) -> str:
-    """The whole state a client starts from."""
+    """The whole state a client starts from; `extra`: documents beside the table (the
+    prize list, `prizes`)."""
     return encode(
-        {"type": "snapshot", "seq": seq, "status": status, "round": current_round, key: document}
+        {
+            "type": "snapshot",
+            "seq": seq,
+            "status": status,
+            "round": current_round,
+            key: document,
+            **(extra or {}),
+        }
     )
 
 

@@ -35,6 +35,7 @@ from service.live.reader import TableText, Update
 from service.views.bridge_ranking import bridge_ranking_document
 from service.views.cache import ViewCache
 from service.views.events import changes_admission, narrows_view, shown_payload
+from service.views.prizes import prizes_document
 from service.views.snapshots import bring_engine_view_forward, seed_engine_view
 from service.views.standings_table import standings_document
 
@@ -78,6 +79,8 @@ class _Known:
     document: dict[str, Any]
     inner: dict[str, Rows]
     """The inner tables' rows (`TableKind.inner`) by field."""
+    prizes: dict[str, Any] | None = None
+    """The prize list clients hold (None: the tournament has no prizes set)."""
 
 
 _DOCUMENTS = 256
@@ -180,13 +183,21 @@ class Tables:
                 document = await kind.build(views, session, row)
                 whole = table_delta(None, document, kind.row_id, kind.inner)
                 inner = {name: table.rows for name, table in whole.inner.items()}
-                self._known[tournament_id] = _Known(row.last_seq, whole.rows, document, inner)
+                prizes = await _prizes(views, session, row)
+                self._known[tournament_id] = _Known(
+                    row.last_seq, whole.rows, document, inner, prizes
+                )
                 return Update(
                     exists=True,
                     system=row.system,
                     seq=row.last_seq,
                     snapshot=snapshot_message(
-                        row.last_seq, row.status, row.current_round, kind.key, document
+                        row.last_seq,
+                        row.status,
+                        row.current_round,
+                        kind.key,
+                        document,
+                        _prize_part(prizes),
                     ),
                 )
             events = [
@@ -196,6 +207,7 @@ class Tables:
             ]
             moving = [e.seq for e in events if e.type in kind.moving]
             delta = None
+            prize_change: dict[str, Any] = {}
             if moving:
                 # the events just read bring the engine's view forward: not read twice
                 bring_engine_view_forward(views, row, since, events)
@@ -203,6 +215,10 @@ class Tables:
                 delta = table_delta(known.rows, document, kind.row_id, kind.inner, known.inner)
                 known.rows, known.document = delta.rows, document
                 known.inner = {name: table.rows for name, table in delta.inner.items()}
+                prizes = await _prizes(views, session, row)
+                if prizes != known.prizes:
+                    prize_change = {"prizes": prizes}
+                    known.prizes = prizes
             known.seq = row.last_seq
             admission = [e.seq for e in events if changes_admission(e.type, e.payload)]
             personal = config_of(row).publish_personal_data  # one frame for every reader
@@ -213,8 +229,8 @@ class Tables:
                     text = event_message(e.seq, e.type, payload)
                     frames.append(Frame(e.seq, text, text))
                     continue
-                full = delta.message_parts(kind.key, compact=False)
-                compact = delta.message_parts(kind.key, compact=True)
+                full = delta.message_parts(kind.key, compact=False) | prize_change
+                compact = delta.message_parts(kind.key, compact=True) | prize_change
                 frames.append(
                     Frame(
                         e.seq,
@@ -223,7 +239,12 @@ class Tables:
                     )
                 )
             snapshot = snapshot_message(
-                row.last_seq, row.status, row.current_round, kind.key, known.document
+                row.last_seq,
+                row.status,
+                row.current_round,
+                kind.key,
+                known.document,
+                _prize_part(known.prizes),
             )
             return Update(
                 exists=True,
@@ -234,6 +255,23 @@ class Tables:
                 admission_seq=admission[-1] if admission else None,
                 narrowed=any(narrows_view(e.type, e.payload) for e in events),
             )
+
+
+async def _prizes(
+    views: ViewCache, session: AsyncSession, row: TournamentRow
+) -> dict[str, Any] | None:
+    """The prize list of an individual chess tournament with prizes set
+    (docs/live.md#prizes), as `GET /prizes` answers it; `missing` only when the
+    tournament publishes personal data (one frame serves every reader). None otherwise."""
+    config = config_of(row)
+    if row.kind == TournamentKind.BRIDGE or config.prizes is None or config.team is not None:
+        return None
+    return await prizes_document(views, session, row, personal=config.publish_personal_data)
+
+
+def _prize_part(prizes: dict[str, Any] | None) -> dict[str, Any]:
+    """The snapshot's `prizes` key: only for a tournament with prizes set."""
+    return {} if prizes is None else {"prizes": prizes}
 
 
 def create_tables(settings: Settings) -> Tables:

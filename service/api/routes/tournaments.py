@@ -91,8 +91,9 @@ async def change_settings(
 ) -> dict[str, Any]:
     """Change settings that alter no pairing already made (organizer): `name`,
     `schedule`, `tiebreaks`, `time_control`, `visibility`, `publish_personal_data`,
-    `prizes` (docs/rules/prizes.md), `norms` (docs/rules/ratings.md#the-events-kind); any
-    other field is 422 naming it. A change appends
+    `prizes` (docs/rules/prizes.md), `norms` (docs/rules/ratings.md#the-events-kind),
+    `city`, `federation`, `officials` (the rating report's facts,
+    docs/rules/trf.md#rating-report); any other field is 422 naming it. A change appends
     a `settings_changed` event with the `before` and `after` values, so live clients see
     it; a request that changes nothing appends none. Making a tournament private issues
     its viewer token (in the response, once) unless it has one."""

@@ -7,13 +7,16 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request, status
 from fastapi.responses import PlainTextResponse
+from sqlmodel.ext.asyncio.session import AsyncSession
 
-from service.api.access import shows_personal_data, without_personal_data
+from service.api.access import TokenHolder, shows_personal_data, without_personal_data
 from service.api.deps import ReaderDep, SessionDep, StateDep, TournamentDep, WriteContextDep
 from service.api.documents import standings_public, tournament_public
 from service.api.publish import commit_and_publish
+from service.api.schemas.standings import StandingsPublic
 from service.api.schemas.teams import TeamStandingRow
 from service.api.schemas.tournaments import TournamentImported
+from service.api.state import AppState
 from service.api.team_documents import trf_rounds
 from service.app.import_team_trf import import_team_trf
 from service.app.import_trf import (
@@ -85,6 +88,27 @@ async def export_trf(
     closes with the audit trail, TRF-26 comment lines: manual pairings, unpairings,
     changed tie-breaks and pairing settings, drawn lots, with who and when
     (docs/rules/trf.md#audit-trail)."""
+    doc, standings = await export_document(tournament, session, state, reader)
+    ranks = {row.start_number: row.rank for row in standings.rows}
+    if is_team_event(tournament):
+        # TRF-26 team records after the 001 records (docs/teams.md#trf-export-and-import)
+        event = await load_team_event(session, tournament)
+        team_ranks = {
+            line.team: line.rank
+            for line in standings.teams or ()
+            if isinstance(line, TeamStandingRow)
+        }
+        text = write_team_trf(TeamTrfDocument(event, doc), ranks=team_ranks)
+        return PlainTextResponse(text, media_type="text/plain")
+    trail = audit_text(config_of(tournament).kept_audit, await audit_entries(session, tournament))
+    return PlainTextResponse(write_trf(doc, ranks=ranks) + trail, media_type="text/plain")
+
+
+async def export_document(
+    tournament: TournamentRow, session: AsyncSession, state: AppState, reader: TokenHolder | None
+) -> tuple[TrfDocument, StandingsPublic]:
+    """The tournament as a TRF document (players, rounds, results, header records) and
+    its standings, as `reader` may see them (docs/rules/trf.md#kept-and-written-back)."""
     engine_view = await load_engine_tournament(session, tournament)
     if is_team_event(tournament):
         engine_view = replace(
@@ -101,7 +125,6 @@ async def export_trf(
     if not personal:
         engine_view = without_personal_data(engine_view)
     standings = await standings_public(state, session, tournament)
-    ranks = {row.start_number: row.rank for row in standings.rows}
     config = config_of(tournament)
     headers = _export_headers(tournament.name, tournament.system, config)
     if tournament.total_rounds is not None and not any(c in ("XXR", "142") for c, _ in headers):
@@ -136,18 +159,7 @@ async def export_trf(
         },
         rating_zero=frozenset(n for n, e in extras.items() if n and e.get("rating_zero")),
     )
-    if is_team_event(tournament):
-        # TRF-26 team records after the 001 records (docs/teams.md#trf-export-and-import)
-        event = await load_team_event(session, tournament)
-        team_ranks = {
-            line.team: line.rank
-            for line in standings.teams or ()
-            if isinstance(line, TeamStandingRow)
-        }
-        text = write_team_trf(TeamTrfDocument(event, doc), ranks=team_ranks)
-        return PlainTextResponse(text, media_type="text/plain")
-    trail = audit_text(config.kept_audit, await audit_entries(session, tournament))
-    return PlainTextResponse(write_trf(doc, ranks=ranks) + trail, media_type="text/plain")
+    return doc, standings
 
 
 def _team_file_text(raw: bytes) -> str | None:

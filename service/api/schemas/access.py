@@ -9,6 +9,7 @@ from pydantic import AwareDatetime, BaseModel, Field, StrictInt, model_validator
 
 from service.api.schemas.common import ApiModel, Name
 from service.api.schemas.norms import NormSettingsIn
+from service.api.schemas.officials import City, Federation, Officials
 from service.api.schemas.prizes import PrizeSettings
 from service.api.schemas.tournaments import TimeControl, TournamentPublic, Visibility
 
@@ -32,6 +33,9 @@ SETTINGS_FIELDS = (
     "publish_personal_data",
     "prizes",
     "norms",
+    "city",
+    "federation",
+    "officials",
 )
 """The settings PATCH may change: none of them alters a pairing already made."""
 _REQUIRED = frozenset({"name", "visibility", "publish_personal_data"})
@@ -60,6 +64,11 @@ class TournamentSettingsPatch(ApiModel):
         default=None,
         description="The event's kind, format and host federation for the norm rules "
         "(docs/rules/ratings.md#the-events-kind); null: an ordinary event, read strictly.",
+    )
+    city: City | None = None
+    federation: Federation | None = None
+    officials: Officials | None = Field(
+        default=None, description="The arbiters the rating report names; null: none."
     )
 
     @model_validator(mode="before")

@@ -8,6 +8,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from service.api.schemas.bridge import BridgeRanking
+from service.api.schemas.prizes import PrizesPublic
 from service.api.schemas.standings import StandingsPublic
 
 __all__ = [
@@ -30,6 +31,11 @@ class SnapshotMessage(BaseModel):
     round: int = Field(description="The current round")
     standings: StandingsPublic | None = Field(default=None, description="Chess tournaments")
     ranking: BridgeRanking | None = Field(default=None, description="Bridge events")
+    prizes: PrizesPublic | None = Field(
+        default=None,
+        description="An individual chess tournament with prizes set: the prize list as "
+        "`GET /prizes` answers it (`missing` null unless personal data is published)",
+    )
 
 
 class InnerTableDelta(BaseModel):
@@ -54,7 +60,8 @@ class EventMessage(BaseModel):
     (every row id in table order). A feed opened with `?delta=compact` gives the ranks as
     one list instead, `ranks` (every row's rank, in `positions` order), and patches only
     the rows whose other fields changed. A team event (docs/teams.md) carries its team
-    ranking the same way as a second table, `teams`."""
+    ranking the same way as a second table, `teams`. A tournament with prizes set
+    carries its new prize list, `prizes`, on that event when it changed."""
 
     type: Literal["event"]
     seq: int
@@ -69,6 +76,11 @@ class EventMessage(BaseModel):
     )
     teams: InnerTableDelta | None = Field(
         default=None, description="A team event: the team ranking as a delta (`team` ids)"
+    )
+    prizes: PrizesPublic | None = Field(
+        default=None,
+        description="The whole prize list, on the event that moves the table when the list "
+        "changed; present and null once the prizes are unset (absent: unchanged)",
     )
 
 

@@ -10,6 +10,7 @@ from pydantic import BaseModel, Field, StrictInt, model_validator
 
 from service.api.schemas.common import ApiModel, Name, PointsSettings
 from service.api.schemas.norms import NormSettingsIn
+from service.api.schemas.officials import City, Federation, Officials
 from service.api.schemas.prizes import PrizeSettings
 from service.api.schemas.teams import TeamSettings
 from service.db.tables import TournamentStatus
@@ -134,6 +135,11 @@ class TournamentCreate(ApiModel):
     prizes: PrizeSettings | None = Field(
         default=None, description="Prize lists and how ties share them (docs/rules/prizes.md)."
     )
+    city: City | None = None
+    federation: Federation | None = None
+    officials: Officials | None = Field(
+        default=None, description="The arbiters the rating report names (TRF-26 102, 112)."
+    )
 
     @model_validator(mode="after")
     def _check_system_options(self) -> Self:
@@ -208,6 +214,9 @@ class TournamentPublic(BaseModel):
     publish_personal_data: bool = False
     prizes: PrizeSettings | None = None
     norms: NormSettingsIn | None = None
+    city: str | None = None
+    federation: str | None = None
+    officials: Officials | None = None
 
 
 class TournamentCreated(TournamentPublic):
