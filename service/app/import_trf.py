@@ -16,6 +16,7 @@ from typing import Any, Literal
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from service.app.import_swiss_records import swiss_records
 from service.app.lifecycle import move, settle_status
 from service.app.offload import run_cpu
 from service.db.event_types import Imported
@@ -88,12 +89,22 @@ def read_import(raw: bytes, points: PointsChoice) -> ImportedFile:
     doc, warnings = reconcile_points(doc, points)
     system, swiss, system_warnings = import_system(doc)
     points_settings, points_warnings = import_points(doc)
-    settings: dict[str, Any] = {"source": "trf", "trf": stored_trf(doc)}
+    records = swiss_records(doc, system)  # 240/250/260 into the Swiss settings
+    swiss.update(records.settings)
+    announced = {(b["player"], b["round"]) for b in records.settings.get("byes", ())}
+    kept = replace(
+        doc,
+        headers=records.headers,
+        next_round_byes=tuple(
+            b for b in doc.next_round_byes if (b.player, b.round) not in announced
+        ),
+    )
+    settings: dict[str, Any] = {"source": "trf", "trf": stored_trf(kept)}
     if swiss:
         settings["swiss"] = swiss
     if points_settings is not None:
         settings["points"] = points_settings
-    warnings = system_warnings + warnings + points_warnings + pairing_records(doc)
+    warnings = system_warnings + warnings + points_warnings + records.warnings
     players, issued = player_rows(doc)
     return ImportedFile(doc, system, settings, warnings, players, issued)
 
@@ -252,9 +263,10 @@ def import_points(doc: TrfDocument) -> tuple[dict[str, float] | None, list[str]]
 
 
 def pairing_records(doc: TrfDocument) -> list[str]:
-    """Warnings for the records that steer the pairing of later rounds, which a
-    tournament's own pairing does not apply (the compute endpoint and `arbiter pair`
-    do): accelerations (XXA, TRF-26 250) and prohibited pairings (XXP, 260)."""
+    """Warnings for every record that steers the pairing of later rounds (accelerations,
+    XXA and TRF-26 250; prohibited pairings, XXP and 260), as if the tournament's own
+    pairing applied none of them; the import warns only of those its Swiss settings
+    cannot hold (`app.import_swiss_records`)."""
     warnings = []
     if doc.accelerations or doc.accelerations_250:
         warnings.append(

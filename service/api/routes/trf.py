@@ -25,6 +25,7 @@ from service.app.import_trf import (
     import_trf as import_trf_workflow,
 )
 from service.app.offload import run_cpu
+from service.app.swiss_records import swiss_trf_records
 from service.db.player_reads import list_players
 from service.db.tables import TournamentRow
 from service.db.team_reads import (
@@ -79,7 +80,9 @@ async def export_trf(
     (012 is the current name; 092 the tournament's system when it was not imported),
     players with title and birth date, rounds, confirmed results, ranks. Readers who may
     not see personal data get the 001 records with sex, federation, FIDE id and birth
-    date left blank (name, title, rating, points, rank and the games stay)."""
+    date left blank (name, title, rating, points, rank and the games stay). A Swiss
+    tournament's announced byes, acceleration and forbidden pairs are its TRF-26 240,
+    250 and 260 records (docs/rules/swiss.md)."""
     engine_view = await load_engine_tournament(session, tournament)
     if is_team_event(tournament):
         engine_view = replace(
@@ -101,6 +104,8 @@ async def export_trf(
     headers = _export_headers(tournament.name, tournament.system, config)
     if tournament.total_rounds is not None and not any(c in ("XXR", "142") for c, _ in headers):
         headers.append(("XXR", str(tournament.total_rounds)))
+    # TRF-26 240/250/260: the Swiss settings' announced byes, acceleration, forbidden pairs
+    headers.extend(swiss_trf_records(config.swiss, engine_view, len(engine_view.rounds)))
     if is_team_event(tournament) and not any(c == "362" for c, _ in headers):
         options = team_options(tournament)  # TRF-26 362: the team match points
         points = (options.match_win, options.match_draw, options.match_loss)
