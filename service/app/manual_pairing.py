@@ -20,6 +20,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from service.app.actor import Actor
 from service.app.lifecycle import settle_status
 from service.app.offload import run_cpu
+from service.app.swiss_records import pairing_accelerations
 from service.app.systems import options_of, pair_next
 from service.db.event_types import RoundRepaired, RoundUnpaired
 from service.db.events import append_event, lock_tournament
@@ -27,6 +28,7 @@ from service.db.game_reads import last_paired_round, round_rows
 from service.db.player_reads import list_players
 from service.db.repository import delete_round, store_round
 from service.db.tables import GameRow, TournamentRow
+from service.db.tournament_config import config_of
 from service.db.tournament_reads import load_engine_tournament
 from service.engine.errors import EngineError
 from service.engine.lifecycle import TournamentStatus
@@ -72,6 +74,8 @@ async def replace_pairing(
     announced = [b for b in manual.byes if b.kind is not ByeKind.PAIRING_ALLOCATED]
     spec = spec_of(tournament.system)
     assert spec is not None and spec.pairing_name is not None
+    swiss = config_of(tournament).swiss  # forbidden pairs and acceleration, as POST /rounds
+    forbidden = swiss.forbidden_pairs if swiss else ()
     try:
         pairing = await run_cpu(
             pair_next,
@@ -79,6 +83,8 @@ async def replace_pairing(
             before,
             byes=announced,
             options=options_of(tournament),
+            accelerations=pairing_accelerations(swiss, before),
+            forbidden_pairs=forbidden,
         )
         engine_round: Round | None = Round(pairing.round, pairing.games, pairing.byes)
     except EngineError:
@@ -90,6 +96,7 @@ async def replace_pairing(
         engine_round,
         dutch=spec.pairing_name == "dutch",
         rules_2017=options.get("rules") == "dutch-2017",
+        forbidden_pairs=forbidden,
     )
     await delete_round(session, tournament.id, number)
     await store_round(session, tournament, manual)

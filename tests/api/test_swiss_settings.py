@@ -361,3 +361,33 @@ async def test_live_subscribers_see_the_change(app: FastAPI, client: httpx.Async
     assert after == {"forbidden_pairs": [[2, 3]], "acceleration": "baku"}
     shown = (await client.get(f"/v1/tournaments/{event.id}")).json()["swiss"]
     assert shown["rules"] == "dutch-2026" and shown["forbidden_pairs"] == [[2, 3]]
+
+
+async def test_a_manual_pairing_is_compared_with_the_settings(client: httpx.AsyncClient) -> None:
+    """Round 1 of four players with 1-3 forbidden: the engine pairs 1-4 2-3 (not the
+    unforbidden 1-3 2-4), and a manual 1-3 is an error of C.04.1 b (the pair may not
+    meet)."""
+    event = await create_round_robin(
+        client,
+        FIELD[:4],
+        system="swiss-dutch",
+        rounds=3,
+        swiss={"initial_colour": "white", "forbidden_pairs": [[1, 3]]},
+    )
+    paired = await _pair(client, event)
+    assert {frozenset((g["white"], g["black"])) for g in paired.json()["games"]} == {
+        frozenset((1, 4)),
+        frozenset((2, 3)),
+    }
+    body = {"games": [{"white": 1, "black": 3}, {"white": 4, "black": 2}], "byes": []}
+    manual = await client.put(
+        f"/v1/tournaments/{event.id}/rounds/1", json=body, headers=event.auth()
+    )
+    assert manual.status_code == 200, manual.text
+    graded = [(w["severity"], w["rule"], w["players"]) for w in manual.json()["warnings"]]
+    assert ("error", "C.04.1 b", [1, 3]) in graded
+    engine = manual.json()["engine"]
+    assert {frozenset((g["white"], g["black"])) for g in engine["games"]} == {
+        frozenset((1, 4)),
+        frozenset((2, 3)),
+    }
