@@ -12,10 +12,12 @@ gives the round the tournament stores.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Collection
 from fractions import Fraction
 
 from service.db.tournament_config import SwissOptions
 from service.engine.model import ByeKind, Tournament
+from service.engine.systems import spec_of
 from service.engine.trf_pairing_records import (
     Acceleration,
     accelerations_of,
@@ -26,7 +28,13 @@ from service.engine.trf_pairing_records import (
     record_260,
 )
 
-__all__ = ["acceleration_records", "pairing_accelerations", "swiss_trf_records"]
+__all__ = ["acceleration_records", "is_swiss", "pairing_accelerations", "swiss_trf_records"]
+
+
+def is_swiss(system: str) -> bool:
+    """Whether the system takes the Swiss settings (`options_key` "swiss")."""
+    spec = spec_of(system)
+    return spec is not None and spec.options_key == "swiss"
 
 
 def acceleration_records(
@@ -51,25 +59,32 @@ _BYE_ORDER = {ByeKind.HALF_POINT: 0, ByeKind.ZERO_POINT: 1, ByeKind.FULL_POINT: 
 
 
 def swiss_trf_records(
-    options: SwissOptions | None, tournament: Tournament, paired: int
+    options: SwissOptions | None,
+    tournament: Tournament,
+    paired: int,
+    withdrawn: Collection[int] = (),
 ) -> list[tuple[str, str]]:
-    """The 240, 250 and 260 records (code, rest) of the settings, `paired` rounds being
-    paired: a 240 record per round not yet paired and bye type; the acceleration's 250
-    records; a 260 record per forbidden pair for the rounds still to pair (none once
-    every round is paired)."""
-    if options is None:
-        return []
-    records: list[tuple[str, str]] = []
-    grouped: dict[tuple[int, ByeKind], list[int]] = defaultdict(list)
-    for bye in options.byes:
-        if bye.round > paired:
-            grouped[(bye.round, bye.kind)].append(bye.player)
-    for (round_no, kind), players in sorted(
-        grouped.items(), key=lambda item: (item[0][0], _BYE_ORDER.get(item[0][1], 3))
-    ):
-        records.append(record_240(round_no, kind, players))
-    records.extend(record_250(r) for r in acceleration_records(options, tournament))
+    """The 240, 250 and 260 records (code, rest) of a Swiss tournament's settings,
+    `paired` rounds being paired: a 240 record per round not yet paired and bye type
+    (a withdrawn player's zero-point byes among them, every round left: `POST /rounds`
+    pairs them no more); the acceleration's 250 records; a 260 record per forbidden
+    pair for the rounds still to pair (none once every round is paired)."""
+    options = options or SwissOptions()
     last = tournament.total_rounds
+    grouped: dict[tuple[int, ByeKind], set[int]] = defaultdict(set)
+    for bye in options.byes:
+        if bye.round > paired and bye.player not in withdrawn:
+            grouped[(bye.round, bye.kind)].add(bye.player)
+    for number in withdrawn:
+        for round_no in range(paired + 1, (last or paired + 1) + 1):
+            grouped[(round_no, ByeKind.ZERO_POINT)].add(number)
+    records = [
+        record_240(round_no, kind, players)
+        for (round_no, kind), players in sorted(
+            grouped.items(), key=lambda item: (item[0][0], _BYE_ORDER.get(item[0][1], 3))
+        )
+    ]
+    records.extend(record_250(r) for r in acceleration_records(options, tournament))
     if last is not None and paired < last:
         for pair in options.forbidden_pairs:
             records.append(record_260(paired + 1, last, sorted(pair)))

@@ -391,3 +391,30 @@ async def test_a_manual_pairing_is_compared_with_the_settings(client: httpx.Asyn
         frozenset((1, 4)),
         frozenset((2, 3)),
     }
+
+
+async def test_a_withdrawn_player_is_absent_from_the_exported_rounds_left(
+    client: httpx.AsyncClient, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Player 3 withdraws after round 1: the export announces their zero-point bye for
+    every round left (240), so `arbiter pair` leaves them out as `POST /rounds` does."""
+    event = await create_round_robin(
+        client, FIELD[:7], system="swiss-dutch", rounds=4, swiss={"initial_colour": "white"}
+    )
+    assert (await _pair(client, event)).status_code == 201
+    await _confirm(client, event, 1)
+    withdrawn = await client.patch(
+        f"/v1/tournaments/{event.id}/players/3", json={"withdrawn": True}, headers=event.auth()
+    )
+    assert withdrawn.status_code == 200, withdrawn.text
+    trf = (await client.get(f"/v1/tournaments/{event.id}/trf")).text
+    assert [line for line in trf.splitlines() if line.startswith("240")] == [
+        "240 Z   2    3",
+        "240 Z   3    3",
+        "240 Z   4    3",
+    ]
+    via_cli = _cli_pairing(trf, tmp_path, capsys)
+    paired = await _pair(client, event)
+    assert paired.status_code == 201, paired.text
+    assert _shape(paired.json()["games"], paired.json()["byes"]) == via_cli
+    assert (3, "zero-point") in via_cli[1]

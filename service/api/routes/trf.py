@@ -25,7 +25,7 @@ from service.app.import_trf import (
     import_trf as import_trf_workflow,
 )
 from service.app.offload import run_cpu
-from service.app.swiss_records import swiss_trf_records
+from service.app.swiss_records import is_swiss, swiss_trf_records
 from service.db.player_reads import list_players
 from service.db.tables import TournamentRow
 from service.db.team_reads import (
@@ -104,8 +104,11 @@ async def export_trf(
     headers = _export_headers(tournament.name, tournament.system, config)
     if tournament.total_rounds is not None and not any(c in ("XXR", "142") for c, _ in headers):
         headers.append(("XXR", str(tournament.total_rounds)))
-    # TRF-26 240/250/260: the Swiss settings' announced byes, acceleration, forbidden pairs
-    headers.extend(swiss_trf_records(config.swiss, engine_view, len(engine_view.rounds)))
+    if is_swiss(tournament.system):  # TRF-26 240/250/260 (docs/rules/swiss.md)
+        listed = await list_players(session, tournament.id)
+        withdrawn = {p.start_number for p in listed if p.extra.get("withdrawn") and p.start_number}
+        paired = len(engine_view.rounds)
+        headers.extend(swiss_trf_records(config.swiss, engine_view, paired, withdrawn))
     if is_team_event(tournament) and not any(c == "362" for c, _ in headers):
         options = team_options(tournament)  # TRF-26 362: the team match points
         points = (options.match_win, options.match_draw, options.match_loss)
