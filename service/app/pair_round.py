@@ -92,7 +92,6 @@ async def pair_round(
     for kept in (*(swiss.byes_for(current + 1) if swiss else ()), *config.kept_byes):
         # Byes announced in the settings, then those an imported TRF file announced for
         # this round (api/routes/trf.py); a withdrawn player's zero-point bye stands.
-        # Byes an imported TRF file announced for this round (api/routes/trf.py).
         if kept.round == current + 1 and kept.player not in announced:
             byes.append(Bye(current + 1, kept.player, kept.kind))
             announced.add(kept.player)
