@@ -418,3 +418,27 @@ async def test_a_withdrawn_player_is_absent_from_the_exported_rounds_left(
     assert paired.status_code == 201, paired.text
     assert _shape(paired.json()["games"], paired.json()["byes"]) == via_cli
     assert (3, "zero-point") in via_cli[1]
+
+
+async def test_patch_refuses_what_the_system_or_the_state_does_not_take(
+    client: httpx.AsyncClient,
+) -> None:
+    """JCA: no forbidden pairs or acceleration (byes it takes); a round-robin: no Swiss
+    settings; a finished Swiss: nothing changes any more."""
+    jca = await create_round_robin(client, FIELD[:4], system="swiss-jca", rounds=1)
+    for swiss, field in (
+        ({"forbidden_pairs": [[1, 2]]}, "swiss.forbidden_pairs"),
+        ({"acceleration": "baku"}, "swiss.acceleration"),
+    ):
+        refused = await _patch(client, jca, swiss)
+        assert refused.status_code == 422 and refused.json()["field"] == field
+    taken = await _patch(client, jca, {"byes": [{"player": 4, "round": 1, "type": "zero-point"}]})
+    assert taken.status_code == 200, taken.text
+    robin = await create_round_robin(client, FIELD[:4])
+    refused = await _patch(client, robin, {"byes": []})
+    assert refused.status_code == 422 and refused.json()["field"] == "swiss"
+    assert (await _pair(client, jca)).status_code == 201
+    await _confirm(client, jca, 1)
+    assert (await client.get(f"/v1/tournaments/{jca.id}")).json()["status"] == "finished"
+    done = await _patch(client, jca, {"byes": []})
+    assert done.status_code == 409 and done.json()["field"] == "swiss"
