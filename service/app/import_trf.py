@@ -21,6 +21,7 @@ from typing import Any, Literal
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from service.app.import_swiss_records import swiss_records
 from service.app.lifecycle import move, settle_status
 from service.app.offload import run_cpu
 from service.db.event_types import Imported
@@ -49,7 +50,6 @@ __all__ = [
     "import_points",
     "import_system",
     "import_trf",
-    "pairing_records",
     "player_extra",
     "player_rows",
     "read_import",
@@ -98,8 +98,18 @@ def read_import(raw: bytes, points: PointsChoice) -> ImportedFile:
     doc, warnings = reconcile_points(doc, points)
     system, swiss, system_warnings = import_system(doc)
     points_settings, points_warnings = import_points(doc)
+    records = swiss_records(doc, system)  # 240/250/260 into the Swiss settings
+    swiss.update(records.settings)
+    announced = {(b["player"], b["round"]) for b in records.settings.get("byes", ())}
+    kept = replace(
+        doc,
+        headers=records.headers,
+        next_round_byes=tuple(
+            b for b in doc.next_round_byes if (b.player, b.round) not in announced
+        ),
+    )
     audit = read_audit(text)
-    settings: dict[str, Any] = {"source": "trf", "trf": stored_trf(doc)}
+    settings: dict[str, Any] = {"source": "trf", "trf": stored_trf(kept)}
     if audit.lines:
         settings["trf"]["audit"] = list(audit.lines)
     lots, audited, audit_warnings = audit_settings(audit, system)
@@ -109,7 +119,7 @@ def read_import(raw: bytes, points: PointsChoice) -> ImportedFile:
         settings["swiss"] = swiss
     if points_settings is not None:
         settings["points"] = points_settings
-    warnings = system_warnings + warnings + points_warnings + pairing_records(doc)
+    warnings = system_warnings + warnings + points_warnings + records.warnings
     warnings += [*audit.warnings, *audit_warnings]
     players, issued = player_rows(doc)
     return ImportedFile(doc, system, settings, warnings, players, issued)
@@ -328,25 +338,6 @@ def import_points(doc: TrfDocument) -> tuple[dict[str, float] | None, list[str]]
     if bye == points.win:
         settings.pop("bye")
     return settings, warnings
-
-
-def pairing_records(doc: TrfDocument) -> list[str]:
-    """Warnings for the records that steer the pairing of later rounds, which a
-    tournament's own pairing does not apply (the compute endpoint and `arbiter pair`
-    do): accelerations (XXA, TRF-26 250) and prohibited pairings (XXP, 260)."""
-    warnings = []
-    if doc.accelerations or doc.accelerations_250:
-        warnings.append(
-            "accelerations (XXA, record 250) are not applied to the rounds this tournament "
-            "pairs; pair with POST /v1/compute/pairings or `arbiter pair` to apply them"
-        )
-    if doc.forbidden_pairs or doc.prohibitions:
-        warnings.append(
-            "prohibited pairings (XXP, record 260) are not applied to the rounds this "
-            "tournament pairs; pair with POST /v1/compute/pairings or `arbiter pair` to "
-            "apply them"
-        )
-    return warnings
 
 
 def export_system(system: str, swiss: SwissOptions | None) -> str:

@@ -21,6 +21,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from service.app.actor import Actor
 from service.app.lifecycle import settle_status
 from service.app.offload import run_cpu
+from service.app.swiss_records import pairing_accelerations
 from service.app.systems import options_of, pair_next
 from service.db.event_types import RoundRepaired, RoundUnpaired
 from service.db.events import append_event, lock_tournament
@@ -85,6 +86,8 @@ async def replace_pairing(
     announced = [b for b in manual.byes if b.kind is not ByeKind.PAIRING_ALLOCATED]
     spec = spec_of(tournament.system)
     assert spec is not None and spec.pairing_name is not None
+    swiss = config_of(tournament).swiss  # forbidden pairs and acceleration, as POST /rounds
+    forbidden = swiss.forbidden_pairs if swiss else ()
     try:
         pairing = await run_cpu(
             pair_next,
@@ -92,6 +95,8 @@ async def replace_pairing(
             before,
             byes=announced,
             options=options_of(tournament),
+            accelerations=pairing_accelerations(swiss, before),
+            forbidden_pairs=forbidden,
         )
         engine_round: Round | None = Round(pairing.round, pairing.games, pairing.byes)
     except EngineError:
@@ -103,6 +108,7 @@ async def replace_pairing(
         engine_round,
         dutch=spec.pairing_name == "dutch",
         rules_2017=options.get("rules") == "dutch-2017",
+        forbidden_pairs=forbidden,
     )
     await delete_round(session, tournament.id, number)
     await store_round(session, tournament, manual)

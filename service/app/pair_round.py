@@ -2,7 +2,10 @@
 of the current round is confirmed; 409 names the tables still open. Announced byes
 (half-point, zero-point for absence, full-point) come with the request and are checked
 by the engine (`engine.byes`: a withdrawn player is granted none); a withdrawn player
-gets a zero-point bye, and byes an imported file announced fill in the rest. A round
+gets a zero-point bye, and byes announced in the Swiss settings (TRF-26 240) and by an
+imported file fill in the rest. The settings' forbidden pairs and Baku acceleration
+steer the Dutch engine (`app.swiss_records`, the same records the TRF export writes);
+forbidden pairs that leave no pairing are a 409 naming them, nothing stored. A round
 with no game (byes only) is complete once paired (`engine.rounds`): the tournament
 goes on, or finishes after its last round. The pairing runs off the event loop
 (`offload`).
@@ -16,7 +19,8 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from service.app.lifecycle import settle_status
 from service.app.offload import run_cpu
-from service.app.systems import options_of, pair_next
+from service.app.swiss_records import pairing_accelerations
+from service.app.systems import options_of, pair_steered
 from service.db.event_types import RoundPaired
 from service.db.events import append_event, lock_tournament
 from service.db.game_reads import last_paired_round, round_rows
@@ -83,17 +87,22 @@ async def pair_round(
     for number in sorted(withdrawn - announced):
         byes.append(Bye(current + 1, number, ByeKind.ZERO_POINT))
         announced.add(number)
-    for kept in config_of(tournament).kept_byes:
-        # Byes an imported TRF file announced for this round (api/routes/trf.py).
+    config = config_of(tournament)
+    swiss = config.swiss
+    for kept in (*(swiss.byes_for(current + 1) if swiss else ()), *config.kept_byes):
+        # Byes announced in the settings, then those an imported TRF file announced for
+        # this round (api/routes/trf.py); a withdrawn player's zero-point bye stands.
         if kept.round == current + 1 and kept.player not in announced:
             byes.append(Bye(current + 1, kept.player, kept.kind))
             announced.add(kept.player)
     pairing = await run_cpu(  # off the event loop (docs/decisions/thread-pool.md)
-        pair_next,
+        pair_steered,
         spec.pairing_name,
         engine,
         byes=byes,
         options=options_of(tournament),
+        accelerations=pairing_accelerations(swiss, engine),
+        forbidden_pairs=swiss.forbidden_pairs if swiss else (),
         explain=explain,
         progress=progress,
     )

@@ -2,7 +2,9 @@
 (docs/api.md#settings-and-archival): `name`, `schedule`, `tiebreaks`, `time_control`,
 `visibility`, `publish_personal_data`, `prizes` (docs/rules/prizes.md), `norms`
 (docs/rules/ratings.md#the-events-kind), `city`, `federation`, `officials`
-(docs/rules/trf.md#rating-report).
+(docs/rules/trf.md#rating-report), and a Swiss tournament's forbidden pairs,
+acceleration and announced byes (`swiss`, merged field by field into the stored
+options; `app.swiss_settings` holds the rules a change keeps).
 
 A change appends one `settings_changed` event with the values before and after, so live
 clients see it; a request that changes nothing appends none. Making a tournament private
@@ -21,6 +23,7 @@ from sqlmodel import col, func, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from service.app.create import check_tiebreaks
+from service.app.swiss_settings import check_swiss_change, merged_swiss
 from service.app.tokens import issue_viewer_token
 from service.db.event_types import SettingsChanged
 from service.db.events import append_event, lock_tournament
@@ -47,6 +50,10 @@ async def change_settings(
     `requested`: the fields sent, as JSON values."""
     await lock_tournament(session, tournament.id)
     await session.refresh(tournament)
+    if "swiss" in requested:
+        current = tournament.settings.get("swiss")
+        await check_swiss_change(session, tournament, current, requested["swiss"])
+        requested = {**requested, "swiss": merged_swiss(current, requested["swiss"])}
     await _check(session, tournament, requested)
     before = {
         k: _current(tournament, k) for k in requested if _current(tournament, k) != requested[k]

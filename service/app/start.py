@@ -2,7 +2,8 @@
 (`engine.lifecycle.start_order`: rating descending, ties by name, then registration
 order), issue their tokens (shown only this once), move the tournament to running and,
 for round-robins and FLAMPARK, pair every round (FIDE C.05 Berger tables; the FLAMPARK
-schedule of Formuła FLAMPARK), stored with bulk inserts.
+schedule of Formuła FLAMPARK), stored with bulk inserts. The start numbers a Swiss
+tournament's settings name (forbidden pairs, announced byes) must exist then (422).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from service.app.lifecycle import move, require_open
 from service.app.offload import run_cpu
+from service.app.swiss_settings import check_numbers
 from service.app.systems import initial_rounds
 from service.db.event_types import TournamentStarted
 from service.db.events import append_event, lock_tournament
@@ -89,6 +91,9 @@ async def start(session: AsyncSession, tournament: TournamentRow) -> Started:
     rows + event."""
     issued = await close_start_list(session, tournament)
     count = len(issued)
+    swiss = tournament.settings.get("swiss")
+    if swiss:  # the start numbers the Swiss settings name exist now (422, nothing stored)
+        check_numbers(swiss, range(1, count + 1))
     rounds, warnings = await run_cpu(initial_rounds, tournament, count)
     schedule = await store_rounds(session, tournament, rounds) if rounds else None
     if rounds:

@@ -15,15 +15,16 @@ from typing import Any
 from service.db.tables import TournamentRow
 from service.db.tournament_config import config_of
 from service.engine.model import Bye, Round, Tournament
-from service.engine.pairing.round_pairing import Pairing
+from service.engine.pairing.round_pairing import Pairing, PairingError
 from service.engine.systems import (
     PairingRequest,
     by_pairing_name,
     flampark_from_options,
     spec_of,
 )
+from service.errors import Conflict
 
-__all__ = ["initial_rounds", "options_of", "pair_next", "schedule_for"]
+__all__ = ["initial_rounds", "options_of", "pair_next", "pair_steered", "schedule_for"]
 
 schedule_for = flampark_from_options
 """A FLAMPARK schedule from stored or requested options (engine/systems.py)."""
@@ -67,3 +68,44 @@ def pair_next(
         progress=progress,
     )
     return by_pairing_name(system).pair_next(tournament, request)
+
+
+def pair_steered(
+    system: str,
+    tournament: Tournament,
+    *,
+    byes: Iterable[Bye] = (),
+    options: Mapping[str, Any] | None = None,
+    accelerations: Mapping[int, Sequence[Fraction]] | None = None,
+    forbidden_pairs: Iterable[frozenset[int]] = (),
+    explain: bool = False,
+    progress: Callable[[int, int], None] | None = None,
+) -> Pairing:
+    """`pair_next` for a stored tournament: when no pairing exists with the forbidden
+    pairs but one exists without them, the forbidden pairs made the round impossible:
+    `Conflict` (409) naming `swiss.forbidden_pairs` and the pairs of players to pair."""
+    byes, forbidden = tuple(byes), tuple(forbidden_pairs)
+    try:
+        return pair_next(
+            system,
+            tournament,
+            byes=byes,
+            options=options,
+            accelerations=accelerations,
+            forbidden_pairs=forbidden,
+            explain=explain,
+            progress=progress,
+        )
+    except PairingError:
+        if not forbidden:
+            raise
+        # raises as it is when the round cannot be paired even without them
+        pair_next(system, tournament, byes=byes, options=options, accelerations=accelerations)
+    absent = {b.player for b in byes}
+    named = sorted(sorted(pair) for pair in forbidden if not pair & absent)
+    raise Conflict(
+        "the forbidden pairs leave no pairing of round "
+        f"{len(tournament.rounds) + 1}: " + ", ".join(f"{a}-{b}" for a, b in named),
+        field="swiss.forbidden_pairs",
+        pairs=named,
+    )

@@ -50,6 +50,16 @@ class ProgressPremium:
 
 
 @dataclass(frozen=True, slots=True)
+class KeptBye:
+    """A bye announced for a round not yet paired: by an imported TRF file's last
+    column, or in the Swiss settings."""
+
+    round: int
+    player: int
+    kind: ByeKind
+
+
+@dataclass(frozen=True, slots=True)
 class SwissOptions:
     """The Swiss systems' options (FIDE C.04.3 edition, colour lot, JCA variants)."""
 
@@ -58,6 +68,16 @@ class SwissOptions:
     seed: int | None = None
     reverse_from_middle: bool = False
     handicap_split: int | None = None
+    forbidden_pairs: tuple[frozenset[int], ...] = ()
+    """Pairs that must not meet (TRF-26 260; docs/rules/swiss.md)."""
+    acceleration: str | None = None
+    """`baku`: the Baku acceleration (FIDE C.04.5.1)."""
+    byes: tuple[KeptBye, ...] = ()
+    """Byes announced for coming rounds (TRF-26 240)."""
+
+    def byes_for(self, round_no: int) -> tuple[KeptBye, ...]:
+        """The byes announced for one round."""
+        return tuple(b for b in self.byes if b.round == round_no)
 
     def engine_options(self) -> dict[str, Any]:
         """The options as the registry's pairings take them (engine/systems.py)."""
@@ -106,15 +126,6 @@ class TeamOptions:
     """None: a win's match points."""
     pab_game_points: Fraction | None = None
     """None: every board won."""
-
-
-@dataclass(frozen=True, slots=True)
-class KeptBye:
-    """A bye an imported TRF file announced for a round not yet paired."""
-
-    round: int
-    player: int
-    kind: ByeKind
 
 
 @dataclass(frozen=True, slots=True)
@@ -221,6 +232,12 @@ def _swiss(stored: Mapping[str, Any] | None) -> SwissOptions | None:
         seed=stored.get("seed"),
         reverse_from_middle=bool(stored.get("reverse_from_middle", False)),
         handicap_split=stored.get("handicap_split"),
+        forbidden_pairs=tuple(frozenset(pair) for pair in stored.get("forbidden_pairs") or ()),
+        acceleration=stored.get("acceleration"),
+        byes=tuple(
+            KeptBye(int(b["round"]), int(b["player"]), ByeKind(b["type"]))
+            for b in stored.get("byes") or ()
+        ),
     )
 
 

@@ -132,8 +132,9 @@ async def test_a_withdrawal_cancels_the_byes_announced_for_the_player(
     client: httpx.AsyncClient,
 ) -> None:
     """An imported file announced a full-point bye for player 2 in round 2; player 2
-    withdraws before round 2 is paired: the bye is cancelled (gone from the TRF export
-    too), and the round gives them the withdrawn player's zero-point bye."""
+    withdraws before round 2 is paired: the bye is cancelled (the TRF export announces
+    their zero-point bye instead), and the round gives them the withdrawn player's
+    zero-point bye."""
     players = tuple(Player(n, name=f"Player {n}", rating=2400 - 100 * n) for n in range(1, 6))
     round_one = Round(
         1,
@@ -158,7 +159,11 @@ async def test_a_withdrawal_cancels_the_byes_announced_for_the_player(
     assert {b.player for b in announced.next_round_byes} == {2, 4}
     assert (await withdraw(client, event, 2)).status_code == 200
     exported = parse_trf((await client.get(f"/v1/tournaments/{event.id}/trf")).text)
-    assert exported.next_round_byes == (Bye(2, 4, ByeKind.HALF_POINT),)
+    # the export announces the withdrawn player's zero-point bye instead (TRF-26 240)
+    assert exported.next_round_byes == (
+        Bye(2, 2, ByeKind.ZERO_POINT),
+        Bye(2, 4, ByeKind.HALF_POINT),
+    )
     second = await pair(client, event)
     assert second.status_code == 201, second.text
     byes = {b["player"]: b["type"] for b in second.json()["byes"]}

@@ -93,12 +93,16 @@ async def change_settings(
     `schedule`, `tiebreaks`, `time_control`, `visibility`, `publish_personal_data`,
     `prizes` (docs/rules/prizes.md), `norms` (docs/rules/ratings.md#the-events-kind),
     `city`, `federation`, `officials` (the rating report's facts,
-    docs/rules/trf.md#rating-report); any other field is 422 naming it. A change appends
+    docs/rules/trf.md#rating-report), and a Swiss tournament's `swiss` forbidden pairs,
+    acceleration and announced byes (docs/rules/swiss.md; between rounds, as the rules
+    there allow: else 409 naming the field); any other field is 422 naming it. A change appends
     a `settings_changed` event with the `before` and `after` values, so live clients see
     it; a request that changes nothing appends none. Making a tournament private issues
     its viewer token (in the response, once) unless it has one."""
     session, state, tournament = write.session, write.state, write.tournament
     requested = body.model_dump(mode="json", include=set(body.model_fields_set))
+    if body.swiss is not None:  # only the Swiss fields sent
+        requested["swiss"] = body.swiss.model_dump(mode="json", exclude_unset=True)
     outcome = await change_settings_workflow(session, tournament, requested)
     if outcome.changed:
         await commit_and_publish(write.context, state, tournament)

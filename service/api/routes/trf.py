@@ -28,6 +28,7 @@ from service.app.import_trf import (
     import_trf as import_trf_workflow,
 )
 from service.app.offload import run_cpu
+from service.app.swiss_records import is_swiss, swiss_trf_records
 from service.db.audit_reads import audit_entries
 from service.db.player_reads import list_players
 from service.db.tables import TournamentRow
@@ -87,7 +88,8 @@ async def export_trf(
     date left blank (name, title, rating, points, rank and the games stay). The file
     closes with the audit trail, TRF-26 comment lines: manual pairings, unpairings,
     changed tie-breaks and pairing settings, drawn lots, with who and when
-    (docs/rules/trf.md#audit-trail)."""
+    (docs/rules/trf.md#audit-trail). A Swiss tournament's announced byes, acceleration
+    and forbidden pairs are its TRF-26 240, 250 and 260 records (docs/rules/swiss.md)."""
     doc, standings = await export_document(tournament, session, state, reader)
     ranks = {row.start_number: row.rank for row in standings.rows}
     if is_team_event(tournament):
@@ -129,6 +131,11 @@ async def export_document(
     headers = _export_headers(tournament.name, tournament.system, config)
     if tournament.total_rounds is not None and not any(c in ("XXR", "142") for c, _ in headers):
         headers.append(("XXR", str(tournament.total_rounds)))
+    if is_swiss(tournament.system):  # TRF-26 240/250/260 (docs/rules/swiss.md)
+        listed = await list_players(session, tournament.id)
+        withdrawn = {p.start_number for p in listed if p.extra.get("withdrawn") and p.start_number}
+        paired = len(engine_view.rounds)
+        headers.extend(swiss_trf_records(config.swiss, engine_view, paired, withdrawn))
     if is_team_event(tournament) and not any(c == "362" for c, _ in headers):
         options = team_options(tournament)  # TRF-26 362: the team match points
         points = (options.match_win, options.match_draw, options.match_loss)

@@ -11,12 +11,20 @@ from service.api.schemas.common import ApiModel, Name
 from service.api.schemas.norms import NormSettingsIn
 from service.api.schemas.officials import City, Federation, Officials
 from service.api.schemas.prizes import PrizeSettings
-from service.api.schemas.tournaments import TimeControl, TournamentPublic, Visibility
+from service.api.schemas.tournaments import (
+    AnnouncedBye,
+    ForbiddenPair,
+    TimeControl,
+    TournamentPublic,
+    Visibility,
+    check_swiss_lists,
+)
 
 __all__ = [
     "SETTINGS_FIELDS",
     "BridgeTokenRevoke",
     "BridgeTokenRotate",
+    "SwissSettingsPatch",
     "TokenIssued",
     "TokenRevoke",
     "TokenRotate",
@@ -36,16 +44,37 @@ SETTINGS_FIELDS = (
     "city",
     "federation",
     "officials",
+    "swiss",
 )
 """The settings PATCH may change: none of them alters a pairing already made."""
-_REQUIRED = frozenset({"name", "visibility", "publish_personal_data"})
+_REQUIRED = frozenset({"name", "visibility", "publish_personal_data", "swiss"})
 """Settings that always have a value (null is refused); the others null = unset."""
+
+
+class SwissSettingsPatch(ApiModel):
+    """The Swiss settings the arbiter may change after creation, each as a whole list
+    (docs/rules/swiss.md#forbidden-pairs-acceleration-and-byes); the others (rules,
+    colour lot, JCA options) are fixed at creation."""
+
+    forbidden_pairs: list[ForbiddenPair] | None = Field(
+        default=None, max_length=10_000, description="Dutch: pairs that must not meet."
+    )
+    acceleration: Literal["baku"] | None = Field(
+        default=None, description="Dutch: `baku` or null; before round 1 is paired only."
+    )
+    byes: list[AnnouncedBye] | None = Field(
+        default=None,
+        max_length=10_000,
+        description="Byes announced for coming rounds; those of paired rounds stay.",
+    )
 
 
 class TournamentSettingsPatch(ApiModel):
     """Settings to change; fields left out stay as they are. `schedule`, `tiebreaks` and
     `time_control` may be null (no schedule, the system's tie-breaks, no time
-    control). Anything else (system, rounds, points, options) is fixed at creation."""
+    control). `swiss` changes the fields it names (forbidden pairs, acceleration,
+    announced byes). Anything else (system, rounds, points, the other options) is fixed
+    at creation."""
 
     name: Name | None = None
     schedule: list[datetime] | None = Field(
@@ -70,6 +99,16 @@ class TournamentSettingsPatch(ApiModel):
     officials: Officials | None = Field(
         default=None, description="The arbiters the rating report names; null: none."
     )
+    swiss: SwissSettingsPatch | None = Field(
+        default=None,
+        description="A Swiss tournament's forbidden pairs, acceleration and announced byes.",
+    )
+
+    @model_validator(mode="after")
+    def _check_swiss_lists(self) -> Self:
+        if self.swiss is not None:
+            check_swiss_lists(self.swiss.forbidden_pairs or [], self.swiss.byes or [])
+        return self
 
     @model_validator(mode="before")
     @classmethod

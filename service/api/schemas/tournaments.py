@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 from decimal import Decimal
-from typing import Literal, Self
+from typing import Annotated, Literal, Self
 
 from pydantic import BaseModel, Field, StrictInt, model_validator
 
@@ -18,8 +18,10 @@ from service.engine.systems import SYSTEMS, SystemName
 from service.engine.teams.draw import TeamPairingSystem
 
 __all__ = [
+    "AnnouncedBye",
     "CaptainToken",
     "FlamparkSettings",
+    "ForbiddenPair",
     "PlayerToken",
     "ProgressPremium",
     "SwissSettings",
@@ -31,6 +33,7 @@ __all__ = [
     "TournamentPublic",
     "TournamentStarted",
     "Visibility",
+    "check_swiss_lists",
 ]
 
 Visibility = Literal["public", "private"]
@@ -59,8 +62,24 @@ class ProgressPremium(ApiModel):
     wb: StrictInt = Field(ge=800, le=1000, description="Own-rating weight wB, 800..1000.")
 
 
+StartNumber = Annotated[StrictInt, Field(ge=1, le=100_000)]
+ForbiddenPair = Annotated[list[StartNumber], Field(min_length=2, max_length=2)]
+
+
+class AnnouncedBye(ApiModel):
+    """A bye a player asked for ahead of a coming round (TRF-26 240; FIDE C.04.A:
+    requested byes); the same types as `POST /rounds` takes."""
+
+    player: StartNumber = Field(description="Start number")
+    round: StrictInt = Field(ge=1, le=100)
+    type: Literal["half-point", "zero-point", "full-point"]
+
+
 class SwissSettings(ApiModel):
-    """Options of the Swiss systems (FIDE Dutch C.04.3; the JCA Swiss rules)."""
+    """Options of the Swiss systems (FIDE Dutch C.04.3; the JCA Swiss rules), and the
+    arbiter's pairing settings (docs/rules/swiss.md#forbidden-pairs-acceleration-and-byes):
+    forbidden pairs (TRF-26 260), Baku acceleration (FIDE C.04.5.1; TRF-26 250) and
+    byes announced for coming rounds (TRF-26 240)."""
 
     rules: Literal["dutch-2026", "dutch-2017"] = Field(
         default="dutch-2026",
@@ -79,6 +98,53 @@ class SwissSettings(ApiModel):
     handicap_split: StrictInt | None = Field(
         default=None, ge=1, description="JCA handicap: players in group A (+1 pairing point)."
     )
+    forbidden_pairs: list[ForbiddenPair] = Field(
+        default_factory=list,
+        max_length=10_000,
+        description="Dutch: pairs of start numbers that must not meet (TRF-26 260).",
+    )
+    acceleration: Literal["baku"] | None = Field(
+        default=None,
+        description="Dutch: `baku`, the Baku acceleration (FIDE C.04.5.1; TRF-26 250).",
+    )
+    byes: list[AnnouncedBye] = Field(
+        default_factory=list,
+        max_length=10_000,
+        description="Byes announced for coming rounds (TRF-26 240).",
+    )
+
+
+def check_swiss_lists(pairs: list[list[int]], byes: list[AnnouncedBye]) -> None:
+    """Forbidden pairs of two distinct players; one announced bye per player and round."""
+    for index, (a, b) in enumerate(pairs):
+        if a == b:
+            raise ValueError(
+                f"swiss.forbidden_pairs.{index}: a pair is two different players ({a} twice)"
+            )
+    seen: set[tuple[int, int]] = set()
+    for index, bye in enumerate(byes):
+        if (bye.player, bye.round) in seen:
+            raise ValueError(
+                f"swiss.byes.{index}: player {bye.player} already has a bye in round {bye.round}"
+            )
+        seen.add((bye.player, bye.round))
+
+
+def check_swiss_for_system(swiss: SwissSettings, system: str, rounds: int | None) -> None:
+    """Forbidden pairs and acceleration steer the Dutch engine only; a bye's round is
+    one of the tournament's (raised from the body's own validator, so that the problem
+    names the field)."""
+    check_swiss_lists(swiss.forbidden_pairs, swiss.byes)
+    if system != SystemName.SWISS_DUTCH:
+        if swiss.forbidden_pairs:
+            raise ValueError("swiss.forbidden_pairs: only the Dutch system takes forbidden pairs")
+        if swiss.acceleration is not None:
+            raise ValueError("swiss.acceleration: only the Dutch system is accelerated")
+    for index, bye in enumerate(swiss.byes):
+        if rounds is not None and bye.round > rounds:
+            raise ValueError(
+                f"swiss.byes.{index}.round: round {bye.round} of a {rounds}-round tournament"
+            )
 
 
 class FlamparkSettings(ApiModel):
@@ -169,6 +235,8 @@ class TournamentCreate(ApiModel):
                 )
         if self.schedule is not None and rounds is not None and len(self.schedule) > rounds:
             raise ValueError(f"schedule: {len(self.schedule)} start times for {rounds} rounds")
+        if self.swiss is not None:
+            check_swiss_for_system(self.swiss, self.system, rounds)
         return self
 
     def _check_team_options(self) -> Self:
