@@ -59,3 +59,6 @@ class TeamMatchRow(SQLModel, table=True):
     """`match`, `pairing-allocated` (C.04.6 art. 3.4) or `free` (a round-robin's idle team)."""
     forfeit: str | None = Field(default=None, max_length=2)
     """A match forfeited as a whole (`+-`, `-+`, `--`; TRF-26 record 330)."""
+    layout: list[dict[str, Any]] | None = Field(default=None, sa_column=Column(JSONType))
+    """The boards as played, when not the default seating (`db.team_layout`): None for
+    boards 1..n with the board colour sequence, a game on each."""

@@ -121,12 +121,13 @@ class LineupPublic(BaseModel):
 
 
 class BoardPublic(BaseModel):
-    """One board of a match: players by start number."""
+    """One board of a match: players by start number (a match read from a team file
+    lists the boards it was played on, with their colours as played)."""
 
     board: int
     table: int = Field(description="The board's game table (the individual result route's).")
-    white: int
-    black: int
+    white: int = Field(description="Start number; 0: an empty seat (a board won by default).")
+    black: int = Field(description="Start number; 0: an empty seat (a board won by default).")
     result: str | None
     status: GameStatus
     reports: dict[str, str] = Field(default_factory=dict)
