@@ -166,3 +166,35 @@ async def test_a_board_of_a_short_match_beyond_its_boards(client: httpx.AsyncCli
     url = f"/v1/tournaments/{stored['id']}/rounds/1/matches/2/boards/9/result"
     refused = await client.put(url, json={"result": "1-0"}, headers=auth)
     assert refused.status_code == 404 and refused.json()["field"] == "board"
+
+
+async def test_a_board_won_by_default_counts_in_the_board_prizes(
+    client: httpx.AsyncClient,
+) -> None:
+    """Elm Mount's 86 on board 1 of the Armstrong Cup: round 1 drawn with 102, rounds 2
+    and 4 lost to 129 and 30, round 5 won by default (University left board 1 empty),
+    round 7 won against 115: 2.5 of 5 (C.07 Art. 11: a forfeit win is a point)."""
+    stored = await _import(client, (DATA / "armstrong_cup_2011.tab").read_bytes())
+    standings = (await client.get(f"/v1/tournaments/{stored['id']}/standings")).json()
+    (board_1,) = (s for s in standings["boards"] if s["board"] == 1)
+    (line,) = (p for p in board_1["players"] if p["player"] == 86)
+    assert (line["points"], line["games"], line["percentage"]) == (2.5, 5, 50.0)
+
+
+async def test_an_inconsistent_real_file_is_refused_naming_the_line(
+    client: httpx.AsyncClient, app: FastAPI
+) -> None:
+    """The friendship cup with ΣΟΗ's 29 listed in ΓΑΖΙ 2's squad too (line 161)."""
+    text = (DATA / "heraklion_friendship_cup_2024.trf").read_text(encoding="utf-8")
+    squad = "013 ΓΑΖΙ 2                            84"
+    assert squad in text
+    before = await stored_tournaments(app)
+    answer = await client.post(
+        "/v1/tournaments/import",
+        content=text.replace(squad, squad.replace("84", "29   84"), 1).encode(),
+        headers={"content-type": "text/plain"},
+    )
+    assert answer.status_code == 422, answer.text
+    assert answer.json()["field"] == "body"
+    assert answer.json()["detail"] == "line 161: player 29 is already in team 4 (line 154)"
+    assert await stored_tournaments(app) == before
