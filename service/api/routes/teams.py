@@ -94,8 +94,9 @@ async def put_lineup(
     team: int = TeamNumber,
 ) -> LineupPublic:
     """Set a team's lineup for a round not yet paired (the team's captain or the
-    organizer): exactly one player per board, the team's own players, in the order of
-    the team's list (no player above a teammate ranked higher on it)."""
+    organizer): one player per board from board 1, the team's own players, in the order
+    of the team's list (no player above a teammate ranked higher on it); a short lineup
+    leaves the last boards empty, each lost by default (docs/teams.md#lineups)."""
     row = await set_lineup(
         write.session, write.tournament, round_number, team, body.players, write.actor
     )

@@ -107,7 +107,8 @@ class LineupSet(ApiModel):
     players: list[StrictInt] = Field(
         min_length=1,
         max_length=MAX_BOARDS,
-        description="Player ids, exactly one per board, in the team's board order.",
+        description="Player ids, one per board from board 1, in the team's board order; "
+        "fewer than the boards leave the last boards empty, each lost by default.",
     )
 
 
