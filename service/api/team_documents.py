@@ -91,6 +91,7 @@ def build_team_round(
                     table=table,
                     white=white,
                     black=black,
+                    home=seat.home_colour.value,
                     result=result,
                     status=status,
                     reports=reports,

@@ -107,6 +107,8 @@ async def test_boards_won_by_default_and_colours_as_played(client: httpx.AsyncCl
         (8, 67, 95, "0-1"),
     ]
     assert (match["game_points"], match["match_points"]) == ([1.0, 7.0], [0.0, 2.0])
+    # University's colour on each board (the empty boards 1 and 7 take the alternating one)
+    assert [b["home"] for b in match["boards"]] == ["w", "w", "b", "w", "b", "b", "w", "w"]
 
 
 async def test_a_match_on_fewer_boards(client: httpx.AsyncClient) -> None:

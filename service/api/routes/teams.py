@@ -25,7 +25,8 @@ from service.api.team_documents import team_public, team_round_public
 from service.app.team_results import forfeit_match, report_board
 from service.app.teams import lineup_of, register_team, require_team_event, set_lineup
 from service.db.player_reads import list_players
-from service.db.team_reads import find_team, list_teams, team_options
+from service.db.team_layout import seats_of
+from service.db.team_reads import find_match, find_team, list_teams, team_options
 from service.errors import NotFound
 
 router = APIRouter(prefix="/v1/tournaments/{tournament_id}", tags=["teams"])
@@ -124,11 +125,15 @@ async def report_board_result(
     if outcome.seq is not None:
         await commit_and_publish(write.context, write.state, write.tournament)
     game = outcome.game
+    row = await find_match(write.session, write.tournament.id, round_number, match)
+    boards = team_options(write.tournament).boards
+    (seat,) = (s for s in seats_of(row.layout if row else None, boards) if s.board == board)
     return BoardPublic(
         board=board,
         table=game.table_no,
         white=game.white,
         black=game.black,
+        home=seat.home_colour.value,
         result=game.result,
         status=game.status,
         reports={k: str(v) for k, v in game.reports.items()},

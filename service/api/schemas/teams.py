@@ -129,6 +129,10 @@ class BoardPublic(BaseModel):
     table: int = Field(description="The board's game table (the individual result route's).")
     white: int = Field(description="Start number; 0: an empty seat (a board won by default).")
     black: int = Field(description="Start number; 0: an empty seat (a board won by default).")
+    home: Literal["w", "b"] = Field(
+        description="The first-named team's colour on this board: White on the odd boards "
+        "as Arbiter seats a match; as played in a match read from a team file."
+    )
     result: str | None
     status: GameStatus
     reports: dict[str, str] = Field(default_factory=dict)
