@@ -200,3 +200,39 @@ async def test_an_inconsistent_real_file_is_refused_naming_the_line(
     assert answer.json()["field"] == "body"
     assert answer.json()["detail"] == "line 161: player 29 is already in team 4 (line 154)"
     assert await stored_tournaments(app) == before
+
+
+@pytest.mark.parametrize(
+    ("name", "planned", "byes"),
+    [
+        ("heraklion_championship_2025.trf", ("\n142 4", "\n142 5"), []),
+        # fifteen teams: Α.Σ.ΗΡΟΔΟΤΟΣ (13) gets round 8's pairing-allocated bye
+        (
+            "heraklion_friendship_cup_2024.trf",
+            ("\n142 7", "\n142 8"),
+            [{"team": 13, "type": "pairing-allocated"}],
+        ),
+    ],
+)
+async def test_an_imported_swiss_pairs_its_next_round_as_the_file_would(
+    client: httpx.AsyncClient, name: str, planned: tuple[str, str], byes: list[Any]
+) -> None:
+    """With one more round planned (record 142), the stored event pairs it as
+    `POST /v1/compute/pairings` pairs the same file: the matches on fewer boards, the
+    boards won by default and the Friendship Cup's teams left out of a round (no
+    points, no bye) read the same way in both."""
+    text = (DATA / name).read_text(encoding="utf-8")
+    assert planned[0] in text
+    body = text.replace(*planned).encode()
+    computed = await client.post("/v1/compute/pairings", content=body)
+    assert computed.status_code == 200, computed.text
+    stored = await _import(client, body)
+    auth = {"Authorization": f"Bearer {stored['organizer_token']}"}
+    paired = await client.post(f"/v1/tournaments/{stored['id']}/rounds", headers=auth)
+    assert paired.status_code == 201, paired.text
+    expected = computed.json()
+    assert paired.json()["round"] == expected["round"]
+    assert [(m["home"], m["away"]) for m in paired.json()["matches"]] == [
+        (m["home"], m["away"]) for m in expected["matches"]
+    ]
+    assert paired.json()["byes"] == expected["byes"] == byes
