@@ -9,7 +9,8 @@ the PAB (record 320); a match forfeited whole (record 330) is seated with each t
 first players, every board forfeited; a match whose first-named team has Black on
 board 1 is stored the other way round. What the file gets wrong is refused (422 naming
 the body and the line, nothing stored): teams not numbered 1..n, more boards than the
-API allows, and every contradiction the team reader finds. `read_team_import` is pure
+API allows, a team listing fewer players than boards (registration's rule), and every
+contradiction the team reader finds. `read_team_import` is pure
 and runs in the CPU pool; `import_team_trf` stores what it read.
 """
 
