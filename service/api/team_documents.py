@@ -18,11 +18,11 @@ from service.api.schemas.teams import (
 from service.app.teams import lineup_of
 from service.db.game_reads import round_rows
 from service.db.tables import GameRow, TournamentRow
+from service.db.team_layout import seats_of
 from service.db.team_reads import board_table, match_rows, team_options, team_scoring
 from service.db.team_tables import TeamMatchRow, TeamRow
 from service.engine.model import Bye, ByeKind, Colour, GameResult, Round
 from service.engine.result_reporting import GameStatus
-from service.engine.teams.draw import board_sequence
 from service.engine.teams.model import board_points
 
 __all__ = ["build_team_round", "team_public", "team_round_public", "trf_rounds"]
@@ -55,7 +55,6 @@ def build_team_round(
     options = team_options(tournament)
     scoring = team_scoring(options)
     boards = options.boards
-    sequence = board_sequence(boards)
     at = {g.table_no: g for g in games}
     played = []
     byes = []
@@ -68,27 +67,44 @@ def build_team_round(
         seated = []
         home_points = away_points = Fraction(0)
         confirmed = 0
-        for board in range(1, boards + 1):
-            game = at[board_table(m.match_no, board, boards)]
+        seats = seats_of(m.layout, boards)
+        for seat in seats:
+            table = board_table(m.match_no, seat.board, boards)
+            if seat.won_by is not None:  # won by default: the empty seat is player 0
+                board_of = seat.board_of()
+                white, black = (
+                    (board_of.home_player, board_of.away_player)
+                    if seat.home_colour is Colour.WHITE
+                    else (board_of.away_player, board_of.home_player)
+                )
+                result: str | None = str(seat.result)
+                status = GameStatus.CONFIRMED
+                reports: dict[str, str] = {}
+            else:
+                game = at[table]
+                white, black, result = game.white, game.black, game.result
+                status = GameStatus(game.status)
+                reports = {k: str(v) for k, v in game.reports.items()}
             seated.append(
                 BoardPublic(
-                    board=board,
-                    table=game.table_no,
-                    white=game.white,
-                    black=game.black,
-                    result=game.result,
-                    status=GameStatus(game.status),
-                    reports={k: str(v) for k, v in game.reports.items()},
+                    board=seat.board,
+                    table=table,
+                    white=white,
+                    black=black,
+                    home=seat.home_colour.value,
+                    result=result,
+                    status=status,
+                    reports=reports,
                 )
             )
-            if game.status == GameStatus.CONFIRMED and game.result is not None:
+            if status == GameStatus.CONFIRMED and result is not None:
                 confirmed += 1
-                home = sequence[board - 1]
-                result = GameResult(game.result)
-                home_points += board_points(result.outcome(home))
-                away_points += board_points(result.outcome(Colour(home).other))
+                home = seat.home_colour
+                outcome = GameResult(result)
+                home_points += board_points(outcome.outcome(home))
+                away_points += board_points(outcome.outcome(home.other))
         match_points = None
-        if confirmed == boards:
+        if confirmed == len(seats):
             if home_points > away_points:
                 pair = (scoring.match_win, scoring.match_loss)
             elif home_points < away_points:
@@ -144,7 +160,9 @@ def trf_rounds(
             if m.kind == "pairing-allocated":
                 fielded = lineup_of(by_team[m.home], rnd.number, boards)
                 byes += [
-                    Bye(rnd.number, start_numbers[n], ByeKind.PAIRING_ALLOCATED) for n in fielded
+                    Bye(rnd.number, start_numbers[n], ByeKind.PAIRING_ALLOCATED)
+                    for n in fielded
+                    if start_numbers[n] not in {b.player for b in rnd.byes}
                 ]
         written.append(replace(rnd, games=games, byes=tuple(byes)))
     return tuple(written)

@@ -2,18 +2,21 @@
 (docs/teams.md#trf-export-and-import): its players, teams (with captains' tokens),
 matches and board games in the file's round state.
 
-What a stored team round holds must fit the file, else the import is refused (422
-naming the body, nothing stored): teams numbered 1..n, each with a player per board;
-every match complete board by board (a match forfeited whole is seated with each
-team's first players, every board forfeited; a match whose first-named team has Black
-on board 1 is stored the other way round), its first-named team holding White on the odd
-boards (C.04.6 art. 1.6 as `teams.draw.board_sequence` seats it); no team left out of
-a round but a round-robin's idle team. `read_team_import` is pure and runs in the CPU
-pool; `import_team_trf` stores what it read.
+The rounds are stored as the file has them (`stored_rounds`): the colours as played
+on each board, matches played on fewer boards than the event's, boards won by default,
+a team without a match (a round-robin's idle team, a team absent from a Swiss round),
+the PAB (record 320); a match forfeited whole (record 330) is seated with each team's
+first players, every board forfeited; a match whose first-named team has Black on
+board 1 is stored the other way round. What the file gets wrong is refused (422 naming
+the body and the line, nothing stored): teams not numbered 1..n, more boards than the
+API allows, a team listing fewer players than boards (registration's rule), and every
+contradiction the team reader finds. `read_team_import` is pure
+and runs in the CPU pool; `import_team_trf` stores what it read.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -31,11 +34,12 @@ from service.app.offload import run_cpu
 from service.db.event_types import Imported
 from service.db.events import append_event
 from service.db.repository import create_tournament, store_players, store_rounds
+from service.db.team_layout import layout_of
 from service.db.team_reads import board_table
 from service.db.team_tables import TeamMatchRow, TeamRow
 from service.db.tokens import hash_token, new_token
 from service.engine.lifecycle import LifecycleEvent
-from service.engine.model import Colour, Game, GameResult, Round
+from service.engine.model import ByeKind, Colour, Game, GameResult, Round
 from service.engine.scoring.tiebreaks.errors import TieBreakError
 from service.engine.teams.draw import TeamPairingSystem, board_sequence
 from service.engine.teams.model import (
@@ -94,7 +98,7 @@ def read_team_import(text: str) -> ImportedTeamFile:
     if not 1 <= boards <= MAX_BOARDS:
         raise _refuse(f"{boards} boards; at most {MAX_BOARDS}")
     _check_teams(doc)
-    rounds, matches = stored_rounds(event)
+    rounds, matches = stored_rounds(event, doc.players.tournament.rounds)
     system = (
         TeamPairingSystem.ROUND_ROBIN
         if event.system is TeamSystem.ROUND_ROBIN
@@ -105,7 +109,8 @@ def read_team_import(text: str) -> ImportedTeamFile:
     scoring = event.scoring
     settings: dict[str, Any] = {
         "source": "trf",
-        "trf": stored_trf(doc.players),
+        # 013 (TRF-16) squads are listed, not board orders: written back as 013
+        "trf": {**stored_trf(doc.players), "team_format": doc.team_format},
         "team": {
             "boards": boards,
             "match_points": {
@@ -157,12 +162,17 @@ def _check_teams(doc: TeamTrfDocument) -> None:
             )
 
 
-def stored_rounds(event: TeamEvent) -> tuple[tuple[Round, ...], list[dict[str, Any]]]:
-    """The board games (at their stored tables) and the `team_matches` rows of a team
-    event's rounds, refused (`InvalidInput`) where a stored round cannot hold them."""
+def stored_rounds(
+    event: TeamEvent, cells: Sequence[Round] = ()
+) -> tuple[tuple[Round, ...], list[dict[str, Any]]]:
+    """The board games (at their stored tables) and byes, and the `team_matches` rows of
+    a team event's rounds, as the file has them (docs/teams.md#trf-export-and-import):
+    the colours as played, the boards a match was played on, boards won by default
+    (`db.team_layout`), a team without a match (`free`: a round-robin's idle team or a
+    team absent from a Swiss round, no points). `cells` are the players' rounds of the
+    file: their byes are stored but those of players seated in a stored game (a match
+    forfeited whole) and the PAB team's (the export writes those from the lineup)."""
     boards = event.scoring.boards
-    sequence = board_sequence(boards)
-    round_robin = event.system is TeamSystem.ROUND_ROBIN
     rounds: list[Round] = []
     rows: list[dict[str, Any]] = []
     for rnd in event.rounds:
@@ -170,27 +180,25 @@ def stored_rounds(event: TeamEvent) -> tuple[tuple[Round, ...], list[dict[str, A
         for match_no, match in enumerate(rnd.matches, 1):
             if match.boards and min(match.boards, key=lambda b: b.board).home_colour is B:
                 match = _swapped(match)  # stored: the team with White on board 1 first
-            rows.append(_row(rnd.number, match_no, match.home, match.away, "match", match.forfeit))
             seated = sorted(match.boards, key=lambda b: b.board)
             if match.forfeit is not None:
                 seated = _forfeited(event, match)
-            if [b.board for b in seated] != list(range(1, boards + 1)):
+            numbers = [b.board for b in seated]
+            if (
+                not seated
+                or len(set(numbers)) != len(numbers)
+                or not set(numbers) <= set(range(1, boards + 1))
+            ):
                 raise _refuse(
-                    f"round {rnd.number}: match {match.home}-{match.away} does not have "
-                    f"boards 1..{boards}"
+                    f"round {rnd.number}: match {match.home}-{match.away} has boards "
+                    f"{numbers}, not boards of 1..{boards}"
                 )
+            layout = None if match.forfeit is not None else layout_of(seated, boards)
+            row = _row(rnd.number, match_no, match.home, match.away, "match", match.forfeit)
+            rows.append({**row, "layout": layout})
             for board in seated:
                 if EMPTY_SEAT in (board.home_player, board.away_player):
-                    raise _refuse(
-                        f"round {rnd.number}: match {match.home}-{match.away}, board "
-                        f"{board.board} was won by default (the other team left it empty); "
-                        "a stored match holds a game on every board"
-                    )
-                if board.home_colour is not sequence[board.board - 1]:
-                    raise _refuse(
-                        f"round {rnd.number}: match {match.home}-{match.away}, board "
-                        f"{board.board}: the first-named team must hold White on odd boards"
-                    )
+                    continue  # won by default: the layout holds it, no game is played
                 white, black = (
                     (board.home_player, board.away_player)
                     if board.home_colour is Colour.WHITE
@@ -203,11 +211,19 @@ def stored_rounds(event: TeamEvent) -> tuple[tuple[Round, ...], list[dict[str, A
             rows.append(_row(rnd.number, extra, rnd.pab, None, "pairing-allocated", None))
             extra += 1
         for team in rnd.unpaired:
-            if not round_robin:
-                raise _refuse(f"round {rnd.number}: team {team} is left out of the round")
             rows.append(_row(rnd.number, extra, team, None, "free", None))
             extra += 1
-        rounds.append(Round(rnd.number, tuple(games)))
+        seated_players = {p for g in games for p in (g.white, g.black)}
+        pab_team = set(event.team(rnd.pab).players) if rnd.pab is not None else set()
+        byes = tuple(
+            bye
+            for cell in cells
+            if cell.number == rnd.number
+            for bye in cell.byes
+            if bye.player not in seated_players
+            and not (bye.player in pab_team and bye.kind is ByeKind.PAIRING_ALLOCATED)
+        )
+        rounds.append(Round(rnd.number, tuple(games), byes))
     return tuple(rounds), rows
 
 
@@ -261,6 +277,7 @@ def _row(
         "away": away,
         "kind": kind,
         "forfeit": None if forfeit is None else str(getattr(forfeit, "value", forfeit)),
+        "layout": None,
     }
 
 

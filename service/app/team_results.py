@@ -2,7 +2,9 @@
 report runs the individual result workflow (`report_result`: either captain, or the
 board's player, reports; agreement of the two sides confirms; disagreement marks the
 board disputed until the organizer decides); a whole match forfeited is the
-organizer's (TRF-26 record 330): every board gets the forfeit.
+organizer's (TRF-26 record 330): every board gets the forfeit. A match read from a team
+file keeps its boards as played (`db.team_layout`): a board it was not played on, or
+won by default, has no game to report, and a whole-match forfeit leaves such a board.
 """
 
 from __future__ import annotations
@@ -13,10 +15,10 @@ from service.app.actor import Actor
 from service.app.report_result import ReportOutcome, report_result
 from service.app.teams import require_team_event
 from service.db.tables import TournamentRow
+from service.db.team_layout import seats_of
 from service.db.team_reads import board_table, find_match, team_options
 from service.db.team_tables import TeamMatchRow
 from service.engine.model import Colour
-from service.engine.teams.draw import board_sequence
 from service.errors import Forbidden, NotFound
 
 __all__ = ["forfeit_match", "report_board"]
@@ -51,6 +53,13 @@ async def report_board(
     boards = team_options(tournament).boards
     if not 1 <= board <= boards:
         raise NotFound(f"a match has boards 1 to {boards}, not {board}", field="board")
+    played = {s.board for s in seats_of(match.layout, boards) if s.won_by is None}
+    if board not in played:  # a match read from a team file: as the file has it
+        raise NotFound(
+            f"match {match_no} of round {round_number} has no game on board {board} "
+            "(not played, or won by default)",
+            field="board",
+        )
     outcome = await report_result(
         session, tournament, round_number, board_table(match_no, board, boards), result, actor
     )
@@ -74,7 +83,10 @@ async def forfeit_match(
         raise Forbidden("only the organizer forfeits a whole match", field="Authorization")
     match = await _match(session, tournament, round_number, match_no)
     boards = team_options(tournament).boards
-    for board, colour in enumerate(board_sequence(boards), 1):
+    for seat in seats_of(match.layout, boards):
+        if seat.won_by is not None:
+            continue  # won by default (a match read from a team file): it stands
+        board, colour = seat.board, seat.home_colour
         result = "--"
         if forfeit == "+-":
             result = _HOME_WINS[colour]

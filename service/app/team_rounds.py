@@ -5,6 +5,10 @@ round-robin from the Berger tables (C.05 Annex 1), through `engine.teams.draw`.
 Each match's boards become ordinary games, seated from the two teams' lineups for the
 round (the first `boards` players of the list unless the captain named others), with
 the first-named team holding the round's colour on the odd boards (C.04.6 art. 1.6).
+A captain's lineup short of players leaves the team's last boards empty: each is won
+by default by the other team's player there (a full-point bye in the players' round,
+TRF `0000 - F`, which the team reader takes beside a match as a board won by default),
+kept in the match's layout (`db.team_layout`).
 A team's bye (the Swiss PAB, a round-robin's idle team) is stored as a match row of its
 own. The pairing runs off the event loop (`offload`).
 """
@@ -24,6 +28,7 @@ from service.db.game_reads import last_paired_round, round_rows
 from service.db.player_reads import list_players
 from service.db.repository import store_round
 from service.db.tables import TournamentRow
+from service.db.team_layout import layout_of
 from service.db.team_reads import (
     board_table,
     list_teams,
@@ -32,12 +37,12 @@ from service.db.team_reads import (
 )
 from service.db.team_tables import TeamMatchRow
 from service.engine.lifecycle import TournamentStatus
-from service.engine.model import Game, Round
+from service.engine.model import Bye, ByeKind, Colour, Game, GameResult, Round
 from service.engine.pairing.team_swiss.model import ColourPreferenceType, PrimaryScore
 from service.engine.result_reporting import GameStatus
 from service.engine.rounds import round_progress
-from service.engine.teams.draw import TeamDraw, TeamPairingSystem, next_team_round
-from service.engine.teams.model import TeamEvent
+from service.engine.teams.draw import DrawnMatch, TeamDraw, TeamPairingSystem, next_team_round
+from service.engine.teams.model import EMPTY_SEAT, Board, TeamEvent
 from service.errors import Conflict
 
 __all__ = ["pair_team_round"]
@@ -98,7 +103,8 @@ async def _fielding(
     for row, team in zip(await list_teams(session, tournament.id), event.teams, strict=True):
         lineup = lineup_of(row, number, boards, withdrawn)
         absent = [n for n in lineup if n in withdrawn]
-        if len(lineup) < boards or absent:
+        short = str(number) in row.lineups and len(lineup) < boards  # named short
+        if (len(lineup) < boards and not short) or absent:
             raise Conflict(
                 f"team {row.number} cannot field {boards} players in round {number}: "
                 + (
@@ -110,16 +116,39 @@ async def _fielding(
                 team=row.number,
             )
         fielded = [starts[n] for n in lineup]
-        rest = [p for p in team.players if p not in fielded]
+        rest = [] if short else [p for p in team.players if p not in fielded]
         teams.append(dataclasses.replace(team, players=(*fielded, *rest)))
     return dataclasses.replace(event, teams=tuple(teams))
+
+
+def _seated(match: DrawnMatch) -> list[Board]:
+    """A match's boards as seated: a board one team left empty (a lineup short of
+    players) is won by default by the other team's player; a board both left empty is
+    not played (no points to either: C.07 Art. 11 counts the boards played or won)."""
+    seated = []
+    for seat in match.boards:
+        if seat.white is None and seat.black is None:
+            continue
+        home_colour = Colour.WHITE if seat.white_team == match.home else Colour.BLACK
+        white = seat.white if seat.white is not None else EMPTY_SEAT
+        black = seat.black if seat.black is not None else EMPTY_SEAT
+        home, away = (white, black) if home_colour is Colour.WHITE else (black, white)
+        result = None
+        if EMPTY_SEAT in (home, away):
+            home_wins = away == EMPTY_SEAT
+            white_wins = (home_colour is Colour.WHITE) == home_wins
+            result = GameResult.WHITE_WINS_FORFEIT if white_wins else GameResult.BLACK_WINS_FORFEIT
+        seated.append(Board(seat.board, home, away, home_colour, result))
+    return seated
 
 
 async def _store(
     session: AsyncSession, tournament: TournamentRow, draw: TeamDraw, boards: int
 ) -> None:
     games = []
+    byes = []
     for match in draw.matches:
+        seated = _seated(match)
         session.add(
             TeamMatchRow(
                 tournament_id=tournament.id,
@@ -127,12 +156,22 @@ async def _store(
                 match_no=match.table,
                 home=match.home,
                 away=match.away,
+                layout=layout_of(seated, boards),
             )
         )
-        for seat in match.boards:
-            assert seat.white is not None and seat.black is not None  # lineups are full
-            table = board_table(match.table, seat.board, boards)
-            games.append(Game(draw.round, seat.white, seat.black, table=table))
+        for board in seated:
+            if EMPTY_SEAT in (board.home_player, board.away_player):
+                # won by default: the player who is there scores it (a full-point bye)
+                present = max(board.home_player, board.away_player)
+                byes.append(Bye(draw.round, present, ByeKind.FULL_POINT))
+                continue
+            white, black = (
+                (board.home_player, board.away_player)
+                if board.home_colour is Colour.WHITE
+                else (board.away_player, board.home_player)
+            )
+            table = board_table(match.table, board.board, boards)
+            games.append(Game(draw.round, white, black, table=table))
     if draw.bye is not None and draw.bye_kind is not None:
         session.add(
             TeamMatchRow(
@@ -143,10 +182,14 @@ async def _store(
                 kind=draw.bye_kind.value,
             )
         )
-    await store_round(session, tournament, Round(draw.round, tuple(games)))
+    await store_round(session, tournament, Round(draw.round, tuple(games), tuple(byes)))
     standing = round_progress(draw.round if games else None, draw.round, tournament.total_rounds)
     tournament.current_round = standing.current_round
     settle_status(tournament, finished=standing.finished)
     session.add(tournament)
-    paired = RoundPaired(draw.round, games=[[g.table, g.white, g.black] for g in games], byes=[])
+    paired = RoundPaired(
+        draw.round,
+        games=[[g.table, g.white, g.black] for g in games],
+        byes=[[b.player, b.kind.value] for b in byes],
+    )
     await append_event(session, tournament.id, paired)

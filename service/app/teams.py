@@ -125,13 +125,15 @@ def lineup_of(
 def check_lineup(
     team: TeamRow, players: Sequence[int], boards: int, withdrawn: Collection[int] = ()
 ) -> None:
-    """A lineup names exactly `boards` different players of the team who have not
+    """A lineup names 1 to `boards` different players of the team who have not
     withdrawn, in the order of the team's list (C.07 Art. 11 / C.04.6: no player above
     a teammate ranked higher on the list); 422 naming `players` (or `players.<i>`)
-    otherwise."""
-    if len(players) != boards:
+    otherwise. A lineup short of `boards` players seats them on the first boards and
+    leaves the last ones empty, each lost by default (docs/teams.md#lineups)."""
+    if not 1 <= len(players) <= boards:
         raise InvalidInput(
-            f"a lineup names one player per board: {boards} players, {len(players)} given",
+            f"a lineup names one player per board, board 1 first: 1 to {boards} players "
+            f"(the boards after the last one named are left empty), {len(players)} given",
             field="players",
         )
     order = {number: index for index, number in enumerate(team.players)}

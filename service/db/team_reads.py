@@ -4,7 +4,8 @@ the whole event as the team engine sees it (`load_team_event`).
 A match's boards are `games` rows: board b of match m sits at table
 (m - 1) x boards + b, and the first-named (home) team has the colour of the board
 colour sequence on each board (`teams.draw.board_sequence`: the round's colour on odd
-boards). Nothing here adds or changes rows; the workflows of `service.app.teams` and
+boards), unless the match keeps its boards as played (`db.team_layout`: a match read
+from a team file). Nothing here adds or changes rows; the workflows of `service.app.teams` and
 `service.app.team_rounds` do.
 """
 
@@ -19,11 +20,11 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from service.db.game_reads import round_rows
 from service.db.player_reads import list_players
 from service.db.tables import GameRow, TournamentRow
+from service.db.team_layout import seats_of
 from service.db.team_tables import TeamMatchRow, TeamRow
 from service.db.tournament_config import TeamOptions, config_of
 from service.engine.model import Colour, GameResult
 from service.engine.result_reporting import GameStatus
-from service.engine.teams.draw import board_sequence
 from service.engine.teams.model import (
     Board,
     Match,
@@ -45,6 +46,7 @@ __all__ = [
     "list_teams",
     "load_team_event",
     "match_rows",
+    "team_file_format",
     "team_options",
     "team_scoring",
 ]
@@ -58,6 +60,13 @@ def is_team_event(row: TournamentRow) -> bool:
 def team_options(row: TournamentRow) -> TeamOptions:
     """A team tournament's settings (the defaults when none were stored)."""
     return config_of(row).team or TeamOptions()
+
+
+def team_file_format(row: TournamentRow) -> str:
+    """How the export writes the teams: `013` (TRF-16 squads) for an event imported from
+    such a file, else `310` (TRF-26 lineups in board order)."""
+    kept = (row.settings or {}).get("trf") or {}
+    return "013" if kept.get("team_format") == "013" else "310"
 
 
 def team_scoring(options: TeamOptions) -> TeamScoring:
@@ -167,7 +176,6 @@ def team_rounds(
     confirmed_only: bool = True,
 ) -> tuple[TeamRound, ...]:
     """The rounds of stored matches and board games (pure: no I/O)."""
-    sequence = board_sequence(boards)
     by_place = {(g.round, g.table_no): g for g in games}
     numbers = sorted({m.round for m in matches})
     rounds = []
@@ -186,9 +194,12 @@ def team_rounds(
                 played.append(Match(m.home, m.away, forfeit=MatchForfeit(m.forfeit)))
                 continue
             seated = []
-            for board in range(1, boards + 1):
-                game = by_place[(number, board_table(m.match_no, board, boards))]
-                colour = sequence[board - 1]
+            for seat in seats_of(m.layout, boards):
+                if seat.won_by is not None:  # won by default: no game row
+                    seated.append(seat.board_of())
+                    continue
+                game = by_place[(number, board_table(m.match_no, seat.board, boards))]
+                colour = seat.home_colour
                 home_player, away_player = (
                     (game.white, game.black) if colour is Colour.WHITE else (game.black, game.white)
                 )
@@ -196,7 +207,7 @@ def team_rounds(
                     game.status == GameStatus.CONFIRMED or not confirmed_only
                 )
                 result = GameResult(game.result) if counted and game.result else None
-                seated.append(Board(board, home_player, away_player, colour, result))
+                seated.append(Board(seat.board, home_player, away_player, colour, result))
             played.append(Match(m.home, m.away, tuple(seated)))
         rounds.append(TeamRound(number, tuple(played), pab, tuple(unpaired)))
     return tuple(rounds)

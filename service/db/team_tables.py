@@ -56,6 +56,10 @@ class TeamMatchRow(SQLModel, table=True):
     away: int | None = None
     """None for a bye."""
     kind: str = Field(default="match", max_length=20)
-    """`match`, `pairing-allocated` (C.04.6 art. 3.4) or `free` (a round-robin's idle team)."""
+    """`match`, `pairing-allocated` (C.04.6 art. 3.4) or `free` (a round-robin's idle team,
+    or a team an imported file leaves out of a Swiss round: no opponent, no points)."""
     forfeit: str | None = Field(default=None, max_length=2)
     """A match forfeited as a whole (`+-`, `-+`, `--`; TRF-26 record 330)."""
+    layout: list[dict[str, Any]] | None = Field(default=None, sa_column=Column(JSONType))
+    """The boards as played, when not the default seating (`db.team_layout`): None for
+    boards 1..n with the board colour sequence, a game on each."""

@@ -25,7 +25,7 @@ from service.db.tournament_config import config_of
 from service.engine.model import Colour, GameResult, Outcome
 from service.engine.result_reporting import GameStatus
 from service.engine.scoring.tiebreaks.ratings import performance
-from service.engine.teams.model import board_points
+from service.engine.teams.model import EMPTY_SEAT, board_points
 from service.engine.teams.ranking import rank_teams
 from service.engine.teams.systems import TeamRanking, default_team_tiebreaks, team_spec_of
 
@@ -73,7 +73,14 @@ async def team_standings(session: AsyncSession, row: TournamentRow) -> dict[str,
             start = by_number[number].start_number
             if start is not None:
                 team_of[start] = team.number
-    boards = board_prizes(games, players, team_of, team_options(row).boards)
+    defaults = [
+        (b.board, b.away_player if b.home_player == EMPTY_SEAT else b.home_player)
+        for rnd in event.rounds
+        for match in rnd.matches
+        for b in match.boards
+        if EMPTY_SEAT in (b.home_player, b.away_player)
+    ]
+    boards = board_prizes(games, players, team_of, team_options(row).boards, defaults)
     return {"teams": teams, "team_tiebreaks": codes, "boards": boards}
 
 
@@ -82,10 +89,12 @@ def board_prizes(
     players: Sequence[PlayerRow],
     team_of: dict[int, int],
     boards: int,
+    defaults: Sequence[tuple[int, int]] = (),
 ) -> list[dict[str, Any]]:
     """Each board's players by percentage (then games, then performance; equal lines
     share a rank). Points and games count every confirmed result on the board,
-    forfeits included (C.07 Art. 11: a forfeit win is a point); the performance
+    forfeits included (C.07 Art. 11: a forfeit win is a point), and the boards won by
+    default of a match read from a team file (`defaults`: board, player); the performance
     (C.07 10.2: the rated opponents' average plus dp of the percentage) counts the
     games played over the board against rated opponents, null without one."""
     by_start = {p.start_number: p for p in players if p.start_number is not None}
@@ -109,6 +118,9 @@ def board_prizes(
             opponent = by_start[other].rating
             if played and opponent:
                 rated[(board, me)].append((opponent, score))
+    for board, player in defaults:  # the other team left the seat empty: not played
+        points[(board, player)] += 1
+        counted[(board, player)] += 1
     sections = []
     for board in range(1, boards + 1):
         lines = []

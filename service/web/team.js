@@ -26,10 +26,11 @@ const HOME_MARKS = {
   "1-0": "1", "0-1": "0", "1/2-1/2": "½", "+-": "+", "-+": "−", "--": "−",
 };
 
-/** The home team has White on the odd boards (docs/teams.md#rounds): a board result,
- * White's score first, turned to the home side's. */
+/** A board result, White's score first, turned to the home side's: the board's `home`
+ * colour (docs/teams.md#rounds; White on the odd boards as Arbiter seats a match). */
 function homeResult(board) {
-  if (!board.result || board.board % 2 === 1) return board.result;
+  const homeWhite = board.home ? board.home === "w" : board.board % 2 === 1;
+  if (!board.result || homeWhite) return board.result;
   const swapped = { "1-0": "0-1", "0-1": "1-0", "+-": "-+", "-+": "+-" };
   return swapped[board.result] || board.result;
 }

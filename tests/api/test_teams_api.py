@@ -88,7 +88,7 @@ async def test_lineups(client: httpx.AsyncClient) -> None:
     default = (await client.get(f"{base}/1")).json()
     assert default == {"round": 1, "team": 1, "players": [1, 2], "set": False}
     refused = [
-        ([1], "players"),
+        ([], "players"),
         ([1, 2, 3], "players"),
         ([1, 5], "players.1"),
         ([3, 2], "players.1"),

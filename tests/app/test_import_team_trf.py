@@ -1,15 +1,17 @@
-"""What a team file must be for a stored team tournament to hold it
-(app/import_team_trf.py): complete matches with the first-named team White on the odd
-boards, no team left out of a Swiss round, a match forfeited whole seated with the
-teams' first players."""
+"""How a team file's rounds are stored (app/import_team_trf.py,
+docs/teams.md#trf-export-and-import): games at their tables, the boards as played when
+they are not the default seating (colours, fewer boards, boards won by default), a team
+without a match as `free`, a match forfeited whole seated with the teams' first
+players."""
 
 from __future__ import annotations
 
 import pytest
 
 from service.app.import_team_trf import stored_rounds
-from service.engine.model import Colour, GameResult
+from service.engine.model import Bye, ByeKind, Colour, GameResult, Round
 from service.engine.teams.model import (
+    EMPTY_SEAT,
     Board,
     Match,
     MatchForfeit,
@@ -55,17 +57,55 @@ def test_a_match_forfeited_whole_gets_each_teams_first_players() -> None:
     assert rows[0]["forfeit"] == "-+"
 
 
-def test_other_board_colours_are_refused() -> None:
-    match = Match(1, 2, (Board(1, 1, 4, W, None), Board(2, 2, 5, W, None)))
-    with pytest.raises(InvalidInput, match="White on odd boards"):
-        stored_rounds(_event(TeamRound(1, (match,), pab=3)))
-
-
-def test_a_team_left_out_of_a_swiss_round_is_refused() -> None:
-    match = Match(1, 2, (Board(1, 1, 4, W, None), Board(2, 2, 5, B, None)))
-    with pytest.raises(InvalidInput, match="team 3 is left out"):
-        stored_rounds(_event(TeamRound(1, (match,), unpaired=(3,))))
-    _rounds, rows = stored_rounds(
-        _event(TeamRound(1, (match,), unpaired=(3,)), system=TeamSystem.ROUND_ROBIN)
+def test_colours_as_played_are_kept_in_the_layout() -> None:
+    """Board 2 with the first-named team White too (the ICU's league seats colours
+    freely): the game is stored as played, the layout names each board's colour."""
+    match = Match(
+        1, 2, (Board(1, 1, 4, W, GameResult.DRAW), Board(2, 2, 5, W, GameResult.BLACK_WINS))
     )
-    assert rows[-1]["kind"] == "free" and rows[-1]["home"] == 3
+    rounds, rows = stored_rounds(_event(TeamRound(1, (match,), pab=3)))
+    assert [(g.table, g.white, g.black) for g in rounds[0].games] == [(1, 1, 4), (2, 2, 5)]
+    assert rows[0]["layout"] == [{"board": 1, "home": "w"}, {"board": 2, "home": "w"}]
+
+
+def test_the_default_seating_has_no_layout() -> None:
+    match = Match(1, 2, (Board(1, 1, 4, W, None), Board(2, 2, 5, B, None)))
+    _rounds, rows = stored_rounds(_event(TeamRound(1, (match,), pab=3)))
+    assert rows[0]["layout"] is None
+
+
+def test_fewer_boards_and_a_board_won_by_default() -> None:
+    """A 4-board event: match 1-2 played on boards 1 and 3 only, board 3 left empty by
+    team 2 (player 3 scores it by default); no game is stored for board 3."""
+    teams = (Team(1, "A", (1, 2, 3, 4)), Team(2, "B", (5, 6, 7, 8)))
+    match = Match(
+        1,
+        2,
+        (
+            Board(1, 1, 5, W, GameResult.WHITE_WINS),
+            Board(3, 3, EMPTY_SEAT, W, GameResult.WHITE_WINS_FORFEIT),
+        ),
+    )
+    event = TeamEvent(teams, (TeamRound(1, (match,)),), TeamScoring(boards=4))
+    cells = (Round(1, (), (Bye(1, 3, ByeKind.FULL_POINT), Bye(1, 8, ByeKind.ZERO_POINT))),)
+    rounds, rows = stored_rounds(event, cells)
+    assert [(g.table, g.white, g.black) for g in rounds[0].games] == [(1, 1, 5)]
+    assert rounds[0].byes == cells[0].byes  # the file's `+` and `Z` cells, kept
+    assert rows[0]["layout"] == [
+        {"board": 1, "home": "w"},
+        {"board": 3, "home": "w", "won_by": "home", "player": 3},
+    ]
+
+
+def test_a_team_left_out_of_a_swiss_round_is_free() -> None:
+    """Not paired, no points (as the file says): stored as a `free` team."""
+    match = Match(1, 2, (Board(1, 1, 4, W, None), Board(2, 2, 5, B, None)))
+    for system in (TeamSystem.SWISS, TeamSystem.ROUND_ROBIN):
+        _rounds, rows = stored_rounds(_event(TeamRound(1, (match,), unpaired=(3,)), system=system))
+        assert rows[-1]["kind"] == "free" and rows[-1]["home"] == 3
+
+
+def test_boards_outside_the_event_are_refused() -> None:
+    match = Match(1, 2, (Board(1, 1, 4, W, None), Board(3, 2, 5, B, None)))
+    with pytest.raises(InvalidInput, match=r"has boards \[1, 3\], not boards of 1..2"):
+        stored_rounds(_event(TeamRound(1, (match,), pab=3)))

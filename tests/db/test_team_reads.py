@@ -8,7 +8,7 @@ from service.db.tables import GameRow
 from service.db.team_reads import board_place, board_table, team_rounds
 from service.db.team_tables import TeamMatchRow
 from service.engine.model import Colour, GameResult
-from service.engine.teams.model import Board, Match, MatchForfeit
+from service.engine.teams.model import EMPTY_SEAT, Board, Match, MatchForfeit
 
 
 def test_board_tables_round_trip() -> None:
@@ -51,3 +51,21 @@ def test_a_round_reads_as_matches_board_by_board() -> None:
     assert forfeited == Match(3, 4, forfeit=MatchForfeit.AWAY_WINS)
     (unconfirmed,) = team_rounds(matches, games, 2, confirmed_only=False)
     assert unconfirmed.matches[0].boards[1].result is GameResult.WHITE_WINS
+
+
+def test_a_match_kept_as_played_reads_its_layout() -> None:
+    """A 4-board event; match 1 was played on boards 1 and 2 with team 1 White on both,
+    and team 2 left board 3 empty (team 1's 3 won it by default); board 4 not played."""
+    layout = [
+        {"board": 1, "home": "w"},
+        {"board": 2, "home": "w"},
+        {"board": 3, "home": "b", "won_by": "home", "player": 3},
+    ]
+    matches = [TeamMatchRow(tournament_id="t", round=1, match_no=1, home=1, away=2, layout=layout)]
+    games = [_game(1, 1, 11, "1/2-1/2", "confirmed"), _game(2, 2, 12, "0-1", "confirmed")]
+    (rnd,) = team_rounds(matches, games, 4)
+    assert rnd.matches[0].boards == (
+        Board(1, 1, 11, Colour.WHITE, GameResult.DRAW),
+        Board(2, 2, 12, Colour.WHITE, GameResult.BLACK_WINS),
+        Board(3, 3, EMPTY_SEAT, Colour.BLACK, GameResult.BLACK_WINS_FORFEIT),
+    )

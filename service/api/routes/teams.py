@@ -25,7 +25,8 @@ from service.api.team_documents import team_public, team_round_public
 from service.app.team_results import forfeit_match, report_board
 from service.app.teams import lineup_of, register_team, require_team_event, set_lineup
 from service.db.player_reads import list_players
-from service.db.team_reads import find_team, list_teams, team_options
+from service.db.team_layout import seats_of
+from service.db.team_reads import find_match, find_team, list_teams, team_options
 from service.errors import NotFound
 
 router = APIRouter(prefix="/v1/tournaments/{tournament_id}", tags=["teams"])
@@ -94,8 +95,9 @@ async def put_lineup(
     team: int = TeamNumber,
 ) -> LineupPublic:
     """Set a team's lineup for a round not yet paired (the team's captain or the
-    organizer): exactly one player per board, the team's own players, in the order of
-    the team's list (no player above a teammate ranked higher on it)."""
+    organizer): one player per board from board 1, the team's own players, in the order
+    of the team's list (no player above a teammate ranked higher on it); a short lineup
+    leaves the last boards empty, each lost by default (docs/teams.md#lineups)."""
     row = await set_lineup(
         write.session, write.tournament, round_number, team, body.players, write.actor
     )
@@ -123,11 +125,15 @@ async def report_board_result(
     if outcome.seq is not None:
         await commit_and_publish(write.context, write.state, write.tournament)
     game = outcome.game
+    row = await find_match(write.session, write.tournament.id, round_number, match)
+    boards = team_options(write.tournament).boards
+    (seat,) = (s for s in seats_of(row.layout if row else None, boards) if s.board == board)
     return BoardPublic(
         board=board,
         table=game.table_no,
         white=game.white,
         black=game.black,
+        home=seat.home_colour.value,
         result=game.result,
         status=game.status,
         reports={k: str(v) for k, v in game.reports.items()},

@@ -37,6 +37,7 @@ from service.db.team_reads import (
     list_teams,
     load_team_event,
     match_rows,
+    team_file_format,
     team_options,
 )
 from service.db.tournament_config import TournamentConfig, config_of
@@ -100,7 +101,10 @@ async def export_trf(
             for line in standings.teams or ()
             if isinstance(line, TeamStandingRow)
         }
-        text = write_team_trf(TeamTrfDocument(event, doc), ranks=team_ranks)
+        text = write_team_trf(
+            TeamTrfDocument(event, doc, team_format=team_file_format(tournament)),
+            ranks=team_ranks,
+        )
         return PlainTextResponse(text, media_type="text/plain")
     trail = audit_text(config_of(tournament).kept_audit, await audit_entries(session, tournament))
     return PlainTextResponse(write_trf(doc, ranks=ranks) + trail, media_type="text/plain")

@@ -107,7 +107,8 @@ class LineupSet(ApiModel):
     players: list[StrictInt] = Field(
         min_length=1,
         max_length=MAX_BOARDS,
-        description="Player ids, exactly one per board, in the team's board order.",
+        description="Player ids, one per board from board 1, in the team's board order; "
+        "fewer than the boards leave the last boards empty, each lost by default.",
     )
 
 
@@ -121,12 +122,17 @@ class LineupPublic(BaseModel):
 
 
 class BoardPublic(BaseModel):
-    """One board of a match: players by start number."""
+    """One board of a match: players by start number (a match read from a team file
+    lists the boards it was played on, with their colours as played)."""
 
     board: int
     table: int = Field(description="The board's game table (the individual result route's).")
-    white: int
-    black: int
+    white: int = Field(description="Start number; 0: an empty seat (a board won by default).")
+    black: int = Field(description="Start number; 0: an empty seat (a board won by default).")
+    home: Literal["w", "b"] = Field(
+        description="The first-named team's colour on this board: White on the odd boards "
+        "as Arbiter seats a match; as played in a match read from a team file."
+    )
     result: str | None
     status: GameStatus
     reports: dict[str, str] = Field(default_factory=dict)

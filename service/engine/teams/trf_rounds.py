@@ -24,13 +24,18 @@ _WIN_BYES = (ByeKind.PAIRING_ALLOCATED, ByeKind.FULL_POINT)
 
 
 def fielded_boards(players: TrfDocument, read: TeamRecords) -> int:
-    """Boards per match: the most players a team fields in one round."""
+    """Boards per match: the most players a team fields in one round, counting with its
+    games the boards it won by default (a bye worth a win beside the team's games: the
+    other team left the board empty)."""
     members = {t.number: t.players for t in read.teams}
     most = 0
     for rnd in players.tournament.rounds:
         in_round = {g.white for g in rnd.games} | {g.black for g in rnd.games}
+        won = {b.player for b in rnd.byes if b.kind in _WIN_BYES}
         for lineup in members.values():
-            most = max(most, sum(1 for p in lineup if p in in_round))
+            playing = sum(1 for p in lineup if p in in_round)
+            if playing:
+                most = max(most, playing + sum(1 for p in lineup if p in won))
     return max(most, 1)
 
 
