@@ -29,8 +29,11 @@ WINNER: dict[frozenset[int], int | None] = {
 }
 
 
-async def _played(client: httpx.AsyncClient) -> Event:
-    created = await client.post("/v1/tournaments", json={"name": "Rated", "system": "round-robin"})
+async def _played(client: httpx.AsyncClient, **settings: Any) -> Event:
+    """The four players' round-robin, every game played (`settings`: more creation
+    fields)."""
+    body = {"name": "Rated", "system": "round-robin", **settings}
+    created = await client.post("/v1/tournaments", json=body)
     assert created.status_code == 201, created.text
     event = Event(created.json()["id"], created.json()["organizer_token"], {})
     for player in PLAYERS:
@@ -192,3 +195,25 @@ async def test_the_norms_setting_of_a_stored_tournament(client: httpx.AsyncClien
     ann = response.json()["players"][0]
     own = next(c for c in ann["norms"][0]["conditions"] if c["name"] == "own_federation")
     assert own["exempt"] is None
+
+
+async def test_the_norms_setting_given_at_creation(client: httpx.AsyncClient) -> None:
+    """`norms` at creation: stored and shown as by `PATCH`, and applied to the report
+    (Ann, GER, exempt at GER's national championship, B.01 1.4.3a); a kind B.01 does
+    not name is a 422 naming the field, and no tournament is made."""
+    before = len((await client.get("/v1/tournaments")).json()["items"])
+    bad = await client.post(
+        "/v1/tournaments",
+        json={"name": "Rated", "system": "round-robin", "norms": {"event_kind": "open"}},
+    )
+    assert bad.status_code == 422
+    assert bad.json()["field"] == "norms.event_kind"
+    assert len((await client.get("/v1/tournaments")).json()["items"]) == before
+    norms = {"event_kind": "national-championship", "host_federation": "GER"}
+    event = await _played(client, norms=norms)
+    shown = (await client.get(f"/v1/tournaments/{event.id}")).json()["norms"]
+    assert shown == {**norms, "event_format": None}
+    response = await client.get(f"/v1/tournaments/{event.id}/ratings", headers=event.auth())
+    ann = response.json()["players"][0]
+    own = next(c for c in ann["norms"][0]["conditions"] if c["name"] == "own_federation")
+    assert own["exempt"] == "1.4.3a national championship"

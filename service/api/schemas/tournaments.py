@@ -206,6 +206,11 @@ class TournamentCreate(ApiModel):
     officials: Officials | None = Field(
         default=None, description="The arbiters the rating report names (TRF-26 102, 112)."
     )
+    norms: NormSettingsIn | None = Field(
+        default=None,
+        description="The event's kind, format and host federation for the norm rules "
+        "(docs/rules/ratings.md#the-events-kind); null: an ordinary event, read strictly.",
+    )
 
     @model_validator(mode="after")
     def _check_system_options(self) -> Self:
