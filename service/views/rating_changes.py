@@ -1,0 +1,132 @@
+"""Each rated player's rating change from a stored tournament's confirmed games, as the
+standings, the player cards, a player's games and the live feed show it (FIDE B.02,
+2024, art. 8.3; docs/rules/ratings.md#where-the-change-is-shown).
+
+The start list records no K, rated games before the event or 2400 history, so K is
+decided only where the rules need none of them (a rating of 2400 or more: K = 10);
+every other rated player's change is null with the missing facts named, never
+guessed. A reader who may not see personal data gets the figures computed without
+birth years (the junior rule then names the birth year as missing)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from service.app.offload import run_cpu
+from service.db.tables import TournamentRow
+from service.db.tournament_config import config_of
+from service.engine.model import Tournament
+from service.engine.ratings.event import RatingRow, rate_event
+from service.engine.ratings.per_game import GameChange, game_changes
+from service.views.cache import ViewCache
+from service.views.prizes import event_year
+from service.views.snapshots import engine_view
+
+__all__ = [
+    "change_fields",
+    "games_document",
+    "live_change",
+    "rated_view",
+    "rating_rows",
+    "with_rating_changes",
+]
+
+
+async def rated_view(
+    views: ViewCache, session: AsyncSession, row: TournamentRow, *, personal: bool
+) -> tuple[Tournament, int]:
+    """The engine's view of the confirmed games (birth years blanked unless the reader
+    may see personal data) and the event's year (the one the prizes read)."""
+    tournament = await engine_view(views, session, row)
+    if not personal:
+        players = tuple(
+            replace(p, birth_year=None, sex=None, federation=None) for p in tournament.players
+        )
+        tournament = replace(tournament, players=players)
+    return tournament, event_year(row, config_of(row))
+
+
+async def rating_rows(
+    views: ViewCache, session: AsyncSession, row: TournamentRow, *, personal: bool
+) -> dict[int, RatingRow]:
+    """Every player's rating row by start number (computed off the event loop)."""
+    tournament, year = await rated_view(views, session, row, personal=personal)
+    rows = await run_cpu(rate_event, tournament, None, year=year)
+    return {r.start_number: r for r in rows}
+
+
+def _number(value: Any) -> float | None:
+    return None if value is None else float(value)
+
+
+def change_fields(row: RatingRow) -> dict[str, Any] | None:
+    """A rated player's figures under the field names of the rating rows (`GET
+    /ratings`); None for an unrated player (no change: an initial rating, B.02 8.2)."""
+    if not row.rating:
+        return None
+    return {
+        "k": row.k,
+        "k_rule": row.k_rule,
+        "games": row.games,
+        "score": float(row.score),
+        "expected": _number(row.expected),
+        "change": _number(row.change),
+        "performance": row.performance,
+        "missing": list(row.missing),
+    }
+
+
+def live_change(row: RatingRow) -> dict[str, Any] | None:
+    """The live feed's short form: K, the expected score and the change (null K and
+    change while K is undecided); None for an unrated player."""
+    if not row.rating:
+        return None
+    return {"k": row.k, "expected": _number(row.expected), "change": _number(row.change)}
+
+
+def with_rating_changes(
+    document: dict[str, Any], rows: dict[int, RatingRow], *, short: bool = False
+) -> dict[str, Any]:
+    """The standings document with `rating_change` on each player's row (the rows of
+    the document are copied, not changed in place: it may be a cached one)."""
+    shape = live_change if short else change_fields
+    lines = []
+    for line in document["rows"]:
+        found = rows.get(line["start_number"])
+        lines.append({**line, "rating_change": None if found is None else shape(found)})
+    return {**document, "rows": lines}
+
+
+def _game(line: GameChange) -> dict[str, Any]:
+    return {
+        "rated": line.rated,
+        "reason": line.reason,
+        "score": _number(line.score),
+        "expected": _number(line.expected),
+        "change": _number(line.change),
+    }
+
+
+async def games_document(
+    views: ViewCache,
+    session: AsyncSession,
+    row: TournamentRow,
+    start_number: int,
+    *,
+    personal: bool,
+) -> dict[str, Any]:
+    """A player's rating at the start, the event's figures (`rating_change`) and each
+    game's share by round (`games`: round -> the game's rating fields)."""
+    tournament, year = await rated_view(views, session, row, personal=personal)
+    rows = await run_cpu(rate_event, tournament, None, year=year)
+    own = next(r for r in rows if r.start_number == start_number)
+    lines = await run_cpu(game_changes, tournament, start_number, own.k)
+    return {
+        "start_number": start_number,
+        "rating": own.rating or None,
+        "rating_change": change_fields(own),
+        "games": {line.round: _game(line) for line in lines},
+    }
