@@ -26,6 +26,7 @@ from service.views.prizes import event_year
 from service.views.snapshots import engine_view
 
 __all__ = [
+    "card_figures",
     "change_fields",
     "games_document",
     "live_change",
@@ -130,3 +131,32 @@ async def games_document(
         "rating_change": change_fields(own),
         "games": {line.round: _game(line) for line in lines},
     }
+
+
+def _figures_of(
+    tournament: Tournament, year: int, numbers: list[int]
+) -> dict[int, tuple[dict[str, Any] | None, dict[int, dict[str, Any]]]]:
+    """Each numbered player's event figures and games by round (one CPU job)."""
+    rows = {r.start_number: r for r in rate_event(tournament, None, year=year)}
+    figures = {}
+    for number in numbers:
+        own = rows.get(number)
+        if own is None:
+            continue
+        lines = game_changes(tournament, number, own.k)
+        figures[number] = (change_fields(own), {line.round: _game(line) for line in lines})
+    return figures
+
+
+async def card_figures(
+    views: ViewCache,
+    session: AsyncSession,
+    row: TournamentRow,
+    numbers: list[int],
+    *,
+    personal: bool,
+) -> dict[int, tuple[dict[str, Any] | None, dict[int, dict[str, Any]]]]:
+    """For the cards of the players numbered `numbers`: each one's event figures
+    (`change_fields`, None when unrated) and each game's share by round."""
+    tournament, year = await rated_view(views, session, row, personal=personal)
+    return await run_cpu(_figures_of, tournament, year, numbers)

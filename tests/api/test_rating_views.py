@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import httpx
 
+from tests.api.conftest import create_round_robin
 from tests.api.test_ratings_report import _played
 
 
@@ -122,3 +123,56 @@ async def test_games_of_an_unknown_player(client: httpx.AsyncClient) -> None:
     event = await _played(client)
     response = await client.get(f"/v1/tournaments/{event.id}/players/9/games?ratings=true")
     assert response.status_code == 404
+
+
+async def test_the_card_carries_the_change_when_asked(client: httpx.AsyncClient) -> None:
+    event = await _played(client)
+    path = f"/v1/tournaments/{event.id}/players/1/card"
+    plain = (await client.get(path)).json()
+    assert "rating_change" not in plain and all("rating" not in r for r in plain["rounds"])
+    card = (await client.get(path + "?ratings=true")).json()
+    assert card["rating_change"]["change"] == -5.1 and card["rating_change"]["k"] == 10
+    by_opponent = {r["opponent"]["start_number"]: r["rating"] for r in card["rounds"]}
+    assert by_opponent[2]["change"] == -7.0 and by_opponent[3]["change"] == 1.9
+    assert by_opponent[4]["reason"] == "unrated-opponent"
+    # everything else on the card is as without the ratings
+    assert {k: v for k, v in card.items() if k != "rating_change"} | {
+        "rounds": [{k: v for k, v in r.items() if k != "rating"} for r in card["rounds"]]
+    } == plain
+    dan = (await client.get(f"/v1/tournaments/{event.id}/players/4/card?ratings=true")).json()
+    assert dan["rating_change"] is None
+    assert {r["rating"]["reason"] for r in dan["rounds"]} == {"unrated-player"}
+
+
+async def test_printed_cards_show_the_change_when_asked(client: httpx.AsyncClient) -> None:
+    event = await _played(client)
+    plain = (await client.get(f"/v1/tournaments/{event.id}/cards")).text
+    assert "<th>±</th>" not in plain and "K 10" not in plain
+    page = (await client.get(f"/v1/tournaments/{event.id}/cards?ratings=true")).text
+    assert "<th>±</th>" in page
+    ann = page.split("<section class=card>")[1]
+    assert "rated games 2, expected 1.51 · K 10 · change \u22125.1" in ann
+    assert "<td class=d>\u22127</td>" in ann and "<td class=d>+1.9</td>" in ann
+    assert "<td class=d>unrated-opponent</td>" in ann
+    bob = page.split("<section class=card>")[2]
+    assert "K not known (missing: reached_2400" in bob
+    assert "<td class=d>PD 0.3</td>" in bob  # Bob's win over Ann: PD 0.30, K undecided
+    assert "no rating change (unrated)" in page.split("<section class=card>")[4]
+
+
+async def test_phone_cards_show_the_change_when_asked(client: httpx.AsyncClient) -> None:
+    event = await create_round_robin(client, [("Ann", 2450), ("Bob", 2300), ("Cid", 0)])
+    tokens = [{"start_number": n, "token": t} for n, t in sorted(event.players.items())]
+    path = f"/v1/tournaments/{event.id}/cards"
+    plain = await client.post(path, json={"player_tokens": tokens}, headers=event.auth())
+    assert plain.status_code == 200 and "<th>±</th>" not in plain.text
+    rated = await client.post(
+        path + "?ratings=true", json={"player_tokens": tokens}, headers=event.auth()
+    )
+    assert rated.status_code == 200, rated.text
+    cards = rated.text.split("<section class=card>")[1:]
+    # no result yet: K is known for Ann (2450), no game is rated so far
+    assert "rated games 0, expected 0 · K 10 · change +0" in cards[0]
+    assert "<td class=d>pending</td>" in cards[0]
+    assert "K not known (missing: reached_2400, games_before)" in cards[1]
+    assert "no rating change (unrated)" in cards[2]
