@@ -29,10 +29,13 @@ __all__ = [
     "card_figures",
     "change_fields",
     "games_document",
+    "is_rated",
     "live_change",
+    "live_standings",
     "rated_view",
     "rating_rows",
     "with_rating_changes",
+    "without_rating_changes",
 ]
 
 
@@ -160,3 +163,29 @@ async def card_figures(
     (`change_fields`, None when unrated) and each game's share by round."""
     tournament, year = await rated_view(views, session, row, personal=personal)
     return await run_cpu(_figures_of, tournament, year, numbers)
+
+
+def is_rated(document: dict[str, Any]) -> bool:
+    """A tournament is rated when a player of its standings has a rating."""
+    return any(line.get("rating") for line in document["rows"])
+
+
+async def live_standings(
+    views: ViewCache, session: AsyncSession, row: TournamentRow, document: dict[str, Any]
+) -> dict[str, Any]:
+    """The live feed's standings: in a rated tournament each row carries the short
+    `rating_change` (K, expected score, change), computed with personal data only once
+    it is published (one frame for every reader)."""
+    if not is_rated(document):
+        return document
+    personal = config_of(row).publish_personal_data
+    rows = await rating_rows(views, session, row, personal=personal)
+    return with_rating_changes(document, rows, short=True)
+
+
+def without_rating_changes(document: dict[str, Any]) -> dict[str, Any]:
+    """The standings document as `GET /standings` answers it: no `rating_change`."""
+    if not any("rating_change" in line for line in document["rows"]):
+        return document
+    lines = [{k: v for k, v in line.items() if k != "rating_change"} for line in document["rows"]]
+    return {**document, "rows": lines}
