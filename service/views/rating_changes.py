@@ -19,7 +19,7 @@ from service.app.offload import run_cpu
 from service.db.tables import TournamentRow
 from service.db.tournament_config import config_of
 from service.engine.model import Tournament
-from service.engine.ratings.event import RatingRow, rate_event
+from service.engine.ratings.changes import PlayerChange, rating_changes
 from service.engine.ratings.per_game import GameChange, game_changes
 from service.views.cache import ViewCache
 from service.views.prizes import event_year
@@ -55,21 +55,20 @@ async def rated_view(
 
 async def rating_rows(
     views: ViewCache, session: AsyncSession, row: TournamentRow, *, personal: bool
-) -> dict[int, RatingRow]:
-    """Every player's rating row by start number (computed off the event loop)."""
+) -> dict[int, PlayerChange]:
+    """Every rated player's figures by start number (computed off the event loop)."""
     tournament, year = await rated_view(views, session, row, personal=personal)
-    rows = await run_cpu(rate_event, tournament, None, year=year)
-    return {r.start_number: r for r in rows}
+    return await run_cpu(rating_changes, tournament, None, year=year)
 
 
 def _number(value: Any) -> float | None:
     return None if value is None else float(value)
 
 
-def change_fields(row: RatingRow) -> dict[str, Any] | None:
+def change_fields(row: PlayerChange | None) -> dict[str, Any] | None:
     """A rated player's figures under the field names of the rating rows (`GET
     /ratings`); None for an unrated player (no change: an initial rating, B.02 8.2)."""
-    if not row.rating:
+    if row is None:
         return None
     return {
         "k": row.k,
@@ -83,24 +82,25 @@ def change_fields(row: RatingRow) -> dict[str, Any] | None:
     }
 
 
-def live_change(row: RatingRow) -> dict[str, Any] | None:
+def live_change(row: PlayerChange | None) -> dict[str, Any] | None:
     """The live feed's short form: K, the expected score and the change (null K and
     change while K is undecided); None for an unrated player."""
-    if not row.rating:
+    if row is None:
         return None
     return {"k": row.k, "expected": _number(row.expected), "change": _number(row.change)}
 
 
 def with_rating_changes(
-    document: dict[str, Any], rows: dict[int, RatingRow], *, short: bool = False
+    document: dict[str, Any], rows: dict[int, PlayerChange], *, short: bool = False
 ) -> dict[str, Any]:
-    """The standings document with `rating_change` on each player's row (the rows of
-    the document are copied, not changed in place: it may be a cached one)."""
+    """The standings document with `rating_change` on each player's row, null for an
+    unrated player (the rows of the document are copied, not changed in place: it may
+    be a cached one)."""
     shape = live_change if short else change_fields
-    lines = []
-    for line in document["rows"]:
-        found = rows.get(line["start_number"])
-        lines.append({**line, "rating_change": None if found is None else shape(found)})
+    lines = [
+        {**line, "rating_change": shape(rows.get(line["start_number"]))}
+        for line in document["rows"]
+    ]
     return {**document, "rows": lines}
 
 
@@ -125,14 +125,13 @@ async def games_document(
     """A player's rating at the start, the event's figures (`rating_change`) and each
     game's share by round (`games`: round -> the game's rating fields)."""
     tournament, year = await rated_view(views, session, row, personal=personal)
-    rows = await run_cpu(rate_event, tournament, None, year=year)
-    own = next(r for r in rows if r.start_number == start_number)
-    lines = await run_cpu(game_changes, tournament, start_number, own.k)
+    figures = await run_cpu(_figures_of, tournament, year, [start_number])
+    totals, games = figures[start_number]
     return {
         "start_number": start_number,
-        "rating": own.rating or None,
-        "rating_change": change_fields(own),
-        "games": {line.round: _game(line) for line in lines},
+        "rating": tournament.player(start_number).rating or None,
+        "rating_change": totals,
+        "games": games,
     }
 
 
@@ -140,13 +139,14 @@ def _figures_of(
     tournament: Tournament, year: int, numbers: list[int]
 ) -> dict[int, tuple[dict[str, Any] | None, dict[int, dict[str, Any]]]]:
     """Each numbered player's event figures and games by round (one CPU job)."""
-    rows = {r.start_number: r for r in rate_event(tournament, None, year=year)}
+    rows = rating_changes(tournament, None, year=year)
+    known = {p.start_number for p in tournament.players}
     figures = {}
     for number in numbers:
-        own = rows.get(number)
-        if own is None:
+        if number not in known:
             continue
-        lines = game_changes(tournament, number, own.k)
+        own = rows.get(number)
+        lines = game_changes(tournament, number, None if own is None else own.k)
         figures[number] = (change_fields(own), {line.round: _game(line) for line in lines})
     return figures
 

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from pathlib import Path
 
 from service.engine.model import Colour, Game, GameResult, Player, Round, Tournament
+from service.engine.ratings.changes import rating_changes
 from service.engine.ratings.event import PlayerFacts, rate_event
 from service.engine.ratings.per_game import game_changes
+from service.engine.trf import parse_trf
 
 
 def _event() -> Tournament:
@@ -63,3 +66,31 @@ def test_pending_unrated_player_and_undecided_k() -> None:
     ]
     assert two[0].expected == Fraction(36, 100) and two[0].change is None
     assert {g.reason for g in game_changes(_event(), 3, 40)} == {"unrated-player", "forfeit"}
+
+
+def test_the_changes_alone_are_the_rating_reports_figures() -> None:
+    """`rating_changes` (no norms) gives `rate_event`'s figures for every rated player
+    of the 40 tie-break reference events, with and without K facts."""
+    folder = Path(__file__).resolve().parents[2] / "data" / "tiebreaks"
+    compared = 0
+    for path in sorted(folder.glob("t-f*.trf")):
+        event = parse_trf(path.read_text()).tournament
+        for facts in ({}, {p.start_number: PlayerFacts(k=40) for p in event.players[::2]}):
+            changes = rating_changes(event, facts, year=2026)
+            for row in rate_event(event, facts, year=2026):
+                mine = changes[row.start_number]
+                assert (mine.games, mine.score, mine.expected, mine.k, mine.k_rule) == (
+                    row.games,
+                    row.score,
+                    row.expected,
+                    row.k,
+                    row.k_rule,
+                )
+                assert (mine.change, mine.performance, mine.missing) == (
+                    row.change,
+                    row.performance,
+                    row.missing,
+                )
+                compared += 1
+    assert compared == 2 * 396
+    assert rating_changes(_event()).keys() == {1, 2, 4}  # the unrated player is absent
