@@ -176,3 +176,28 @@ async def test_phone_cards_show_the_change_when_asked(client: httpx.AsyncClient)
     assert "<td class=d>pending</td>" in cards[0]
     assert "K not known (missing: reached_2400, games_before)" in cards[1]
     assert "no rating change (unrated)" in cards[2]
+
+
+async def test_a_reader_without_personal_data_gets_no_birth_year_reading(
+    client: httpx.AsyncClient,
+) -> None:
+    """A junior under 2300 needs only the 2400 fact when the birth year is read (K 40
+    either way); a reader who may not see birth years gets it named missing instead."""
+    created = await client.post("/v1/tournaments", json={"name": "J", "system": "round-robin"})
+    tid, token = created.json()["id"], created.json()["organizer_token"]
+    auth = {"Authorization": f"Bearer {token}"}
+    for player in (
+        {"name": "Eve", "rating": 2200, "birth_year": 2012},
+        {"name": "Ann", "rating": 2450},
+    ):
+        added = await client.post(f"/v1/tournaments/{tid}/players", json=player, headers=auth)
+        assert added.status_code == 201, added.text
+    assert (await client.post(f"/v1/tournaments/{tid}/start", headers=auth)).status_code == 200
+    path = f"/v1/tournaments/{tid}/standings?ratings=true"
+    organizer = {
+        r["name"]: r["rating_change"] for r in (await client.get(path, headers=auth)).json()["rows"]
+    }
+    anyone = {r["name"]: r["rating_change"] for r in (await client.get(path)).json()["rows"]}
+    assert organizer["Eve"]["missing"] == ["reached_2400"]
+    assert "birth_year" in anyone["Eve"]["missing"]
+    assert organizer["Ann"] == anyone["Ann"]  # 2450: K 10 whoever reads
