@@ -9,15 +9,15 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Collection
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import Literal
+from typing import Any, Literal
 
 from service.db.cards import CardBye, CardGame, CardPlayer
 from service.db.tables import TournamentRow
 from service.db.tournament_config import config_of
 
-__all__ = ["Card", "CardRound", "Opponent", "build_cards"]
+__all__ = ["Card", "CardRound", "Opponent", "build_cards", "with_ratings"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,6 +40,9 @@ class CardRound:
     colour: Literal["white", "black"] | None
     opponent: Opponent | None
     bye: str | None = None
+    rating: dict[str, Any] | None = None
+    """With the ratings asked for: the game's share of the rating change (rated, reason,
+    score, expected, change); None for a bye or a round without a game."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +54,9 @@ class Card:
     rating: int | None
     """None: unrated."""
     rounds: list[CardRound]
+    rating_change: dict[str, Any] | None = None
+    """With the ratings asked for: the event's figures (K, expected score, change,
+    missing facts); None for an unrated player."""
 
 
 def _start_times(row: TournamentRow) -> list[datetime | None]:
@@ -112,3 +118,20 @@ def build_cards(
             ],
         )
     return cards
+
+
+def with_ratings(
+    cards: dict[int, Card],
+    figures: dict[int, tuple[dict[str, Any] | None, dict[int, dict[str, Any]]]],
+) -> dict[int, Card]:
+    """The cards with each player's rating figures and each game's share (FIDE B.02
+    8.3; `views.rating_changes.card_figures`)."""
+    rated = {}
+    for number, card in cards.items():
+        totals, games = figures.get(number, (None, {}))
+        rounds = [
+            line if line.opponent is None else replace(line, rating=games.get(line.round))
+            for line in card.rounds
+        ]
+        rated[number] = replace(card, rounds=rounds, rating_change=totals)
+    return rated

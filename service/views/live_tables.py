@@ -36,6 +36,7 @@ from service.views.bridge_ranking import bridge_ranking_document
 from service.views.cache import ViewCache
 from service.views.events import changes_admission, narrows_view, shown_payload
 from service.views.prizes import prizes_document
+from service.views.rating_changes import live_standings, without_rating_changes
 from service.views.snapshots import bring_engine_view_forward, seed_engine_view
 from service.views.standings_table import standings_document
 
@@ -55,10 +56,18 @@ class TableKind:
     """The tables inside the document diffed like its rows: field -> row id."""
 
 
+async def _live_standings(
+    views: ViewCache, session: AsyncSession, row: TournamentRow
+) -> dict[str, Any]:
+    """The standings the feed sends: with each rated player's short rating change in a
+    rated tournament (docs/live.md#rating-changes)."""
+    return await live_standings(views, session, row, await standings_document(views, session, row))
+
+
 _CHESS = TableKind(
     "standings",
     STANDINGS_EVENTS,
-    standings_document,
+    _live_standings,
     "start_number",
     {"teams": "team"},  # a team event's ranking (docs/teams.md#standings), FLAMPARK's teams
 )
@@ -156,7 +165,7 @@ class Tables:
                 return None
             known = self._known.get(tournament_id)
             if known is not None and known.seq == row.last_seq and table_kind(row.kind) is _CHESS:
-                document = known.document
+                document = without_rating_changes(known.document)  # the feed's, not GET's
             else:
                 if schedule is not None:
                     await seed_engine_view(views, session, row, at_least, schedule)

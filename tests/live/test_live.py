@@ -74,14 +74,59 @@ async def test_snapshot_then_events(server: str, http: httpx.AsyncClient) -> Non
         players = {message["payload"]["white"], message["payload"]["black"]}
         assert players <= set(message["changed"])
         # a delta carries only what changed: a patch leaves out the fields that did not
-        # change (the three others only moved down to rank 2)
-        patches = message["standings"]["rows"]
-        assert all("name" not in patch for patch in patches)
-        assert sorted(p["start_number"] for p in patches if set(p) == {"start_number", "rank"}) == [
-            n for n in (1, 2, 3, 4) if n != message["payload"]["black"]
+        # change (the two who did not play only moved down to rank 2; the loser too, and
+        # the event being rated, its expected score moved: docs/live.md#rating-changes)
+        patches = {p["start_number"]: p for p in message["standings"]["rows"]}
+        assert all("name" not in patch for patch in patches.values())
+        white, black = message["payload"]["white"], message["payload"]["black"]
+        assert sorted(n for n, p in patches.items() if set(p) == {"start_number", "rank"}) == [
+            n for n in (1, 2, 3, 4) if n not in (white, black)
         ]
+        assert set(patches[white]) == {"start_number", "rank", "rating_change"}
         async with websockets.connect(f"ws://{server}/v1/tournaments/{event.id}/live") as fresh:
             assert (await _receive(fresh))["standings"]["rows"] == board.table()
+
+
+async def test_a_rated_tournaments_feed_carries_the_rating_change(
+    server: str, http: httpx.AsyncClient
+) -> None:
+    """docs/live.md#rating-changes: each rated player's K, expected score and change,
+    short; null for an unrated player; `GET /standings` stays without them."""
+    event = await create_round_robin(
+        http, [("Ann", 2500), ("Bob", 2420), ("Cid", 0), ("Dan", 2410)]
+    )
+    board = Follower()
+    async with websockets.connect(f"ws://{server}/v1/tournaments/{event.id}/live") as ws:
+        snapshot = await board.receive(ws)
+        rows = {r["name"]: r for r in snapshot["standings"]["rows"]}
+        assert rows["Ann"]["rating_change"] == {"k": 10, "expected": 0.0, "change": 0.0}
+        assert rows["Cid"]["rating_change"] is None
+        bob, dan = rows["Bob"]["start_number"], rows["Dan"]["start_number"]
+        games = (await http.get(f"/v1/tournaments/{event.id}/rounds/1")).json()["games"]
+        game = next(g for g in games if {g["white"], g["black"]} == {bob, dan})
+        await _result(http, event, game["table"], "1-0" if game["white"] == bob else "0-1")
+        await board.until(ws, snapshot["seq"] + 1)
+        patches = {p["start_number"]: p for p in board.events[-1]["standings"]["rows"]}
+        # Bob (2420) beat Dan (2410): D 10, PD 0.51 / 0.49, K 10 (both 2400 or more)
+        assert patches[bob]["rating_change"] == {"k": 10, "expected": 0.51, "change": 4.9}
+        assert patches[dan]["rating_change"] == {"k": 10, "expected": 0.49, "change": -4.9}
+        table_now = {r["start_number"]: r for r in board.table()}
+        rated = await http.get(f"/v1/tournaments/{event.id}/standings?ratings=true")
+        for row in rated.json()["rows"]:
+            full = row["rating_change"]
+            short = table_now[row["start_number"]]["rating_change"]
+            assert short == (None if full is None else {k: full[k] for k in short})
+    plain = await http.get(f"/v1/tournaments/{event.id}/standings")
+    assert all("rating_change" not in row for row in plain.json()["rows"])
+
+
+async def test_an_unrated_tournaments_feed_has_no_rating_change(
+    server: str, http: httpx.AsyncClient
+) -> None:
+    event = await create_round_robin(http, [("Ann", 0), ("Bob", 0), ("Cid", 0), ("Dan", 0)])
+    async with websockets.connect(f"ws://{server}/v1/tournaments/{event.id}/live") as ws:
+        snapshot = await _receive(ws)
+    assert all("rating_change" not in row for row in snapshot["standings"]["rows"])
 
 
 async def test_since_replays_exactly_what_was_missed(server: str, http: httpx.AsyncClient) -> None:
@@ -188,12 +233,15 @@ async def test_compact_deltas_give_the_ranks_as_one_list(
         first_full, first_compact = full.events[0], compact.events[0]
         assert "ranks" not in first_full
         assert len({p["start_number"] for p in first_full["standings"]["rows"]}) == 10
-        beyond_rank = [  # the loser's points and tie-breaks did not move: only its rank
+        beyond_rank = [  # the loser's points and tie-breaks did not move: its rank and,
+            # the event being rated, its expected score did (docs/live.md#rating-changes)
             {k: v for k, v in p.items() if k != "rank"}
             for p in first_full["standings"]["rows"]
             if set(p) - {"start_number", "rank"}
         ]
-        assert [p["start_number"] for p in beyond_rank] == [first_full["payload"]["black"]]
+        loser = first_full["payload"]["white"]
+        assert [p["start_number"] for p in beyond_rank] == [first_full["payload"]["black"], loser]
+        assert set(beyond_rank[1]) == {"start_number", "rating_change"}
         assert first_compact["standings"]["rows"] == beyond_rank
         assert first_compact["changed"] == [
             p["start_number"] for p in first_compact["standings"]["rows"]

@@ -11,27 +11,35 @@ organizer sends, each with a QR code of the player's result page (docs/phone.md)
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Annotated
 from urllib.parse import urlencode
 
 from fastapi import APIRouter, Path, Query, Request
-from fastapi.responses import HTMLResponse
+from fastapi.responses import HTMLResponse, JSONResponse, Response
+from sqlmodel.ext.asyncio.session import AsyncSession
 
-from service.api.cards import card_model, cards_html
+from service.api.access import shows_personal_data
+from service.api.cards import card_model, cards_html, rated_card_json
 from service.api.deps import (
     OrganizerPostDep,
     PageTournamentDep,
+    ReaderDep,
     SessionDep,
+    StateDep,
     TournamentDep,
 )
 from service.api.phone_cards import checked_tokens
 from service.api.schemas.cards import PhoneCards, PlayerCard
 from service.api.security import NO_STORE
+from service.api.state import AppState
 from service.app.offload import run_cpu
 from service.db.cards import card_rows, numbered_players, paired_rounds
 from service.db.player_reads import start_number_of
+from service.db.tables import TournamentRow
 from service.errors import InvalidInput, NotFound
-from service.views.cards import build_cards
+from service.views.cards import Card, build_cards, with_ratings
+from service.views.rating_changes import card_figures
 
 __all__ = ["MAX_CARDS_PAGE", "MAX_CARD_LINES", "router"]
 
@@ -42,15 +50,41 @@ MAX_CARDS_PAGE = 100
 MAX_CARD_LINES = 20_000
 """Most card lines (cards × rounds) on one printable page."""
 
+Ratings = Annotated[
+    bool,
+    Query(
+        description="Add the FIDE rating figures: K, expected score and change so far, and "
+        "each game's share (docs/rules/ratings.md#where-the-change-is-shown)."
+    ),
+]
+
+
+async def _rated(
+    state: AppState,
+    session: AsyncSession,
+    tournament: TournamentRow,
+    cards: dict[int, Card],
+    *,
+    personal: bool,
+) -> dict[int, Card]:
+    """The cards with their rating figures (FIDE B.02 8.3)."""
+    figures = await card_figures(state.views, session, tournament, list(cards), personal=personal)
+    return with_ratings(cards, figures)
+
 
 @router.get("/players/{number}/card", response_model=PlayerCard)
 async def player_card(
     tournament: TournamentDep,
     session: SessionDep,
+    state: StateDep,
+    reader: ReaderDep,
     number: int = Path(ge=1, le=100_000, description="The player's number in the tournament"),
-) -> PlayerCard:
+    ratings: Ratings = False,
+) -> PlayerCard | Response:
     """A player's card: for every round paired so far, start time (from the tournament's
-    schedule), table, colour and opponent (Formuła FLAMPARK, "Karta gracza")."""
+    schedule), table, colour and opponent (Formuła FLAMPARK, "Karta gracza"). With
+    `ratings=true` (FIDE B.02 8.3): the event's `rating_change` (null for an unrated
+    player) and each game's `rating` (its PD and change, or why it is not rated)."""
     start_number = await start_number_of(session, tournament.id, number)
     players = await numbered_players(session, tournament.id)
     if start_number not in {p.start_number for p in players}:
@@ -58,6 +92,10 @@ async def player_card(
     rounds = await paired_rounds(session, tournament.id)
     games, byes = await card_rows(session, tournament.id, start_number, start_number)
     cards = await run_cpu(build_cards, tournament, players, games, byes, rounds, [start_number])
+    if ratings:
+        personal = shows_personal_data(tournament, reader)
+        cards = await _rated(state, session, tournament, cards, personal=personal)
+        return JSONResponse(rated_card_json(cards[start_number]))
     return card_model(cards[start_number])
 
 
@@ -70,6 +108,7 @@ async def all_cards(
     request: Request,
     tournament: PageTournamentDep,
     session: SessionDep,
+    state: StateDep,
     first: Annotated[
         int, Query(ge=1, le=100_000, description="Start number of the page's first card")
     ] = 1,
@@ -82,11 +121,13 @@ async def all_cards(
             f"{MAX_CARD_LINES} lines, at most {MAX_CARDS_PAGE})",
         ),
     ] = None,
+    ratings: Ratings = False,
 ) -> HTMLResponse:
     """The players' cards on printable pages, one per A6 block (four to an A4 sheet),
     from start number `first` on; a page holds at most 100 cards and 20,000 lines
     (cards × rounds), and links to the next one (`Link: rel="next"`). A private
-    tournament's page takes its token as `?token=`."""
+    tournament's page takes its token as `?token=`. `ratings=true` prints each card's
+    K, expected score and change so far, and each game's change."""
     rounds = await paired_rounds(session, tournament.id)
     fits = max(1, MAX_CARD_LINES // max(1, len(rounds)))
     if count is not None and count > fits:
@@ -106,7 +147,10 @@ async def all_cards(
         query = request.url.include_query_params(first=following[size]).query
         next_page = f"{request.url.path}?{query}"
     cards = await run_cpu(build_cards, tournament, players, games, byes, rounds, page)
-    html = await run_cpu(cards_html, tournament, cards, next_page)
+    if ratings:  # a printed page is for anyone: personal data only once published
+        personal = shows_personal_data(tournament, None)
+        cards = await _rated(state, session, tournament, cards, personal=personal)
+    html = await run_cpu(partial(cards_html, ratings=ratings), tournament, cards, next_page)
     headers = {"Link": f'<{next_page}>; rel="next"'} if next_page else None
     return HTMLResponse(html, headers=headers)
 
@@ -122,11 +166,14 @@ async def phone_cards(
     tournament: TournamentDep,
     organizer: OrganizerPostDep,
     session: SessionDep,
+    state: StateDep,
+    ratings: Ratings = False,
 ) -> HTMLResponse:
     """The organizer's printable cards of the players listed in `player_tokens` (as the
     start or a token rotation returned them), each with a QR code of the player's result
     page `/me?token=...` (docs/phone.md). Each token must be the player's current one
-    (422 naming the entry); nothing is stored, and the page is never cached."""
+    (422 naming the entry); nothing is stored, and the page is never cached.
+    `ratings=true` prints the rating figures as `GET /cards` does."""
     tokens = await checked_tokens(session, tournament.id, body.player_tokens)
     rounds = await paired_rounds(session, tournament.id)
     fits = max(1, MAX_CARD_LINES // max(1, len(rounds)))
@@ -143,5 +190,7 @@ async def phone_cards(
     page = str(request.url_for("my_page", tournament_id=tournament.id))
     links = {number: f"{page}?{urlencode({'token': token})}" for number, token in tokens.items()}
     cards = await run_cpu(build_cards, tournament, players, games, byes, rounds, numbers)
-    html = await run_cpu(cards_html, tournament, cards, None, links)
+    if ratings:
+        cards = await _rated(state, session, tournament, cards, personal=True)
+    html = await run_cpu(partial(cards_html, ratings=ratings), tournament, cards, None, links)
     return HTMLResponse(html, headers={"Cache-Control": NO_STORE})

@@ -10,8 +10,10 @@ from datetime import UTC, datetime
 from typing import Annotated
 
 from fastapi import APIRouter, Path, Query
+from fastapi.responses import JSONResponse, Response
 
-from service.api.deps import SessionDep, TournamentDep
+from service.api.access import shows_personal_data
+from service.api.deps import ReaderDep, SessionDep, StateDep, TournamentDep
 from service.api.ids import is_id
 from service.api.schemas.listing import (
     BridgeEventPage,
@@ -35,6 +37,7 @@ from service.db.listing import (
 from service.db.player_reads import start_number_of
 from service.db.tables import TournamentStatus
 from service.errors import InvalidInput, NotFound
+from service.views.rating_changes import games_document
 
 router = APIRouter()
 
@@ -168,17 +171,32 @@ async def list_rounds(tournament: TournamentDep, session: SessionDep) -> RoundLi
 async def player_games(
     tournament: TournamentDep,
     session: SessionDep,
+    state: StateDep,
+    reader: ReaderDep,
     number: Annotated[
         int, Path(ge=1, le=100_000, description="The player's number in the tournament")
     ],
-) -> PlayerGames:
-    """One player's games (from their side of the board) and byes, by round."""
+    ratings: Annotated[
+        bool,
+        Query(
+            description="Add the player's rating and FIDE rating figures (`rating_change`) "
+            "and each game's share (`rating`: PD, change, or why the game is not rated)."
+        ),
+    ] = False,
+) -> PlayerGames | Response:
+    """One player's games (from their side of the board) and byes, by round. With
+    `ratings=true` (FIDE B.02 8.3, docs/rules/ratings.md#per-game) each game carries
+    `rating`: for a rated game the score, the expected score PD (table 8.1.2, 400-point
+    rule) and the change K x (score - PD), K the event's after the 700 cap (null while K
+    is undecided, `rating_change.missing` naming what the start list lacks); a game not
+    rated says why (`pending`: no confirmed result; `forfeit`; `unrated-opponent`;
+    `unrated-player`). Byes are not rated."""
     start_number = await start_number_of(session, tournament.id, number)
     player = await player_by_number(session, tournament.id, start_number)
     if player is None:
         raise NotFound(f"no player has start number {start_number}", field="number")
     games, byes = await player_rounds(session, tournament.id, start_number)
-    return PlayerGames(
+    document = PlayerGames(
         number=number,
         start_number=start_number,
         name=player.name,
@@ -195,3 +213,24 @@ async def player_games(
         ],
         byes=[PlayerBye(round=b.round, type=b.kind) for b in byes],
     )
+    if not ratings:
+        return document
+    personal = shows_personal_data(tournament, reader)
+    rated = await games_document(state.views, session, tournament, start_number, personal=personal)
+    body = document.model_dump(mode="json")
+    for game in body["games"]:
+        game["rating"] = rated["games"].get(game["round"], _NOT_CONFIRMED)
+    body["rating"] = rated["rating"]
+    body["rating_change"] = rated["rating_change"]
+    PlayerGames.model_validate(body)  # the documented shape, null fields kept
+    return JSONResponse(body)
+
+
+_NOT_CONFIRMED = {
+    "rated": False,
+    "reason": "pending",
+    "score": None,
+    "expected": None,
+    "change": None,
+}
+"""A game the engine's view does not hold yet (paired, no result confirmed)."""

@@ -8,7 +8,7 @@ from fastapi import APIRouter, Header, Query
 from fastapi.responses import JSONResponse, Response
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from service.api.access import shows_personal_data
+from service.api.access import TokenHolder, shows_personal_data
 from service.api.deps import ReaderDep, SessionDep, StateDep, TournamentDep
 from service.api.documents import StandingsFilter, standings_public
 from service.api.schemas.players import Sex
@@ -18,7 +18,8 @@ from service.db.player_reads import list_players
 from service.db.tables import TournamentRow
 from service.errors import Forbidden, NotFound
 from service.live.reader import ReaderError
-from service.views.standings_table import standings_document
+from service.views.rating_changes import rating_rows, with_rating_changes
+from service.views.standings_table import standings_document, standings_table
 
 router = APIRouter(prefix="/v1/tournaments/{tournament_id}/standings", tags=["standings"])
 
@@ -44,13 +45,22 @@ async def read_standings(
         int | None,
         Query(ge=1, description="Start number: show how each tie-break value is made up."),
     ] = None,
+    ratings: Annotated[
+        bool,
+        Query(
+            description="Add each player's FIDE rating figures (`rating_change`: K, "
+            "expected score, change, performance, missing facts)."
+        ),
+    ] = False,
     if_none_match: Annotated[str | None, Header(include_in_schema=False)] = None,
 ) -> StandingsPublic | Response:
     """Points and tie-breaks from confirmed results; ranks shared where every criterion
     ties. FLAMPARK tournaments are ordered by PF and carry PF, Pc, Pt, Pb, P%, Ru, games
     counted and PP. The filters make a classification (FLAMPARK: by rating, sex, age,
     distance), ranked within itself; `rounds_*` count the games that count. The sex and
-    birth-year filters reveal personal data: organizer only unless it is published."""
+    birth-year filters reveal personal data: organizer only unless it is published.
+    `ratings=true` adds each row's `rating_change` (FIDE B.02 8.3, the field names of
+    `GET /ratings`; null for an unrated player)."""
     personal = {"sex": sex, "born_from": born_from, "born_to": born_to}
     if not shows_personal_data(tournament, reader):
         for name, value in personal.items():
@@ -68,14 +78,39 @@ async def read_standings(
         rounds_min=rounds_min,
         rounds_max=rounds_max,
     )
-    if not filters.as_dict() and explain is None:
-        # the table every scoreboard asks for: computed once per event, then served
-        return await _whole_table(state, session, tournament, if_none_match)
     if explain is not None:
         numbers = {p.start_number for p in await list_players(session, tournament.id)}
         if explain not in numbers:
             raise NotFound(f"no player with start number {explain}", field="explain")
+    if ratings:
+        return await _with_ratings(state, session, tournament, reader, filters, explain)
+    if not filters.as_dict() and explain is None:
+        # the table every scoreboard asks for: computed once per event, then served
+        return await _whole_table(state, session, tournament, if_none_match)
     return await standings_public(state, session, tournament, filters=filters, explain=explain)
+
+
+async def _with_ratings(
+    state: AppState,
+    session: AsyncSession,
+    tournament: TournamentRow,
+    reader: TokenHolder | None,
+    filters: StandingsFilter,
+    explain: int | None,
+) -> Response:
+    """The table (filtered or explained as asked) with each row's `rating_change`."""
+    document = await standings_table(
+        state.views,
+        session,
+        tournament,
+        filters=filters if filters.as_dict() else None,
+        explain=explain,
+    )
+    personal = shows_personal_data(tournament, reader)
+    rows = await rating_rows(state.views, session, tournament, personal=personal)
+    document = with_rating_changes(document, rows)
+    StandingsPublic.model_validate(document)  # the documented shape, null changes kept
+    return JSONResponse(document)
 
 
 async def _whole_table(

@@ -8,6 +8,8 @@ from typing import Literal
 from pydantic import BaseModel, Field, StrictInt
 
 from service.api.schemas.common import ApiModel, Name
+from service.api.schemas.player_games import GameRatingOut
+from service.api.schemas.standings import RatingChangeOut
 
 __all__ = ["CardLine", "CardOpponent", "PhoneCards", "PhoneToken", "PlayerCard"]
 
@@ -29,6 +31,12 @@ class CardLine(BaseModel):
     colour: Literal["white", "black"] | None
     opponent: CardOpponent | None
     bye: str | None = None
+    rating: GameRatingOut | None = Field(
+        default=None,
+        exclude_if=lambda value: value is None,
+        description="Only with `?ratings=true`: the game's share of the rating change "
+        "(null for a bye or a round without a game).",
+    )
 
 
 class PlayerCard(BaseModel):
@@ -38,6 +46,12 @@ class PlayerCard(BaseModel):
     name: str
     rating: int | None = Field(description="null = unrated")
     rounds: list[CardLine]
+    rating_change: RatingChangeOut | None = Field(
+        default=None,
+        exclude_if=lambda value: value is None,
+        description="Only with `?ratings=true`: the event's rating figures as `GET "
+        "/standings?ratings=true` gives them; null for an unrated player.",
+    )
 
 
 class PhoneToken(ApiModel):

@@ -8,6 +8,8 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from service.api.schemas.player_games import GameRatingOut
+from service.api.schemas.standings import RatingChangeOut
 from service.db.tables import TournamentStatus
 
 __all__ = [
@@ -91,6 +93,11 @@ class PlayerGame(BaseModel):
     opponent: int = Field(description="The opponent's start number")
     result: str | None = Field(description='The game\'s result, white first ("1-0", ...)')
     status: str
+    rating: GameRatingOut | None = Field(
+        default=None,
+        exclude_if=lambda value: value is None,
+        description="Only with `?ratings=true`: the game's share of the rating change.",
+    )
 
 
 class PlayerBye(BaseModel):
@@ -108,3 +115,14 @@ class PlayerGames(BaseModel):
     name: str
     games: list[PlayerGame]
     byes: list[PlayerBye]
+    rating: int | None = Field(
+        default=None,
+        exclude_if=lambda value: value is None,
+        description="Only with `?ratings=true`: the rating at the start (null = unrated).",
+    )
+    rating_change: RatingChangeOut | None = Field(
+        default=None,
+        exclude_if=lambda value: value is None,
+        description="Only with `?ratings=true`: the event's figures as `GET "
+        "/standings?ratings=true` gives them; null for an unrated player.",
+    )

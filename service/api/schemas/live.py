@@ -9,16 +9,45 @@ from pydantic import BaseModel, Field
 
 from service.api.schemas.bridge import BridgeRanking
 from service.api.schemas.prizes import PrizesPublic
-from service.api.schemas.standings import StandingsPublic
+from service.api.schemas.standings import StandingRowPublic, StandingsPublic
 
 __all__ = [
     "BatchMessage",
     "ErrorMessage",
     "EventMessage",
     "InnerTableDelta",
+    "LiveRatingChange",
+    "LiveStandingRow",
+    "LiveStandings",
     "PingMessage",
     "SnapshotMessage",
 ]
+
+
+class LiveRatingChange(BaseModel):
+    """A rated player's FIDE rating change so far, short (FIDE B.02 8.3;
+    docs/live.md#rating-changes): `GET /standings?ratings=true` has the whole figures."""
+
+    k: int | None = Field(description="K applied; null while undecided (facts missing).")
+    expected: float | None = Field(description="We, the sum of table 8.1.2's PD.")
+    change: float | None = Field(description="K x (W - We); null while K is undecided.")
+
+
+class LiveStandingRow(StandingRowPublic):
+    """A row of the live standings: in a rated tournament (a player has a rating) it
+    carries `rating_change`, null for an unrated player."""
+
+    rating_change: LiveRatingChange | None = Field(  # type: ignore[assignment]
+        default=None,
+        exclude_if=lambda value: value is None,
+        description="A rated tournament only: the short rating change; null for an unrated player.",
+    )
+
+
+class LiveStandings(StandingsPublic):
+    """The standings as the live channel sends them (`rating_change` short)."""
+
+    rows: list[LiveStandingRow]  # type: ignore[assignment]
 
 
 class SnapshotMessage(BaseModel):
@@ -29,7 +58,7 @@ class SnapshotMessage(BaseModel):
     seq: int = Field(description="The newest event this state includes")
     status: str = Field(description="registration, running or finished")
     round: int = Field(description="The current round")
-    standings: StandingsPublic | None = Field(default=None, description="Chess tournaments")
+    standings: LiveStandings | None = Field(default=None, description="Chess tournaments")
     ranking: BridgeRanking | None = Field(default=None, description="Bridge events")
     prizes: PrizesPublic | None = Field(
         default=None,

@@ -8,7 +8,29 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from service.api.schemas.teams import BoardPrizes, TeamStandingRow
 
-__all__ = ["FlamparkColumns", "StandingRowPublic", "StandingsPublic", "TeamLine"]
+__all__ = [
+    "FlamparkColumns",
+    "RatingChangeOut",
+    "StandingRowPublic",
+    "StandingsPublic",
+    "TeamLine",
+]
+
+
+class RatingChangeOut(BaseModel):
+    """A rated player's FIDE rating figures for the event so far (B.02 8.3), under the
+    field names of `GET /ratings` rows (docs/rules/ratings.md#where-the-change-is-shown)."""
+
+    k: int | None = Field(description="K applied (after the 700 cap); null if undecided.")
+    k_rule: str = Field(
+        description="given, reached-2400, junior, new-player or standard; empty if undecided."
+    )
+    games: int = Field(description="Rated games: played over the board, opponent rated.")
+    score: float
+    expected: float | None = Field(description="We, the sum of table 8.1.2's PD.")
+    change: float | None = Field(description="K x (W - We); null while K is undecided.")
+    performance: int | None = Field(description="TPR (FIDE C.07 art. 10.2).")
+    missing: list[str] = Field(description="Facts K needs that the start list lacks.")
 
 
 class FlamparkColumns(BaseModel):
@@ -44,6 +66,12 @@ class StandingRowPublic(BaseModel):
         default=None, description="FLAMPARK team variant: 1 (odd numbers) or 2 (even)."
     )
     group: int | None = Field(default=None, description="FLAMPARK group variant: the group.")
+    rating_change: RatingChangeOut | None = Field(
+        default=None,
+        exclude_if=lambda value: value is None,
+        description="Only with `?ratings=true`: the player's rating figures; null for an "
+        "unrated player.",
+    )
 
 
 class TeamLine(BaseModel):
