@@ -24,6 +24,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from service.app.import_swiss_records import swiss_records
 from service.app.lifecycle import move, settle_status
 from service.app.offload import run_cpu
+from service.app.trf_setting_records import read_tiebreak_record
 from service.db.event_types import Imported
 from service.db.events import append_event
 from service.db.repository import create_tournament, store_players, store_rounds
@@ -103,9 +104,10 @@ def read_import(raw: bytes, points: PointsChoice) -> ImportedFile:
     records = swiss_records(doc, system)  # 240/250/260 into the Swiss settings
     swiss.update(records.settings)
     announced = {(b["player"], b["round"]) for b in records.settings.get("byes", ())}
+    tiebreaks, headers = read_tiebreak_record(records.headers)  # TRF-26 202
     kept = replace(
         doc,
-        headers=records.headers,
+        headers=headers,
         next_round_byes=tuple(
             b for b in doc.next_round_byes if (b.player, b.round) not in announced
         ),
@@ -121,6 +123,8 @@ def read_import(raw: bytes, points: PointsChoice) -> ImportedFile:
         if played is not None:
             swiss["initial_colour"] = played
     settings.update(audited)
+    if tiebreaks is not None:  # the file's 202 over the trail's last tie-breaks
+        settings["tiebreaks"] = tiebreaks
     if swiss:
         settings["swiss"] = swiss
     if points_settings is not None:

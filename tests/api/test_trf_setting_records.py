@@ -161,3 +161,27 @@ async def test_scoring_and_colour_records_only_when_they_say_something(
     body = await _import(client, exported)
     assert body["points"]["bye"] == 0.5
     assert await _export(client, body["id"]) == exported
+
+
+async def test_tiebreaks_are_202_in_trf26_syntax(client: httpx.AsyncClient) -> None:
+    """The tie-breaks chosen at creation are TRF-26 202 (`BH-C1/P` as `BH/C1/P`), read
+    back as the tournament's; a PATCH changes the record. A tie-break with no FIDE code
+    (the simplified Berger, SB-S) leaves no 202 (the audit trail carries the choice);
+    a third-party 202 with a team code is kept as it was."""
+    event = await create_round_robin(client, SIX[:4], tiebreaks=["BH-C1/P", "SB", "DE", "ARO"])
+    exported = await _export(client, event.id)
+    assert _records(exported, "202") == ["202 BH/C1/P,SB,DE,ARO"]
+    body = await _import(client, exported)
+    assert body["tiebreaks"] == ["BH-C1/P", "SB", "DE", "ARO"]
+    assert await _export(client, body["id"]) == exported
+    copy = Event(body["id"], body["organizer_token"], {})
+    changed = await client.patch(
+        f"/v1/tournaments/{copy.id}", json={"tiebreaks": ["TPR"]}, headers=copy.auth()
+    )
+    assert changed.status_code == 200, changed.text
+    assert _records(await _export(client, body["id"]), "202") == ["202 TPR"]
+    berger = await create_round_robin(client, SIX[:4], tiebreaks=["SB-S"])
+    assert not _records(await _export(client, berger.id), "202")
+    third_party = _without(exported, "202").replace("012 ", "202 BH:MP/C1/P,EDET\n012 ", 1)
+    body = await _import(client, third_party)
+    assert _records(await _export(client, body["id"]), "202") == ["202 BH:MP/C1/P,EDET"]

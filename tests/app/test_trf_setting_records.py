@@ -5,7 +5,14 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from service.app.trf_setting_records import colour_records, scoring_records
+from service.app.trf_setting_records import (
+    colour_records,
+    from_trf26_tiebreak,
+    read_tiebreak_record,
+    scoring_records,
+    tiebreak_records,
+    to_trf26_tiebreak,
+)
 from service.engine.model import Colour, PointSystem
 from service.engine.trf import parse_trf
 
@@ -51,3 +58,37 @@ def test_colour_records() -> None:
     assert colour_records([("XXC", "rank")], Colour.WHITE) == [("152", "W")]
     text = "152 B\nXXC black1\n" + PLAYERS
     assert parse_trf(text).tournament.initial_colour is Colour.BLACK
+
+
+def test_tiebreak_codes_in_trf26_syntax() -> None:
+    """Cut and median move behind `/`; the other modifiers follow; aliases become the
+    FIDE name; the source texts' own methods have no TRF-26 code."""
+    pairs = {
+        "BH-C1": "BH/C1",
+        "BH-M1/P": "BH/M1/P",
+        "ARO-C1/U1000": "ARO/C1/U1000",
+        "KS/L+1": "KS/L+1",
+        "SB": "SB",
+        "DE": "DE",
+        "TPR": "TPR",
+    }
+    for ours, theirs in pairs.items():
+        assert to_trf26_tiebreak(ours) == theirs
+        assert from_trf26_tiebreak(theirs) == ours
+    assert to_trf26_tiebreak("SOLKOFF") == "BH"
+    for ours in ("SB-S", "PERF-JCA", "LAP-POT", "SOLKOFF-M"):
+        assert to_trf26_tiebreak(ours) is None
+    for theirs in ("BH:MP/C1/P", "EDET/P", "MPVGP", "BH/C1/M1", "XX"):
+        assert from_trf26_tiebreak(theirs) is None
+    assert tiebreak_records([], ["BH-C1", "SB"]) == [("202", "BH/C1,SB")]
+    assert tiebreak_records([], ["BH-C1", "SB-S"]) == []
+    assert tiebreak_records([("202", "BH")], ["SB"]) == []
+    assert tiebreak_records([], None) == []
+    assert read_tiebreak_record([("012", "x"), ("202", "BH/C1, SB")]) == (
+        ["BH-C1", "SB"],
+        (("012", "x"),),
+    )
+    kept = (("202", "BH:MP"),)
+    assert read_tiebreak_record(kept) == (None, kept)
+    twice = (("202", "BH"), ("202", "SB"))
+    assert read_tiebreak_record(twice) == (None, twice)

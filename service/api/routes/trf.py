@@ -29,7 +29,7 @@ from service.app.import_trf import (
 )
 from service.app.offload import run_cpu
 from service.app.swiss_records import is_swiss, swiss_trf_records
-from service.app.trf_setting_records import colour_records, scoring_records
+from service.app.trf_setting_records import colour_records, scoring_records, tiebreak_records
 from service.db.audit_reads import audit_entries
 from service.db.player_reads import list_players
 from service.db.tables import TournamentRow
@@ -132,10 +132,11 @@ async def export_document(
     headers = _export_headers(tournament.name, tournament.system, config)
     if tournament.total_rounds is not None and not any(c in ("XXR", "142") for c, _ in headers):
         headers.append(("XXR", str(tournament.total_rounds)))
-    if not is_team_event(tournament):  # 152/XXC, 162 (docs/rules/trf.md#settings-records)
+    if not is_team_event(tournament):  # 152/XXC, 162, 202 (docs/rules/trf.md#settings-records)
         colour = engine_view.initial_colour if is_swiss(tournament.system) else None
         headers.extend(colour_records(headers, colour))
         headers.extend(scoring_records(headers, engine_view.points))
+        headers.extend(tiebreak_records(headers, config.tiebreaks))
     if is_swiss(tournament.system):  # TRF-26 240/250/260 (docs/rules/swiss.md)
         listed = await list_players(session, tournament.id)
         withdrawn = {p.start_number for p in listed if p.extra.get("withdrawn") and p.start_number}
