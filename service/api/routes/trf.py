@@ -89,8 +89,10 @@ async def export_trf(
     date left blank (name, title, rating, points, rank and the games stay). The file
     closes with the audit trail, TRF-26 comment lines: manual pairings, unpairings,
     changed tie-breaks and pairing settings, drawn lots, with who and when
-    (docs/rules/trf.md#audit-trail). A Swiss tournament's announced byes, acceleration
-    and forbidden pairs are its TRF-26 240, 250 and 260 records (docs/rules/swiss.md)."""
+    (docs/rules/trf.md#audit-trail), a team event's too. The initial colour, points
+    other than 1/½/0 and chosen tie-breaks are TRF-26 152 (and XXC), 162 and 202
+    (docs/rules/trf.md#settings-records); a Swiss tournament's announced byes,
+    acceleration and forbidden pairs its 240, 250 and 260 records (docs/rules/swiss.md)."""
     doc, standings = await export_document(tournament, session, state, reader)
     ranks = {row.start_number: row.rank for row in standings.rows}
     if is_team_event(tournament):
@@ -102,9 +104,10 @@ async def export_trf(
             if isinstance(line, TeamStandingRow)
         }
         text = write_team_trf(TeamTrfDocument(event, doc), ranks=team_ranks)
-        return PlainTextResponse(text, media_type="text/plain")
+    else:
+        text = write_trf(doc, ranks=ranks)
     trail = audit_text(config_of(tournament).kept_audit, await audit_entries(session, tournament))
-    return PlainTextResponse(write_trf(doc, ranks=ranks) + trail, media_type="text/plain")
+    return PlainTextResponse(text + trail, media_type="text/plain")
 
 
 async def export_document(
