@@ -17,7 +17,7 @@ and runs in the CPU pool; `import_team_trf` stores what it read.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
@@ -53,6 +53,7 @@ from service.engine.teams.model import (
 from service.engine.teams.registry import parse_team_tiebreak
 from service.engine.teams.trf import TeamTrfDocument, parse_team_trf
 from service.engine.trf import TrfError
+from service.engine.trf_audit import read_audit
 from service.errors import InvalidInput
 
 __all__ = [
@@ -80,6 +81,8 @@ class ImportedTeamFile:
     """The board games, seated at their stored tables."""
     matches: list[dict[str, Any]]
     """Rows of `team_matches`, the tournament's id aside."""
+    warnings: list[str] = field(default_factory=list)
+    """Audit lines dropped (docs/rules/trf.md#audit-trail)."""
 
 
 def _refuse(detail: str) -> InvalidInput:
@@ -128,8 +131,13 @@ def read_team_import(text: str) -> ImportedTeamFile:
     codes = [c.strip() for c in dict(doc.players.headers).get("212", "").split(",") if c.strip()]
     if codes and _known(codes, event.system):
         settings["tiebreaks"] = codes  # record 212: the event's tie-break list
+    audit = read_audit(text)  # kept verbatim, written back before the event's own
+    if audit.lines:
+        settings["trf"]["audit"] = list(audit.lines)
     players, issued = player_rows(doc.players)
-    return ImportedTeamFile(doc, system, settings, players, issued, rounds, matches)
+    return ImportedTeamFile(
+        doc, system, settings, players, issued, rounds, matches, list(audit.warnings)
+    )
 
 
 def _number(value: Fraction | None) -> float | None:
@@ -328,5 +336,5 @@ async def import_team_trf(session: AsyncSession, text: str) -> ImportedTeams:
     )
     session.add(row)
     await append_event(session, row.id, Imported(len(read.players), paired))
-    imported = ImportedTournament(row, token, read.issued, [])
+    imported = ImportedTournament(row, token, read.issued, read.warnings)
     return ImportedTeams(imported, captains)

@@ -24,6 +24,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from service.app.import_swiss_records import swiss_records
 from service.app.lifecycle import move, settle_status
 from service.app.offload import run_cpu
+from service.app.trf_setting_records import read_tiebreak_record
 from service.db.event_types import Imported
 from service.db.events import append_event
 from service.db.repository import create_tournament, store_players, store_rounds
@@ -31,13 +32,14 @@ from service.db.tables import TournamentRow
 from service.db.tokens import hash_token, new_token
 from service.db.tournament_config import SwissOptions
 from service.engine.lifecycle import LifecycleEvent
-from service.engine.model import Bye, ByeKind, Player, Round
+from service.engine.model import Bye, ByeKind, Colour, Player, Round, Tournament
 from service.engine.scoring.tiebreaks.errors import TieBreakError
 from service.engine.scoring.tiebreaks.registry import parse_tiebreak
 from service.engine.systems import SYSTEMS, SystemName, spec_of, system_from_trf
 from service.engine.teams.systems import team_spec_of
 from service.engine.trf import TrfDocument, TrfError, decode_trf, parse_trf, points_mismatches
 from service.engine.trf_audit import AuditRead, read_audit
+from service.engine.trf_check import infer_initial_colour
 from service.errors import InvalidInput
 
 __all__ = [
@@ -54,6 +56,7 @@ __all__ = [
     "player_rows",
     "read_import",
     "reconcile_points",
+    "round_one_colour",
     "stored_trf",
     "validate_limits",
 ]
@@ -101,9 +104,10 @@ def read_import(raw: bytes, points: PointsChoice) -> ImportedFile:
     records = swiss_records(doc, system)  # 240/250/260 into the Swiss settings
     swiss.update(records.settings)
     announced = {(b["player"], b["round"]) for b in records.settings.get("byes", ())}
+    tiebreaks, headers = read_tiebreak_record(records.headers)  # TRF-26 202
     kept = replace(
         doc,
-        headers=records.headers,
+        headers=headers,
         next_round_byes=tuple(
             b for b in doc.next_round_byes if (b.player, b.round) not in announced
         ),
@@ -114,7 +118,13 @@ def read_import(raw: bytes, points: PointsChoice) -> ImportedFile:
         settings["trf"]["audit"] = list(audit.lines)
     lots, audited, audit_warnings = audit_settings(audit, system)
     swiss = {**lots, **swiss}  # the file's XXC / 152 first
+    if system in _LOT_SYSTEMS and "initial_colour" not in swiss:
+        played = round_one_colour(doc.tournament)  # no record says it: round 1 does
+        if played is not None:
+            swiss["initial_colour"] = played
     settings.update(audited)
+    if tiebreaks is not None:  # the file's 202 over the trail's last tie-breaks
+        settings["tiebreaks"] = tiebreaks
     if swiss:
         settings["swiss"] = swiss
     if points_settings is not None:
@@ -127,6 +137,20 @@ def read_import(raw: bytes, points: PointsChoice) -> ImportedFile:
 
 _LOT_SYSTEMS = frozenset(s.name.value for s in SYSTEMS.values() if s.initial_colour_lot)
 """Systems whose initial colour is drawn by lot when the organizer does not set it."""
+
+
+def round_one_colour(tournament: Tournament) -> str | None:
+    """The initial colour round 1 shows, for a file whose records do not say it: the
+    colour of the highest-ranked participant (lowest start number) who played a game
+    in round 1, as TRF-26 152 defines it ("mandatory only if it differs from the colour
+    of the highest ranked participant who was paired in the first round"). None before
+    round 1, or when round 1 has no game."""
+    if not tournament.rounds or tournament.rounds[0].number != 1:
+        return None
+    colour = infer_initial_colour(replace(tournament, initial_colour=None))
+    if colour is None:
+        return None
+    return "white" if colour is Colour.WHITE else "black"
 
 
 def audit_settings(

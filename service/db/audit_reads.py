@@ -7,7 +7,8 @@ time), and the lots the pairing program drew.
   and the rules the arbiter was warned of (FIDE C.04.1, C.04.3);
 - `round_unpaired`: `unpaired`;
 - `tournament_created`: `setting` for the tie-breaks (FIDE C.07) and the initial colour
-  the organizer chose at creation, which no record of the export carries (no `before`);
+  the organizer chose at creation (TRF-26 202 and 152 carry the values, not when they
+  were chosen; no `before`);
   not for an imported tournament, whose file's trail says them;
 - `settings_changed`: `setting` per changed setting that steers the pairing or the
   ranking (tie-breaks; a Swiss system's options), values before and after as JSON; the

@@ -65,14 +65,50 @@ def _cli_pairing(trf: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
     return _shape(body["pairings"], body["byes"])
 
 
+LOT = {k: v for k, v in SWISS.items() if k != "initial_colour"}
+FOOTBALL = {"win": 3, "draw": 1, "loss": 0}
+SETTINGS: dict[str, tuple[dict[str, Any], dict[str, Any] | None, str | None, str | None]] = {
+    # name: swiss, points, the 152 record, the 162 record (None: not written)
+    "set-white": (SWISS, None, "152 W", None),
+    "lot-seed-0-black": ({**LOT, "seed": 0}, None, "152 B", None),
+    "lot-by-id": (LOT, None, None, None),
+    "3-1-0-set-black": (
+        {**SWISS, "initial_colour": "black"},
+        FOOTBALL,
+        "152 B",
+        "162  W 3.0    D 1.0    L 0.0",
+    ),
+    "3-1-0-lot-seed-1-white": (
+        {**LOT, "seed": 1},
+        FOOTBALL,
+        "152 W",
+        "162  W 3.0    D 1.0    L 0.0",
+    ),
+    "half-point-pab-lot": (
+        {**LOT, "seed": 0},
+        {"win": 1, "draw": 0.5, "loss": 0, "bye": 0.5},
+        "152 B",
+        "162  W 1.0    D 0.5    L 0.0    P 0.5",
+    ),
+}
+
+
+@pytest.mark.parametrize("name", list(SETTINGS))
 async def test_the_export_paired_by_cli_and_compute_gives_the_stored_rounds(
-    client: httpx.AsyncClient, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    client: httpx.AsyncClient, tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str
 ) -> None:
     """Five rounds of a Baku-accelerated Dutch Swiss with forbidden pairs and announced
     byes changed between rounds: before each round the tournament's TRF export, paired
     by `arbiter pair` and by the compute endpoint, gives the round `POST /rounds`
-    stores."""
-    event = await create_round_robin(client, FIELD, system="swiss-dutch", rounds=5, swiss=SWISS)
+    stores. The initial colour is set, or drawn by lot (seeded, or by the tournament's
+    id), and written as 152/XXC from the start; points other than 1/½/0 are written as
+    162. Before round 3 the export, imported, reads back as the same settings (Baku
+    recognised under 3/1/0 too), exports the same bytes and pairs round 3 alike."""
+    swiss, points, colour_record, scoring_record = SETTINGS[name]
+    extra: dict[str, Any] = {} if points is None else {"points": points}
+    event = await create_round_robin(
+        client, FIELD, system="swiss-dutch", rounds=5, swiss=swiss, **extra
+    )
     base = f"/v1/tournaments/{event.id}"
     changes: dict[int, dict[str, Any]] = {
         1: {"byes": [{"player": 9, "round": 2, "type": "half-point"}]},
@@ -89,6 +125,18 @@ async def test_the_export_paired_by_cli_and_compute_gives_the_stored_rounds(
     stored: list[tuple[Any, ...]] = []
     for n in range(1, 6):
         trf = (await client.get(f"{base}/trf")).text
+        lines = trf.splitlines()
+        colours = [line for line in lines if line[:3] == "152"]
+        expected = (
+            [colour_record] if colour_record else [["152 W"], ["152 B"]][colours == ["152 B"]]
+        )
+        assert colours == expected, lines
+        xxc = "XXC white1" if colours == ["152 W"] else "XXC black1"
+        assert [line for line in lines if line[:3] == "XXC"] == [xxc]
+        assert [line for line in lines if line[:3] == "162"] == (
+            [] if scoring_record is None else [scoring_record]
+        )
+        copy = await _imported_alike(client, event, trf, swiss, points) if n == 3 else None
         via_cli = _cli_pairing(trf, tmp_path, capsys)
         computed = await client.post(
             "/v1/compute/pairings", content=trf.encode(), headers={"content-type": "text/plain"}
@@ -99,6 +147,10 @@ async def test_the_export_paired_by_cli_and_compute_gives_the_stored_rounds(
         assert paired.status_code == 201, paired.text
         own = _shape(paired.json()["games"], paired.json()["byes"])
         assert own == via_cli == via_compute, (n, trf)
+        if copy is not None:  # the import pairs the round as the tournament did
+            other = await _pair(client, copy)
+            assert other.status_code == 201, other.text
+            assert _shape(other.json()["games"], other.json()["byes"]) == own
         stored.append(own)
         await _confirm(client, event, n)
         if n in changes:
@@ -122,6 +174,34 @@ async def test_the_export_paired_by_cli_and_compute_gives_the_stored_rounds(
     # the export carries the records (TRF-26 240/250/260) while rounds are left
     shown = (await client.get(base)).json()["swiss"]
     assert shown["acceleration"] == "baku" and [1, 3] in shown["forbidden_pairs"]
+
+
+async def _imported_alike(
+    client: httpx.AsyncClient,
+    event: Event,
+    trf: str,
+    swiss: dict[str, Any],
+    points: dict[str, Any] | None,
+) -> Event:
+    """The export imported: its settings are the tournament's and it exports the same
+    bytes. Returns the imported tournament."""
+    imported = await client.post(
+        "/v1/tournaments/import", content=trf.encode(), headers={"content-type": "text/plain"}
+    )
+    assert imported.status_code == 201, imported.text
+    body = imported.json()
+    assert not [w for w in body["warnings"] if "not applied" in w], body["warnings"]
+    original = (await client.get(f"/v1/tournaments/{event.id}")).json()
+    assert body["swiss"]["acceleration"] == "baku"
+    assert body["swiss"]["initial_colour"] == (
+        swiss.get("initial_colour") or ("white" if "152 W" in trf.splitlines() else "black")
+    )
+    assert body["swiss"]["forbidden_pairs"] == original["swiss"]["forbidden_pairs"]
+    if points is not None:
+        assert {k: body["points"][k] for k in points} == points
+    again = (await client.get(f"/v1/tournaments/{body['id']}/trf")).text
+    assert again == trf
+    return Event(body["id"], body["organizer_token"], {})
 
 
 async def test_the_records_are_written_and_read_back(client: httpx.AsyncClient) -> None:

@@ -263,3 +263,30 @@ async def test_hand_pairing_the_next_round_of_an_imported_file(client: httpx.Asy
     }
     # the engine pairs the round as it was played: no quality criterion is worse
     assert [w for w in stored["warnings"] if w["severity"] != "info"] == []
+
+
+async def test_a_team_events_export_carries_its_trail(client: httpx.AsyncClient) -> None:
+    """A team event's export closes with its audit trail too: the tie-breaks chosen at
+    creation and changed by PATCH, with who and when; its import keeps the lines and
+    exports the same bytes."""
+    from tests.api.team_events import create_team_event
+
+    event = await create_team_event(client, 2, tiebreaks=["MPVGP", "EDE"])
+    changed = await client.patch(
+        f"/v1/tournaments/{event.id}", json={"tiebreaks": ["MPVGP"]}, headers=event.auth()
+    )
+    assert changed.status_code == 200, changed.text
+    text = await _export(client, event.id)
+    trail = read_audit(text)
+    assert [(e.actor, e.action, dict(e.fields)) for e in trail.entries] == [
+        ("organizer", "setting", {"name": "tiebreaks", "after": '["MPVGP","EDE"]'}),
+        (
+            "organizer",
+            "setting",
+            {"name": "tiebreaks", "before": '["MPVGP","EDE"]', "after": '["MPVGP"]'},
+        ),
+    ]
+    assert text.endswith("\n") and text.splitlines()[-1].startswith("### AUDIT ")
+    body = await _import(client, text)
+    assert body["warnings"] == []
+    assert await _export(client, body["id"]) == text

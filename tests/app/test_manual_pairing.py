@@ -198,8 +198,11 @@ async def test_only_the_last_paired_round(sessions: SessionFactory) -> None:
         await session.commit()
     earlier = await refused(sessions, tid, 1, [(1, 2), (3, 4)])
     assert isinstance(earlier, Conflict) and "round 2" in earlier.detail
-    later = await refused(sessions, tid, 3, [(1, 2), (3, 4)])
-    assert isinstance(later, NotFound)
+    # the next round may be paired by hand only once the last one's results are in
+    next_one = await refused(sessions, tid, 3, [(1, 2), (3, 4)])
+    assert isinstance(next_one, Conflict)
+    beyond = await refused(sessions, tid, 4, [(1, 2), (3, 4)])
+    assert isinstance(beyond, NotFound)
 
 
 async def test_unpair_and_pair_again(sessions: SessionFactory) -> None:

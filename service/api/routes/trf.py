@@ -29,6 +29,7 @@ from service.app.import_trf import (
 )
 from service.app.offload import run_cpu
 from service.app.swiss_records import is_swiss, swiss_trf_records
+from service.app.trf_setting_records import colour_records, scoring_records, tiebreak_records
 from service.db.audit_reads import audit_entries
 from service.db.player_reads import list_players
 from service.db.tables import TournamentRow
@@ -89,8 +90,10 @@ async def export_trf(
     date left blank (name, title, rating, points, rank and the games stay). The file
     closes with the audit trail, TRF-26 comment lines: manual pairings, unpairings,
     changed tie-breaks and pairing settings, drawn lots, with who and when
-    (docs/rules/trf.md#audit-trail). A Swiss tournament's announced byes, acceleration
-    and forbidden pairs are its TRF-26 240, 250 and 260 records (docs/rules/swiss.md)."""
+    (docs/rules/trf.md#audit-trail), a team event's too. The initial colour, points
+    other than 1/½/0 and chosen tie-breaks are TRF-26 152 (and XXC), 162 and 202
+    (docs/rules/trf.md#settings-records); a Swiss tournament's announced byes,
+    acceleration and forbidden pairs its 240, 250 and 260 records (docs/rules/swiss.md)."""
     doc, standings = await export_document(tournament, session, state, reader)
     ranks = {row.start_number: row.rank for row in standings.rows}
     if is_team_event(tournament):
@@ -105,9 +108,10 @@ async def export_trf(
             TeamTrfDocument(event, doc, team_format=team_file_format(tournament)),
             ranks=team_ranks,
         )
-        return PlainTextResponse(text, media_type="text/plain")
+    else:
+        text = write_trf(doc, ranks=ranks)
     trail = audit_text(config_of(tournament).kept_audit, await audit_entries(session, tournament))
-    return PlainTextResponse(write_trf(doc, ranks=ranks) + trail, media_type="text/plain")
+    return PlainTextResponse(text + trail, media_type="text/plain")
 
 
 async def export_document(
@@ -135,6 +139,11 @@ async def export_document(
     headers = _export_headers(tournament.name, tournament.system, config)
     if tournament.total_rounds is not None and not any(c in ("XXR", "142") for c, _ in headers):
         headers.append(("XXR", str(tournament.total_rounds)))
+    if not is_team_event(tournament):  # 152/XXC, 162, 202 (docs/rules/trf.md#settings-records)
+        colour = engine_view.initial_colour if is_swiss(tournament.system) else None
+        headers.extend(colour_records(headers, colour))
+        headers.extend(scoring_records(headers, engine_view.points))
+        headers.extend(tiebreak_records(headers, config.tiebreaks))
     if is_swiss(tournament.system):  # TRF-26 240/250/260 (docs/rules/swiss.md)
         listed = await list_players(session, tournament.id)
         withdrawn = {p.start_number for p in listed if p.extra.get("withdrawn") and p.start_number}
