@@ -39,7 +39,7 @@ from fractions import Fraction
 
 from ..matching import MatchingError, WeightedMatcher
 from ..round_pairing import PairingError
-from .players import SwissPlayer, scaled
+from .players import SwissPlayer
 from .weights import WeightContext
 
 __all__ = ["BracketLog", "pair_players"]
@@ -150,9 +150,9 @@ class _RoundPairer:
         self.ctx = ctx
         self.logs = logs
         self.score: list[Fraction] = [ctx.info[p.number].score for p in self.order]
-        # the same scores as exact integers in the same order (`scaled`), for the scans
-        # that split the field into score groups
-        self.level = scaled(self.score)
+        # the same scores as exact integers in the same order (the context's scaled
+        # scores), for the scans that split the field into score groups
+        self.level = [ctx.info[p.number].s for p in self.order]
         self.matcher = WeightedMatcher(self.n)
         self.pairs: dict[int, int] = {}
         self.matched = [False] * self.n
