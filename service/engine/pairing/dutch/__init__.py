@@ -24,7 +24,7 @@ from ..round_pairing import Pairing, PairingError, next_round
 from .boards import board_order
 from .brackets import BracketLog, pair_players
 from .colours import colour_for
-from .players import Float, SwissPlayer, build_players, float_of
+from .players import Float, SwissPlayer, build_players, float_of, scaled
 from .weights import WeightContext
 
 __all__ = ["RULES", "pair_round"]
@@ -81,7 +81,11 @@ def pair_round(
         f1 = float_of(p, 1, by_number, loss, rules_2017=old) if played_rounds >= 1 else Float.NONE
         f2 = float_of(p, 2, by_number, loss, rules_2017=old) if played_rounds >= 2 else Float.NONE
         floats[p.number] = (f1, f2)
-    order = sorted(to_pair, key=lambda p: (-p.acc_score(), p.rank))
+    # by score with acceleration, then rank (C.04.3 art. 1.2), on exact integer images
+    # of the scores (`scaled`): the same order, without a fraction compared per step
+    accs = scaled([p.acc_score() for p in to_pair])
+    ranking = sorted(range(len(to_pair)), key=lambda i: (-accs[i], to_pair[i].rank))
+    order = [to_pair[i] for i in ranking]
     top = max(tournament.points.win, tournament.points.draw)
     threshold = Fraction(played_rounds) * top / 2
     final_round = (

@@ -150,6 +150,9 @@ class _RoundPairer:
         self.ctx = ctx
         self.logs = logs
         self.score: list[Fraction] = [ctx.info[p.number].score for p in self.order]
+        # the same scores as exact integers in the same order (the context's scaled
+        # scores), for the scans that split the field into score groups
+        self.level = [ctx.info[p.number].s for p in self.order]
         self.matcher = WeightedMatcher(self.n)
         self.pairs: dict[int, int] = {}
         self.matched = [False] * self.n
@@ -221,7 +224,7 @@ class _RoundPairer:
         self._prepare_bye()
         n = self.n
         progress(0, n)
-        score = self.score
+        score = self.level
         nxt = 0
         while nxt < n and score[nxt] >= score[0]:
             self.idx.append(nxt)

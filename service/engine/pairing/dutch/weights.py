@@ -210,10 +210,15 @@ class WeightContext:
     def set_bye(self, bye_score: Fraction, games_rank: Mapping[int, int]) -> None:
         """Fix the PAB assignee's score and the C9 ranks by played games."""
         self.bye_score = bye_score
+        # compared as integers (each side times the other's denominator): exact, and an
+        # integer comparison instead of a fraction's for every player
+        top = bye_score.numerator * self.scale
+        per = bye_score.denominator
         for p in self.players:
             info = self.info[p.number]
-            info.bye_candidate = p.bye_eligible and info.score <= bye_score
-            at_bye_score = info.score == bye_score
+            level = info.s * per
+            info.bye_candidate = p.bye_eligible and level <= top
+            at_bye_score = level == top
             info.bye_rank = games_rank.get(p.played_games, 0) if at_bye_score else 0
         self._sort_kinds()
 

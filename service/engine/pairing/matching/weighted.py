@@ -324,10 +324,11 @@ class WeightedMatcher:
         y = self._y
         potential = self._potential
         flat = self._flat
-        lowest_two = nsmallest(2, [y[v] + potential[v] for v in holders])
+        levels = [y[v] + potential[v] for v in holders]
+        lowest_two = nsmallest(2, levels)
         if len(lowest_two) < 2 or lowest_two[0] + lowest_two[1] >= flat:
             return False
-        level = {v: y[v] + potential[v] for v in holders}
+        level = dict(zip(holders, levels, strict=True))
         inside, lowest, second = self._lowest_levels(level)
         parent = self._parent
         z = self._z
@@ -437,10 +438,21 @@ class WeightedMatcher:
         return m
 
     def matching(self) -> list[int]:
-        """`mate(v)` for every vertex."""
-        dummy = self._dummy
-        mates = zip(range(self.size), self._mate, strict=False)  # the dummy's left out
-        return [v if m < 0 or m == dummy else m for v, m in mates]
+        """`mate(v)` for every vertex.
+
+        A copy of the mates (the dummy's left out) with the few unmatched vertices
+        (mate -1, or the dummy) found by C-level `index` scans and set to themselves:
+        after a solve there is at most one, and the engines ask after every solve."""
+        mates = self._mate[: self.size]
+        for alone in {-1, self._dummy}:
+            v = -1
+            try:
+                while True:
+                    v = mates.index(alone, v + 1)
+                    mates[v] = v
+            except ValueError:
+                pass
+        return mates
 
     # ------------------------------------------------------------ dynamic release
 
