@@ -41,6 +41,7 @@ __all__ = [
     "RoundUnpaired",
     "SettingsChanged",
     "TeamAdded",
+    "TeamUpdated",
     "TokenRevoked",
     "TokenRotated",
     "TournamentArchived",
@@ -182,6 +183,19 @@ class TeamAdded(Event):
     name: str
     players: list[int]
     """The players' ids in board order."""
+
+
+@dataclass(frozen=True, slots=True)
+class TeamUpdated(Event):
+    """A team's name or list changed (docs/teams.md#team-edits): its full list after the
+    change, board order; added reserves' own `player_added` come first, removed players'
+    `player_removed` too."""
+
+    TYPE: ClassVar[str] = "team_updated"
+    team: int
+    name: str
+    players: list[int]
+    """The players' ids in board order, after the change."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -340,6 +354,7 @@ _CLASSES: tuple[type[Event], ...] = (
     RoundRepaired,
     RoundUnpaired,
     TeamAdded,
+    TeamUpdated,
     LineupSet,
     ResultReported,
     ResultConfirmed,

@@ -10,6 +10,7 @@ from fastapi import APIRouter, Path, status
 from service.api.deps import OrganizerWriteDep, SessionDep, TournamentDep, WriteDep
 from service.api.documents import player_public
 from service.api.publish import commit_and_publish
+from service.api.schemas.players import PlayerRegistered
 from service.api.schemas.teams import (
     BoardPublic,
     BoardResultSubmit,
@@ -18,10 +19,13 @@ from service.api.schemas.teams import (
     MatchForfeitSubmit,
     MatchPublic,
     TeamCreate,
+    TeamEdited,
     TeamPublic,
     TeamRegistered,
+    TeamUpdate,
 )
 from service.api.team_documents import team_public, team_round_public
+from service.app.team_edits import edit_team
 from service.app.team_results import forfeit_match, report_board
 from service.app.teams import lineup_of, register_team, require_team_event, set_lineup
 from service.db.player_reads import list_players
@@ -52,6 +56,31 @@ async def register(body: TeamCreate, write: OrganizerWriteDep) -> TeamRegistered
         **team_public(made.team).model_dump(),
         captain_token=made.captain_token,
         roster=[player_public(p) for p in made.players],
+    )
+
+
+@router.patch("/teams/{team}", response_model=TeamEdited)
+async def edit(body: TeamUpdate, write: OrganizerWriteDep, team: int = TeamNumber) -> TeamEdited:
+    """Change a team (organizer): a new `name` at any time before the end; a new board
+    order of its `players` (one left out leaves the list while the start list is open)
+    until the team is first paired; `reserves` added at the end of its list, after the
+    start with the next start numbers and their tokens (docs/teams.md#team-edits)."""
+    fields = [p.model_dump() for p in body.reserves]
+    edited = await edit_team(
+        write.session,
+        write.tournament,
+        team,
+        name=body.name,
+        players=body.players,
+        reserves=fields,
+    )
+    await commit_and_publish(write.context, write.state, write.tournament)
+    return TeamEdited(
+        **team_public(edited.team).model_dump(),
+        added=[
+            PlayerRegistered(**player_public(row).model_dump(), token=token)
+            for row, token in edited.added
+        ],
     )
 
 

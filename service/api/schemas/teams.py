@@ -8,7 +8,7 @@ from typing import Literal, Self
 from pydantic import BaseModel, Field, StrictBool, StrictInt, model_validator
 
 from service.api.schemas.common import ApiModel, Name, Points
-from service.api.schemas.players import PlayerCreate, PlayerPublic
+from service.api.schemas.players import PlayerCreate, PlayerPublic, PlayerRegistered
 from service.api.schemas.rounds import GameStatus, ResultText
 
 __all__ = [
@@ -22,11 +22,13 @@ __all__ = [
     "MatchPublic",
     "TeamBye",
     "TeamCreate",
+    "TeamEdited",
     "TeamPublic",
     "TeamRegistered",
     "TeamRoundPublic",
     "TeamSettings",
     "TeamStandingRow",
+    "TeamUpdate",
 ]
 
 MAX_BOARDS = 20
@@ -86,6 +88,26 @@ class TeamCreate(ApiModel):
     )
 
 
+class TeamUpdate(ApiModel):
+    """A change of a team (docs/teams.md#team-edits); every field optional."""
+
+    name: Name | None = None
+    players: list[StrictInt] | None = Field(
+        default=None,
+        min_length=1,
+        max_length=MAX_TEAM_PLAYERS,
+        description="The team's own player ids in their new board order; a player left "
+        "out leaves the list (start list open only). Once the team has been paired the "
+        "order is fixed: the current list or nothing.",
+    )
+    reserves: list[PlayerCreate] = Field(
+        default_factory=list,
+        max_length=MAX_TEAM_PLAYERS,
+        description="New players added at the end of the list (after the start each gets "
+        "the next start number and a token, shown once).",
+    )
+
+
 class TeamPublic(BaseModel):
     """A team as anyone may see it."""
 
@@ -99,6 +121,13 @@ class TeamRegistered(TeamPublic):
 
     captain_token: str
     roster: list[PlayerPublic]
+
+
+class TeamEdited(TeamPublic):
+    """The team after a change, and the reserves it added (with their tokens when added
+    after the start)."""
+
+    added: list[PlayerRegistered]
 
 
 class LineupSet(ApiModel):
