@@ -23,18 +23,18 @@ from typing import Any
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from service.app.team_players import add_players
 from service.app.teams import check_lineup, require_team_event
-from service.db.event_types import PlayerAdded, PlayerRemoved, TeamUpdated
+from service.db.event_types import PlayerRemoved, TeamUpdated
 from service.db.events import append_event, lock_tournament
-from service.db.player_reads import list_players, next_player_number
+from service.db.player_reads import list_players
 from service.db.tables import PlayerRow, TournamentRow
 from service.db.team_reads import find_team, match_rows, team_options
 from service.db.team_tables import TeamRow
-from service.db.tokens import hash_token, new_token
 from service.engine.lifecycle import TournamentStatus
 from service.errors import Conflict, InvalidInput, NotFound
 
-__all__ = ["TeamEdited", "add_players", "edit_team", "team_paired"]
+__all__ = ["TeamEdited", "edit_team", "team_paired"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,56 +49,6 @@ class TeamEdited:
 async def team_paired(session: AsyncSession, tournament_id: str, team: int) -> bool:
     """Whether the team has been paired in a round (a match, a bye or left free)."""
     return any(team in (m.home, m.away) for m in await match_rows(session, tournament_id))
-
-
-async def add_players(
-    session: AsyncSession,
-    tournament: TournamentRow,
-    players: Sequence[dict[str, Any]],
-    field: str,
-) -> list[tuple[PlayerRow, str | None]]:
-    """Store new players of a team (not yet on a list) and their `player_added` events.
-    Once the start list is closed each gets the next start number and a player token
-    at once (FIDE C.04.A). A FIDE id already in the tournament is refused (409 naming
-    `<field>.<i>.fide_id`): nobody plays for two teams."""
-    registered = await list_players(session, tournament.id)
-    taken = {p.fide_id for p in registered if p.fide_id}
-    for index, fields in enumerate(players):
-        fide_id = fields.get("fide_id")
-        if fide_id and fide_id in taken:
-            raise Conflict(
-                f"FIDE id {fide_id} is already a player of this tournament: a player "
-                "plays for one team only",
-                field=f"{field}.{index}.fide_id",
-            )
-        if fide_id:
-            taken.add(fide_id)
-    running = tournament.status != TournamentStatus.REGISTRATION
-    first = await next_player_number(session, tournament.id)
-    start = max((p.start_number or 0 for p in registered), default=0) + 1
-    added: list[tuple[PlayerRow, str | None]] = []
-    for offset, fields in enumerate(players):
-        fields = dict(fields)
-        identity = fields.pop("identity", None)
-        row = PlayerRow(
-            tournament_id=tournament.id,
-            number=first + offset,
-            extra={"identity": identity} if identity else {},
-            **fields,
-        )
-        token = None
-        if running:
-            token = new_token("ply")
-            row.start_number = start + offset
-            row.token_hash = hash_token(token)
-        added.append((row, token))
-    session.add_all([row for row, _ in added])
-    await session.flush()
-    for (row, _), fields in zip(added, players, strict=True):
-        await append_event(
-            session, tournament.id, PlayerAdded(row.number, row.start_number, dict(fields))
-        )
-    return added
 
 
 def _new_order(team: TeamRow, order: Sequence[int], paired: bool) -> list[int]:

@@ -48,14 +48,19 @@ async def register(body: TeamCreate, write: OrganizerWriteDep) -> TeamRegistered
     """Register a team (organizer; start list open) with its players in board order,
     reserves after the boards (at least as many players as boards). The players are
     ordinary players (ids, tokens at the start); the captain's token is shown only
-    this once."""
+    this once. A running team Swiss takes a late team while a round is left to pair:
+    it is paired from the next round, its players get their start numbers and tokens
+    at once (docs/teams.md#late-entries)."""
     fields = [p.model_dump() for p in body.players]
     made = await register_team(write.session, write.tournament, body.name, fields)
     await commit_and_publish(write.context, write.state, write.tournament)
     return TeamRegistered(
         **team_public(made.team).model_dump(),
         captain_token=made.captain_token,
-        roster=[player_public(p) for p in made.players],
+        roster=[
+            PlayerRegistered(**player_public(p).model_dump(), token=token)
+            for p, token in made.players
+        ],
     )
 
 

@@ -8,7 +8,7 @@ from typing import Literal, Self
 from pydantic import BaseModel, Field, StrictBool, StrictInt, model_validator
 
 from service.api.schemas.common import ApiModel, Name, Points
-from service.api.schemas.players import PlayerCreate, PlayerPublic, PlayerRegistered
+from service.api.schemas.players import PlayerCreate, PlayerRegistered
 from service.api.schemas.rounds import GameStatus, ResultText
 
 __all__ = [
@@ -120,7 +120,10 @@ class TeamRegistered(TeamPublic):
     """The registration response: the captain's token is shown only this once."""
 
     captain_token: str
-    roster: list[PlayerPublic]
+    roster: list[PlayerRegistered] = Field(
+        description="The players; a late team's (registered after the start) with their "
+        "tokens, shown only this once."
+    )
 
 
 class TeamEdited(TeamPublic):
