@@ -40,6 +40,7 @@ __all__ = [
     "RoundRepaired",
     "RoundUnpaired",
     "SettingsChanged",
+    "TeamAbsence",
     "TeamAdded",
     "TeamUpdated",
     "TokenRevoked",
@@ -199,6 +200,17 @@ class TeamUpdated(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class TeamAbsence(Event):
+    """A team announced as not playing a coming team Swiss round, or the announcement
+    taken back (`type` None) (docs/teams.md#absent-teams)."""
+
+    TYPE: ClassVar[str] = "team_absence"
+    round: int
+    team: int
+    type: str | None
+
+
+@dataclass(frozen=True, slots=True)
 class LineupSet(Event):
     """The players a team fields in a coming round, board 1 first (ids)."""
 
@@ -355,6 +367,7 @@ _CLASSES: tuple[type[Event], ...] = (
     RoundUnpaired,
     TeamAdded,
     TeamUpdated,
+    TeamAbsence,
     LineupSet,
     ResultReported,
     ResultConfirmed,

@@ -18,6 +18,8 @@ from service.api.schemas.teams import (
     LineupSet,
     MatchForfeitSubmit,
     MatchPublic,
+    TeamAbsencePublic,
+    TeamAbsenceSet,
     TeamCreate,
     TeamEdited,
     TeamPublic,
@@ -25,6 +27,7 @@ from service.api.schemas.teams import (
     TeamUpdate,
 )
 from service.api.team_documents import team_public, team_round_public
+from service.app.team_absences import announce_absence
 from service.app.team_edits import edit_team
 from service.app.team_results import forfeit_match, report_board
 from service.app.teams import lineup_of, register_team, require_team_event, set_lineup
@@ -137,6 +140,35 @@ async def put_lineup(
     )
     await commit_and_publish(write.context, write.state, write.tournament)
     return LineupPublic(round=round_number, team=team, players=list(body.players), set=bool(row))
+
+
+@router.put("/rounds/{round_number}/absences/{team}", response_model=TeamAbsencePublic)
+async def put_absence(
+    body: TeamAbsenceSet,
+    write: WriteDep,
+    round_number: int = RoundNumber,
+    team: int = TeamNumber,
+) -> TeamAbsencePublic:
+    """Announce that a team will not play a coming round of a team Swiss (the team's
+    captain or the organizer): it is not paired that round and scores nothing there
+    (`zero-point`). A round-robin takes none (409 naming `system`); a round already
+    paired is 409 naming `round` (docs/teams.md#absent-teams)."""
+    await announce_absence(
+        write.session, write.tournament, round_number, team, body.type, write.actor
+    )
+    await commit_and_publish(write.context, write.state, write.tournament)
+    return TeamAbsencePublic(round=round_number, type=body.type)
+
+
+@router.delete("/rounds/{round_number}/absences/{team}", response_model=TeamAbsencePublic)
+async def delete_absence(
+    write: WriteDep, round_number: int = RoundNumber, team: int = TeamNumber
+) -> TeamAbsencePublic:
+    """Take back a team's announced absence from a round not yet paired (the team's
+    captain or the organizer)."""
+    await announce_absence(write.session, write.tournament, round_number, team, None, write.actor)
+    await commit_and_publish(write.context, write.state, write.tournament)
+    return TeamAbsencePublic(round=round_number, type=None)
 
 
 @router.put(

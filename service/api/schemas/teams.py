@@ -20,6 +20,8 @@ __all__ = [
     "MatchForfeitSubmit",
     "MatchPoints",
     "MatchPublic",
+    "TeamAbsencePublic",
+    "TeamAbsenceSet",
     "TeamBye",
     "TeamCreate",
     "TeamEdited",
@@ -108,12 +110,31 @@ class TeamUpdate(ApiModel):
     )
 
 
+class TeamAbsenceSet(ApiModel):
+    """A team announced as not playing a coming team Swiss round."""
+
+    type: Literal["zero-point"] = Field(
+        description="`zero-point`: the team is not paired in the round and scores no match "
+        "or game point there."
+    )
+
+
+class TeamAbsencePublic(BaseModel):
+    """An announced absence of a team."""
+
+    round: int
+    type: str | None = Field(description="null: no absence announced (taken back).")
+
+
 class TeamPublic(BaseModel):
     """A team as anyone may see it."""
 
     id: int = Field(description="The team's number: 1, 2, 3 in registration order.")
     name: str
     players: list[int] = Field(description="The players' ids in board order.")
+    absences: list[TeamAbsencePublic] = Field(
+        default_factory=list, description="Rounds the team announced it will not play."
+    )
 
 
 class TeamRegistered(TeamPublic):

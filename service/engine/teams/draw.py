@@ -84,6 +84,8 @@ class TeamDraw:
     bye: int | None
     bye_kind: ByeKind | None
     notes: tuple[str, ...] = ()
+    absent: tuple[int, ...] = ()
+    """Teams announced as not playing the round: not paired, no points."""
 
 
 def board_sequence(boards: int, record_352: str = "") -> tuple[Colour, ...]:
@@ -118,9 +120,12 @@ def next_team_round(
     colour_preferences: ColourPreferenceType = ColourPreferenceType.A,
     primary_score: PrimaryScore = PrimaryScore.MATCH,
     initial_colour: Colour | None = None,
+    absent: frozenset[int] = frozenset(),
 ) -> TeamDraw:
     """Pair round `len(event.rounds) + 1` of `event` with `system` (raises
-    `EngineError` naming `system` or `round` when the event cannot have that round)."""
+    `EngineError` naming `system` or `round` when the event cannot have that round).
+    The team Swiss leaves the `absent` teams out of the round (announced absences:
+    they are not paired and score nothing, docs/teams.md#absent-teams)."""
     number = len(event.rounds) + 1
     if event.total_rounds is not None and number > event.total_rounds:
         raise EngineError(
@@ -136,13 +141,14 @@ def next_team_round(
         initial_colour=initial_colour,
         next_round=True,
     )
-    pairing = pair_team_round(team_states(event, primary=primary_score), number, settings)
+    states = [s for s in team_states(event, primary=primary_score) if s.number not in absent]
+    pairing = pair_team_round(states, number, settings)
     matches = tuple(
         DrawnMatch(m.table, m.white, m.black, _seats(event, m.white, m.black, sequence))
         for m in pairing.matches
     )
     kind = ByeKind.PAB if pairing.bye is not None else None
-    return TeamDraw(number, matches, pairing.bye, kind, pairing.notes)
+    return TeamDraw(number, matches, pairing.bye, kind, pairing.notes, tuple(sorted(absent)))
 
 
 def _round_robin(event: TeamEvent, number: int, sequence: tuple[Colour, ...]) -> TeamDraw:
