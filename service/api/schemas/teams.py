@@ -77,6 +77,12 @@ class TeamSettings(ApiModel):
         default=None,
         description="Game points of the pairing-allocated bye; null: every board won.",
     )
+    acceleration: Literal["baku"] | None = Field(
+        default=None,
+        description="Team Swiss only: `baku`, the Baku acceleration read for teams (FIDE "
+        "C.04.5.1; docs/teams.md#baku-acceleration): virtual match and game points for "
+        "the top teams in the first rounds' pairing.",
+    )
 
 
 class TeamCreate(ApiModel):

@@ -13,6 +13,7 @@ colour on each board), else alternate from board 1 (art. 1.6).
 from __future__ import annotations
 
 import enum
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from service.engine.errors import EngineError
@@ -24,6 +25,7 @@ from service.engine.pairing.team_swiss.model import (
     ColourPreferenceType,
     PrimaryScore,
 )
+from service.engine.teams.baku import TeamAcceleration, accelerated_states
 from service.engine.teams.model import TeamEvent
 from service.engine.teams.pairing_input import team_states, team_swiss_settings
 
@@ -121,11 +123,13 @@ def next_team_round(
     primary_score: PrimaryScore = PrimaryScore.MATCH,
     initial_colour: Colour | None = None,
     absent: frozenset[int] = frozenset(),
+    acceleration: Sequence[TeamAcceleration] = (),
 ) -> TeamDraw:
     """Pair round `len(event.rounds) + 1` of `event` with `system` (raises
     `EngineError` naming `system` or `round` when the event cannot have that round).
     The team Swiss leaves the `absent` teams out of the round (announced absences:
-    they are not paired and score nothing, docs/teams.md#absent-teams)."""
+    they are not paired and score nothing, docs/teams.md#absent-teams), and adds the
+    `acceleration`'s virtual points to the pairing scores (`teams.baku`)."""
     number = len(event.rounds) + 1
     if event.total_rounds is not None and number > event.total_rounds:
         raise EngineError(
@@ -142,6 +146,7 @@ def next_team_round(
         next_round=True,
     )
     states = [s for s in team_states(event, primary=primary_score) if s.number not in absent]
+    states = accelerated_states(states, acceleration, number)
     pairing = pair_team_round(states, number, settings)
     matches = tuple(
         DrawnMatch(m.table, m.white, m.black, _seats(event, m.white, m.black, sequence))
