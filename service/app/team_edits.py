@@ -84,10 +84,12 @@ async def edit_team(
     name: str | None,
     players: Sequence[int] | None,
     reserves: Sequence[dict[str, Any]],
+    limit: int,
 ) -> TeamEdited:
     """The workflow: lock, check (a team tournament not finished, the team, the new
-    order, enough players for the boards), store and append `team_updated` (after the
-    reserves' `player_added` and the removed players' `player_removed`)."""
+    order, enough players for the boards and at most `limit` in all), store and append
+    `team_updated` (after the reserves' `player_added` and the removed players'
+    `player_removed`)."""
     await lock_tournament(session, tournament.id)
     await session.refresh(tournament)
     require_team_event(tournament)
@@ -111,6 +113,12 @@ async def edit_team(
             f"a team plays {boards} boards: it needs at least {boards} players, "
             f"{len(order) + len(reserves)} given",
             field="players",
+        )
+    if len(order) + len(reserves) > limit:
+        raise InvalidInput(
+            f"a team lists at most {limit} players: {len(order)} with "
+            f"{len(reserves)} reserves added would be {len(order) + len(reserves)}",
+            field="reserves",
         )
     for gone in removed:
         row = next(p for p in await list_players(session, tournament.id) if p.number == gone)

@@ -121,6 +121,7 @@ async def test_bad_edits_name_the_field_and_store_nothing(client: httpx.AsyncCli
         (1, {"reserves": [{"name": "Z", "fide_id": "123"}]}, 409, "reserves.0.fide_id"),
         (1, {"reserves": [{"name": "Z", "rating": "x"}]}, 422, "reserves.0.rating"),
         (3, {"name": "C"}, 404, "team"),
+        (1, {"reserves": [{"name": f"R{k}"} for k in range(38)]}, 422, "reserves"),
     ]
     for team, body, code, field in bad:
         answer = await client.patch(_url(event, team), json=body, headers=event.auth())
@@ -129,5 +130,7 @@ async def test_bad_edits_name_the_field_and_store_nothing(client: httpx.AsyncCli
         assert field in fields, (body, answer.json())
     captain = await client.patch(_url(event, 1), json={"name": "C"}, headers=event.auth(1))
     assert captain.status_code == 403
+    players = (await client.get(f"/v1/tournaments/{event.id}/players")).json()
+    assert [p["id"] for p in players] == [1, 2, 3, 4, 5]
     teams = (await client.get(f"/v1/tournaments/{event.id}/teams")).json()
     assert [(t["name"], t["players"]) for t in teams] == [("Team 1", [1, 2, 3]), ("B", [4, 5])]

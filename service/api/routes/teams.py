@@ -12,6 +12,7 @@ from service.api.documents import player_public
 from service.api.publish import commit_and_publish
 from service.api.schemas.players import PlayerRegistered
 from service.api.schemas.teams import (
+    MAX_TEAM_PLAYERS,
     BoardPublic,
     BoardResultSubmit,
     LineupPublic,
@@ -81,6 +82,7 @@ async def edit(body: TeamUpdate, write: OrganizerWriteDep, team: int = TeamNumbe
         name=body.name,
         players=body.players,
         reserves=fields,
+        limit=MAX_TEAM_PLAYERS,
     )
     await commit_and_publish(write.context, write.state, write.tournament)
     return TeamEdited(
