@@ -21,6 +21,7 @@ from service.db.tables import TournamentRow
 from service.db.team_reads import find_team
 from service.db.team_tables import TeamRow
 from service.engine.lifecycle import TournamentStatus
+from service.engine.teams.model import TeamSystem
 from service.engine.teams.systems import team_spec_of
 from service.errors import Conflict, Forbidden, InvalidInput, NotFound
 
@@ -47,7 +48,7 @@ async def announce_absence(
             field="Authorization",
         )
     spec = team_spec_of(tournament.system)
-    if spec is None or not spec.late_entries:
+    if spec is None or spec.reading is not TeamSystem.SWISS:
         raise Conflict(
             "a team round-robin pairs every team in every round (FIDE C.05 Annex 1): a "
             "team that does not play loses its match by forfeit (PUT .../forfeit)",
