@@ -35,7 +35,6 @@ from service.db.team_reads import (
     list_teams,
     load_team_event,
     team_options,
-    team_scoring,
 )
 from service.db.team_tables import TeamMatchRow
 from service.engine.lifecycle import TournamentStatus
@@ -43,10 +42,9 @@ from service.engine.model import Bye, ByeKind, Colour, Game, GameResult, Round
 from service.engine.pairing.team_swiss.model import ColourPreferenceType, PrimaryScore
 from service.engine.result_reporting import GameStatus
 from service.engine.rounds import round_progress
-from service.engine.teams.baku import TeamAcceleration, team_baku
+from service.engine.teams.baku import TeamAcceleration, event_baku
 from service.engine.teams.draw import DrawnMatch, TeamDraw, TeamPairingSystem, next_team_round
 from service.engine.teams.model import EMPTY_SEAT, Board, TeamEvent
-from service.engine.teams.pairing_input import present_teams
 from service.errors import Conflict
 
 __all__ = ["pair_team_round"]
@@ -101,17 +99,11 @@ async def pair_team_round(session: AsyncSession, tournament: TournamentRow) -> T
 
 
 def _acceleration(tournament: TournamentRow, event: TeamEvent) -> tuple[TeamAcceleration, ...]:
-    """The Baku acceleration's virtual points when the settings ask for it: group A is
-    drawn from the teams of round 1 (every team before it is paired; a late team takes
-    a higher number and joins group B), as the individual Swiss reads C.04.5.1."""
+    """The Baku acceleration's virtual points when the settings ask for it."""
     options = team_options(tournament)
     if options.acceleration != "baku" or tournament.total_rounds is None:
         return ()
-    field = len(event.teams)
-    if event.rounds:
-        first = event.rounds[0]
-        field = len(present_teams(first) | set(first.unpaired))
-    return team_baku(field, tournament.total_rounds, team_scoring(options))
+    return event_baku(event, tournament.total_rounds)
 
 
 async def _fielding(

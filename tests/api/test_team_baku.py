@@ -68,6 +68,40 @@ async def test_group_a_pairs_on_its_virtual_points(client: httpx.AsyncClient) ->
     ]
 
 
+async def test_the_file_carries_the_acceleration(client: httpx.AsyncClient) -> None:
+    """The same event exported after round 1: two TRF-26 250 records for teams (match
+    points, game points, rounds, teams 1-4); the file imports as a team Swiss with
+    the acceleration, exports the same bytes and pairs round 2 alike: 4-1, 2-5, 3-8,
+    6-7."""
+    event = await create_team_event(
+        client, 8, system="team-swiss", rounds=5, team={"boards": 2, "acceleration": "baku"}
+    )
+    first = await client.post(f"/v1/tournaments/{event.id}/rounds", headers=event.auth())
+    assert first.status_code == 201, first.text
+    await _home_wins(client, event, first.json())
+    text = (await client.get(f"/v1/tournaments/{event.id}/trf")).text
+    assert [line for line in text.split("\n") if line.startswith("250")] == [
+        "250  2.0  2.0   1   2    1    4",
+        "250  1.0  1.0   3   3    1    4",
+    ]
+    copy = await client.post(
+        "/v1/tournaments/import", content=text.encode(), headers={"content-type": "text/plain"}
+    )
+    assert copy.status_code == 201, copy.text
+    made = copy.json()
+    assert made["team"]["acceleration"] == "baku"
+    assert (await client.get(f"/v1/tournaments/{made['id']}/trf")).text == text
+    organizer = {"Authorization": f"Bearer {made['organizer_token']}"}
+    paired = await client.post(f"/v1/tournaments/{made['id']}/rounds", headers=organizer)
+    assert paired.status_code == 201, paired.text
+    assert [(m["home"], m["away"]) for m in paired.json()["matches"]] == [
+        (4, 1),
+        (2, 5),
+        (3, 8),
+        (6, 7),
+    ]
+
+
 async def test_the_acceleration_is_a_team_swiss_setting(client: httpx.AsyncClient) -> None:
     bad: list[dict[str, Any]] = [
         {"system": "team-round-robin", "team": {"acceleration": "baku"}},

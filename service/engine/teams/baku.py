@@ -20,9 +20,16 @@ from fractions import Fraction
 from math import ceil
 
 from service.engine.pairing.team_swiss.model import TeamState
-from service.engine.teams.model import TeamScoring
+from service.engine.teams.model import TeamEvent, TeamScoring
+from service.engine.teams.pairing_input import present_teams
 
-__all__ = ["TeamAcceleration", "accelerated_states", "team_baku"]
+__all__ = [
+    "TeamAcceleration",
+    "accelerated_states",
+    "event_baku",
+    "record_250",
+    "team_baku",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,3 +82,29 @@ def accelerated_states(
             )
         out.append(state)
     return out
+
+
+def event_baku(event: TeamEvent, rounds: int) -> tuple[TeamAcceleration, ...]:
+    """The Baku acceleration of `event` over `rounds` rounds: group A is drawn from the
+    teams of round 1 (every team before it is paired; a late team takes a higher number
+    and joins group B), as the individual Swiss reads C.04.5.1."""
+    field = len(event.teams)
+    if event.rounds:
+        first = event.rounds[0]
+        field = len(present_teams(first) | set(first.unpaired))
+    return team_baku(field, rounds, event.scoring)
+
+
+def record_250(record: TeamAcceleration) -> tuple[str, str]:
+    """TRF-26 250 for teams (code, rest): match points (cols 5-8), game points (10-13),
+    rounds first..last (15-17, 19-21), team numbers first..last (23-26, 28-31)."""
+    return (
+        "250",
+        f"{_points(record.match_points):>4} {_points(record.game_points):>4} "
+        f"{record.first_round:>3} {record.last_round:>3} "
+        f"{record.first_team:>4} {record.last_team:>4}",
+    )
+
+
+def _points(value: Fraction) -> str:
+    return f"{float(value):.1f}" if (value * 2).denominator == 1 else f"{float(value):.2f}"
