@@ -11,6 +11,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from service.api.schemas.teams import (
     BoardPublic,
     MatchPublic,
+    TeamAbsencePublic,
     TeamBye,
     TeamPublic,
     TeamRoundPublic,
@@ -29,8 +30,14 @@ __all__ = ["build_team_round", "team_public", "team_round_public", "trf_rounds"]
 
 
 def team_public(team: TeamRow) -> TeamPublic:
-    """A team's number, name and players (ids, board order)."""
-    return TeamPublic(id=team.number, name=team.name, players=list(team.players))
+    """A team's number, name, players (ids, board order) and announced absences."""
+    absences = sorted((int(r), kind) for r, kind in (team.absences or {}).items())
+    return TeamPublic(
+        id=team.number,
+        name=team.name,
+        players=list(team.players),
+        absences=[TeamAbsencePublic(round=r, type=kind) for r, kind in absences],
+    )
 
 
 async def team_round_public(

@@ -41,6 +41,7 @@ from service.db.tokens import hash_token, new_token
 from service.engine.lifecycle import LifecycleEvent
 from service.engine.model import ByeKind, Colour, Game, GameResult, Round
 from service.engine.scoring.tiebreaks.errors import TieBreakError
+from service.engine.teams.baku import event_baku, record_250
 from service.engine.teams.draw import TeamPairingSystem, board_sequence
 from service.engine.teams.model import (
     EMPTY_SEAT,
@@ -128,6 +129,8 @@ def read_team_import(text: str) -> ImportedTeamFile:
             "pab_game_points": _number(scoring.pab_game_points),
         },
     }
+    if _is_team_baku(doc, system):
+        settings["team"]["acceleration"] = "baku"
     codes = [c.strip() for c in dict(doc.players.headers).get("212", "").split(",") if c.strip()]
     if codes and _known(codes, event.system):
         settings["tiebreaks"] = codes  # record 212: the event's tie-break list
@@ -138,6 +141,17 @@ def read_team_import(text: str) -> ImportedTeamFile:
     return ImportedTeamFile(
         doc, system, settings, players, issued, rounds, matches, list(audit.warnings)
     )
+
+
+def _is_team_baku(doc: TeamTrfDocument, system: TeamPairingSystem) -> bool:
+    """Whether a team Swiss file's 250 records are the team Baku acceleration of its
+    teams and rounds (docs/teams.md#baku-acceleration), as the export writes them. They
+    stay with the file's headers, so the export writes them back as they were."""
+    kept = [rest.strip() for code, rest in doc.players.headers if code == "250"]
+    rounds = doc.event.total_rounds
+    if not kept or system is not TeamPairingSystem.SWISS or rounds is None:
+        return False
+    return kept == [record_250(r)[1].strip() for r in event_baku(doc.event, rounds)]
 
 
 def _number(value: Fraction | None) -> float | None:

@@ -10,7 +10,8 @@ by default by the other team's player there (a full-point bye in the players' ro
 TRF `0000 - F`, which the team reader takes beside a match as a board won by default),
 kept in the match's layout (`db.team_layout`).
 A team's bye (the Swiss PAB, a round-robin's idle team) is stored as a match row of its
-own. The pairing runs off the event loop (`offload`).
+own, and so is a team announced absent from a Swiss round (kind `free`: not paired, no
+points; docs/teams.md#absent-teams). The pairing runs off the event loop (`offload`).
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ from service.engine.model import Bye, ByeKind, Colour, Game, GameResult, Round
 from service.engine.pairing.team_swiss.model import ColourPreferenceType, PrimaryScore
 from service.engine.result_reporting import GameStatus
 from service.engine.rounds import round_progress
+from service.engine.teams.baku import TeamAcceleration, event_baku
 from service.engine.teams.draw import DrawnMatch, TeamDraw, TeamPairingSystem, next_team_round
 from service.engine.teams.model import EMPTY_SEAT, Board, TeamEvent
 from service.errors import Conflict
@@ -73,7 +75,14 @@ async def pair_team_round(session: AsyncSession, tournament: TournamentRow) -> T
     if tournament.total_rounds is not None and current >= tournament.total_rounds:
         raise Conflict(f"all {tournament.total_rounds} rounds are paired", field="round")
     options = team_options(tournament)
-    event = await _fielding(session, tournament, await load_team_event(session, tournament))
+    number = current + 1
+    absent = frozenset(
+        t.number
+        for t in await list_teams(session, tournament.id)
+        if str(number) in (t.absences or {})
+    )
+    loaded = await load_team_event(session, tournament)
+    event = await _fielding(session, tournament, loaded, absent)
     draw = await run_cpu(
         next_team_round,
         event,
@@ -82,18 +91,29 @@ async def pair_team_round(session: AsyncSession, tournament: TournamentRow) -> T
         primary_score=(
             PrimaryScore.GAME if options.ranking == "game-points" else PrimaryScore.MATCH
         ),
+        absent=absent,
+        acceleration=_acceleration(tournament, loaded),
     )
     await _store(session, tournament, draw, options.boards)
     return draw
 
 
+def _acceleration(tournament: TournamentRow, event: TeamEvent) -> tuple[TeamAcceleration, ...]:
+    """The Baku acceleration's virtual points when the settings ask for it."""
+    options = team_options(tournament)
+    if options.acceleration != "baku" or tournament.total_rounds is None:
+        return ()
+    return event_baku(event, tournament.total_rounds)
+
+
 async def _fielding(
-    session: AsyncSession, tournament: TournamentRow, event: TeamEvent
+    session: AsyncSession, tournament: TournamentRow, event: TeamEvent, absent: frozenset[int]
 ) -> TeamEvent:
     """The event with each team's list led by its lineup for the coming round, so that
     the draw seats the lineup on boards 1..n (reserves keep their order behind it). A
     team that cannot field a player per board (withdrawals) stops the pairing: 409
-    naming `lineups`, so the organizer can set a lineup or withdraw the team's match."""
+    naming `lineups`, so the organizer can set a lineup or withdraw the team's match. A
+    team `absent` from the round fields nobody and is not checked."""
     boards = team_options(tournament).boards
     number = len(event.rounds) + 1
     players = await list_players(session, tournament.id)
@@ -101,15 +121,18 @@ async def _fielding(
     withdrawn = {p.number for p in players if p.extra.get("withdrawn")}
     teams = []
     for row, team in zip(await list_teams(session, tournament.id), event.teams, strict=True):
+        if row.number in absent:  # not paired this round: it fields nobody
+            teams.append(team)
+            continue
         lineup = lineup_of(row, number, boards, withdrawn)
-        absent = [n for n in lineup if n in withdrawn]
+        gone = [n for n in lineup if n in withdrawn]
         short = str(number) in row.lineups and len(lineup) < boards  # named short
-        if (len(lineup) < boards and not short) or absent:
+        if (len(lineup) < boards and not short) or gone:
             raise Conflict(
                 f"team {row.number} cannot field {boards} players in round {number}: "
                 + (
-                    f"its lineup names player {absent[0]}, who has withdrawn"
-                    if absent
+                    f"its lineup names player {gone[0]}, who has withdrawn"
+                    if gone
                     else f"only {len(lineup)} of its players have not withdrawn"
                 ),
                 field="lineups",
@@ -180,6 +203,17 @@ async def _store(
                 match_no=len(draw.matches) + 1,
                 home=draw.bye,
                 kind=draw.bye_kind.value,
+            )
+        )
+    following = len(draw.matches) + (2 if draw.bye is not None else 1)
+    for offset, team in enumerate(draw.absent):
+        session.add(
+            TeamMatchRow(
+                tournament_id=tournament.id,
+                round=draw.round,
+                match_no=following + offset,
+                home=team,
+                kind="free",
             )
         )
     await store_round(session, tournament, Round(draw.round, tuple(games), tuple(byes)))

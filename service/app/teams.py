@@ -17,15 +17,18 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from service.app.actor import Actor
 from service.app.lifecycle import require_open
-from service.db.event_types import LineupSet, PlayerAdded, TeamAdded
+from service.app.team_players import add_players
+from service.db.event_types import LineupSet, TeamAdded
 from service.db.events import append_event, lock_tournament
 from service.db.game_reads import last_paired_round
-from service.db.player_reads import list_players, next_player_number
+from service.db.player_reads import list_players
 from service.db.tables import PlayerRow, TournamentRow
 from service.db.team_reads import find_team, is_team_event, list_teams, team_options
 from service.db.team_tables import TeamRow
 from service.db.tokens import hash_token, new_token
 from service.engine.lifecycle import TournamentStatus
+from service.engine.rounds import rounds_left
+from service.engine.teams.systems import team_spec_of
 from service.errors import Conflict, Forbidden, InvalidInput, NotFound
 
 __all__ = [
@@ -43,7 +46,8 @@ class TeamRegistered:
     """A new team, its players (board order) and the captain's token (shown once)."""
 
     team: TeamRow
-    players: list[PlayerRow]
+    players: list[tuple[PlayerRow, str | None]]
+    """With each player's token when the team entered late (None before the start)."""
     captain_token: str
 
 
@@ -66,12 +70,19 @@ def require_team_event(tournament: TournamentRow) -> None:
 async def register_team(
     session: AsyncSession, tournament: TournamentRow, name: str, players: Sequence[dict[str, Any]]
 ) -> TeamRegistered:
-    """Lock, check (a team tournament with its start list open; at least as many
-    players as boards), store the players and the team, and their events."""
+    """Lock, check (a team tournament with its start list open, or a team Swiss with a
+    round left to pair: a late entry; at least as many players as boards), store the
+    players and the team, and their events. A late team takes the next team number,
+    its players the next start numbers and their tokens at once; it has no match in the
+    rounds already paired (zero match and game points there) and is paired from the
+    next one (FIDE C.04.A, docs/teams.md#late-entries)."""
     await lock_tournament(session, tournament.id)
     await session.refresh(tournament)
     require_team_event(tournament)
-    require_open(tournament)
+    if tournament.status == TournamentStatus.RUNNING:
+        await _require_late_entry(session, tournament)
+    else:
+        require_open(tournament)
     boards = team_options(tournament).boards
     if len(players) < boards:
         raise InvalidInput(
@@ -80,35 +91,40 @@ async def register_team(
             field="players",
         )
     teams = await list_teams(session, tournament.id)
-    first = await next_player_number(session, tournament.id)
-    rows = []
-    for offset, fields in enumerate(players):
-        fields = dict(fields)
-        identity = fields.pop("identity", None)
-        rows.append(
-            PlayerRow(
-                tournament_id=tournament.id,
-                number=first + offset,
-                extra={"identity": identity} if identity else {},
-                **fields,
-            )
-        )
-    session.add_all(rows)
+    rows = await add_players(session, tournament, players, "players")
     token = new_token("cpt")
     team = TeamRow(
         tournament_id=tournament.id,
         number=max((t.number for t in teams), default=0) + 1,
         name=name,
-        players=[p.number for p in rows],
+        players=[p.number for p, _ in rows],
         lineups={},
         captain_token_hash=hash_token(token),
     )
     session.add(team)
     await session.flush()
-    for row, fields in zip(rows, players, strict=True):
-        await append_event(session, tournament.id, PlayerAdded(row.number, None, dict(fields)))
     await append_event(session, tournament.id, TeamAdded(team.number, name, list(team.players)))
     return TeamRegistered(team, rows, token)
+
+
+async def _require_late_entry(session: AsyncSession, tournament: TournamentRow) -> None:
+    """A running team tournament takes a team only in a system with late entries (the
+    team Swiss) and while a round is left to pair; 409 naming `status` otherwise."""
+    spec = team_spec_of(tournament.system)
+    if spec is None or not spec.late_entries:
+        raise Conflict(
+            "the start list is closed: a team round-robin takes no late entry, its "
+            "schedule is fixed by the teams at the start (FIDE C.05 Annex 1)",
+            field="status",
+        )
+    paired = await last_paired_round(session, tournament.id)
+    if rounds_left(paired, tournament.total_rounds) == 0:
+        raise Conflict(
+            f"registration is closed: all {tournament.total_rounds} rounds are paired, "
+            "so a late team would play none (FIDE C.04.A: a late entry joins the rounds "
+            "not yet paired)",
+            field="status",
+        )
 
 
 def lineup_of(

@@ -40,7 +40,9 @@ __all__ = [
     "RoundRepaired",
     "RoundUnpaired",
     "SettingsChanged",
+    "TeamAbsence",
     "TeamAdded",
+    "TeamUpdated",
     "TokenRevoked",
     "TokenRotated",
     "TournamentArchived",
@@ -182,6 +184,30 @@ class TeamAdded(Event):
     name: str
     players: list[int]
     """The players' ids in board order."""
+
+
+@dataclass(frozen=True, slots=True)
+class TeamUpdated(Event):
+    """A team's name or list changed (docs/teams.md#team-edits): its full list after the
+    change, board order; added reserves' own `player_added` come first, removed players'
+    `player_removed` too."""
+
+    TYPE: ClassVar[str] = "team_updated"
+    team: int
+    name: str
+    players: list[int]
+    """The players' ids in board order, after the change."""
+
+
+@dataclass(frozen=True, slots=True)
+class TeamAbsence(Event):
+    """A team announced as not playing a coming team Swiss round, or the announcement
+    taken back (`type` None) (docs/teams.md#absent-teams)."""
+
+    TYPE: ClassVar[str] = "team_absence"
+    round: int
+    team: int
+    type: str | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -340,6 +366,8 @@ _CLASSES: tuple[type[Event], ...] = (
     RoundRepaired,
     RoundUnpaired,
     TeamAdded,
+    TeamUpdated,
+    TeamAbsence,
     LineupSet,
     ResultReported,
     ResultConfirmed,

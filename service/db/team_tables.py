@@ -36,6 +36,9 @@ class TeamRow(SQLModel, table=True):
     """The players' identifiers (`players.number`) in board order."""
     lineups: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSONType))
     """Round number (as text) -> the identifiers fielded on boards 1..n."""
+    absences: dict[str, str] | None = Field(default=None, sa_column=Column(JSONType))
+    """Round number (as text) -> the kind of a team Swiss round the team announced it
+    will not play (`zero-point`: not paired, no points); None: none announced."""
     captain_token_hash: str | None = Field(default=None, max_length=64, index=True)
     captain_token_expires_at: datetime | None = None
 

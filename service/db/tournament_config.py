@@ -126,6 +126,8 @@ class TeamOptions:
     """None: a win's match points."""
     pab_game_points: Fraction | None = None
     """None: every board won."""
+    acceleration: str | None = None
+    """`baku`: the team Swiss's Baku acceleration (`engine.teams.baku`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -272,6 +274,7 @@ def _team(stored: Mapping[str, Any] | None) -> TeamOptions | None:
         double=bool(stored.get("double", False)),
         pab_match_points=_fraction(stored.get("pab_match_points")),
         pab_game_points=_fraction(stored.get("pab_game_points")),
+        acceleration=stored.get("acceleration"),
     )
 
 

@@ -10,18 +10,26 @@ from fastapi import APIRouter, Path, status
 from service.api.deps import OrganizerWriteDep, SessionDep, TournamentDep, WriteDep
 from service.api.documents import player_public
 from service.api.publish import commit_and_publish
+from service.api.schemas.players import PlayerRegistered
 from service.api.schemas.teams import (
+    MAX_TEAM_PLAYERS,
     BoardPublic,
     BoardResultSubmit,
     LineupPublic,
     LineupSet,
     MatchForfeitSubmit,
     MatchPublic,
+    TeamAbsencePublic,
+    TeamAbsenceSet,
     TeamCreate,
+    TeamEdited,
     TeamPublic,
     TeamRegistered,
+    TeamUpdate,
 )
 from service.api.team_documents import team_public, team_round_public
+from service.app.team_absences import announce_absence
+from service.app.team_edits import edit_team
 from service.app.team_results import forfeit_match, report_board
 from service.app.teams import lineup_of, register_team, require_team_event, set_lineup
 from service.db.player_reads import list_players
@@ -44,14 +52,45 @@ async def register(body: TeamCreate, write: OrganizerWriteDep) -> TeamRegistered
     """Register a team (organizer; start list open) with its players in board order,
     reserves after the boards (at least as many players as boards). The players are
     ordinary players (ids, tokens at the start); the captain's token is shown only
-    this once."""
+    this once. A running team Swiss takes a late team while a round is left to pair:
+    it is paired from the next round, its players get their start numbers and tokens
+    at once (docs/teams.md#late-entries)."""
     fields = [p.model_dump() for p in body.players]
     made = await register_team(write.session, write.tournament, body.name, fields)
     await commit_and_publish(write.context, write.state, write.tournament)
     return TeamRegistered(
         **team_public(made.team).model_dump(),
         captain_token=made.captain_token,
-        roster=[player_public(p) for p in made.players],
+        roster=[
+            PlayerRegistered(**player_public(p).model_dump(), token=token)
+            for p, token in made.players
+        ],
+    )
+
+
+@router.patch("/teams/{team}", response_model=TeamEdited)
+async def edit(body: TeamUpdate, write: OrganizerWriteDep, team: int = TeamNumber) -> TeamEdited:
+    """Change a team (organizer): a new `name` at any time before the end; a new board
+    order of its `players` (one left out leaves the list while the start list is open)
+    until the team is first paired; `reserves` added at the end of its list, after the
+    start with the next start numbers and their tokens (docs/teams.md#team-edits)."""
+    fields = [p.model_dump() for p in body.reserves]
+    edited = await edit_team(
+        write.session,
+        write.tournament,
+        team,
+        name=body.name,
+        players=body.players,
+        reserves=fields,
+        limit=MAX_TEAM_PLAYERS,
+    )
+    await commit_and_publish(write.context, write.state, write.tournament)
+    return TeamEdited(
+        **team_public(edited.team).model_dump(),
+        added=[
+            PlayerRegistered(**player_public(row).model_dump(), token=token)
+            for row, token in edited.added
+        ],
     )
 
 
@@ -103,6 +142,35 @@ async def put_lineup(
     )
     await commit_and_publish(write.context, write.state, write.tournament)
     return LineupPublic(round=round_number, team=team, players=list(body.players), set=bool(row))
+
+
+@router.put("/rounds/{round_number}/absences/{team}", response_model=TeamAbsencePublic)
+async def put_absence(
+    body: TeamAbsenceSet,
+    write: WriteDep,
+    round_number: int = RoundNumber,
+    team: int = TeamNumber,
+) -> TeamAbsencePublic:
+    """Announce that a team will not play a coming round of a team Swiss (the team's
+    captain or the organizer): it is not paired that round and scores nothing there
+    (`zero-point`). A round-robin takes none (409 naming `system`); a round already
+    paired is 409 naming `round` (docs/teams.md#absent-teams)."""
+    await announce_absence(
+        write.session, write.tournament, round_number, team, body.type, write.actor
+    )
+    await commit_and_publish(write.context, write.state, write.tournament)
+    return TeamAbsencePublic(round=round_number, type=body.type)
+
+
+@router.delete("/rounds/{round_number}/absences/{team}", response_model=TeamAbsencePublic)
+async def delete_absence(
+    write: WriteDep, round_number: int = RoundNumber, team: int = TeamNumber
+) -> TeamAbsencePublic:
+    """Take back a team's announced absence from a round not yet paired (the team's
+    captain or the organizer)."""
+    await announce_absence(write.session, write.tournament, round_number, team, None, write.actor)
+    await commit_and_publish(write.context, write.state, write.tournament)
+    return TeamAbsencePublic(round=round_number, type=None)
 
 
 @router.put(

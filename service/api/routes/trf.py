@@ -44,6 +44,8 @@ from service.db.team_reads import (
 from service.db.tournament_config import TournamentConfig, config_of
 from service.db.tournament_reads import load_engine_tournament
 from service.engine.model import Bye
+from service.engine.teams.baku import event_baku, record_250
+from service.engine.teams.model import TeamEvent
 from service.engine.teams.trf import TeamTrfDocument, is_team_trf, write_team_trf
 from service.engine.trf import TrfDocument, decode_trf, write_trf
 from service.engine.trf_audit import audit_text
@@ -104,6 +106,7 @@ async def export_trf(
             for line in standings.teams or ()
             if isinstance(line, TeamStandingRow)
         }
+        doc = _with_team_baku(tournament, event, doc)
         text = write_team_trf(
             TeamTrfDocument(event, doc, team_format=team_file_format(tournament)),
             ranks=team_ranks,
@@ -112,6 +115,18 @@ async def export_trf(
         text = write_trf(doc, ranks=ranks)
     trail = audit_text(config_of(tournament).kept_audit, await audit_entries(session, tournament))
     return PlainTextResponse(text + trail, media_type="text/plain")
+
+
+def _with_team_baku(tournament: TournamentRow, event: TeamEvent, doc: TrfDocument) -> TrfDocument:
+    """A team Swiss with the Baku acceleration writes its virtual points as TRF-26 250
+    records for teams (match and game points; docs/teams.md#baku-acceleration), unless
+    the file it was imported from carried them (kept with its headers)."""
+    if team_options(tournament).acceleration != "baku" or tournament.total_rounds is None:
+        return doc
+    if any(code == "250" for code, _ in doc.headers):
+        return doc
+    records = tuple(record_250(r) for r in event_baku(event, tournament.total_rounds))
+    return replace(doc, headers=(*doc.headers, *records))
 
 
 async def export_document(

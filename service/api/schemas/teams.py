@@ -8,7 +8,7 @@ from typing import Literal, Self
 from pydantic import BaseModel, Field, StrictBool, StrictInt, model_validator
 
 from service.api.schemas.common import ApiModel, Name, Points
-from service.api.schemas.players import PlayerCreate, PlayerPublic
+from service.api.schemas.players import PlayerCreate, PlayerRegistered
 from service.api.schemas.rounds import GameStatus, ResultText
 
 __all__ = [
@@ -20,13 +20,17 @@ __all__ = [
     "MatchForfeitSubmit",
     "MatchPoints",
     "MatchPublic",
+    "TeamAbsencePublic",
+    "TeamAbsenceSet",
     "TeamBye",
     "TeamCreate",
+    "TeamEdited",
     "TeamPublic",
     "TeamRegistered",
     "TeamRoundPublic",
     "TeamSettings",
     "TeamStandingRow",
+    "TeamUpdate",
 ]
 
 MAX_BOARDS = 20
@@ -73,6 +77,12 @@ class TeamSettings(ApiModel):
         default=None,
         description="Game points of the pairing-allocated bye; null: every board won.",
     )
+    acceleration: Literal["baku"] | None = Field(
+        default=None,
+        description="Team Swiss only: `baku`, the Baku acceleration read for teams (FIDE "
+        "C.04.5.1; docs/teams.md#baku-acceleration): virtual match and game points for "
+        "the top teams in the first rounds' pairing.",
+    )
 
 
 class TeamCreate(ApiModel):
@@ -86,19 +96,68 @@ class TeamCreate(ApiModel):
     )
 
 
+class TeamUpdate(ApiModel):
+    """A change of a team (docs/teams.md#team-edits); every field optional."""
+
+    name: Name | None = None
+    players: list[StrictInt] | None = Field(
+        default=None,
+        min_length=1,
+        max_length=MAX_TEAM_PLAYERS,
+        description="The team's own player ids in their new board order; a player left "
+        "out leaves the list (start list open only). Once the team has been paired the "
+        "order is fixed: the current list or nothing.",
+    )
+    reserves: list[PlayerCreate] = Field(
+        default_factory=list,
+        max_length=MAX_TEAM_PLAYERS,
+        description="New players added at the end of the list (after the start each gets "
+        "the next start number and a token, shown once).",
+    )
+
+
+class TeamAbsenceSet(ApiModel):
+    """A team announced as not playing a coming team Swiss round."""
+
+    type: Literal["zero-point"] = Field(
+        description="`zero-point`: the team is not paired in the round and scores no match "
+        "or game point there."
+    )
+
+
+class TeamAbsencePublic(BaseModel):
+    """An announced absence of a team."""
+
+    round: int
+    type: str | None = Field(description="null: no absence announced (taken back).")
+
+
 class TeamPublic(BaseModel):
     """A team as anyone may see it."""
 
     id: int = Field(description="The team's number: 1, 2, 3 in registration order.")
     name: str
     players: list[int] = Field(description="The players' ids in board order.")
+    absences: list[TeamAbsencePublic] = Field(
+        default_factory=list, description="Rounds the team announced it will not play."
+    )
 
 
 class TeamRegistered(TeamPublic):
     """The registration response: the captain's token is shown only this once."""
 
     captain_token: str
-    roster: list[PlayerPublic]
+    roster: list[PlayerRegistered] = Field(
+        description="The players; a late team's (registered after the start) with their "
+        "tokens, shown only this once."
+    )
+
+
+class TeamEdited(TeamPublic):
+    """The team after a change, and the reserves it added (with their tokens when added
+    after the start)."""
+
+    added: list[PlayerRegistered]
 
 
 class LineupSet(ApiModel):

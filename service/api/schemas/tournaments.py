@@ -257,6 +257,8 @@ class TournamentCreate(ApiModel):
                 raise ValueError("rounds: a team Swiss needs its number of rounds")
             if self.team.double:
                 raise ValueError("team.double: only a team round-robin goes twice around")
+        elif self.team.acceleration is not None:
+            raise ValueError("team.acceleration: only a team Swiss is accelerated")
         elif self.rounds is not None:
             raise ValueError("rounds: a team round-robin's rounds follow from the teams")
         rounds = self.rounds

@@ -13,6 +13,7 @@ colour on each board), else alternate from board 1 (art. 1.6).
 from __future__ import annotations
 
 import enum
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from service.engine.errors import EngineError
@@ -24,6 +25,7 @@ from service.engine.pairing.team_swiss.model import (
     ColourPreferenceType,
     PrimaryScore,
 )
+from service.engine.teams.baku import TeamAcceleration, accelerated_states
 from service.engine.teams.model import TeamEvent
 from service.engine.teams.pairing_input import team_states, team_swiss_settings
 
@@ -84,6 +86,8 @@ class TeamDraw:
     bye: int | None
     bye_kind: ByeKind | None
     notes: tuple[str, ...] = ()
+    absent: tuple[int, ...] = ()
+    """Teams announced as not playing the round: not paired, no points."""
 
 
 def board_sequence(boards: int, record_352: str = "") -> tuple[Colour, ...]:
@@ -118,9 +122,14 @@ def next_team_round(
     colour_preferences: ColourPreferenceType = ColourPreferenceType.A,
     primary_score: PrimaryScore = PrimaryScore.MATCH,
     initial_colour: Colour | None = None,
+    absent: frozenset[int] = frozenset(),
+    acceleration: Sequence[TeamAcceleration] = (),
 ) -> TeamDraw:
     """Pair round `len(event.rounds) + 1` of `event` with `system` (raises
-    `EngineError` naming `system` or `round` when the event cannot have that round)."""
+    `EngineError` naming `system` or `round` when the event cannot have that round).
+    The team Swiss leaves the `absent` teams out of the round (announced absences:
+    they are not paired and score nothing, docs/teams.md#absent-teams), and adds the
+    `acceleration`'s virtual points to the pairing scores (`teams.baku`)."""
     number = len(event.rounds) + 1
     if event.total_rounds is not None and number > event.total_rounds:
         raise EngineError(
@@ -136,13 +145,15 @@ def next_team_round(
         initial_colour=initial_colour,
         next_round=True,
     )
-    pairing = pair_team_round(team_states(event, primary=primary_score), number, settings)
+    states = [s for s in team_states(event, primary=primary_score) if s.number not in absent]
+    states = accelerated_states(states, acceleration, number)
+    pairing = pair_team_round(states, number, settings)
     matches = tuple(
         DrawnMatch(m.table, m.white, m.black, _seats(event, m.white, m.black, sequence))
         for m in pairing.matches
     )
     kind = ByeKind.PAB if pairing.bye is not None else None
-    return TeamDraw(number, matches, pairing.bye, kind, pairing.notes)
+    return TeamDraw(number, matches, pairing.bye, kind, pairing.notes, tuple(sorted(absent)))
 
 
 def _round_robin(event: TeamEvent, number: int, sequence: tuple[Colour, ...]) -> TeamDraw:

@@ -47,6 +47,9 @@ class TeamSystemSpec:
     default_tiebreaks: tuple[str, ...]
     """With match points first; `default_team_tiebreaks` puts game points first for an
     event ranked by game points."""
+    late_entries: bool
+    """A team may join the running event (the Swiss, like an individual Swiss: FIDE
+    C.04.A); a round-robin's schedule is fixed by the teams at the start (C.05 Annex 1)."""
 
 
 TEAM_SYSTEMS: Mapping[TeamPairingSystem, TeamSystemSpec] = {
@@ -56,6 +59,7 @@ TEAM_SYSTEMS: Mapping[TeamPairingSystem, TeamSystemSpec] = {
         "FIDE_TEAM_SWISS",
         TeamSystem.SWISS,
         ("PTS", "MPVGP", "EDE", "EMGSB", "BH:MP", "BC"),
+        late_entries=True,
     ),
     TeamPairingSystem.ROUND_ROBIN: TeamSystemSpec(
         TeamPairingSystem.ROUND_ROBIN,
@@ -63,6 +67,7 @@ TEAM_SYSTEMS: Mapping[TeamPairingSystem, TeamSystemSpec] = {
         "FIDE_TEAM_ROUNDROBIN",
         TeamSystem.ROUND_ROBIN,
         ("PTS", "MPVGP", "EDE", "EMGSB", "BC"),
+        late_entries=False,
     ),
 }
 """Every team system, keyed by the name a tournament stores."""

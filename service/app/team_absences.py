@@ -1,0 +1,76 @@
+"""Absent teams (docs/teams.md#absent-teams): a team announced as not playing a coming
+round of a team Swiss is left out of that round's pairing and scores nothing there,
+like an individual player's announced zero-point bye (FIDE C.04.A; TRF-26 240). The
+round stores the team as `free` (no opponent, no points), which a team file writes as a
+team with no match in the round.
+
+A team round-robin takes no absence: its Berger schedule (FIDE C.05 Annex 1) pairs
+every team, and a team that does not play loses its match by forfeit.
+"""
+
+from __future__ import annotations
+
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from service.app.actor import Actor
+from service.app.teams import require_team_event
+from service.db.event_types import TeamAbsence
+from service.db.events import append_event, lock_tournament
+from service.db.game_reads import last_paired_round
+from service.db.tables import TournamentRow
+from service.db.team_reads import find_team
+from service.db.team_tables import TeamRow
+from service.engine.lifecycle import TournamentStatus
+from service.engine.teams.model import TeamSystem
+from service.engine.teams.systems import team_spec_of
+from service.errors import Conflict, Forbidden, InvalidInput, NotFound
+
+__all__ = ["announce_absence"]
+
+
+async def announce_absence(
+    session: AsyncSession,
+    tournament: TournamentRow,
+    round_number: int,
+    team_number: int,
+    kind: str | None,
+    actor: Actor,
+) -> TeamRow:
+    """The workflow: lock, check who announces it (the team's captain or the organizer),
+    the system (a team Swiss), that the round is still to be paired; store the absence
+    (`kind` None takes it back) and its event."""
+    await lock_tournament(session, tournament.id)
+    await session.refresh(tournament)
+    require_team_event(tournament)
+    if actor.kind == "player" or (actor.kind == "captain" and actor.team != team_number):
+        raise Forbidden(
+            f"only team {team_number}'s captain or the organizer announces its absence",
+            field="Authorization",
+        )
+    spec = team_spec_of(tournament.system)
+    if spec is None or spec.reading is not TeamSystem.SWISS:
+        raise Conflict(
+            "a team round-robin pairs every team in every round (FIDE C.05 Annex 1): a "
+            "team that does not play loses its match by forfeit (PUT .../forfeit)",
+            field="system",
+        )
+    team = await find_team(session, tournament.id, team_number)
+    if team is None:
+        raise NotFound(f"the tournament has no team {team_number}", field="team")
+    if tournament.status == TournamentStatus.FINISHED:
+        raise Conflict("the tournament is finished", field="status")
+    paired = await last_paired_round(session, tournament.id)
+    if round_number <= paired:
+        raise Conflict(
+            f"round {round_number} is already paired: its teams are fixed", field="round"
+        )
+    total = tournament.total_rounds
+    if total is not None and round_number > total:
+        raise InvalidInput(f"the tournament has {total} rounds", field="round_number")
+    absences = {k: v for k, v in (team.absences or {}).items() if k != str(round_number)}
+    if kind is not None:
+        absences[str(round_number)] = kind
+    team.absences = absences or None
+    session.add(team)
+    await append_event(session, tournament.id, TeamAbsence(round_number, team_number, kind))
+    return team
