@@ -21,6 +21,7 @@ from service.db.event_types import LineupSet, PlayerAdded, TeamAdded
 from service.db.events import append_event, lock_tournament
 from service.db.game_reads import last_paired_round
 from service.db.player_reads import list_players, next_player_number
+from service.db.rating_facts import RATING_FACTS, with_rating_facts
 from service.db.tables import PlayerRow, TournamentRow
 from service.db.team_reads import find_team, is_team_event, list_teams, team_options
 from service.db.team_tables import TeamRow
@@ -85,11 +86,12 @@ async def register_team(
     for offset, fields in enumerate(players):
         fields = dict(fields)
         identity = fields.pop("identity", None)
+        facts = {name: fields.pop(name, None) for name in RATING_FACTS}
         rows.append(
             PlayerRow(
                 tournament_id=tournament.id,
                 number=first + offset,
-                extra={"identity": identity} if identity else {},
+                extra=with_rating_facts({"identity": identity} if identity else {}, facts),
                 **fields,
             )
         )
