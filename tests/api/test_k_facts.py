@@ -10,6 +10,7 @@ import httpx
 import pytest
 
 from tests.api.conftest import Event
+from tests.api.team_events import create_team_event, roster
 
 YEAR = 2026
 
@@ -259,3 +260,25 @@ async def test_bad_facts_are_refused(
     assert changed.status_code == 422, changed.text
     assert field in [e["field"] for e in changed.json()["errors"]]
     assert (await client.get(base, headers=event.auth())).json() == before
+
+
+async def test_a_teams_players_carry_the_facts(client: httpx.AsyncClient) -> None:
+    event = await create_team_event(client, 2, start=False)
+    players = roster(3, 3)
+    players[0] |= {"k": 20, "games_before": 50, "reached_2400": False}
+    added = await client.post(
+        f"/v1/tournaments/{event.id}/teams",
+        json={"name": "Team 3", "players": players},
+        headers=event.auth(),
+    )
+    assert added.status_code == 201, added.text
+    listed = (await client.get(f"/v1/tournaments/{event.id}/players")).json()
+    facts = {p["name"]: (p["k"], p["games_before"], p["reached_2400"]) for p in listed}
+    assert facts["T3 P0"] == (20, 50, False) and facts["T3 P1"] == (None, None, None)
+    bad = await client.post(
+        f"/v1/tournaments/{event.id}/teams",
+        json={"name": "Team 4", "players": [{**p, "k": 30} for p in roster(4, 3)]},
+        headers=event.auth(),
+    )
+    assert bad.status_code == 422
+    assert "players.0.k" in [e["field"] for e in bad.json()["errors"]]
