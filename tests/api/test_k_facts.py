@@ -282,3 +282,38 @@ async def test_a_teams_players_carry_the_facts(client: httpx.AsyncClient) -> Non
     )
     assert bad.status_code == 422
     assert "players.0.k" in [e["field"] for e in bad.json()["errors"]]
+
+
+async def test_a_trf_round_trip_carries_none_of_the_facts(client: httpx.AsyncClient) -> None:
+    """No TRF record holds K, rated games or 2400 history: the export writes none, the
+    import records none, and the facts set afterwards give the original figures (for
+    the players whose K needs no birth year: the export writes the birth dates an
+    imported file gave, not a registration's birth year)."""
+    event = await _played(client)
+    text = (await client.get(f"/v1/tournaments/{event.id}/trf", headers=event.auth())).text
+    imported = await client.post(
+        "/v1/tournaments/import", content=text, headers={"content-type": "text/plain"}
+    )
+    assert imported.status_code == 201, imported.text
+    copy = Event(imported.json()["id"], imported.json()["organizer_token"], {})
+    base = f"/v1/tournaments/{copy.id}"
+    players = (await client.get(f"{base}/players", headers=copy.auth())).json()
+    assert all((p["k"], p["games_before"], p["reached_2400"]) == (None,) * 3 for p in players)
+    report = (await client.get(f"{base}/ratings", headers=copy.auth())).json()
+    # from the file alone: K only for a rating of 2400 or more, which no one has
+    assert all(row["k"] is None for row in report["players"])
+    for number, player in enumerate(PLAYERS, start=1):
+        facts = {k: player[k] for k in ("k", "games_before", "reached_2400") if k in player}
+        if facts:
+            changed = await client.patch(
+                f"{base}/players/{number}", json=facts, headers=copy.auth()
+            )
+            assert changed.status_code == 200, changed.text
+    report = (await client.get(f"{base}/ratings", headers=copy.auth())).json()
+    rows = {row["id"]: row for row in report["players"]}
+    for number in (1, 2, 3, 5):  # Ann, Bob, Cid, Eve: no birth year needed
+        k, rule, _, expected, change = EXPECTED[number]
+        assert (rows[number]["k"], rows[number]["k_rule"]) == (k, rule), number
+        assert (rows[number]["expected"], rows[number]["change"]) == (expected, change)
+    # Dan (2100, past 30 games): the junior rule needs the birth year the file lacks
+    assert (rows[4]["k"], rows[4]["missing"]) == (None, ["birth_year"])
