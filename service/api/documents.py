@@ -15,6 +15,7 @@ from service.api.schemas.standings import StandingsPublic
 from service.api.schemas.tournaments import FlamparkSettings, SwissSettings, TournamentPublic
 from service.api.state import AppState
 from service.db.player_reads import count_players
+from service.db.rating_facts import rating_facts_of
 from service.db.tables import ByeRow, GameRow, PlayerRow, TournamentRow
 from service.db.tournament_config import config_of
 from service.engine.scoring.classification import StandingsFilter
@@ -85,6 +86,7 @@ def player_public(row: PlayerRow, *, personal: bool = True) -> PlayerPublic:
         birth_year=row.birth_year if personal else None,
         identity=row.extra.get("identity") if personal else None,
         withdrawn=bool(row.extra.get("withdrawn", False)),
+        **rating_facts_of(row),  # rating facts, not personal data (docs/rules/ratings.md)
     )
 
 

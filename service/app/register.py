@@ -15,6 +15,7 @@ from service.db.event_types import PlayerAdded
 from service.db.events import append_event, lock_tournament
 from service.db.game_reads import last_paired_round
 from service.db.player_reads import list_players, next_player_number
+from service.db.rating_facts import RATING_FACTS, with_rating_facts
 from service.db.tables import PlayerRow, TournamentRow
 from service.db.team_reads import is_team_event
 from service.db.tokens import hash_token, new_token
@@ -55,11 +56,12 @@ async def register(
         )
     fields = dict(fields)
     identity = fields.pop("identity", None)
+    facts = {name: fields.pop(name, None) for name in RATING_FACTS}
     registered = await list_players(session, tournament.id)
     player = PlayerRow(
         tournament_id=tournament.id,
         number=await next_player_number(session, tournament.id),
-        extra={"identity": identity} if identity else {},
+        extra=with_rating_facts({"identity": identity} if identity else {}, facts),
         **fields,
     )
     token = None
@@ -72,6 +74,13 @@ async def register(
     session.add(player)
     await session.flush()
     await append_event(
-        session, tournament.id, PlayerAdded(player.number, player.start_number, fields)
+        session,
+        tournament.id,
+        PlayerAdded(player.number, player.start_number, {**fields, **_recorded(facts)}),
     )
     return player, token
+
+
+def _recorded(facts: dict[str, Any]) -> dict[str, Any]:
+    """The rating facts given (the event names only those)."""
+    return {name: value for name, value in facts.items() if value is not None}

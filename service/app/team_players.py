@@ -15,6 +15,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from service.db.event_types import PlayerAdded
 from service.db.events import append_event
 from service.db.player_reads import list_players, next_player_number
+from service.db.rating_facts import RATING_FACTS, with_rating_facts
 from service.db.tables import PlayerRow, TournamentRow
 from service.db.tokens import hash_token, new_token
 from service.engine.lifecycle import TournamentStatus
@@ -52,10 +53,11 @@ async def add_players(
     for offset, fields in enumerate(players):
         fields = dict(fields)
         identity = fields.pop("identity", None)
+        facts = {name: fields.pop(name, None) for name in RATING_FACTS}
         row = PlayerRow(
             tournament_id=tournament.id,
             number=first + offset,
-            extra={"identity": identity} if identity else {},
+            extra=with_rating_facts({"identity": identity} if identity else {}, facts),
             **fields,
         )
         token = None

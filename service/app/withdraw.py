@@ -23,6 +23,7 @@ from service.app.report_result import report_result
 from service.db.event_types import PlayerUpdated
 from service.db.events import append_event, lock_tournament
 from service.db.player_reads import get_player
+from service.db.rating_facts import RATING_FACTS, with_rating_facts
 from service.db.tables import GameRow, PlayerRow, TournamentRow
 from service.engine.lifecycle import TournamentStatus
 from service.engine.result_reporting import GameStatus
@@ -35,11 +36,15 @@ async def change_player(
     session: AsyncSession, tournament: TournamentRow, player_id: int, fields: dict[str, Any]
 ) -> PlayerRow:
     """Change a player's details while the start list is open; in a running tournament
-    only `withdrawn` may change."""
+    only `withdrawn` may change. The K-factor facts (`k`, `games_before`,
+    `reached_2400`) change at any time, finished tournaments included: they decide only
+    the rating figures, never a pairing or a score (docs/rules/ratings.md#k-facts)."""
     await lock_tournament(session, tournament.id)
     await session.refresh(tournament)
-    withdrawal = tournament.status == TournamentStatus.RUNNING and set(fields) == {"withdrawn"}
-    if not withdrawal:
+    running = tournament.status == TournamentStatus.RUNNING
+    withdrawal = running and set(fields) - set(RATING_FACTS) == {"withdrawn"}
+    facts_only = bool(fields) and set(fields) <= set(RATING_FACTS)
+    if not withdrawal and not facts_only:
         require_open(tournament)
     player = await get_player(session, tournament.id, player_id)
     spec = spec_of(tournament.system)
@@ -48,7 +53,10 @@ async def change_player(
         await _forfeit_open_games(session, tournament, player)
     if withdrawal and fields["withdrawn"] and player.start_number is not None:
         _cancel_announced_byes(session, tournament, player.start_number)
+    player.extra = with_rating_facts(player.extra, fields)
     for name, value in fields.items():
+        if name in RATING_FACTS:
+            continue
         if name == "withdrawn":
             player.extra = {**player.extra, "withdrawn": bool(value)}
         elif name == "identity":

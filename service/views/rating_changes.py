@@ -2,11 +2,12 @@
 standings, the player cards, a player's games and the live feed show it (FIDE B.02,
 2024, art. 8.3; docs/rules/ratings.md#where-the-change-is-shown).
 
-The start list records no K, rated games before the event or 2400 history, so K is
-decided only where the rules need none of them (a rating of 2400 or more: K = 10);
-every other rated player's change is null with the missing facts named, never
-guessed. A reader who may not see personal data gets the figures computed without
-birth years (the junior rule then names the birth year as missing)."""
+K is decided from the player's stored K-factor facts (`k`, `games_before`,
+`reached_2400`: service/db/rating_facts.py) and birth year; where the rules need a fact
+no one recorded, the change is null with the missing facts named, never guessed. A
+reader who may not see personal data gets the figures computed without birth years
+(the junior rule then names the birth year as missing); the three rating facts are no
+personal data and count for every reader."""
 
 from __future__ import annotations
 
@@ -16,14 +17,16 @@ from typing import Any
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from service.app.offload import run_cpu
+from service.db.rating_facts import facts_by_start_number
 from service.db.tables import TournamentRow
 from service.db.tournament_config import config_of
 from service.engine.model import Tournament
 from service.engine.ratings.changes import PlayerChange, rating_changes
+from service.engine.ratings.event import PlayerFacts
 from service.engine.ratings.per_game import GameChange, game_changes
 from service.views.cache import ViewCache
 from service.views.prizes import event_year
-from service.views.snapshots import engine_view
+from service.views.snapshots import engine_view, players_view
 
 __all__ = [
     "card_figures",
@@ -34,31 +37,42 @@ __all__ = [
     "live_standings",
     "rated_view",
     "rating_rows",
+    "stored_facts",
     "with_rating_changes",
     "without_rating_changes",
 ]
 
 
+async def stored_facts(
+    views: ViewCache, session: AsyncSession, row: TournamentRow
+) -> dict[int, PlayerFacts]:
+    """Each numbered player's stored K-factor facts (FIDE B.02 8.3.3), by start number,
+    read from the start list kept for the tournament's latest event."""
+    return facts_by_start_number(await players_view(views, session, row))
+
+
 async def rated_view(
     views: ViewCache, session: AsyncSession, row: TournamentRow, *, personal: bool
-) -> tuple[Tournament, int]:
+) -> tuple[Tournament, int, dict[int, PlayerFacts]]:
     """The engine's view of the confirmed games (birth years blanked unless the reader
-    may see personal data) and the event's year (the one the prizes read)."""
+    may see personal data), the event's year (the one the prizes read) and the
+    players' stored K-factor facts."""
     tournament = await engine_view(views, session, row)
     if not personal:
         players = tuple(
             replace(p, birth_year=None, sex=None, federation=None) for p in tournament.players
         )
         tournament = replace(tournament, players=players)
-    return tournament, event_year(row, config_of(row))
+    facts = await stored_facts(views, session, row)
+    return tournament, event_year(row, config_of(row)), facts
 
 
 async def rating_rows(
     views: ViewCache, session: AsyncSession, row: TournamentRow, *, personal: bool
 ) -> dict[int, PlayerChange]:
     """Every rated player's figures by start number (computed off the event loop)."""
-    tournament, year = await rated_view(views, session, row, personal=personal)
-    return await run_cpu(rating_changes, tournament, None, year=year)
+    tournament, year, facts = await rated_view(views, session, row, personal=personal)
+    return await run_cpu(rating_changes, tournament, facts, year=year)
 
 
 def _number(value: Any) -> float | None:
@@ -124,8 +138,8 @@ async def games_document(
 ) -> dict[str, Any]:
     """A player's rating at the start, the event's figures (`rating_change`) and each
     game's share by round (`games`: round -> the game's rating fields)."""
-    tournament, year = await rated_view(views, session, row, personal=personal)
-    figures = await run_cpu(_figures_of, tournament, year, [start_number])
+    tournament, year, facts = await rated_view(views, session, row, personal=personal)
+    figures = await run_cpu(_figures_of, tournament, year, facts, [start_number])
     totals, games = figures[start_number]
     return {
         "start_number": start_number,
@@ -136,10 +150,10 @@ async def games_document(
 
 
 def _figures_of(
-    tournament: Tournament, year: int, numbers: list[int]
+    tournament: Tournament, year: int, facts: dict[int, PlayerFacts], numbers: list[int]
 ) -> dict[int, tuple[dict[str, Any] | None, dict[int, dict[str, Any]]]]:
     """Each numbered player's event figures and games by round (one CPU job)."""
-    rows = rating_changes(tournament, None, year=year)
+    rows = rating_changes(tournament, facts, year=year)
     known = {p.start_number for p in tournament.players}
     figures = {}
     for number in numbers:
@@ -161,8 +175,8 @@ async def card_figures(
 ) -> dict[int, tuple[dict[str, Any] | None, dict[int, dict[str, Any]]]]:
     """For the cards of the players numbered `numbers`: each one's event figures
     (`change_fields`, None when unrated) and each game's share by round."""
-    tournament, year = await rated_view(views, session, row, personal=personal)
-    return await run_cpu(_figures_of, tournament, year, numbers)
+    tournament, year, facts = await rated_view(views, session, row, personal=personal)
+    return await run_cpu(_figures_of, tournament, year, facts, numbers)
 
 
 def is_rated(document: dict[str, Any]) -> bool:

@@ -120,6 +120,49 @@ async def test_a_rated_tournaments_feed_carries_the_rating_change(
     assert all("rating_change" not in row for row in plain.json()["rows"])
 
 
+async def test_the_feed_decides_k_from_the_players_facts(
+    server: str, http: httpx.AsyncClient
+) -> None:
+    """docs/rules/ratings.md#k-facts: the stored K facts decide K in the live feed too."""
+    event = await create_round_robin(
+        http, [("Ann", 2300), ("Bob", 2200), ("Cid", 2100), ("Dan", 0)], start=False
+    )
+    facts = {1: {"games_before": 10, "reached_2400": False}, 2: {"k": 20}}
+    for number, body in facts.items():
+        changed = await http.patch(
+            f"/v1/tournaments/{event.id}/players/{number}", json=body, headers=event.auth()
+        )
+        assert changed.status_code == 200, changed.text
+    started = await http.post(f"/v1/tournaments/{event.id}/start", headers=event.auth())
+    assert started.status_code == 200, started.text
+    board = Follower()
+    async with websockets.connect(f"ws://{server}/v1/tournaments/{event.id}/live") as ws:
+        snapshot = await board.receive(ws)
+        rows = {r["name"]: r for r in snapshot["standings"]["rows"]}
+        # Ann: a new player (10 games), K 40; Bob: the given K 20; Cid: nothing recorded
+        assert rows["Ann"]["rating_change"]["k"] == 40
+        assert rows["Bob"]["rating_change"]["k"] == 20
+        assert rows["Cid"]["rating_change"] == {"k": None, "expected": 0.0, "change": None}
+        ann, bob = rows["Ann"]["start_number"], rows["Bob"]["start_number"]
+        rounds = [
+            (await http.get(f"/v1/tournaments/{event.id}/rounds/{n}")).json() for n in (1, 2, 3)
+        ]
+        rnd, game = next(
+            (r["round"], g)
+            for r in rounds
+            for g in r["games"]
+            if {g["white"], g["black"]} == {ann, bob}
+        )
+        winner = "1-0" if game["white"] == ann else "0-1"
+        await _result(http, event, game["table"], winner, rnd)
+        await board.until(ws, snapshot["seq"] + 1)
+        patches = {p["start_number"]: p for p in board.events[-1]["standings"]["rows"]}
+        # Ann (2300) beat Bob (2200): D 100, PD 0.64 / 0.36 (B.02 table 8.1.2):
+        # Ann 40 x 0.36 = 14.4, Bob 20 x -0.36 = -7.2
+        assert patches[ann]["rating_change"] == {"k": 40, "expected": 0.64, "change": 14.4}
+        assert patches[bob]["rating_change"] == {"k": 20, "expected": 0.36, "change": -7.2}
+
+
 async def test_an_unrated_tournaments_feed_has_no_rating_change(
     server: str, http: httpx.AsyncClient
 ) -> None:

@@ -29,6 +29,7 @@ from service.db.tables import TournamentRow
 from service.db.tournament_config import config_of
 from service.engine.ratings.norm_event import NormSettings, format_of_system
 from service.views.prizes import event_year
+from service.views.rating_changes import stored_facts
 from service.views.snapshots import engine_view
 
 router = APIRouter(prefix="/v1/tournaments/{tournament_id}", tags=["standings"])
@@ -72,7 +73,8 @@ async def _report(
         or (stored.get("host_federation") or "").upper()
         or None,
     )
-    document = await run_cpu(rows_document, data, {}, year, norms)
+    facts = await stored_facts(state.views, session, tournament)
+    document = await run_cpu(rows_document, data, facts, year, norms)
     names = {p.start_number: (p.name, p.fide_id or "") for p in event.players}
     return document, names
 
@@ -91,9 +93,10 @@ async def read_ratings(
 ) -> ComputeRatings:
     """Each player's FIDE rating figures from the confirmed games (FIDE B.02: rated
     games, score, expected score, K, change; B.01 norm figures), as `POST
-    /v1/compute/ratings` answers them, `id` being the start number. The start list
-    holds no K, games before the event or 2400 history, so K and the change are null
-    with those facts under `missing` unless the rules decide K without them. Readers
+    /v1/compute/ratings` answers them, `id` being the start number. K comes from each
+    player's stored K-factor facts (`k`, `games_before`, `reached_2400`, birth year:
+    docs/rules/ratings.md#k-facts); where a fact it needs is not recorded, K and the
+    change are null with that fact under `missing`. Readers
     who may not see personal data get the figures without sex, federation and birth
     year (norm federation conditions then unknown). The query names the event's kind,
     format and host federation for the norm rules (default: the tournament's `norms`

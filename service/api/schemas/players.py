@@ -4,11 +4,20 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, BeforeValidator, Field, StrictInt
+from pydantic import AfterValidator, BaseModel, BeforeValidator, Field, StrictBool, StrictInt
 
 from service.api.schemas.common import ApiModel, Name
 
-__all__ = ["PlayerCreate", "PlayerPublic", "PlayerRegistered", "PlayerUpdate", "Sex", "sex_code"]
+__all__ = [
+    "GamesBefore",
+    "KFactor",
+    "PlayerCreate",
+    "PlayerPublic",
+    "PlayerRegistered",
+    "PlayerUpdate",
+    "Sex",
+    "sex_code",
+]
 
 
 def sex_code(value: object) -> object:
@@ -39,6 +48,42 @@ Rating = Annotated[
 ]
 
 
+def _published_k(value: int | None) -> int | None:
+    """FIDE B.02 8.3.3: the rating list publishes K = 40, 20 or 10."""
+    if value is not None and value not in (40, 20, 10):
+        raise ValueError("K is 40, 20 or 10 (FIDE B.02 8.3.3)")
+    return value
+
+
+KFactor = Annotated[
+    StrictInt | None,
+    AfterValidator(_published_k),
+    Field(
+        description="K as the rating list publishes it (40, 20 or 10, FIDE B.02 8.3.3); "
+        "given, it decides K over the rules. Null: not recorded (the rules decide)."
+    ),
+]
+
+GamesBefore = Annotated[
+    StrictInt | None,
+    Field(
+        ge=0,
+        le=100_000,
+        description="Rated games completed before the event (FIDE B.02 8.3.3: K = 40 "
+        "until 30 games). Null: not recorded.",
+    ),
+]
+
+Reached2400 = Annotated[
+    StrictBool | None,
+    Field(
+        description="Whether a published rating of the player ever reached 2400 (FIDE "
+        "B.02 8.3.3: K = 10 for good). Null: not recorded (a rating of 2400 or more at "
+        "the start answers it)."
+    ),
+]
+
+
 IDENTITY = Field(
     default=None,
     pattern=r"^[A-Za-z0-9._:-]{1,64}$",
@@ -57,6 +102,9 @@ class PlayerCreate(ApiModel):
     sex: Sex | None = None
     birth_year: StrictInt | None = Field(default=None, ge=1880, le=2100)
     identity: str | None = IDENTITY
+    k: KFactor = None
+    games_before: GamesBefore = None
+    reached_2400: Reached2400 = None
 
 
 class PlayerUpdate(ApiModel):
@@ -71,6 +119,13 @@ class PlayerUpdate(ApiModel):
     sex: Sex | None = None
     birth_year: StrictInt | None = Field(default=None, ge=1880, le=2100)
     identity: str | None = IDENTITY
+    k: KFactor = Field(default=None, description="As on registration; null removes it.")
+    games_before: GamesBefore = Field(
+        default=None, description="As on registration; null removes it."
+    )
+    reached_2400: Reached2400 = Field(
+        default=None, description="As on registration; null removes it."
+    )
     withdrawn: bool | None = Field(
         default=None,
         description=(
@@ -100,6 +155,13 @@ class PlayerPublic(BaseModel):
     birth_year: int | None
     identity: str | None = None
     withdrawn: bool = False
+    k: int | None = Field(default=None, description="K published by the rating list, if recorded.")
+    games_before: int | None = Field(
+        default=None, description="Rated games before the event, if recorded."
+    )
+    reached_2400: bool | None = Field(
+        default=None, description="Whether a published rating ever reached 2400, if recorded."
+    )
 
 
 class PlayerRegistered(PlayerPublic):
