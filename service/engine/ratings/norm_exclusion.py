@@ -13,14 +13,17 @@ federation rules apply) leaving out the lowest-rated is never worse: the ratings
 are, sorted, each at least as high, so Ra after the floor (1.4.6-1.4.7) and Rp (1.4.8)
 are too, while every count stays equal. So k is tried only when its bound, the k
 weakest wins left out, reaches the average and Rp, and then over how many of each
-group to leave out. At most sum C(w, k) for k <= games - minimum checks of w wins
-(1,093 for 13 wins and 4 spare games, a handful in practice)."""
+group to leave out, each choice counted for the title shares and Ra/Rp before the
+full check. At most sum C(w, k) for k <= games - minimum choices of w wins (1,093 for
+13 wins and 4 spare games; well under a millisecond a player in practice)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
 from service.engine.ratings.norms import (
+    MIN_AVERAGE,
+    MIN_PERFORMANCE,
     RANKS,
     TITLE_HOLDERS,
     NormCheck,
@@ -30,7 +33,7 @@ from service.engine.ratings.norms import (
     exemption,
     min_games,
 )
-from service.engine.ratings.performance import UNRATED_AS
+from service.engine.ratings.performance import ADJUSTED_FLOOR, UNRATED_AS, norm_performance
 
 __all__ = ["exclude_beaten"]
 
@@ -60,6 +63,8 @@ def exclude_beaten(
         key=lambda i: (opponents[i].rating or UNRATED_AS, i),
     )
     groups = _groups(check.title, federation, opponents, wins, event)
+    held = {c.name: int(c.value or 0) for c in check.conditions if c.name.endswith("_opponents")}
+    ranked, titled = held[f"{check.title}_opponents"], held["titled_opponents"]
     for k in range(1, min(len(opponents) - need, len(wins)) + 1):
         bound = _without(check.title, federation, opponents, wins[:k], event, credited)
         verdicts = {c.name: c.met for c in bound.conditions}
@@ -68,8 +73,17 @@ def exclude_beaten(
         if not all(verdicts.get(name) for name in _BOUNDED):
             continue
         best: tuple[NormCheck, tuple[int, ...]] | None = None
-        for counts in _splits([len(g) for g in groups], k):
-            left_out = sorted(i for group, n in zip(groups, counts, strict=True) for i in group[:n])
+        for counts in _splits([len(g) for _, g in groups], k):
+            kept = len(opponents) - k
+            less_ranked = sum(n for (key, _), n in zip(groups, counts, strict=True) if key[0])
+            less_titled = sum(n for (key, _), n in zip(groups, counts, strict=True) if key[1])
+            if not _shares(ranked - less_ranked, titled - less_titled, kept):
+                continue  # 1.4.5a-e, counted without a check
+            left_out = sorted(
+                i for (_, group), n in zip(groups, counts, strict=True) for i in group[:n]
+            )
+            if not _figures(check.title, opponents, left_out):
+                continue  # 1.4.8a and 1.4.8, counted without a check
             again = _without(check.title, federation, opponents, left_out, event, credited)
             if again.met is True and (best is None or _rp(again) > _rp(best[0])):
                 best = (again, tuple(left_out))
@@ -78,21 +92,29 @@ def exclude_beaten(
     return None
 
 
+_Key = tuple[bool, bool, str]
+
+
 def _groups(
     title: str,
     federation: str | None,
     opponents: list[NormOpponent],
     wins: list[int],
     event: NormEvent,
-) -> list[list[int]]:
+) -> list[tuple[_Key, list[int]]]:
     """The beaten opponents by what the conditions count of them, lowest-rated first."""
     waived, _ = exemption(federation, event)
-    groups: dict[tuple[bool, bool, str], list[int]] = {}
+    groups: dict[_Key, list[int]] = {}
     for i in wins:
         held = (opponents[i].title or "").upper()
         fed = "" if waived else (opponents[i].federation or "").upper()
         groups.setdefault((held in RANKS[title], held in TITLE_HOLDERS, fed), []).append(i)
-    return list(groups.values())
+    return list(groups.items())
+
+
+def _shares(ranked: int, titled: int, games: int) -> bool:
+    """1.4.5a-e over `games` kept: half title-holders, a third (and 3) of the title."""
+    return 2 * titled >= games and 3 * ranked >= games and ranked >= 3
 
 
 def _splits(sizes: list[int], total: int) -> Iterator[tuple[int, ...]]:
@@ -118,6 +140,20 @@ def _without(
     dropped = set(left_out)
     kept = [o for i, o in enumerate(opponents) if i not in dropped]
     return check_norm(title, federation, kept, event=event, credited=credited)
+
+
+def _figures(title: str, opponents: list[NormOpponent], left_out: list[int]) -> bool:
+    """Ra and Rp of the games kept reach the title's (1.4.8a, 1.4.8)."""
+    dropped = set(left_out)
+    kept = [o for i, o in enumerate(opponents) if i not in dropped]
+    figures = norm_performance(
+        [o.rating for o in kept], sum(o.halves for o in kept), ADJUSTED_FLOOR[title]
+    )
+    return (
+        figures is not None
+        and figures.average >= MIN_AVERAGE[title]
+        and figures.performance >= MIN_PERFORMANCE[title]
+    )
 
 
 def _rp(check: NormCheck) -> int:
