@@ -141,7 +141,7 @@ def ratings_command(args: argparse.Namespace) -> int:
             note = f"initial {initial.rating}" if initial.rating else initial.status
             if initial.status == "below-floor":
                 note += f" ({initial.computed})"
-        made = [n.title for n in row.norms if n.met]
+        made = [n.title + _excluded_note(n) for n in row.norms if n.met]
         if made:
             note = (note + "; " if note else "") + "norm: " + ", ".join(made)
         ahead = [
@@ -161,6 +161,13 @@ def ratings_command(args: argparse.Namespace) -> int:
         print(f"# round {round_} left: the least result that gives each norm, and against whom")
     print(f"# FIDE B.02 (2024, 400-point rule as amended 2025), B.01 norms; year {year}")
     return 0
+
+
+def _excluded_note(norm: NormOut) -> str:
+    """` (1.4.1f: without rounds 10, 11)` for a norm made leaving out games won."""
+    if not norm.excluded:
+        return ""
+    return " (1.4.1f: without rounds " + ", ".join(str(g.round) for g in norm.excluded) + ")"
 
 
 def _forecast_note(norm: NormOut) -> str:

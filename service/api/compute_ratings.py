@@ -12,6 +12,7 @@ from service.api.compute_input import EngineInput, from_json, trf_document
 from service.api.errors import validation_problem
 from service.api.schemas.ratings import (
     ComputeRatings,
+    ExcludedGameOut,
     ForecastOut,
     InitialRatingOut,
     NormConditionOut,
@@ -190,6 +191,9 @@ def _row(player_id: int | str, row: RatingRow, ids: dict[int, int | str]) -> Rat
                         exempt=c.exempt or None,
                     )
                     for c in norm.conditions
+                ],
+                excluded=[
+                    ExcludedGameOut(round=g.round, opponent=ids[g.opponent]) for g in norm.excluded
                 ],
                 forecast=_forecast(row.forecasts.get(norm.title), ids),
             )

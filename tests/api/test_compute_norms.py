@@ -153,3 +153,39 @@ async def test_a_trf_file_names_its_host_and_format(client: httpx.AsyncClient) -
     own = next(c for c in im["conditions"] if c["name"] == "own_federation")
     assert own["exempt"] == "1.4.3a national championship"
     assert im["forecast"]["status"] == "secured"
+
+
+def _eleven_rounds() -> dict[str, object]:
+    """The seeker (ENG, a man) met nine 2390s (4 GMs, 2 IMs; beat the first five, drew
+    the rest) in rounds 1-9, then beat a 1900 (round 10) and a 2100 (round 11)."""
+    titles = ["GM", "GM", "GM", "GM", "IM", "IM", None, None, None, None, None]
+    feds = ["GER", "FRA", "ESP", "ITA", "NED", "POL", "HUN", "SWE", "NOR", "SUI", "AUT"]
+    ratings = [2390] * 9 + [1900, 2100]
+    players: list[dict[str, object]] = [
+        {"id": "seeker", "rating": 2400, "federation": "ENG", "sex": "m", "k": 10}
+    ]
+    games = []
+    for n in range(1, 12):
+        players.append(
+            {"id": n, "rating": ratings[n - 1], "title": titles[n - 1], "federation": feds[n - 1]}
+        )
+        result = "1-0" if n <= 5 or n >= 10 else "1/2-1/2"
+        games.append({"round": n, "white": "seeker", "black": n, "result": result})
+    return {"players": players, "games": games, "rounds": 11}
+
+
+async def test_a_norm_made_leaving_out_two_wins(client: httpx.AsyncClient) -> None:
+    """B.01 1.4.1f. Over the 11 games Ra = (9 x 2390 + 2200 + 2100) / 11 = 2346 (the
+    1900 raised to the GM floor) < 2380; one win left out keeps the other at 2200, Ra
+    2371. Without rounds 10 and 11: Ra 2390, 7/9 = 78 % (dp 220), Rp 2610: the GM norm,
+    naming the games left out; the IM norm (1900 raised to 2050: Ra 2333, 82 %, dp 262,
+    Rp 2595) needs none."""
+    response = await client.post("/v1/compute/ratings", json=_eleven_rounds())
+    assert response.status_code == 200, response.text
+    gm, im = response.json()["players"][0]["norms"]
+    assert gm["met"] is True
+    assert gm["excluded"] == [{"round": 10, "opponent": 10}, {"round": 11, "opponent": 11}]
+    values = {c["name"]: c["value"] for c in gm["conditions"]}
+    assert (values["games"], values["average_rating"], values["performance"]) == (9, 2390, 2610)
+    assert values["excluded_games"] == 2
+    assert (im["met"], im["excluded"]) == (True, [])

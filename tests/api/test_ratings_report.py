@@ -149,6 +149,7 @@ async def test_norms_of_a_stored_tournament_before_its_last_round(
     assert response.status_code == 200, response.text
     ann = response.json()["players"][0]
     gm = ann["norms"][0]
+    assert gm["excluded"] == []  # 1.4.1f: no games left out, too few to spare
     assert gm["forecast"]["round"] == 3
     assert gm["forecast"]["opponent"] == paired[1]
     assert (gm["forecast"]["status"], gm["forecast"]["needs"]) == ("out-of-reach", None)

@@ -87,3 +87,31 @@ def test_the_last_round_forecast(tmp_path: Path, capsys: pytest.CaptureFixture[s
 def test_a_bad_host_federation(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["ratings", FILE, "--host-federation", "EN"]) != 0
     assert "--host-federation" in capsys.readouterr().err
+
+
+def test_a_norm_made_leaving_out_wins(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """B.01 1.4.1f: nine 2390s (4 GMs, 2 IMs; 7/9) and wins against a 1900 and a 2100
+    in rounds 10-11. Over 11 games Ra 2346 < 2380; without rounds 10 and 11 Ra 2390,
+    Rp 2610: the GM norm, the rounds named in the text and in the JSON's `excluded`."""
+    from service.engine.model import Game, GameResult, Player, Round, Tournament
+    from service.engine.trf import TrfDocument, write_trf
+
+    titles = ["GM", "GM", "GM", "GM", "IM", "IM", None, None, None, None, None]
+    feds = ["GER", "FRA", "ESP", "ITA", "NED", "POL", "HUN", "SWE", "NOR", "SUI", "AUT"]
+    ratings = [2390] * 9 + [1900, 2100]
+    players = [Player(1, "Seeker, S", 2400, federation="ENG", sex="m")] + [
+        Player(n + 2, f"Opponent, {n}", ratings[n], federation=feds[n], title=titles[n])
+        for n in range(11)
+    ]
+    results = ["1-0"] * 5 + ["1/2-1/2"] * 4 + ["1-0"] * 2
+    rounds = tuple(
+        Round(n, (Game(n, 1, n + 1, GameResult(r)),)) for n, r in enumerate(results, start=1)
+    )
+    trf = tmp_path / "eleven.trf"
+    trf.write_text(write_trf(TrfDocument(Tournament(players=tuple(players), rounds=rounds))))
+    assert main(["ratings", str(trf)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[1].endswith("norm: GM (1.4.1f: without rounds 10, 11), IM")
+    assert main(["ratings", str(trf), "--format", "json"]) == 0
+    gm = json.loads(capsys.readouterr().out)["players"][0]["norms"][0]
+    assert gm["excluded"] == [{"round": 10, "opponent": 11}, {"round": 11, "opponent": 12}]

@@ -18,6 +18,7 @@ from service.api.schemas.norms import (
 
 __all__ = [
     "ComputeRatings",
+    "ExcludedGameOut",
     "ForecastOut",
     "InitialRatingOut",
     "NormConditionOut",
@@ -126,12 +127,24 @@ class ForecastOut(BaseModel):
     options: list[NormOptionOut] = Field(description="Every result that gives it.")
 
 
+class ExcludedGameOut(BaseModel):
+    """A game left out of the norm (B.01 1.4.1f: a win the player may ignore)."""
+
+    round: int
+    opponent: PlayerId = Field(description="The beaten opponent.")
+
+
 class NormOut(BaseModel):
     """One title's norm (B.01)."""
 
     title: Literal["GM", "IM", "WGM", "WIM"]
     met: bool | None
     conditions: list[NormConditionOut]
+    excluded: list[ExcludedGameOut] = Field(
+        default_factory=list,
+        description="The games won left out to make the norm (1.4.1f; the conditions are "
+        "those of the games kept); empty when every game counts.",
+    )
     forecast: ForecastOut | None = Field(
         default=None, description="With one round left: what it needs (null otherwise)."
     )

@@ -5,7 +5,9 @@ Games played over the board count (1.4.2c), except, in a round-robin, those agai
 an unrated player who scored zero against rated opponents (1.4.2b). A norm missed for
 want of games only, with a forfeit win in the event's last round, is checked again
 with that round counted as a game lost to the opponent who forfeited (1.4.2c: the
-player had to play to make up the games and could afford to lose)."""
+player had to play to make up the games and could afford to lose). A norm missed
+over more games than the minimum is checked again leaving out games won (1.4.1f,
+`norm_exclusion`)."""
 
 from __future__ import annotations
 
@@ -20,9 +22,11 @@ from service.engine.ratings.norm_event import (
     norm_event,
     zero_scoring_unrated,
 )
+from service.engine.ratings.norm_exclusion import exclude_beaten
 from service.engine.ratings.norm_forecast import Forecast, forecast_norm
 from service.engine.ratings.norms import (
     Condition,
+    ExcludedGame,
     NormCheck,
     NormEvent,
     NormOpponent,
@@ -76,22 +80,30 @@ def player_norms(
     out = {}
     for player in tournament.players:
         entries = history.get(player.start_number, [])
-        opponents = [
-            _opponent(players[e.opponent], _HALVES[e.outcome])
+        games = [
+            (e.round, e.opponent, _HALVES[e.outcome])
             for e in entries
             if e.played and e.opponent is not None and e.outcome and e.opponent not in left_out
         ]
+        opponents = [_opponent(players[opponent], halves) for _, opponent, halves in games]
         credited = credited_rounds(entries)
         sex = (player.sex or "").lower() or None
         checks = tuple(
-            _with_forfeit(
-                check_norm(title, player.federation, opponents, event=event, credited=credited),
+            _with_exclusion(
+                _with_forfeit(
+                    check_norm(title, player.federation, opponents, event=event, credited=credited),
+                    player,
+                    opponents,
+                    event,
+                    credited,
+                    last_round_forfeit(entries, event.rounds),
+                    players,
+                ),
                 player,
                 opponents,
+                [ExcludedGame(round_, opponent) for round_, opponent, _ in games],
                 event,
                 credited,
-                last_round_forfeit(entries, event.rounds),
-                players,
             )
             for title in norm_titles(sex)
         )
@@ -130,6 +142,30 @@ def _with_forfeit(
         True,
     )
     return replace(again, conditions=(*again.conditions, note))
+
+
+def _with_exclusion(
+    check: NormCheck,
+    player: Player,
+    opponents: list[NormOpponent],
+    games: list[ExcludedGame],
+    event: NormEvent,
+    credited: int,
+) -> NormCheck:
+    """1.4.1f: the norm over fewer games, leaving out some won, when all miss it."""
+    made = exclude_beaten(check, player.federation, opponents, event=event, credited=credited)
+    if made is None:
+        return check
+    again, positions = made
+    excluded = tuple(games[i] for i in positions)
+    rounds = ", ".join(str(g.round) for g in excluded)
+    note = Condition(
+        "excluded_games",
+        len(excluded),
+        f"1.4.1f: results against beaten opponents left out (round {rounds})",
+        True,
+    )
+    return replace(again, conditions=(*again.conditions, note), excluded=excluded)
 
 
 def _forecasts(

@@ -36,6 +36,7 @@ __all__ = [
     "EVENT_KINDS",
     "FORMATS",
     "Condition",
+    "ExcludedGame",
     "NormCheck",
     "NormEvent",
     "NormOpponent",
@@ -125,12 +126,23 @@ class Condition:
 
 
 @dataclass(frozen=True, slots=True)
+class ExcludedGame:
+    """A game left out of a norm by 1.4.1f: its round and the beaten opponent's start
+    number."""
+
+    round: int
+    opponent: int
+
+
+@dataclass(frozen=True, slots=True)
 class NormCheck:
-    """One title's norm: met when every condition is."""
+    """One title's norm: met when every condition is; `excluded` names the games left
+    out to make it (1.4.1f, `norm_exclusion`)."""
 
     title: str
     met: bool | None
     conditions: tuple[Condition, ...]
+    excluded: tuple[ExcludedGame, ...] = ()
 
 
 def norm_titles(sex: str | None) -> list[str]:
