@@ -20,6 +20,7 @@ from service.db.event_types import TournamentStarted
 from service.db.events import append_event, lock_tournament
 from service.db.loading import Schedule
 from service.db.player_reads import list_players
+from service.db.rating_facts import title_of
 from service.db.repository import number_players, store_rounds
 from service.db.tables import PlayerRow, TournamentRow
 from service.db.team_reads import is_team_event, list_teams, team_options
@@ -56,7 +57,9 @@ async def close_start_list(
             f"a tournament needs at least 2 players, it has {len(players)}", field="players"
         )
     else:
-        order = start_order([Entrant(p.rating, p.name, p.id or 0) for p in players])
+        order = start_order(
+            [Entrant(p.rating, p.name, p.id or 0, title_of(p.extra)) for p in players]
+        )
     issued = [(players[index], new_token("ply")) for index in order]
     move(tournament, LifecycleEvent.START)
     session.add(tournament)

@@ -36,9 +36,10 @@ async def change_player(
     session: AsyncSession, tournament: TournamentRow, player_id: int, fields: dict[str, Any]
 ) -> PlayerRow:
     """Change a player's details while the start list is open; in a running tournament
-    only `withdrawn` may change. The K-factor facts (`k`, `games_before`,
-    `reached_2400`) change at any time, finished tournaments included: they decide only
-    the rating figures, never a pairing or a score (docs/rules/ratings.md#k-facts)."""
+    only `withdrawn` may change. The facts from the rating list (`title`, `k`,
+    `games_before`, `reached_2400`) change at any time, finished tournaments included:
+    once the start numbers are given they decide only the rating and norm figures,
+    never a pairing or a score (docs/rules/ratings.md#k-facts)."""
     await lock_tournament(session, tournament.id)
     await session.refresh(tournament)
     running = tournament.status == TournamentStatus.RUNNING

@@ -8,6 +8,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from operator import itemgetter
 
+from service.db.rating_facts import title_of
 from service.db.tables import PlayerRow, TournamentRow
 from service.db.tournament_config import config_of
 from service.engine.model import (
@@ -93,6 +94,7 @@ def engine_player(row: PlayerRow) -> Player:
         federation=row.federation,
         sex=row.sex,
         birth_year=row.birth_year,
+        title=title_of(row.extra),
     )
 
 

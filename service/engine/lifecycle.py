@@ -11,8 +11,8 @@ read-only (its `archived_at`), its status stays what it was. Any other move is a
 `LifecycleError`.
 
 The start order (`start_order`) is the service's reading of the initial order of FIDE
-C.04.2 (docs/rules/readings.md): rating descending, ties by name case-insensitively,
-then registration order.
+C.04.2 (docs/rules/readings.md): rating descending, then FIDE title (GM, IM, WGM, FM,
+WIM, CM, WFM, WCM, none), then name case-insensitively, then registration order.
 """
 
 from __future__ import annotations
@@ -103,13 +103,31 @@ class Entrant:
     name: str
     registered: int
     """Registration order (any increasing number: the row's id)."""
+    title: str | None = None
+
+
+TITLE_ORDER = ("GM", "IM", "WGM", "FM", "WIM", "CM", "WFM", "WCM")
+"""FIDE titles in the order that ranks players of equal rating (FIDE C.04.2, initial
+order); an untitled player comes after them."""
+
+
+def _title_rank(title: str | None) -> int:
+    upper = (title or "").upper()
+    return TITLE_ORDER.index(upper) if upper in TITLE_ORDER else len(TITLE_ORDER)
 
 
 def start_order(entrants: Sequence[Entrant]) -> list[int]:
-    """The indices of `entrants` in start-number order: rating descending, ties by name
-    (case-insensitive), then registration order. Start number `n` goes to
+    """The indices of `entrants` in start-number order: rating descending, then title,
+    then name (case-insensitive), then registration order. Start number `n` goes to
     `entrants[start_order(entrants)[n - 1]]`."""
-    return sorted(
-        range(len(entrants)),
-        key=lambda i: (-entrants[i].rating, entrants[i].name.casefold(), entrants[i].registered),
-    )
+
+    def key(i: int) -> tuple[int, int, str, int]:
+        entrant = entrants[i]
+        return (
+            -entrant.rating,
+            _title_rank(entrant.title),
+            entrant.name.casefold(),
+            entrant.registered,
+        )
+
+    return sorted(range(len(entrants)), key=key)

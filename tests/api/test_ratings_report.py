@@ -29,16 +29,21 @@ WINNER: dict[frozenset[int], int | None] = {
 }
 
 
-async def _played(client: httpx.AsyncClient, **settings: Any) -> Event:
-    """The four players' round-robin, every game played (`settings`: more creation
-    fields)."""
+async def _played(
+    client: httpx.AsyncClient, titles: dict[str, str] | None = None, **settings: Any
+) -> Event:
+    """The four players' round-robin, every game played (`titles`: a FIDE title by
+    name; `settings`: more creation fields)."""
     body = {"name": "Rated", "system": "round-robin", **settings}
     created = await client.post("/v1/tournaments", json=body)
     assert created.status_code == 201, created.text
     event = Event(created.json()["id"], created.json()["organizer_token"], {})
     for player in PLAYERS:
+        title = (titles or {}).get(player["name"])
         response = await client.post(
-            f"/v1/tournaments/{event.id}/players", json=player, headers=event.auth()
+            f"/v1/tournaments/{event.id}/players",
+            json={**player, "title": title} if title else player,
+            headers=event.auth(),
         )
         assert response.status_code == 201, response.text
     started = await client.post(f"/v1/tournaments/{event.id}/start", headers=event.auth())
@@ -218,3 +223,69 @@ async def test_the_norms_setting_given_at_creation(client: httpx.AsyncClient) ->
     ann = response.json()["players"][0]
     own = next(c for c in ann["norms"][0]["conditions"] if c["name"] == "own_federation")
     assert own["exempt"] == "1.4.3a national championship"
+
+
+async def test_titles_recorded_for_players_count_in_the_norms(
+    client: httpx.AsyncClient,
+) -> None:
+    """Titles given at registration are the opponents' titles the norms count (FIDE
+    B.01 1.4.4): Dan met Ann (GM), Bob (IM) and Cid (untitled), so 2 titled opponents,
+    1 GM; without titles both counts are 0. The title shows on the player and may be
+    corrected after the event; a title FIDE does not award is a 422 naming it."""
+
+    def counts(document: dict[str, Any]) -> tuple[int, int]:
+        dan = next(p for p in document["players"] if p["id"] == 4)
+        gm = next(n for n in dan["norms"] if n["title"] == "GM")["conditions"]
+        titled = next(c for c in gm if c["name"] == "titled_opponents")["value"]
+        ranked = next(c for c in gm if c["name"] == "GM_opponents")["value"]
+        return titled, ranked
+
+    plain = await _played(client)
+    report = await client.get(f"/v1/tournaments/{plain.id}/ratings", headers=plain.auth())
+    assert counts(report.json()) == (0, 0)
+    event = await _played(client, titles={"Ann": "GM", "Bob": "IM"})
+    report = await client.get(f"/v1/tournaments/{event.id}/ratings", headers=event.auth())
+    assert counts(report.json()) == (2, 1)
+    listed = (await client.get(f"/v1/tournaments/{event.id}/players")).json()
+    rows = listed["items"] if isinstance(listed, dict) else listed
+    assert {p["name"]: p["title"] for p in rows} == {
+        "Ann": "GM",
+        "Bob": "IM",
+        "Cid": None,
+        "Dan": None,
+    }
+    corrected = await client.patch(
+        f"/v1/tournaments/{event.id}/players/3", json={"title": "FM"}, headers=event.auth()
+    )
+    assert corrected.status_code == 200, corrected.text
+    report = await client.get(f"/v1/tournaments/{event.id}/ratings", headers=event.auth())
+    assert counts(report.json()) == (3, 1)
+    bad = await client.patch(
+        f"/v1/tournaments/{event.id}/players/3", json={"title": "XM"}, headers=event.auth()
+    )
+    assert bad.status_code == 422
+    assert bad.json()["field"] == "title"
+
+
+async def test_a_title_ranks_players_of_equal_rating_at_the_start(
+    client: httpx.AsyncClient,
+) -> None:
+    """FIDE C.04.2's initial order: rating, then title (GM, IM, WGM, FM, WIM, CM, WFM,
+    WCM, none), then name: of three players rated 2300, the IM Zed is first, the FM
+    Yan second, the untitled Abe last, whatever the alphabet says."""
+    created = await client.post("/v1/tournaments", json={"name": "Order", "system": "round-robin"})
+    event = Event(created.json()["id"], created.json()["organizer_token"], {})
+    for name, title in (("Abe", None), ("Yan", "FM"), ("Zed", "IM")):
+        body: dict[str, Any] = {"name": name, "rating": 2300}
+        if title:
+            body["title"] = title
+        response = await client.post(
+            f"/v1/tournaments/{event.id}/players", json=body, headers=event.auth()
+        )
+        assert response.status_code == 201, response.text
+    started = await client.post(f"/v1/tournaments/{event.id}/start", headers=event.auth())
+    assert started.status_code == 200, started.text
+    players = (await client.get(f"/v1/tournaments/{event.id}/players")).json()
+    rows = players["items"] if isinstance(players, dict) else players
+    order = sorted(rows, key=lambda p: p["start_number"])
+    assert [p["name"] for p in order] == ["Zed", "Yan", "Abe"]

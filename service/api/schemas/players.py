@@ -84,6 +84,16 @@ Reached2400 = Annotated[
 ]
 
 
+Title = Annotated[
+    Literal["GM", "IM", "WGM", "FM", "WIM", "CM", "WFM", "WCM"] | None,
+    Field(
+        description="FIDE title, as the rating list publishes it (TRF 001 cols 11-13): "
+        "the norms count titled opponents (FIDE B.01 1.4.4), and it ranks players of "
+        "equal rating at the start (C.04.2). Null: none recorded."
+    ),
+]
+
+
 IDENTITY = Field(
     default=None,
     pattern=r"^[A-Za-z0-9._:-]{1,64}$",
@@ -102,6 +112,7 @@ class PlayerCreate(ApiModel):
     sex: Sex | None = None
     birth_year: StrictInt | None = Field(default=None, ge=1880, le=2100)
     identity: str | None = IDENTITY
+    title: Title = None
     k: KFactor = None
     games_before: GamesBefore = None
     reached_2400: Reached2400 = None
@@ -119,6 +130,7 @@ class PlayerUpdate(ApiModel):
     sex: Sex | None = None
     birth_year: StrictInt | None = Field(default=None, ge=1880, le=2100)
     identity: str | None = IDENTITY
+    title: Title = Field(default=None, description="As on registration; null removes it.")
     k: KFactor = Field(default=None, description="As on registration; null removes it.")
     games_before: GamesBefore = Field(
         default=None, description="As on registration; null removes it."
@@ -155,6 +167,7 @@ class PlayerPublic(BaseModel):
     birth_year: int | None
     identity: str | None = None
     withdrawn: bool = False
+    title: str | None = Field(default=None, description="FIDE title, if recorded.")
     k: int | None = Field(default=None, description="K published by the rating list, if recorded.")
     games_before: int | None = Field(
         default=None, description="Rated games before the event, if recorded."
