@@ -400,3 +400,33 @@ def test_the_checker_names_c7_and_c10() -> None:
     assert "C10" in {
         v.criterion for v in check_team_round(before, first_identifier, event.settings)
     }
+
+
+def test_4_3_6_histories_are_compared_as_played_matches_from_their_end() -> None:
+    # 4.3.6 "alternate the colours to the most recent time in which one team had White
+    # and the other Black", with its note to C.04.2 art. 3.4: only played matches count,
+    # a history with an unplayed round read squeezed (BWBuW as uBWBW).
+    event = Event(6, 6)
+    event.play(1, 3, 2, 0)  # team 1 absent
+    event.play(1, 4, 5, 1)
+    event.pab(1, 6)
+    event.play(2, 2, 4, 2)
+    event.play(2, 5, 1, 0)
+    event.play(2, 3, 6, 1)
+    event.play(3, 1, 3, 2)
+    event.play(3, 5, 2, 0)
+    event.play(3, 4, 6, 1)
+    event.play(4, 6, 1, 0)  # team 2 absent
+    event.play(4, 3, 5, 1)
+    event.pab(4, 4)
+    before = {t.number: t for t in event.states(5)}
+    # 1: -, B, W, B and 2: B, W, B, -: both on 6 match points and 6 game points, CD -1,
+    # no type A preference; team 1 is the first-team by its TPN (4.2.3)
+    assert before[1].colours == (None, B, W, B) and before[2].colours == (B, W, B, None)
+    for team in (1, 2):
+        assert (before[team].match_points, before[team].game_points) == (6, 6)
+        assert colour_preference(before[team], event.kind, last_round=False) is None
+    # squeezed, both histories read B W B: 4.3.6 finds no difference, 4.3.7 no
+    # preference, 4.3.8 alternates the first-team's last colour (Black): 1 has White.
+    # Round by round, round 3 (1 White, 2 Black) would have given 1 Black.
+    assert pairs(event.pair(5))[0] == (1, 2)

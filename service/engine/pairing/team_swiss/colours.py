@@ -112,10 +112,15 @@ def first_team(a: TeamState, b: TeamState, primary: PrimaryScore) -> tuple[TeamS
 
 
 def _last_different(a: TeamState, b: TeamState) -> Colour | None:
-    """The colour `a` should get by alternating from the latest round in which the two
-    teams had different colours (art. 4.3.6), or None."""
-    for ca, cb in zip(reversed(a.colours), reversed(b.colours), strict=False):
-        if ca is not None and cb is not None and ca is not cb:
+    """The colour `a` should get by alternating to the most recent time one team had
+    White and the other Black (art. 4.3.6), or None.
+
+    The article's note sends the reader to C.04.2 art. 3.4: only played matches count,
+    and a history with an unplayed round is read squeezed, from its end (BWBuW as
+    uBWBW). So the two played sequences are compared step by step from their last
+    matches, not round by round."""
+    for ca, cb in zip(reversed(a.played), reversed(b.played), strict=False):
+        if ca is not cb:
             return ca.other
     return None
 
@@ -166,7 +171,7 @@ def _first_team_colour(
     cdf, cdo = colour_difference(first), colour_difference(other)
     if cdf != cdo:
         return Colour.WHITE if cdf < cdo else Colour.BLACK
-    # 4.3.6: alternate from the latest round in which they had different colours.
+    # 4.3.6: alternate to the latest step (played matches, from the end) where they differ.
     alternated = _last_different(first, other)
     if alternated is not None:
         return alternated
