@@ -4,7 +4,7 @@ the states before the round are built from them, and the round is paired."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from service.engine.model import Colour
 from service.engine.pairing.team_swiss import (
@@ -430,3 +430,26 @@ def test_4_3_6_histories_are_compared_as_played_matches_from_their_end() -> None
     # preference, 4.3.8 alternates the first-team's last colour (Black): 1 has White.
     # Round by round, round 3 (1 White, 2 Black) would have given 1 Black.
     assert pairs(event.pair(5))[0] == (1, 2)
+
+
+def test_4_2_2_the_secondary_score_picks_the_first_team_unless_switched_off() -> None:
+    # 4.2.2: the first-team has the higher secondary score "unless the rules of the
+    # competition state not to use it" (then 4.2.3, the smaller TPN).
+    event = Event(6, 5)
+    for rnd, white, black, points in [
+        (1, 1, 3, 1.5),
+        (1, 2, 4, 2),
+        (1, 5, 6, 1),
+        (2, 1, 4, 1.5),
+        (2, 2, 5, 2),
+        (2, 3, 6, 1),
+    ]:
+        event.play(rnd, white, black, points)
+    before = event.states(3)
+    # 1 and 2: 4 match points each, alone on top; 3 and 4 game points; both had White
+    # twice (CD +2, both prefer Black), so 4.3.2 to 4.3.6 cannot decide and 4.3.7 grants
+    # the first-team's preference
+    assert [(t.match_points, t.game_points) for t in before[:2]] == [(4, 3), (4, 4)]
+    assert pairs(pair_team_round(before, 3, event.settings))[0] == (1, 2)
+    off = replace(event.settings, secondary_for_colours=False)
+    assert pairs(pair_team_round(before, 3, off))[0] == (2, 1)

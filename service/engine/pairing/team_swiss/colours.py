@@ -103,11 +103,15 @@ def preference_clash(
     return (1, 1 if both_strong else 0)
 
 
-def first_team(a: TeamState, b: TeamState, primary: PrimaryScore) -> tuple[TeamState, TeamState]:
-    """(first-team, other) by art. 4.2: higher primary score, higher secondary score,
-    smaller TPN."""
-    key_a = (-a.score(primary), -a.secondary(primary), a.number)
-    key_b = (-b.score(primary), -b.secondary(primary), b.number)
+def first_team(
+    a: TeamState, b: TeamState, primary: PrimaryScore, *, use_secondary: bool = True
+) -> tuple[TeamState, TeamState]:
+    """(first-team, other) by art. 4.2: higher primary score, higher secondary score
+    (4.2.2, unless the rules of the competition say not to use it), smaller TPN."""
+    sa = a.secondary(primary) if use_secondary else 0.0
+    sb = b.secondary(primary) if use_secondary else 0.0
+    key_a = (-a.score(primary), -sa, a.number)
+    key_b = (-b.score(primary), -sb, b.number)
     return (a, b) if key_a < key_b else (b, a)
 
 
@@ -133,9 +137,10 @@ def allocate(
     primary: PrimaryScore,
     initial_colour: Colour,
     last_round: bool,
+    use_secondary: bool = True,
 ) -> tuple[int, int]:
     """(white, black) team numbers for a match of a and b (art. 4.3, steps 1 to 9)."""
-    first, other = first_team(a, b, primary)
+    first, other = first_team(a, b, primary, use_secondary=use_secondary)
     colour = _first_team_colour(first, other, kind, primary, initial_colour, last_round)
     return (first.number, other.number) if colour is Colour.WHITE else (other.number, first.number)
 

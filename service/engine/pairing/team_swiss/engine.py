@@ -152,6 +152,7 @@ def _matches(
             primary=primary,
             initial_colour=settings.initial_colour,
             last_round=last_round,
+            use_secondary=settings.secondary_for_colours,
         )
         for a, b in pairs
     ]
