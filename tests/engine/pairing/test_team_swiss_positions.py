@@ -453,3 +453,24 @@ def test_4_2_2_the_secondary_score_picks_the_first_team_unless_switched_off() ->
     assert pairs(pair_team_round(before, 3, event.settings))[0] == (1, 2)
     off = replace(event.settings, secondary_for_colours=False)
     assert pairs(pair_team_round(before, 3, off))[0] == (2, 1)
+
+
+def test_c_04_2_tables_follow_the_higher_ranked_team_of_each_pair() -> None:
+    # C.04.2 (the preface applies it): pairs are published by the score of the
+    # higher-ranked participant, the sum of both scores, then the higher-ranked
+    # participant's number, not the smaller number of the two.
+    event = Event(6, 5)
+    for rnd, white, black, points in [
+        (1, 3, 2, 2),
+        (1, 5, 6, 2),
+        (1, 1, 4, 1),
+        (2, 3, 5, 1),
+        (2, 1, 6, 1),
+        (2, 4, 2, 1),
+    ]:
+        event.play(rnd, white, black, points)
+    result = event.pair(3)
+    # 3 and 5 (3 match points) met, so 1 and 4 (2 points) float up: 1-5 and 3-4 both
+    # have a 3-point higher-ranked team and 5 points in all; 3 ranks above 5
+    assert result.notes == ("bracket 3: upfloaters 1, 4",)
+    assert [sorted(p) for p in pairs(result)] == [[3, 4], [1, 5], [2, 6]]
