@@ -156,3 +156,11 @@ def test_board_colour_sequence_of_the_first_named_team() -> None:
     assert board_colours(5, B) == (B, W, B, W, B)
     with pytest.raises(ValueError, match="board"):
         board_colours(0)
+
+
+def test_step_6_compares_the_played_matches_from_their_end() -> None:
+    # 4.3.6 with C.04.2 art. 3.4: 1 (-, B, W) and 2 (B, W, -) both read B W: no
+    # difference, so 4.3.8 alternates the first-team's last colour (White): 1 Black
+    assert colours_of(team(1, None, B, W), team(2, B, W, None), NONE) == (2, 1)
+    # 1 (W, -, B) and 2 (B, W): the last steps are B against W, so 1 has White
+    assert colours_of(team(1, W, None, B), team(2, B, W), NONE) == (1, 2)

@@ -4,7 +4,7 @@ the states before the round are built from them, and the round is paired."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from service.engine.model import Colour
 from service.engine.pairing.team_swiss import (
@@ -400,3 +400,77 @@ def test_the_checker_names_c7_and_c10() -> None:
     assert "C10" in {
         v.criterion for v in check_team_round(before, first_identifier, event.settings)
     }
+
+
+def test_4_3_6_histories_are_compared_as_played_matches_from_their_end() -> None:
+    # 4.3.6 "alternate the colours to the most recent time in which one team had White
+    # and the other Black", with its note to C.04.2 art. 3.4: only played matches count,
+    # a history with an unplayed round read squeezed (BWBuW as uBWBW).
+    event = Event(6, 6)
+    event.play(1, 3, 2, 0)  # team 1 absent
+    event.play(1, 4, 5, 1)
+    event.pab(1, 6)
+    event.play(2, 2, 4, 2)
+    event.play(2, 5, 1, 0)
+    event.play(2, 3, 6, 1)
+    event.play(3, 1, 3, 2)
+    event.play(3, 5, 2, 0)
+    event.play(3, 4, 6, 1)
+    event.play(4, 6, 1, 0)  # team 2 absent
+    event.play(4, 3, 5, 1)
+    event.pab(4, 4)
+    before = {t.number: t for t in event.states(5)}
+    # 1: -, B, W, B and 2: B, W, B, -: both on 6 match points and 6 game points, CD -1,
+    # no type A preference; team 1 is the first-team by its TPN (4.2.3)
+    assert before[1].colours == (None, B, W, B) and before[2].colours == (B, W, B, None)
+    for team in (1, 2):
+        assert (before[team].match_points, before[team].game_points) == (6, 6)
+        assert colour_preference(before[team], event.kind, last_round=False) is None
+    # squeezed, both histories read B W B: 4.3.6 finds no difference, 4.3.7 no
+    # preference, 4.3.8 alternates the first-team's last colour (Black): 1 has White.
+    # Round by round, round 3 (1 White, 2 Black) would have given 1 Black.
+    assert pairs(event.pair(5))[0] == (1, 2)
+
+
+def test_4_2_2_the_secondary_score_picks_the_first_team_unless_switched_off() -> None:
+    # 4.2.2: the first-team has the higher secondary score "unless the rules of the
+    # competition state not to use it" (then 4.2.3, the smaller TPN).
+    event = Event(6, 5)
+    for rnd, white, black, points in [
+        (1, 1, 3, 1.5),
+        (1, 2, 4, 2),
+        (1, 5, 6, 1),
+        (2, 1, 4, 1.5),
+        (2, 2, 5, 2),
+        (2, 3, 6, 1),
+    ]:
+        event.play(rnd, white, black, points)
+    before = event.states(3)
+    # 1 and 2: 4 match points each, alone on top; 3 and 4 game points; both had White
+    # twice (CD +2, both prefer Black), so 4.3.2 to 4.3.6 cannot decide and 4.3.7 grants
+    # the first-team's preference
+    assert [(t.match_points, t.game_points) for t in before[:2]] == [(4, 3), (4, 4)]
+    assert pairs(pair_team_round(before, 3, event.settings))[0] == (1, 2)
+    off = replace(event.settings, secondary_for_colours=False)
+    assert pairs(pair_team_round(before, 3, off))[0] == (2, 1)
+
+
+def test_c_04_2_tables_follow_the_higher_ranked_team_of_each_pair() -> None:
+    # C.04.2 (the preface applies it): pairs are published by the score of the
+    # higher-ranked participant, the sum of both scores, then the higher-ranked
+    # participant's number, not the smaller number of the two.
+    event = Event(6, 5)
+    for rnd, white, black, points in [
+        (1, 3, 2, 2),
+        (1, 5, 6, 2),
+        (1, 1, 4, 1),
+        (2, 3, 5, 1),
+        (2, 1, 6, 1),
+        (2, 4, 2, 1),
+    ]:
+        event.play(rnd, white, black, points)
+    result = event.pair(3)
+    # 3 and 5 (3 match points) met, so 1 and 4 (2 points) float up: 1-5 and 3-4 both
+    # have a 3-point higher-ranked team and 5 points in all; 3 ranks above 5
+    assert result.notes == ("bracket 3: upfloaters 1, 4",)
+    assert [sorted(p) for p in pairs(result)] == [[3, 4], [1, 5], [2, 6]]

@@ -103,19 +103,28 @@ def preference_clash(
     return (1, 1 if both_strong else 0)
 
 
-def first_team(a: TeamState, b: TeamState, primary: PrimaryScore) -> tuple[TeamState, TeamState]:
-    """(first-team, other) by art. 4.2: higher primary score, higher secondary score,
-    smaller TPN."""
-    key_a = (-a.score(primary), -a.secondary(primary), a.number)
-    key_b = (-b.score(primary), -b.secondary(primary), b.number)
+def first_team(
+    a: TeamState, b: TeamState, primary: PrimaryScore, *, use_secondary: bool = True
+) -> tuple[TeamState, TeamState]:
+    """(first-team, other) by art. 4.2: higher primary score, higher secondary score
+    (4.2.2, unless the rules of the competition say not to use it), smaller TPN."""
+    sa = a.secondary(primary) if use_secondary else 0.0
+    sb = b.secondary(primary) if use_secondary else 0.0
+    key_a = (-a.score(primary), -sa, a.number)
+    key_b = (-b.score(primary), -sb, b.number)
     return (a, b) if key_a < key_b else (b, a)
 
 
 def _last_different(a: TeamState, b: TeamState) -> Colour | None:
-    """The colour `a` should get by alternating from the latest round in which the two
-    teams had different colours (art. 4.3.6), or None."""
-    for ca, cb in zip(reversed(a.colours), reversed(b.colours), strict=False):
-        if ca is not None and cb is not None and ca is not cb:
+    """The colour `a` should get by alternating to the most recent time one team had
+    White and the other Black (art. 4.3.6), or None.
+
+    The article's note sends the reader to C.04.2 art. 3.4: only played matches count,
+    and a history with an unplayed round is read squeezed, from its end (BWBuW as
+    uBWBW). So the two played sequences are compared step by step from their last
+    matches, not round by round."""
+    for ca, cb in zip(reversed(a.played), reversed(b.played), strict=False):
+        if ca is not cb:
             return ca.other
     return None
 
@@ -128,9 +137,10 @@ def allocate(
     primary: PrimaryScore,
     initial_colour: Colour,
     last_round: bool,
+    use_secondary: bool = True,
 ) -> tuple[int, int]:
     """(white, black) team numbers for a match of a and b (art. 4.3, steps 1 to 9)."""
-    first, other = first_team(a, b, primary)
+    first, other = first_team(a, b, primary, use_secondary=use_secondary)
     colour = _first_team_colour(first, other, kind, primary, initial_colour, last_round)
     return (first.number, other.number) if colour is Colour.WHITE else (other.number, first.number)
 
@@ -166,7 +176,7 @@ def _first_team_colour(
     cdf, cdo = colour_difference(first), colour_difference(other)
     if cdf != cdo:
         return Colour.WHITE if cdf < cdo else Colour.BLACK
-    # 4.3.6: alternate from the latest round in which they had different colours.
+    # 4.3.6: alternate to the latest step (played matches, from the end) where they differ.
     alternated = _last_different(first, other)
     if alternated is not None:
         return alternated

@@ -12,8 +12,8 @@ Steps (art. 3.3.2), each a separate function:
 4. Each bracket paired by `brackets.pair_bracket` (art. 3.6), the pair cost weighing
    [C8] over [C9] over [C10].
 5. Colours by art. 4 (`colours.allocate`); matches ordered by the higher score of the
-   two teams, then the higher sum of scores, then the smaller TPN (C.04.2 art. 3, as
-   the preface applies it).
+   two teams, then the higher sum of scores, then the TPN of the higher-ranked team
+   of the two (C.04.2, as the preface applies it).
 
 Teams absent from the round (announced byes, withdrawals) are simply not passed in.
 """
@@ -152,13 +152,16 @@ def _matches(
             primary=primary,
             initial_colour=settings.initial_colour,
             last_round=last_round,
+            use_secondary=settings.secondary_for_colours,
         )
         for a, b in pairs
     ]
 
     def table_key(pair: tuple[int, int]) -> tuple[float, float, int]:
-        sa, sb = by_number[pair[0]].score(primary), by_number[pair[1]].score(primary)
-        return (-max(sa, sb), -(sa + sb), min(pair))
+        # the higher-ranked team of the pair: the higher score, then the smaller TPN
+        (sa, a), (sb, b) = ((by_number[n].score(primary), n) for n in pair)
+        higher = a if (sa, -a) > (sb, -b) else b
+        return (-max(sa, sb), -(sa + sb), higher)
 
     coloured.sort(key=table_key)
     return tuple(TeamMatch(i, w, b) for i, (w, b) in enumerate(coloured, start=1))

@@ -85,6 +85,9 @@ class TeamSwissSettings:
     """Rounds declared beforehand (C.04.1.a)."""
     colour_preferences: ColourPreferenceType = ColourPreferenceType.A
     primary_score: PrimaryScore = PrimaryScore.MATCH
+    secondary_for_colours: bool = True
+    """Whether the secondary score helps choose the first-team (art. 1.2, 4.2.2: used
+    unless the rules of the competition say not to use it)."""
     initial_colour: Colour = Colour.WHITE
     """Drawn by lot before round 1 (art. 4.1)."""
     forbidden: frozenset[frozenset[int]] = field(default_factory=frozenset)
