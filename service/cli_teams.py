@@ -43,6 +43,7 @@ def _options(args: argparse.Namespace, doc: Any) -> dict[str, Any]:
         "colour_preferences": ColourPreferenceType(args.colour_preferences),
         "primary_score": PrimaryScore(args.primary_score),
         "initial_colour": doc.players.tournament.initial_colour,
+        "secondary_for_colours": not args.no_secondary_for_colours,
     }
 
 
@@ -124,6 +125,7 @@ def check_teams(args: argparse.Namespace) -> int:
         colour_preferences=options["colour_preferences"],
         primary_score=options["primary_score"],
         initial_colour=options["initial_colour"],
+        secondary_for_colours=options["secondary_for_colours"],
     )
     agree = 0
     for rnd in event.rounds:
@@ -175,6 +177,7 @@ def generate_teams(args: argparse.Namespace) -> int:
         colour_preferences=ColourPreferenceType(args.colour_preferences),
         primary_score=PrimaryScore(args.primary_score),
         initial_colour=Colour.WHITE if args.first_colour == "white" else Colour.BLACK,
+        secondary_for_colours=not args.no_secondary_for_colours,
     )
     tournament = generate_team_tournament(args.teams, settings, seed=args.seed, boards=args.boards)
     text = write_team_trf(generated_team_document(tournament))
@@ -200,4 +203,10 @@ def team_options(command: argparse.ArgumentParser) -> None:
         choices=("match", "game"),
         default="match",
         help="team Swiss score groups by match or game points (art. 1.2)",
+    )
+    command.add_argument(
+        "--no-secondary-for-colours",
+        action="store_true",
+        help="team Swiss: the competition's rules say not to use the secondary score when "
+        "choosing a match's first-team (C.04.6 4.2.2)",
     )

@@ -90,6 +90,7 @@ def team_pairing(
     colour_preferences: str,
     primary_score: str,
     max_players: int,
+    secondary_for_colours: bool = True,
 ) -> ComputeTeamPairing:
     """The next round of a team file: `system`, else the one its 192/092 record
     declares (a team Swiss unless it says round-robin)."""
@@ -117,6 +118,7 @@ def team_pairing(
         colour_preferences=ColourPreferenceType(colour_preferences),
         primary_score=PrimaryScore(primary_score),
         initial_colour=initial,
+        secondary_for_colours=secondary_for_colours,
     )
     return ComputeTeamPairing(
         round=draw.round,

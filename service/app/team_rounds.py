@@ -93,6 +93,7 @@ async def pair_team_round(session: AsyncSession, tournament: TournamentRow) -> T
         ),
         absent=absent,
         acceleration=_acceleration(tournament, loaded),
+        secondary_for_colours=options.secondary_for_colours,
     )
     await _store(session, tournament, draw, options.boards)
     return draw

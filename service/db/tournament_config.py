@@ -121,6 +121,9 @@ class TeamOptions:
     match_loss: Fraction = Fraction(0)
     ranking: str = "match-points"
     colours: str = "A"
+    secondary_for_colours: bool = True
+    """False: the competition's rules say not to use the secondary score when choosing
+    a match's first-team (C.04.6 4.2.2)."""
     double: bool = False
     pab_match_points: Fraction | None = None
     """None: a win's match points."""
@@ -271,6 +274,7 @@ def _team(stored: Mapping[str, Any] | None) -> TeamOptions | None:
         match_loss=Fraction(str(points.get("loss", 0))),
         ranking=str(stored.get("ranking", "match-points")),
         colours=str(stored.get("colours", "A")),
+        secondary_for_colours=bool(stored.get("secondary_for_colours", True)),
         double=bool(stored.get("double", False)),
         pab_match_points=_fraction(stored.get("pab_match_points")),
         pab_game_points=_fraction(stored.get("pab_game_points")),

@@ -219,6 +219,13 @@ async def pairings(
         Literal["match", "game"],
         Query(description="Team Swiss: score groups by match or game points (art. 1.2)."),
     ] = "match",
+    secondary_for_colours: Annotated[
+        bool,
+        Query(
+            description="Team Swiss: the secondary score decides a match's first-team "
+            "when the primary scores are equal (art. 4.2.2); false where the rules say not."
+        ),
+    ] = True,
 ) -> Response:
     """The next round's pairing of a tournament sent as TRF text (rounds in the file are
     history; XXR total rounds, XXC first colour, XXA acceleration, XXP forbidden pairs;
@@ -231,7 +238,7 @@ async def pairings(
     raw, is_json = await _body(request)
     players = request.app.state.arbiter.settings.compute_max_players
     label = system.value if system is not None else "auto"
-    team = (colour_preferences, primary_score)
+    team = (colour_preferences, primary_score, secondary_for_colours)
     with observe_pairing(request.app, f"compute-{label}"):
         return await compute(
             request, _pairing, raw, is_json, (system, rules, explain, seed, team), players
@@ -241,13 +248,13 @@ async def pairings(
 def _pairing(
     raw: bytes,
     is_json: bool,
-    query: tuple[ComputePairingSystem | None, str, bool, int | None, tuple[str, str]],
+    query: tuple[ComputePairingSystem | None, str, bool, int | None, tuple[str, str, bool]],
     max_players: int,
 ) -> ComputePairing | ComputeTeamPairing:
     """In a compute worker: the next round's pairing of the body's tournament."""
-    chosen, rules, explain, seed, (colours, primary) = query
+    chosen, rules, explain, seed, (colours, primary, secondary) = query
     if not is_json and is_team_body(raw):
-        return team_pairing(raw, chosen, colours, primary, max_players)
+        return team_pairing(raw, chosen, colours, primary, max_players, secondary)
     if chosen in (ComputePairingSystem.TEAM_SWISS, ComputePairingSystem.TEAM_ROUND_ROBIN):
         raise InvalidInput(
             f"{chosen.value} pairs a TRF-26 team file (310 records) sent as text",

@@ -65,6 +65,12 @@ class TeamSettings(ApiModel):
     colours: Literal["A", "B", "none"] = Field(
         default="A", description="Team Swiss colour preferences (C.04.6 art. 1.7)."
     )
+    secondary_for_colours: StrictBool = Field(
+        default=True,
+        description="Team Swiss: the secondary score decides the first-team of a match "
+        "when the primary scores are equal (C.04.6 4.2.2); false where the competition's "
+        "rules say not to use it.",
+    )
     double: StrictBool = Field(
         default=False, description="Team round-robin only: twice around (colours reversed)."
     )

@@ -124,12 +124,15 @@ def next_team_round(
     initial_colour: Colour | None = None,
     absent: frozenset[int] = frozenset(),
     acceleration: Sequence[TeamAcceleration] = (),
+    secondary_for_colours: bool = True,
 ) -> TeamDraw:
     """Pair round `len(event.rounds) + 1` of `event` with `system` (raises
     `EngineError` naming `system` or `round` when the event cannot have that round).
     The team Swiss leaves the `absent` teams out of the round (announced absences:
     they are not paired and score nothing, docs/teams.md#absent-teams), and adds the
-    `acceleration`'s virtual points to the pairing scores (`teams.baku`)."""
+    `acceleration`'s virtual points to the pairing scores (`teams.baku`).
+    `secondary_for_colours` False: the competition's rules say not to use the secondary
+    score when choosing the first-team of a match (C.04.6 4.2.2)."""
     number = len(event.rounds) + 1
     if event.total_rounds is not None and number > event.total_rounds:
         raise EngineError(
@@ -144,6 +147,7 @@ def next_team_round(
         primary_score=primary_score,
         initial_colour=initial_colour,
         next_round=True,
+        secondary_for_colours=secondary_for_colours,
     )
     states = [s for s in team_states(event, primary=primary_score) if s.number not in absent]
     states = accelerated_states(states, acceleration, number)

@@ -146,6 +146,7 @@ def team_swiss_settings(
     primary_score: PrimaryScore = PrimaryScore.MATCH,
     initial_colour: Colour | None = None,
     next_round: bool = False,
+    secondary_for_colours: bool = True,
 ) -> TeamSwissSettings:
     """The team Swiss settings of `event`: its planned rounds (TRF 142/XXR). Without a
     planned number, the rounds given, and one more when `next_round` is to be paired
@@ -159,6 +160,7 @@ def team_swiss_settings(
         colour_preferences=colour_preferences,
         primary_score=primary_score,
         initial_colour=initial_colour or Colour.WHITE,
+        secondary_for_colours=secondary_for_colours,
     )
 
 
