@@ -43,8 +43,9 @@ from service.db.team_reads import (
 )
 from service.db.tournament_config import TournamentConfig, config_of
 from service.db.tournament_reads import load_engine_tournament
-from service.engine.model import Bye
+from service.engine.model import Bye, Colour
 from service.engine.teams.baku import event_baku, record_250
+from service.engine.teams.draw import board_sequence
 from service.engine.teams.model import TeamEvent
 from service.engine.teams.trf import TeamTrfDocument, is_team_trf, write_team_trf
 from service.engine.trf import TrfDocument, decode_trf, write_trf
@@ -176,6 +177,15 @@ async def export_document(
                 ),
             )
         )
+    if (
+        is_team_event(tournament)
+        and not engine_view.rounds
+        and not any(c == "352" for c, _ in headers)
+    ):
+        # TRF-26 352, one colour per board: before round 1 no match shows the boards
+        # (once paired the matches do, some with colours as played: docs/teams.md)
+        boards = board_sequence(team_options(tournament).boards)
+        headers.append(("352", "".join("W" if c is Colour.WHITE else "B" for c in boards)))
     extras = {
         p.start_number: p.extra.get("trf") or {} for p in await list_players(session, tournament.id)
     }
