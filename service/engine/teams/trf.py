@@ -33,6 +33,7 @@ from fractions import Fraction
 
 from service.engine.teams.model import TeamEvent, TeamScoring, TeamSystem
 from service.engine.teams.results import team_table
+from service.engine.teams.trf_awards import awards_of_299, with_awards
 from service.engine.teams.trf_records import TeamRecords, colour_sequence, parse_362
 from service.engine.teams.trf_rounds import fielded_boards, team_rounds
 from service.engine.text import normalized_text, split_lines
@@ -102,6 +103,8 @@ def parse_team_trf(text: str, *, system: TeamSystem | None = None) -> TeamTrfDoc
     sequence = colour_sequence(headers.get("352", ""), players.header_lines.get("352", 0))
     scoring = _scoring(players, read, headers, sequence)
     rounds, tournament = team_rounds(players, read, sequence, scoring)
+    line_299 = players.header_lines.get("299", 0)
+    rounds = with_awards(rounds, awards_of_299(players.headers, line_299), line_299)
     event = TeamEvent(
         teams=tuple(read.teams),
         rounds=rounds,
