@@ -52,7 +52,8 @@ async def _pairs(client: httpx.AsyncClient, tournament: str, token: str) -> list
 
 async def test_an_absence_worth_the_organizers_points(client: httpx.AsyncClient) -> None:
     """Five teams of two boards; the organizer gives absent team 5 a drawn match for
-    round 1 (1 MP, 1 GP). Round 1 pairs 1-3, 4-2, every board drawn: every team has
+    round 1 (1 MP, 1 GP); team 3's absence from round 2 with points is taken back
+    (nothing left). Round 1 pairs 1-3, 4-2, every board drawn: every team has
     1 MP and 1 GP, team 5 too. The file writes `299 Z   1.0   1.0  001    5`; the copy
     scores team 5 alike, exports the same bytes and pairs round 2 as the original."""
     event = await create_team_event(client, 5, system="team-swiss", rounds=3)
@@ -60,8 +61,11 @@ async def test_an_absence_worth_the_organizers_points(client: httpx.AsyncClient)
     announced = await client.put(_absence(event, 1, 5), json=given, headers=event.auth())
     assert announced.status_code == 200, announced.text
     assert announced.json() == {"round": 1, **given}
+    taken = await client.put(_absence(event, 2, 3), json=given, headers=event.auth())
+    assert taken.status_code == 200, taken.text
+    assert (await client.delete(_absence(event, 2, 3), headers=event.auth())).is_success
     teams = (await client.get(f"/v1/tournaments/{event.id}/teams")).json()
-    assert teams[4]["absences"] == [{"round": 1, **given}]
+    assert [t["absences"] for t in teams] == [[], [], [], [], [{"round": 1, **given}]]
     first = await client.post(f"/v1/tournaments/{event.id}/rounds", headers=event.auth())
     assert [(m["home"], m["away"]) for m in first.json()["matches"]] == [(1, 3), (4, 2)]
     assert first.json()["byes"] == [{"team": 5, "type": "free"}]
