@@ -87,8 +87,9 @@ async def announce_absence(
         absences[str(round_number)] = kind
         if any(points):
             awarded[str(round_number)] = award_entry(*points)
+    given = (float(points[0]), float(points[1])) if kind is not None else (0.0, 0.0)
     team.absences = absences or None
     team.awarded = awarded or None
     session.add(team)
-    await append_event(session, tournament.id, TeamAbsence(round_number, team_number, kind))
+    await append_event(session, tournament.id, TeamAbsence(round_number, team_number, kind, *given))
     return team

@@ -47,9 +47,9 @@ async def test_an_absent_team_is_left_out_of_the_round(
     async with app.state.arbiter.sessions() as session:
         logged = [e.payload for e in await events_since(session, event.id, 0)]
     assert logged[-3:] == [
-        {"round": 1, "team": 5, "type": "zero-point"},
-        {"round": 2, "team": 2, "type": "zero-point"},
-        {"round": 2, "team": 2, "type": None},
+        {"round": 1, "team": 5, "type": "zero-point", "match_points": 0.0, "game_points": 0.0},
+        {"round": 2, "team": 2, "type": "zero-point", "match_points": 0.0, "game_points": 0.0},
+        {"round": 2, "team": 2, "type": None, "match_points": 0.0, "game_points": 0.0},
     ]
     paired = await client.post(f"/v1/tournaments/{event.id}/rounds", headers=event.auth())
     assert paired.status_code == 201, paired.text

@@ -8,7 +8,9 @@ from __future__ import annotations
 from typing import Any
 
 import httpx
+from fastapi import FastAPI
 
+from service.db.events import events_since
 from tests.api.team_events import TeamEvent, create_team_event, roster
 
 
@@ -50,7 +52,9 @@ async def _pairs(client: httpx.AsyncClient, tournament: str, token: str) -> list
     return [(m["home"], m["away"]) for m in paired.json()["matches"]]
 
 
-async def test_an_absence_worth_the_organizers_points(client: httpx.AsyncClient) -> None:
+async def test_an_absence_worth_the_organizers_points(
+    app: FastAPI, client: httpx.AsyncClient
+) -> None:
     """Five teams of two boards; the organizer gives absent team 5 a drawn match for
     round 1 (1 MP, 1 GP); team 3's absence from round 2 with points is taken back
     (nothing left). Round 1 pairs 1-3, 4-2, every board drawn: every team has
@@ -66,6 +70,13 @@ async def test_an_absence_worth_the_organizers_points(client: httpx.AsyncClient)
     assert (await client.delete(_absence(event, 2, 3), headers=event.auth())).is_success
     teams = (await client.get(f"/v1/tournaments/{event.id}/teams")).json()
     assert [t["absences"] for t in teams] == [[], [], [], [], [{"round": 1, **given}]]
+    async with app.state.arbiter.sessions() as session:
+        logged = [e.payload for e in await events_since(session, event.id, 0)]
+    assert logged[-3:] == [
+        {"round": 1, "team": 5, **given},
+        {"round": 2, "team": 3, **given},
+        {"round": 2, "team": 3, "type": None, "match_points": 0.0, "game_points": 0.0},
+    ]
     first = await client.post(f"/v1/tournaments/{event.id}/rounds", headers=event.auth())
     assert [(m["home"], m["away"]) for m in first.json()["matches"]] == [(1, 3), (4, 2)]
     assert first.json()["byes"] == [{"team": 5, "type": "free"}]
