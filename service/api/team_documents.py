@@ -12,6 +12,7 @@ from service.api.schemas.teams import (
     BoardPublic,
     MatchPublic,
     TeamAbsencePublic,
+    TeamAwardPublic,
     TeamBye,
     TeamPublic,
     TeamRoundPublic,
@@ -46,6 +47,10 @@ def team_public(team: TeamRow) -> TeamPublic:
                 game_points=float(awarded.get(str(r), ["0", "0"])[1]),
             )
             for r, kind in absences
+        ],
+        awarded=[
+            TeamAwardPublic(round=int(r), match_points=float(mp), game_points=float(gp))
+            for r, (mp, gp) in sorted(awarded.items(), key=lambda item: int(item[0]))
         ],
     )
 

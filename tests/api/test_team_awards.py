@@ -90,6 +90,7 @@ async def test_an_absence_worth_the_organizers_points(
     assert await _scores(client, made["id"]) == {t: (1.0, 1.0) for t in range(1, 6)}
     copied = (await client.get(f"/v1/tournaments/{made['id']}/teams")).json()
     assert copied[4]["absences"] == []  # the round is paired: only its points remain
+    assert copied[4]["awarded"] == [{"round": 1, "match_points": 1.0, "game_points": 1.0}]
     assert (await client.get(f"/v1/tournaments/{made['id']}/trf")).text == text
     assert await _pairs(client, event.id, event.organizer) == await _pairs(
         client, made["id"], made["organizer_token"]
@@ -161,6 +162,7 @@ async def test_a_late_team_gets_the_stated_points_for_missed_rounds(
     )
     assert late.status_code == 201, late.text
     assert late.json()["id"] == 5
+    assert late.json()["awarded"] == [{"round": 1, "match_points": 1.0, "game_points": 1.0}]
     body = (await client.get(f"/v1/tournaments/{event.id}/rounds/1")).json()
     for match in body["matches"]:
         for board in match["boards"]:

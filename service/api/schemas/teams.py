@@ -23,6 +23,7 @@ __all__ = [
     "MissedRounds",
     "TeamAbsencePublic",
     "TeamAbsenceSet",
+    "TeamAwardPublic",
     "TeamBye",
     "TeamCreate",
     "TeamEdited",
@@ -158,6 +159,15 @@ class TeamAbsencePublic(BaseModel):
     game_points: float = Field(default=0.0, description="The organizer's game points.")
 
 
+class TeamAwardPublic(BaseModel):
+    """Points the organizer gave a team for a round it has no match in (an absence, a
+    late team's missed round; TRF-26 299)."""
+
+    round: int
+    match_points: float
+    game_points: float
+
+
 class TeamPublic(BaseModel):
     """A team as anyone may see it."""
 
@@ -166,6 +176,11 @@ class TeamPublic(BaseModel):
     players: list[int] = Field(description="The players' ids in board order.")
     absences: list[TeamAbsencePublic] = Field(
         default_factory=list, description="Rounds the team announced it will not play."
+    )
+    awarded: list[TeamAwardPublic] = Field(
+        default_factory=list,
+        description="Points the organizer gave the team for rounds without a match "
+        "(absences, a late team's missed rounds).",
     )
 
 
