@@ -12,6 +12,7 @@ from service.api.schemas.teams import (
     BoardPublic,
     MatchPublic,
     TeamAbsencePublic,
+    TeamAwardPublic,
     TeamBye,
     TeamPublic,
     TeamRoundPublic,
@@ -30,13 +31,27 @@ __all__ = ["build_team_round", "team_public", "team_round_public", "trf_rounds"]
 
 
 def team_public(team: TeamRow) -> TeamPublic:
-    """A team's number, name, players (ids, board order) and announced absences."""
+    """A team's number, name, players (ids, board order) and announced absences (with
+    the points the organizer gave, `teams.awarded`)."""
     absences = sorted((int(r), kind) for r, kind in (team.absences or {}).items())
+    awarded = team.awarded or {}
     return TeamPublic(
         id=team.number,
         name=team.name,
         players=list(team.players),
-        absences=[TeamAbsencePublic(round=r, type=kind) for r, kind in absences],
+        absences=[
+            TeamAbsencePublic(
+                round=r,
+                type=kind,
+                match_points=float(awarded.get(str(r), ["0", "0"])[0]),
+                game_points=float(awarded.get(str(r), ["0", "0"])[1]),
+            )
+            for r, kind in absences
+        ],
+        awarded=[
+            TeamAwardPublic(round=int(r), match_points=float(mp), game_points=float(gp))
+            for r, (mp, gp) in sorted(awarded.items(), key=lambda item: int(item[0]))
+        ],
     )
 
 

@@ -34,6 +34,7 @@ from service.app.offload import run_cpu
 from service.db.event_types import Imported
 from service.db.events import append_event
 from service.db.repository import create_tournament, store_players, store_rounds
+from service.db.team_awards import awards_by_team
 from service.db.team_layout import layout_of
 from service.db.team_reads import board_table
 from service.db.team_tables import TeamMatchRow, TeamRow
@@ -326,6 +327,7 @@ async def import_team_trf(session: AsyncSession, text: str) -> ImportedTeams:
     )
     await store_players(session, row, read.players)
     captains = []
+    awarded = awards_by_team(event.rounds)  # the file's 299 records
     for team in event.teams:
         captain = new_token("cpt")
         session.add(
@@ -335,6 +337,7 @@ async def import_team_trf(session: AsyncSession, text: str) -> ImportedTeams:
                 name=team.name[:200],
                 players=list(team.players),
                 lineups={},
+                awarded=awarded.get(team.number),
                 captain_token_hash=hash_token(captain),
             )
         )

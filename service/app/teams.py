@@ -11,18 +11,21 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from service.app.actor import Actor
 from service.app.lifecycle import require_open
+from service.app.team_awards import check_award
 from service.app.team_players import add_players
 from service.db.event_types import LineupSet, TeamAdded
 from service.db.events import append_event, lock_tournament
 from service.db.game_reads import last_paired_round
 from service.db.player_reads import list_players
 from service.db.tables import PlayerRow, TournamentRow
+from service.db.team_awards import award_entry
 from service.db.team_reads import find_team, is_team_event, list_teams, team_options
 from service.db.team_tables import TeamRow
 from service.db.tokens import hash_token, new_token
@@ -68,21 +71,40 @@ def require_team_event(tournament: TournamentRow) -> None:
 
 
 async def register_team(
-    session: AsyncSession, tournament: TournamentRow, name: str, players: Sequence[dict[str, Any]]
+    session: AsyncSession,
+    tournament: TournamentRow,
+    name: str,
+    players: Sequence[dict[str, Any]],
+    missed: tuple[Fraction, Fraction] | None = None,
 ) -> TeamRegistered:
     """Lock, check (a team tournament with its start list open, or a team Swiss with a
     round left to pair: a late entry; at least as many players as boards), store the
     players and the team, and their events. A late team takes the next team number,
     its players the next start numbers and their tokens at once; it has no match in the
-    rounds already paired (zero match and game points there) and is paired from the
-    next one (FIDE C.04.A, docs/teams.md#late-entries)."""
+    rounds already paired (zero match and game points there, or the (match, game)
+    points `missed` the organizer states for each) and is paired from the next one
+    (FIDE C.04.A, docs/teams.md#late-entries)."""
     await lock_tournament(session, tournament.id)
     await session.refresh(tournament)
     require_team_event(tournament)
+    paired = 0
     if tournament.status == TournamentStatus.RUNNING:
         await _require_late_entry(session, tournament)
+        paired = await last_paired_round(session, tournament.id)
     else:
         require_open(tournament)
+    if missed is not None and not paired:
+        raise InvalidInput(
+            "only a late team has missed rounds: no round is paired yet",
+            field="missed_rounds",
+        )
+    if missed is not None:
+        check_award(team_options(tournament), missed, "missed_rounds.")
+    awarded = (
+        {str(r): award_entry(*missed) for r in range(1, paired + 1)}
+        if missed is not None and any(missed)
+        else None
+    )
     boards = team_options(tournament).boards
     if len(players) < boards:
         raise InvalidInput(
@@ -99,6 +121,7 @@ async def register_team(
         name=name,
         players=[p.number for p, _ in rows],
         lineups={},
+        awarded=awarded,
         captain_token_hash=hash_token(token),
     )
     session.add(team)

@@ -201,13 +201,17 @@ class TeamUpdated(Event):
 
 @dataclass(frozen=True, slots=True)
 class TeamAbsence(Event):
-    """A team announced as not playing a coming team Swiss round, or the announcement
-    taken back (`type` None) (docs/teams.md#absent-teams)."""
+    """A team announced as not playing a coming team Swiss round, with the points the
+    organizer gave it, or the announcement taken back (`type` None)
+    (docs/teams.md#absent-teams)."""
 
     TYPE: ClassVar[str] = "team_absence"
     round: int
     team: int
     type: str | None
+    match_points: float = 0.0
+    """The points the organizer gave the team for the round (TRF-26 299)."""
+    game_points: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)

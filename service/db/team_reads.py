@@ -12,7 +12,7 @@ from a team file). Nothing here adds or changes rows; the workflows of `service.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -20,6 +20,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from service.db.game_reads import round_rows
 from service.db.player_reads import list_players
 from service.db.tables import GameRow, TournamentRow
+from service.db.team_awards import awards_by_round
 from service.db.team_layout import seats_of
 from service.db.team_tables import TeamMatchRow, TeamRow
 from service.db.tournament_config import TeamOptions, config_of
@@ -147,20 +148,23 @@ async def load_team_event(
 ) -> TeamEvent:
     """The event as the team engine sees it: teams by number with their players' start
     numbers in board order, each round's matches board by board (a board counts once its
-    result is confirmed, unless `confirmed_only` is False), the PAB and the idle team."""
+    result is confirmed, unless `confirmed_only` is False), the PAB and the idle team, and
+    the points the organizer gave teams without a match (`teams.awarded`)."""
     options = team_options(row)
     spec = team_spec_of(row.system)
     assert spec is not None, row.system
     starts = {p.number: p.start_number for p in await list_players(session, row.id)}
-    teams = tuple(
-        Team(t.number, t.name, tuple(starts[n] or 0 for n in t.players))
-        for t in await list_teams(session, row.id)
-    )
+    rows = await list_teams(session, row.id)
+    teams = tuple(Team(t.number, t.name, tuple(starts[n] or 0 for n in t.players)) for t in rows)
     games, _ = await round_rows(session, row.id)
     matches = await match_rows(session, row.id)
+    awards = awards_by_round((t.number, t.awarded) for t in rows)
+    rounds = team_rounds(matches, games, options.boards, confirmed_only=confirmed_only)
     return TeamEvent(
         teams=teams,
-        rounds=team_rounds(matches, games, options.boards, confirmed_only=confirmed_only),
+        rounds=tuple(
+            replace(r, awarded=tuple(awards[r.number])) if r.number in awards else r for r in rounds
+        ),
         scoring=team_scoring(options),
         system=spec.reading,
         total_rounds=row.total_rounds,

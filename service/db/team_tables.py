@@ -39,6 +39,10 @@ class TeamRow(SQLModel, table=True):
     absences: dict[str, str] | None = Field(default=None, sa_column=Column(JSONType))
     """Round number (as text) -> the kind of a team Swiss round the team announced it
     will not play (`zero-point`: not paired, no points); None: none announced."""
+    awarded: dict[str, list[str]] | None = Field(default=None, sa_column=Column(JSONType))
+    """Round number (as text) -> [match points, game points] (decimal text) the organizer
+    gave the team for a round it has no match in: an absence, a late team's missed round
+    (TRF-26 299); None: none."""
     captain_token_hash: str | None = Field(default=None, max_length=64, index=True)
     captain_token_expires_at: datetime | None = None
 

@@ -74,7 +74,7 @@ async def test_a_database_never_migrated(client: httpx.AsyncClient, bare_url: st
 
 
 async def _register_team(client: httpx.AsyncClient) -> httpx.Response:
-    """A request that needs the head's schema (0012: the `teams.absences` column)."""
+    """A request that needs the head's schema (0013: the `teams.awarded` column)."""
     created = await client.post(
         "/v1/tournaments",
         json={"name": "League", "system": "team-round-robin", "team": {"boards": 1}},
@@ -129,7 +129,7 @@ async def test_a_database_down_at_start_up_is_logged_and_the_server_starts(
 
 def test_this_releases_earlier_revisions_are_read_from_its_migrations() -> None:
     revisions = earlier_revisions()
-    assert {"0001", "0011"} <= revisions and "0012" not in revisions  # 0012: the head
+    assert {"0001", "0012"} <= revisions and "0013" not in revisions  # 0013: the head
 
 
 class _Driver(Exception):

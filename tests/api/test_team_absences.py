@@ -26,24 +26,30 @@ async def test_an_absent_team_is_left_out_of_the_round(
     zero = {"type": "zero-point"}
     announced = await client.put(_url(event, 1, 5), json=zero, headers=event.auth(5))
     assert announced.status_code == 200, announced.text
-    assert announced.json() == {"round": 1, "type": "zero-point"}
+    assert announced.json() == {
+        "round": 1,
+        "type": "zero-point",
+        "match_points": 0.0,
+        "game_points": 0.0,
+    }
     assert (await client.put(_url(event, 2, 2), json=zero, headers=event.auth())).is_success
     back = await client.delete(_url(event, 2, 2), headers=event.auth(2))
-    assert back.status_code == 200 and back.json() == {"round": 2, "type": None}
+    assert back.status_code == 200
+    assert back.json() == {"round": 2, "type": None, "match_points": 0.0, "game_points": 0.0}
     teams = (await client.get(f"/v1/tournaments/{event.id}/teams")).json()
     assert [(t["id"], t["absences"]) for t in teams] == [
         (1, []),
         (2, []),
         (3, []),
         (4, []),
-        (5, [{"round": 1, "type": "zero-point"}]),
+        (5, [{"round": 1, "type": "zero-point", "match_points": 0.0, "game_points": 0.0}]),
     ]
     async with app.state.arbiter.sessions() as session:
         logged = [e.payload for e in await events_since(session, event.id, 0)]
     assert logged[-3:] == [
-        {"round": 1, "team": 5, "type": "zero-point"},
-        {"round": 2, "team": 2, "type": "zero-point"},
-        {"round": 2, "team": 2, "type": None},
+        {"round": 1, "team": 5, "type": "zero-point", "match_points": 0.0, "game_points": 0.0},
+        {"round": 2, "team": 2, "type": "zero-point", "match_points": 0.0, "game_points": 0.0},
+        {"round": 2, "team": 2, "type": None, "match_points": 0.0, "game_points": 0.0},
     ]
     paired = await client.post(f"/v1/tournaments/{event.id}/rounds", headers=event.auth())
     assert paired.status_code == 201, paired.text

@@ -114,3 +114,37 @@ async def test_the_acceleration_is_a_team_swiss_setting(client: httpx.AsyncClien
             answer.json().get("field")
         ]
         assert any(f and f.startswith("team.acceleration") for f in fields), answer.json()
+
+
+async def test_a_file_exported_before_round_1_keeps_the_boards(
+    client: httpx.AsyncClient,
+) -> None:
+    """Exported before round 1, no match shows the boards: record 352 does (TRF-26, one
+    colour per board: `WB` for two boards of three-player teams). The copy has two
+    boards, so its 250 records (2 MP, 2 GP; 1 MP, 1 GP) are Baku's; it exports the same
+    bytes and pairs round 1 as the original: 1-3, 4-2, 5-7, 8-6."""
+    event = await create_team_event(
+        client, 8, system="team-swiss", rounds=5, team={"boards": 2, "acceleration": "baku"}
+    )
+    text = (await client.get(f"/v1/tournaments/{event.id}/trf")).text
+    lines = text.split("\n")
+    assert "352 WB" in lines
+    assert [line for line in lines if line.startswith("250")] == [
+        "250  2.0  2.0   1   2    1    4",
+        "250  1.0  1.0   3   3    1    4",
+    ]
+    copy = await client.post(
+        "/v1/tournaments/import", content=text.encode(), headers={"content-type": "text/plain"}
+    )
+    assert copy.status_code == 201, copy.text
+    made = copy.json()
+    assert made["team"]["boards"] == 2
+    assert made["team"]["acceleration"] == "baku"
+    assert (await client.get(f"/v1/tournaments/{made['id']}/trf")).text == text
+    organizer = {"Authorization": f"Bearer {made['organizer_token']}"}
+    pairs = []
+    for tournament, auth in ((event.id, event.auth()), (made["id"], organizer)):
+        paired = await client.post(f"/v1/tournaments/{tournament}/rounds", headers=auth)
+        assert paired.status_code == 201, paired.text
+        pairs.append([(m["home"], m["away"]) for m in paired.json()["matches"]])
+    assert pairs == [[(1, 3), (4, 2), (5, 7), (8, 6)]] * 2

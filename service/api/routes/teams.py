@@ -29,6 +29,7 @@ from service.api.schemas.teams import (
 )
 from service.api.team_documents import team_public, team_round_public
 from service.app.team_absences import announce_absence
+from service.app.team_awards import points_of
 from service.app.team_edits import edit_team
 from service.app.team_results import forfeit_match, report_board
 from service.app.teams import lineup_of, register_team, require_team_event, set_lineup
@@ -54,9 +55,12 @@ async def register(body: TeamCreate, write: OrganizerWriteDep) -> TeamRegistered
     ordinary players (ids, tokens at the start); the captain's token is shown only
     this once. A running team Swiss takes a late team while a round is left to pair:
     it is paired from the next round, its players get their start numbers and tokens
-    at once (docs/teams.md#late-entries)."""
+    at once, and the points `missed_rounds` states for each round already paired
+    (docs/teams.md#late-entries)."""
     fields = [p.model_dump() for p in body.players]
-    made = await register_team(write.session, write.tournament, body.name, fields)
+    missed = body.missed_rounds
+    points = None if missed is None else points_of(missed.match_points, missed.game_points)
+    made = await register_team(write.session, write.tournament, body.name, fields, points)
     await commit_and_publish(write.context, write.state, write.tournament)
     return TeamRegistered(
         **team_public(made.team).model_dump(),
@@ -154,12 +158,19 @@ async def put_absence(
     """Announce that a team will not play a coming round of a team Swiss (the team's
     captain or the organizer): it is not paired that round and scores nothing there
     (`zero-point`). A round-robin takes none (409 naming `system`); a round already
-    paired is 409 naming `round` (docs/teams.md#absent-teams)."""
+    paired is 409 naming `round` (docs/teams.md#absent-teams). The organizer may give
+    the team match and game points for the round (TRF-26 299); a captain 403s trying."""
+    points = points_of(body.match_points, body.game_points)
     await announce_absence(
-        write.session, write.tournament, round_number, team, body.type, write.actor
+        write.session, write.tournament, round_number, team, body.type, write.actor, points
     )
     await commit_and_publish(write.context, write.state, write.tournament)
-    return TeamAbsencePublic(round=round_number, type=body.type)
+    return TeamAbsencePublic(
+        round=round_number,
+        type=body.type,
+        match_points=body.match_points,
+        game_points=body.game_points,
+    )
 
 
 @router.delete("/rounds/{round_number}/absences/{team}", response_model=TeamAbsencePublic)

@@ -43,10 +43,12 @@ from service.db.team_reads import (
 )
 from service.db.tournament_config import TournamentConfig, config_of
 from service.db.tournament_reads import load_engine_tournament
-from service.engine.model import Bye
+from service.engine.model import Bye, Colour
 from service.engine.teams.baku import event_baku, record_250
+from service.engine.teams.draw import board_sequence
 from service.engine.teams.model import TeamEvent
 from service.engine.teams.trf import TeamTrfDocument, is_team_trf, write_team_trf
+from service.engine.teams.trf_awards import record_299
 from service.engine.trf import TrfDocument, decode_trf, write_trf
 from service.engine.trf_audit import audit_text
 from service.errors import InvalidInput
@@ -106,7 +108,7 @@ async def export_trf(
             for line in standings.teams or ()
             if isinstance(line, TeamStandingRow)
         }
-        doc = _with_team_baku(tournament, event, doc)
+        doc = _with_team_awards(event, _with_team_baku(tournament, event, doc))
         text = write_team_trf(
             TeamTrfDocument(event, doc, team_format=team_file_format(tournament)),
             ranks=team_ranks,
@@ -127,6 +129,19 @@ def _with_team_baku(tournament: TournamentRow, event: TeamEvent, doc: TrfDocumen
         return doc
     records = tuple(record_250(r) for r in event_baku(event, tournament.total_rounds))
     return replace(doc, headers=(*doc.headers, *records))
+
+
+def _with_team_awards(event: TeamEvent, doc: TrfDocument) -> TrfDocument:
+    """The points the organizer gave teams without a match (an absence, a late team's
+    missed round) as TRF-26 299 records, last (docs/teams.md#absent-teams); an imported
+    file's own 299 records are replaced by the stored awards they became."""
+    records = tuple(
+        record_299(rnd.number, award)
+        for rnd in event.rounds
+        for award in sorted(rnd.awarded, key=lambda a: a.team)
+    )
+    kept = tuple(h for h in doc.headers if h[0] != "299")
+    return replace(doc, headers=(*kept, *records))
 
 
 async def export_document(
@@ -176,6 +191,15 @@ async def export_document(
                 ),
             )
         )
+    if (
+        is_team_event(tournament)
+        and not engine_view.rounds
+        and not any(c == "352" for c, _ in headers)
+    ):
+        # TRF-26 352, one colour per board: before round 1 no match shows the boards
+        # (once paired the matches do, some with colours as played: docs/teams.md)
+        boards = board_sequence(team_options(tournament).boards)
+        headers.append(("352", "".join("W" if c is Colour.WHITE else "B" for c in boards)))
     extras = {
         p.start_number: p.extra.get("trf") or {} for p in await list_players(session, tournament.id)
     }

@@ -20,8 +20,10 @@ __all__ = [
     "MatchForfeitSubmit",
     "MatchPoints",
     "MatchPublic",
+    "MissedRounds",
     "TeamAbsencePublic",
     "TeamAbsenceSet",
+    "TeamAwardPublic",
     "TeamBye",
     "TeamCreate",
     "TeamEdited",
@@ -91,6 +93,13 @@ class TeamSettings(ApiModel):
     )
 
 
+class MissedRounds(ApiModel):
+    """The points a late team gets for each round paired before it entered."""
+
+    match_points: Points = Field(default=0.0, description="At most a won match's.")
+    game_points: Points = Field(default=0.0, description="At most the boards.")
+
+
 class TeamCreate(ApiModel):
     """A team to register: its players in board order, reserves after the boards."""
 
@@ -99,6 +108,12 @@ class TeamCreate(ApiModel):
         min_length=1,
         max_length=MAX_TEAM_PLAYERS,
         description="Board order; at least as many players as the tournament has boards.",
+    )
+    missed_rounds: MissedRounds | None = Field(
+        default=None,
+        description="A late team only (organizer): the match and game points it gets for "
+        "each round paired before it entered; zero when left out "
+        "(docs/teams.md#late-entries).",
     )
 
 
@@ -127,7 +142,17 @@ class TeamAbsenceSet(ApiModel):
 
     type: Literal["zero-point"] = Field(
         description="`zero-point`: the team is not paired in the round and scores no match "
-        "or game point there."
+        "or game point there, unless the organizer states points."
+    )
+    match_points: Points = Field(
+        default=0.0,
+        description="Match points the organizer gives the absent team (at most a won "
+        "match's); a captain may only announce 0.",
+    )
+    game_points: Points = Field(
+        default=0.0,
+        description="Game points the organizer gives the absent team (at most the "
+        "boards); a captain may only announce 0.",
     )
 
 
@@ -136,6 +161,17 @@ class TeamAbsencePublic(BaseModel):
 
     round: int
     type: str | None = Field(description="null: no absence announced (taken back).")
+    match_points: float = Field(default=0.0, description="The organizer's match points.")
+    game_points: float = Field(default=0.0, description="The organizer's game points.")
+
+
+class TeamAwardPublic(BaseModel):
+    """Points the organizer gave a team for a round it has no match in (an absence, a
+    late team's missed round; TRF-26 299)."""
+
+    round: int
+    match_points: float
+    game_points: float
 
 
 class TeamPublic(BaseModel):
@@ -146,6 +182,11 @@ class TeamPublic(BaseModel):
     players: list[int] = Field(description="The players' ids in board order.")
     absences: list[TeamAbsencePublic] = Field(
         default_factory=list, description="Rounds the team announced it will not play."
+    )
+    awarded: list[TeamAwardPublic] = Field(
+        default_factory=list,
+        description="Points the organizer gave the team for rounds without a match "
+        "(absences, a late team's missed rounds).",
     )
 
 

@@ -17,6 +17,7 @@ from service.engine.model import Colour, GameResult, Outcome
 
 __all__ = [
     "EMPTY_SEAT",
+    "Award",
     "Board",
     "Match",
     "MatchForfeit",
@@ -124,6 +125,19 @@ class TeamRound:
     unpaired: tuple[int, ...] = ()
     """Teams without an opponent and without points: the idle team of a round-robin
     with an odd number of teams, or a team absent from the round."""
+    awarded: tuple[Award, ...] = ()
+    """Points the organizer gave teams that had no match this round (an absence, a late
+    team's missed round; TRF-26 299); a team listed here that played is not affected."""
+
+
+@dataclass(frozen=True, slots=True)
+class Award:
+    """Match and game points given to a team without a match (TRF-26 299: abnormal
+    assignment points; docs/teams.md#absent-teams)."""
+
+    team: int
+    match_points: Fraction
+    game_points: Fraction
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,7 +13,8 @@ Readings taken:
 * A match forfeited as a whole (TRF-26 record 330) gives the winner a won match and
   every board won, the loser nothing; a double forfeit gives both nothing.
 * An unpaired team (the idle team of a round-robin with an odd number of teams, an
-  absent team) scores nothing and has no opponent.
+  absent team) has no opponent and scores nothing, unless the organizer gave it points
+  (an absence, a late team's missed round: TRF-26 299); its boards stay at 0.
 """
 
 from __future__ import annotations
@@ -164,11 +165,14 @@ def team_table(event: TeamEvent) -> TeamTable:
                 )
             )
             seen.add(rnd.pab)
+        awarded = {a.team: a for a in rnd.awarded}
         for number, results in per_team.items():
             if number not in seen:
+                award = awarded.get(number)
+                mp, gp = (award.match_points, award.game_points) if award else (0, 0)
                 results.append(
                     TeamRoundResult(
-                        rnd.number, RoundKind.UNPAIRED, None, Fraction(0), Fraction(0), zero
+                        rnd.number, RoundKind.UNPAIRED, None, Fraction(mp), Fraction(gp), zero
                     )
                 )
     return TeamTable(event, {n: tuple(r) for n, r in per_team.items()})

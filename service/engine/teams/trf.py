@@ -33,6 +33,7 @@ from fractions import Fraction
 
 from service.engine.teams.model import TeamEvent, TeamScoring, TeamSystem
 from service.engine.teams.results import team_table
+from service.engine.teams.trf_awards import awards_of_299, with_awards
 from service.engine.teams.trf_records import TeamRecords, colour_sequence, parse_362
 from service.engine.teams.trf_rounds import fielded_boards, team_rounds
 from service.engine.text import normalized_text, split_lines
@@ -100,8 +101,10 @@ def parse_team_trf(text: str, *, system: TeamSystem | None = None) -> TeamTrfDoc
         raise TrfError("the TRF file has no team records (310 or 013)")
     headers = dict(players.headers)
     sequence = colour_sequence(headers.get("352", ""), players.header_lines.get("352", 0))
-    scoring = _scoring(players, read, headers)
+    scoring = _scoring(players, read, headers, sequence)
     rounds, tournament = team_rounds(players, read, sequence, scoring)
+    line_299 = players.header_lines.get("299", 0)
+    rounds = with_awards(rounds, awards_of_299(players.headers, line_299), line_299)
     event = TeamEvent(
         teams=tuple(read.teams),
         rounds=rounds,
@@ -122,11 +125,15 @@ def parse_team_trf(text: str, *, system: TeamSystem | None = None) -> TeamTrfDoc
     )
 
 
-def _scoring(players: TrfDocument, read: TeamRecords, headers: Mapping[str, str]) -> TeamScoring:
+def _scoring(
+    players: TrfDocument, read: TeamRecords, headers: Mapping[str, str], sequence: str
+) -> TeamScoring:
+    """Boards per match: the most a team fields in a round, or the length of record 352
+    (one colour per board, TRF-26) when longer: a file with no match yet still has it."""
     values = parse_362(headers.get("362", ""), players.header_lines.get("362", 0))
     pab = values.pop("pab", None)
     pab_mp, pab_gp = read.pab_points
-    boards = fielded_boards(players, read)
+    boards = max(fielded_boards(players, read), len(sequence))
     return TeamScoring(
         boards=boards,
         pab_match_points=pab_mp if pab_mp is not None else pab,

@@ -4,6 +4,7 @@ team files whose records contradict the games refused with the line at fault."""
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
@@ -410,3 +411,50 @@ def test_a_board_won_by_default() -> None:
     table = team_table(doc.event)
     assert table.rounds[1][0].game_points == 2 and table.rounds[2][0].game_points == 0
     assert write_team_trf(parse_team_trf(write_team_trf(doc))) == write_team_trf(doc)
+
+
+def _team_2_idle_in_round_2(*extra: str, mp: str = "1.0", gp: str = "1.5") -> str:
+    """The small file with no PAB in round 2: team 2 has no match there (no cells)."""
+    text = small_file(
+        *extra,
+        teams=(
+            team(1, "Rooks", [1, 2, 3], "3.0", "2.5"),
+            team(2, "Knights", [4, 5], mp, gp),
+            team(3, "Bishops", [7, 8], "3.0", "3.0"),
+        ),
+    )
+    lines = text.split("\n")
+    lines = [
+        line.replace("0000 - U", "        ") if line[:8] in ("001    4", "001    5") else line
+        for line in lines
+    ]
+    return "\n".join(lines).replace("320  2.0  2.0   3   2", "320  2.0  2.0   3   0")
+
+
+def test_record_299_gives_a_team_without_a_match_its_points() -> None:
+    """Team 2 lost round 1 ½-1½ and had no match in round 2; a 299 gives it a drawn
+    match there (1 MP, 1 GP): totals 1 MP, 1½ GP, as its 310 says. Written back alike."""
+    text = _team_2_idle_in_round_2("299 Z   1.0   1.0  002    2")
+    doc = parse_team_trf(text)
+    (award,) = doc.event.rounds[1].awarded
+    assert (award.team, award.match_points, award.game_points) == (2, 1, 1)
+    table = team_table(doc.event)
+    assert (table.match_total(2), table.game_total(2)) == (1, Fraction(3, 2))
+    written = write_team_trf(doc)
+    assert "299 Z   1.0   1.0  002    2" in written.splitlines()
+    assert write_team_trf(parse_team_trf(written)) == written
+
+
+@pytest.mark.parametrize(
+    ("record", "says"),
+    [
+        ("299 Z   1.0   1.0  002    1", "team 1 points in round 2, where it has a match"),
+        ("299 Z   1.0   1.0  003    2", "names round 3, which has no pairing"),
+        ("299 Z   1.0   1.0  000    2", "is not one round"),
+        ("299 Z   x.0   1.0  002    2", "match points (cols 8-11) 'x.0' is not a number"),
+        ("299 Z   1.0   0.3  002    2", "is not a multiple of 0.5"),
+    ],
+)
+def test_a_299_record_that_does_not_fit_is_refused(record: str, says: str) -> None:
+    with pytest.raises(TrfError, match=re.escape(says)):
+        parse_team_trf(_team_2_idle_in_round_2(record))
