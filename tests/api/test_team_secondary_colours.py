@@ -6,12 +6,14 @@ position in tests/engine/pairing/test_team_swiss_positions.py."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 import httpx
 import pytest
 
-from service.engine.pairing.team_swiss.model import TeamSwissSettings
+from service.engine.pairing.team_swiss.engine import pair_team_round
+from service.engine.pairing.team_swiss.model import TeamPairing, TeamState, TeamSwissSettings
 from service.engine.teams import draw
 from tests.api.team_events import create_team_event
 
@@ -19,11 +21,12 @@ from tests.api.team_events import create_team_event
 def _spy(monkeypatch: pytest.MonkeyPatch) -> list[TeamSwissSettings]:
     """Record the settings every team Swiss pairing is made with."""
     seen: list[TeamSwissSettings] = []
-    real = draw.pair_team_round
 
-    def recording(states, number, settings):  # type: ignore[no-untyped-def]
+    def recording(
+        states: Sequence[TeamState], number: int, settings: TeamSwissSettings
+    ) -> TeamPairing:
         seen.append(settings)
-        return real(states, number, settings)
+        return pair_team_round(states, number, settings)
 
     monkeypatch.setattr(draw, "pair_team_round", recording)
     return seen
