@@ -117,12 +117,20 @@ async def test_every_response_with_a_token_is_no_store(client: httpx.AsyncClient
             "/v1/tournaments", json={"name": "Teams", "system": "team-swiss", "rounds": 3}
         )
     ).json()
+    team_auth = {"Authorization": f"Bearer {team_event['organizer_token']}"}
     await call(
         "POST",
         "/v1/tournaments/{tournament_id}/teams",
         f"/v1/tournaments/{team_event['id']}/teams",
         json={"name": "A", "players": [{"name": f"A{k}"} for k in range(4)]},
-        headers={"Authorization": f"Bearer {team_event['organizer_token']}"},
+        headers=team_auth,
+    )
+    await call(  # a team edit answers the tokens of reserves added after the start
+        "PATCH",
+        "/v1/tournaments/{tournament_id}/teams/{team}",
+        f"/v1/tournaments/{team_event['id']}/teams/1",
+        json={"name": "A2"},
+        headers=team_auth,
     )
     event = await call("POST", "/v1/bridge/events", "/v1/bridge/events", json=_bridge_event())
     await call(
