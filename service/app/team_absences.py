@@ -17,18 +17,16 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from service.app.actor import Actor
 from service.app.team_awards import check_award
-from service.app.teams import require_team_event
+from service.app.teams import require_team_event, team_for_coming_round
 from service.db.event_types import TeamAbsence
 from service.db.events import append_event, lock_tournament
-from service.db.game_reads import last_paired_round
 from service.db.tables import TournamentRow
 from service.db.team_awards import award_entry
-from service.db.team_reads import find_team, team_options
+from service.db.team_reads import team_options
 from service.db.team_tables import TeamRow
-from service.engine.lifecycle import TournamentStatus
 from service.engine.teams.model import TeamSystem
 from service.engine.teams.systems import team_spec_of
-from service.errors import Conflict, Forbidden, InvalidInput, NotFound
+from service.errors import Conflict, Forbidden
 
 __all__ = ["announce_absence"]
 
@@ -67,19 +65,7 @@ async def announce_absence(
             "team that does not play loses its match by forfeit (PUT .../forfeit)",
             field="system",
         )
-    team = await find_team(session, tournament.id, team_number)
-    if team is None:
-        raise NotFound(f"the tournament has no team {team_number}", field="team")
-    if tournament.status == TournamentStatus.FINISHED:
-        raise Conflict("the tournament is finished", field="status")
-    paired = await last_paired_round(session, tournament.id)
-    if round_number <= paired:
-        raise Conflict(
-            f"round {round_number} is already paired: its teams are fixed", field="round"
-        )
-    total = tournament.total_rounds
-    if total is not None and round_number > total:
-        raise InvalidInput(f"the tournament has {total} rounds", field="round_number")
+    team = await team_for_coming_round(session, tournament, team_number, round_number, "teams")
     check_award(team_options(tournament), points)
     absences = {k: v for k, v in (team.absences or {}).items() if k != str(round_number)}
     awarded = {k: v for k, v in (team.awarded or {}).items() if k != str(round_number)}

@@ -40,6 +40,7 @@ __all__ = [
     "lineup_of",
     "register_team",
     "set_lineup",
+    "team_for_coming_round",
     "withdrawn_ids",
 ]
 
@@ -214,6 +215,26 @@ async def set_lineup(
             f"only team {team_number}'s captain or the organizer sets its lineup",
             field="Authorization",
         )
+    team = await team_for_coming_round(session, tournament, team_number, round_number, "lineups")
+    check_lineup(
+        team, players, team_options(tournament).boards, await withdrawn_ids(session, tournament)
+    )
+    team.lineups = {**team.lineups, str(round_number): list(players)}
+    session.add(team)
+    await append_event(session, tournament.id, LineupSet(round_number, team_number, list(players)))
+    return team
+
+
+async def team_for_coming_round(
+    session: AsyncSession,
+    tournament: TournamentRow,
+    team_number: int,
+    round_number: int,
+    fixed: str,
+) -> TeamRow:
+    """Team `team_number`, for a decision about round `round_number` that must still be
+    to pair (404 naming `team` for no such team; 409 when the tournament is finished or
+    the round is paired, its `fixed` then fixed; 422 past the last round)."""
     team = await find_team(session, tournament.id, team_number)
     if team is None:
         raise NotFound(f"the tournament has no team {team_number}", field="team")
@@ -222,15 +243,9 @@ async def set_lineup(
     paired = await last_paired_round(session, tournament.id)
     if round_number <= paired:
         raise Conflict(
-            f"round {round_number} is already paired: its lineups are fixed", field="round"
+            f"round {round_number} is already paired: its {fixed} are fixed", field="round"
         )
     total = tournament.total_rounds
     if total is not None and round_number > total:
         raise InvalidInput(f"the tournament has {total} rounds", field="round_number")
-    check_lineup(
-        team, players, team_options(tournament).boards, await withdrawn_ids(session, tournament)
-    )
-    team.lineups = {**team.lineups, str(round_number): list(players)}
-    session.add(team)
-    await append_event(session, tournament.id, LineupSet(round_number, team_number, list(players)))
     return team
