@@ -710,8 +710,15 @@ class _RoundPairer:
             self.matcher.set_weights(v, row)
 
     def _pair_s1(self, remainder: list[int]) -> None:
-        """Each S1 player, from the top, takes the highest S2 player keeping the optimum."""
+        """Each S1 player, from the top, takes the highest S2 player keeping the optimum.
+
+        After the first pair is fixed the matching in hand is optimal (a fixed pair
+        only raises its own edge and drops edges no pair uses), so an S1 player whose
+        partner in it is already the highest candidate keeps that partner without a
+        solve: a bonus that grows with the candidate's rank makes the partner with
+        the largest bonus the unique answer of the solve."""
         idx = self.idx
+        solved = False
         for pl in remainder:
             v = idx[pl]
             if not self._goes_down(v):
@@ -726,8 +733,10 @@ class _RoundPairer:
                 if w:
                     row.append((ov, w + addend))
                 addend += 1
-            self.matcher.set_weights(v, row)
-            self._solve()
+            if not solved or self.stable[v] != row[-1][0]:
+                self.matcher.set_weights(v, row)
+                self._solve()
+                solved = True
             m = self.stable[v]
             self.matched[v] = True
             self.matched[m] = True

@@ -120,6 +120,9 @@ class WeightedMatcher:
         self._reserve = ReservedPairs(n)
         self._potential = [0] * n
         self._flat = 0
+        # Whether a vertex dual may have fallen (or an edge been reserved) since the
+        # reserve was last checked: only a fall can leave a reserved edge infeasible.
+        self._duals_fell = True
         # Per-stage state.
         self._label = [_FREE] * total
         self._labelend: list[tuple[int, int] | None] = [None] * total
@@ -245,6 +248,7 @@ class WeightedMatcher:
             raise ValueError("the flat weights are fixed once an edge is reserved")
         self._flat = 2 * constant
         self._potential = [2 * p for p in potential] + [0] * (self._n - self.size)
+        self._duals_fell = True
 
     def reserve(self, v: int, partners: Iterable[int]) -> None:
         """Add edges {v, u} for every u in `partners`, of the weight `set_flat_weights`
@@ -268,6 +272,7 @@ class WeightedMatcher:
             del adj[u][v]
         self._reserve.add(v, added)
         self._dirty.add(v)
+        self._duals_fell = True
 
     def _reserved_weight(self, v: int, u: int) -> int:
         """The doubled weight of reserved edge {v, u}."""
@@ -318,6 +323,9 @@ class WeightedMatcher:
         feasible for every edge, reserved ones included, so the matching is optimal
         (LP duality). Blossom duals are never negative, so when the two lowest levels
         of all reach F no edge can fall short, and the walk is not needed."""
+        if not self._duals_fell:
+            return False
+        self._duals_fell = False
         holders = self._reserve.holders()
         if not holders:
             return False
@@ -530,6 +538,8 @@ class WeightedMatcher:
                 if w - y[u] > yv:
                     break
             else:
+                if yv < y[v]:
+                    self._duals_fell = True
                 y[v] = yv
                 kept.append(v)
         kept_set = set(kept)
@@ -561,6 +571,7 @@ class WeightedMatcher:
                 mate[m] = -1
         y = self._y
         adj = self._adj
+        self._duals_fell = True
         # Two sweeps: the second lowers each dual to the least feasible value given
         # the others' new duals, which leaves every vertex with a tight edge.
         need = y.__getitem__
@@ -588,6 +599,7 @@ class WeightedMatcher:
         self._parent = [-1] * (2 * n)
         self._mate = [-1] * n
         adj = self._adj
+        self._duals_fell = True
         y = self._y = [max(a.values(), default=0) // 2 for a in adj]
         need = y.__getitem__
         for v in range(n):
@@ -1086,6 +1098,7 @@ class WeightedMatcher:
             if dtype == 0:
                 raise MatchingError("no perfect matching exists")
             if delta:
+                self._duals_fell = True
                 leafs = self._leafs
                 for b in forest:
                     if label[b] == _S:
