@@ -403,3 +403,60 @@ def test_a_copy_shares_no_state_with_its_original() -> None:
     assert [[matcher.weight(i, j) for j in range(n)] for i in range(n)] == weights
     matcher.solve()
     assert matcher.matching() == mates
+
+
+@st.composite
+def _banded_graphs(
+    draw: st.DrawFn,
+) -> tuple[int, int, list[int], int, list[tuple[int, int]], list[list[int]]]:
+    """A field as the Dutch engine lays it out: explicit weights between vertices at
+    most `near` apart, the flat weight F - p_v - p_u between the others, but the
+    excluded pairs, which weigh nothing."""
+    n = draw(st.integers(min_value=2, max_value=11))
+    flat = draw(st.integers(min_value=12, max_value=40))
+    potential = draw(st.lists(st.integers(-3, 5), min_size=n, max_size=n))
+    near = draw(st.integers(0, 3))
+    pairs = st.tuples(st.integers(0, n - 1), st.integers(0, n - 1)).filter(lambda p: p[0] != p[1])
+    excluded = draw(st.lists(pairs, max_size=6))
+    parted = {frozenset(pair) for pair in excluded}
+    weights = [[0] * n for _ in range(n)]
+    for i in range(n):
+        for j in range(i):
+            if i - j <= near:
+                weight = flat - potential[i] - potential[j] + draw(st.integers(-3, 3))
+                weights[i][j] = weights[j][i] = draw(st.sampled_from([0, max(1, weight)]))
+            elif frozenset((i, j)) not in parted:
+                weights[i][j] = weights[j][i] = flat - potential[i] - potential[j]
+    return n, flat, potential, near, excluded, weights
+
+
+@settings(max_examples=300, deadline=None)
+@given(_banded_graphs())
+def test_a_reserved_band_is_the_reserve_laid_vertex_by_vertex(case: Any) -> None:
+    """`reserve_band` holds the same edges as `reserve` called for each vertex with its
+    partners more than `near` above it, and solves to the same optimum and matching."""
+    n, flat, potential, near, excluded, weights = case
+    parted = {frozenset(pair) for pair in excluded}
+    banded, one_by_one = WeightedMatcher(n), WeightedMatcher(n)
+    for matcher in (banded, one_by_one):
+        matcher.set_flat_weights(flat, potential)
+    for i in range(n):
+        close = [(j, weights[i][j]) for j in range(max(0, i - near), i)]
+        banded.set_weights(i, close)
+        one_by_one.set_weights(i, close)
+        one_by_one.reserve(i, [j for j in range(i - near) if frozenset((i, j)) not in parted])
+    banded.reserve_band(near, excluded)
+    for i in range(n):
+        for j in range(n):
+            if i != j:
+                assert banded.weight(i, j) == one_by_one.weight(i, j) == weights[i][j]
+    if _solves_to_the_optimum(banded, n, weights):
+        one_by_one.solve()
+        assert banded.matching() == one_by_one.matching()
+
+
+def test_a_reserved_band_rejected_when_its_edges_weigh_nothing() -> None:
+    matcher = WeightedMatcher(4)
+    matcher.set_flat_weights(4, [2, 0, 0, 2])
+    with pytest.raises(ValueError, match="more than nothing"):
+        matcher.reserve_band(1, [])

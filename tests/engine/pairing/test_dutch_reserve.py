@@ -51,3 +51,33 @@ def test_every_reserved_pair_weighs_the_flat_weight_less_both_potentials(
     for _ in repaired_rounds(name):
         pass
     assert checked["pairs"] > 0
+
+
+@pytest.mark.parametrize("name", _files(4))
+def test_the_unmeetable_pairs_are_what_meetable_leaves_out(
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The reserve is laid for a whole field at once, less `unmeetable`'s pairs: they
+    must be exactly the pairs `meetable` refuses (rematches, forbidden pairs, two
+    absolute preferences for one colour), checked on every round of reference
+    tournaments with absolute colour preferences."""
+    checked = {"fields": 0, "parted": 0}
+    unmeetable = WeightContext.unmeetable
+
+    def spy(ctx: WeightContext, players: Sequence[SwissPlayer]) -> list[tuple[int, int]]:
+        found = unmeetable(ctx, players)
+        expected = [
+            (i, j)
+            for j in range(len(players))
+            for i in range(j)
+            if i not in ctx.meetable(players[j], players[:j])
+        ]
+        assert found == sorted(expected)
+        checked["fields"] += 1
+        checked["parted"] += len(found)
+        return found
+
+    monkeypatch.setattr(WeightContext, "unmeetable", spy)
+    for _ in repaired_rounds(name):
+        pass
+    assert checked["fields"] > 0 and checked["parted"] > 0

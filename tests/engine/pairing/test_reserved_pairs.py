@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -60,3 +61,50 @@ def test_behaves_as_a_set_of_unordered_pairs(steps: list[Any]) -> None:
         copies.append((reserve.copy(), set(model)))
     for copied, then in copies:  # later steps on the original never reach a copy
         _agrees(copied, then)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.integers(0, _SIZE),
+    st.integers(0, 4),
+    st.lists(_pairs, max_size=8),
+    _steps,
+)
+def test_a_band_is_every_pair_far_enough_apart_but_the_excluded(
+    size: int, near: int, excluded: list[tuple[int, int]], steps: list[Any]
+) -> None:
+    """`add_band` lays in one call what `add` would pair by pair: every pair of the
+    first `size` vertices more than `near` apart, less the excluded ones (in either
+    order); the relation then behaves as a set of pairs under later changes."""
+    reserve = ReservedPairs(_SIZE)
+    reserve.add_band(near, size, excluded)
+    unordered = {frozenset(pair) for pair in excluded}
+    model = {
+        frozenset((v, u))
+        for v in range(size)
+        for u in range(v)
+        if v - u > near and frozenset((v, u)) not in unordered
+    }
+    _agrees(reserve, model)
+    for step in steps:
+        if step[0] == "add":
+            _, v, partners = step
+            partners.discard(v)
+            reserve.add(v, partners)
+            model |= {frozenset((v, u)) for u in partners}
+        elif step[0] == "discard":
+            _, (v, u) = step
+            assert reserve.discard(v, u) == (frozenset((v, u)) in model)
+            model.discard(frozenset((v, u)))
+        else:
+            _, v = step
+            reserve.clear(v)
+            model = {pair for pair in model if v not in pair}
+        _agrees(reserve, model)
+
+
+def test_a_band_goes_on_an_empty_relation_only() -> None:
+    reserve = ReservedPairs(_SIZE)
+    reserve.add(3, [0])
+    with pytest.raises(ValueError, match="empty relation"):
+        reserve.add_band(1, _SIZE, [])

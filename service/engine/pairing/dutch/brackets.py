@@ -44,7 +44,7 @@ from .weights import WeightContext
 
 __all__ = ["BracketLog", "pair_players"]
 
-_NEAR = 8
+_NEAR = 4
 """Outside pairs kept in the matcher's graph for each player: with the players just
 above it in the order (`_RoundPairer._set_outside_weights`)."""
 
@@ -491,13 +491,10 @@ class _RoundPairer:
         `constant - potential[u] - potential[v]`: player v's pairs with the players from
         `start` (the `_NEAR` just above it) in the graph, as `near(v, start)` weighs
         them, the others held in reserve (`WeightedMatcher.reserve`)."""
-        order = self.order
-        meetable = self.ctx.meetable
         matcher.set_flat_weights(constant, potential)
-        for v, lower in enumerate(order):
-            start = max(0, v - _NEAR)
-            matcher.set_weights(v, near(v, start))
-            matcher.reserve(v, meetable(lower, order[:start]))
+        for v in range(len(self.order)):
+            matcher.set_weights(v, near(v, max(0, v - _NEAR)))
+        matcher.reserve_band(_NEAR, self.ctx.unmeetable(self.order))
 
     def _start_log(self) -> BracketLog | None:
         if self.logs is None:
@@ -529,24 +526,29 @@ class _RoundPairer:
         keep = low & ~self.ctx.look_ahead_mask
         ahead = self.ctx.last_group_look_ahead
         # equal weights share one integer: a large bracket's rows hold few distinct
-        # values (a first round's are all alike), each tens of bytes as its own object
+        # values (a first round's are all alike), each tens of bytes as its own object;
+        # `weights` hands out one integer per kind of pair already, so only the rows
+        # made here are shared out
         shared: dict[int, int] = {}
         share = shared.setdefault
+        window = [order[v] for v in idx]
         for larger in range(self.mdp_count, size):
-            lower = order[idx[larger]]
+            lower = window[larger]
             in_cur = larger < self.bracket_size
             in_next = look_ahead and not in_cur
-            row = weights([order[v] for v in idx[:larger]], lower, in_cur, in_next)
+            row = weights(window[:larger], lower, in_cur, in_next)
             if last_group_next:
                 row = [
-                    (w & keep) | flat | ahead(order[idx[s]], lower, s < self.bracket_size, in_cur)
-                    if w
-                    else 0
-                    for s, w in enumerate(row)
+                    share(w, w)
+                    for w in (
+                        (w & keep) | flat | ahead(window[s], lower, s < self.bracket_size, in_cur)
+                        if w
+                        else 0
+                        for s, w in enumerate(row)
+                    )
                 ]
             elif bye_blind:
-                row = [(w & low) | flat if w else 0 for w in row]
-            row = [share(w, w) for w in row]
+                row = [share(w, w) for w in ((w & low) | flat if w else 0 for w in row)]
             self.base[larger] = row
             matcher.set_weights(idx[larger], zip(idx[:larger], row, strict=True))
 

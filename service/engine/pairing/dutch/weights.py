@@ -255,6 +255,32 @@ class WeightContext:
             return [i for i, h in enumerate(highers) if compatible(info[h.number], lo, number)]
         return [i for i, h in enumerate(highers) if number not in info[h.number].forbidden]
 
+    def unmeetable(self, players: Sequence[SwissPlayer]) -> list[tuple[int, int]]:
+        """The pairs (i, j), i < j, of positions in `players` whose players may not
+        meet (C1, C3): what `meetable` leaves out, for a whole field at once. Only a
+        forbidden pair (a rematch, an XXP record) or two absolute preferences for one
+        colour can part two players, so those are the only pairs looked at."""
+        info = self.info
+        position = {p.number: i for i, p in enumerate(players)}
+        candidates: set[tuple[int, int]] = set()
+        same_colour: dict[object, list[int]] = {}
+        for j, p in enumerate(players):
+            mine = info[p.number]
+            for number in mine.forbidden:
+                i = position.get(number)
+                if i is not None and i != j:
+                    candidates.add((i, j) if i < j else (j, i))
+            if mine.absolute:
+                same_colour.setdefault(mine.pref, []).append(j)
+        for group in same_colour.values():
+            candidates.update((group[a], j) for b, j in enumerate(group) for a in range(b))
+        compatible = self._compatible
+        return sorted(
+            (i, j)
+            for i, j in candidates
+            if not compatible(info[players[i].number], info[players[j].number], players[j].number)
+        )
+
     def outside_weights(self, lower: SwissPlayer, highers: Sequence[SwissPlayer]) -> list[int]:
         """`weight(h, lower, False, False)` for every h in `highers`, in one call: the
         weights of pairs outside the bracket and the next score group, which hold only

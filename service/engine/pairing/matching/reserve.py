@@ -65,6 +65,34 @@ class ReservedPairs:
         counts[v] += added
         self._total += added
 
+    def add_band(self, near: int, size: int, excluded: Iterable[tuple[int, int]]) -> None:
+        """Reserve every pair {u, v} of vertices below `size` more than `near` apart,
+        but the `excluded` pairs, on a relation that holds none yet: each row is
+        filled by slices and counted at C speed, where `add` costs a Python step
+        per pair (a whole field's outside pairs, row by row)."""
+        if self._total:
+            raise ValueError("a band is laid on an empty relation")
+        width = self._size
+        ones = b"\x01" * width
+        band: list[bytearray] = []
+        for v in range(size):
+            row = bytearray(width)
+            above = v - near
+            if above > 0:
+                row[:above] = ones[:above]
+            below = v + near + 1
+            if below < size:
+                row[below:size] = ones[below:size]
+            band.append(row)
+        for a, b in excluded:
+            if a < size and b < size:
+                band[a][b] = band[b][a] = 0
+        counts = self._counts
+        for v, row in enumerate(band):
+            self._rows[v] = row
+            counts[v] = row.count(1)
+        self._total = sum(counts) // 2
+
     def discard(self, v: int, u: int) -> bool:
         """Drop {v, u}; whether it was reserved."""
         row = self._rows[v]

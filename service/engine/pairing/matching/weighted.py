@@ -274,6 +274,34 @@ class WeightedMatcher:
         self._dirty.add(v)
         self._duals_fell = True
 
+    def reserve_band(self, near: int, excluded: Iterable[tuple[int, int]]) -> None:
+        """`reserve` every pair of vertices more than `near` apart but the `excluded`
+        ones, before any other edge is reserved: the interchangeable pairs of a whole
+        field at once (a band of the vertex order, the pairs close to the diagonal
+        left to the graph)."""
+        size = self.size
+        potential = self._potential
+        heaviest_above = None  # the largest potential more than `near` above v
+        for v in range(near + 1, size):
+            p = potential[v - near - 1]
+            if heaviest_above is None or p > heaviest_above:
+                heaviest_above = p
+            if self._flat - potential[v] - heaviest_above <= 0:
+                raise ValueError("a reserved edge must weigh more than nothing")
+        excluded = list(excluded)
+        reserve = self._reserve
+        reserve.add_band(near, size, excluded)
+        adj = self._adj
+        for v in range(size):
+            row = adj[v]
+            held = reserve.row(v)
+            assert held is not None
+            for u in [u for u in row if u < size and held[u]]:
+                del row[u]
+                del adj[u][v]
+        self._dirty.update(range(size))
+        self._duals_fell = True
+
     def _reserved_weight(self, v: int, u: int) -> int:
         """The doubled weight of reserved edge {v, u}."""
         return self._flat - self._potential[v] - self._potential[u]
