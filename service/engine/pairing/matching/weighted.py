@@ -317,13 +317,12 @@ class WeightedMatcher:
         while True:
             if self._dirty:
                 self._release_dirty()
-            mate = self._mate  # a restart makes a new list
-            for v in range(self._n):
-                if mate[v] < 0 and self._y[v] & 1:
+            for v in self._exposed():
+                if self._y[v] & 1:
                     self._make_even(self._inblossom[v], v)
             try:
                 while True:
-                    exposed = [v for v in range(self._n) if mate[v] < 0]
+                    exposed = self._exposed()
                     if not exposed:
                         break
                     self._stage(exposed)
@@ -335,6 +334,19 @@ class WeightedMatcher:
                 continue
             if not self._promote_violated():
                 return
+
+    def _exposed(self) -> list[int]:
+        """The unmatched vertices, in order: found by C-level `index` scans, as a solve
+        leaves few of them and asks after every stage."""
+        mate = self._mate
+        found: list[int] = []
+        v = -1
+        try:
+            while True:
+                v = mate.index(-1, v + 1)
+                found.append(v)
+        except ValueError:
+            return found
 
     def _promote_violated(self) -> bool:
         """Move every reserved edge the duals leave infeasible into the graph.
