@@ -273,7 +273,7 @@ class _RoundPairer:
         self._move_s1_down(remainder, rem_pairs, exchanges)
         self._move_s2_up(remainder, rem_pairs, exchanges)
         self._fix_roles(remainder)
-        self._pair_s1(remainder)
+        self._pair_s1(remainder, solved=not exchanges)
 
     def _pair_2017_trial(
         self, group_first: int, log: BracketLog | None, last_group_next: bool
@@ -592,7 +592,12 @@ class _RoundPairer:
                         self.matcher.set_weight(v, idx[opp], (w | bonus) + 1)
 
     def _pair_mdps(self) -> None:
-        """Each paired MDP, from the top, gets the highest resident that keeps the optimum."""
+        """Each paired MDP, from the top, gets the highest resident that keeps the optimum.
+
+        The matching in hand is optimal here (`_choose_mdps` raised a chosen MDP's
+        edges into the bracket alike, and a fixed pair only raises its own edge), and
+        the rank bonuses raise the MDP's edges the more the higher the resident: an
+        MDP already paired with its highest candidate keeps it without a solve."""
         idx = self.idx
         for i in range(self.mdp_count):
             v = idx[i]
@@ -608,8 +613,9 @@ class _RoundPairer:
                 if w:
                     row.append((ov, w + addend))
                     addend += 1
-            self.matcher.set_weights(v, row)
-            self._solve()
+            if self.stable[v] != row[-1][0]:
+                self.matcher.set_weights(v, row)
+                self._solve()
             m = self.stable[v]
             self.matched[m] = True
             self._finalize(v, m)
@@ -628,8 +634,14 @@ class _RoundPairer:
         return remainder, rem_pairs
 
     def _prefer_exchanges(self, remainder: list[int], rem_pairs: int) -> int:
-        """Weigh in the exchange preferences; returns how many S1 players must move."""
+        """Weigh in the exchange preferences; returns how many S1 players must move.
+
+        When the optimal matching in hand already pairs each of the top `rem_pairs`
+        residents with a lower one, no exchange is needed and none is weighed: that
+        matching has the largest exchange bonus any matching can have."""
         idx = self.idx
+        if all(self._goes_down(idx[pl]) for pl in remainder[:rem_pairs]):
+            return 0
         weigh = self._exch_weight
         # row by row (a row's equal weights are stored as one integer)
         for pos, pl in enumerate(remainder):
@@ -711,16 +723,17 @@ class _RoundPairer:
                 row.append((ov, base[opp][pl]))
             self.matcher.set_weights(v, row)
 
-    def _pair_s1(self, remainder: list[int]) -> None:
+    def _pair_s1(self, remainder: list[int], solved: bool) -> None:
         """Each S1 player, from the top, takes the highest S2 player keeping the optimum.
 
-        After the first pair is fixed the matching in hand is optimal (a fixed pair
-        only raises its own edge and drops edges no pair uses), so an S1 player whose
-        partner in it is already the highest candidate keeps that partner without a
-        solve: a bonus that grows with the candidate's rank makes the partner with
-        the largest bonus the unique answer of the solve."""
+        While the matching in hand is optimal, an S1 player whose partner in it is
+        already the highest candidate keeps that partner without a solve: a bonus that
+        grows with the candidate's rank makes the partner with the largest bonus the
+        unique answer of the solve. It is optimal once a pair has been fixed (a fixed
+        pair only raises its own edge and drops edges no pair uses), and from the start
+        (`solved`) when no exchange was made: the exchange preferences sit below every
+        criterion, so the matching they chose is optimal for the roles' weights too."""
         idx = self.idx
-        solved = False
         for pl in remainder:
             v = idx[pl]
             if not self._goes_down(v):
