@@ -613,7 +613,7 @@ class _RoundPairer:
                 if w:
                     row.append((ov, w + addend))
                     addend += 1
-            if self.stable[v] != row[-1][0]:
+            if not row or self.stable[v] != row[-1][0]:
                 self.matcher.set_weights(v, row)
                 self._solve()
             m = self.stable[v]
@@ -748,7 +748,7 @@ class _RoundPairer:
                 if w:
                     row.append((ov, w + addend))
                 addend += 1
-            if not solved or self.stable[v] != row[-1][0]:
+            if not solved or not row or self.stable[v] != row[-1][0]:
                 self.matcher.set_weights(v, row)
                 self._solve()
                 solved = True
