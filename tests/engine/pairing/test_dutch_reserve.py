@@ -53,15 +53,10 @@ def test_every_reserved_pair_weighs_the_flat_weight_less_both_potentials(
     assert checked["pairs"] > 0
 
 
-@pytest.mark.parametrize("name", _files(4))
-def test_the_unmeetable_pairs_are_what_meetable_leaves_out(
-    name: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """The reserve is laid for a whole field at once, less `unmeetable`'s pairs: they
-    must be exactly the pairs `meetable` refuses (rematches, forbidden pairs, two
-    absolute preferences for one colour), checked on every round of reference
-    tournaments with absolute colour preferences."""
-    checked = {"fields": 0, "parted": 0}
+def _checked_unmeetable(name: str, monkeypatch: pytest.MonkeyPatch) -> int:
+    """Re-pair `name` with `unmeetable` checked against `meetable` on every field;
+    returns how many pairs were parted by colour alone."""
+    checked = {"fields": 0, "parted": 0, "by_colour": 0}
     unmeetable = WeightContext.unmeetable
 
     def spy(ctx: WeightContext, players: Sequence[SwissPlayer]) -> list[tuple[int, int]]:
@@ -75,9 +70,40 @@ def test_the_unmeetable_pairs_are_what_meetable_leaves_out(
         assert found == sorted(expected)
         checked["fields"] += 1
         checked["parted"] += len(found)
+        info = ctx.info
+        checked["by_colour"] += sum(
+            1
+            for i, j in found
+            if players[i].number not in info[players[j].number].forbidden
+            and players[j].number not in info[players[i].number].forbidden
+        )
         return found
 
     monkeypatch.setattr(WeightContext, "unmeetable", spy)
     for _ in repaired_rounds(name):
         pass
     assert checked["fields"] > 0 and checked["parted"] > 0
+    return checked["by_colour"]
+
+
+@pytest.mark.parametrize("name", _files(4))
+def test_the_unmeetable_pairs_are_what_meetable_leaves_out(
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The reserve is laid for a whole field at once, less `unmeetable`'s pairs: they
+    must be exactly the pairs `meetable` refuses (rematches, forbidden pairs, two
+    absolute preferences for one colour), checked on every round of reference
+    tournaments with absolute colour preferences."""
+    _checked_unmeetable(name, monkeypatch)
+
+
+def test_some_unmeetable_pairs_are_parted_by_colour_alone(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Across those tournaments some pairs are parted by colour alone (C3), so the
+    check above covers that path and not only rematches."""
+    clashes = 0
+    for name in _files(4):
+        with monkeypatch.context() as patched:
+            clashes += _checked_unmeetable(name, patched)
+    assert clashes > 0
