@@ -460,3 +460,35 @@ def test_a_reserved_band_rejected_when_its_edges_weigh_nothing() -> None:
     matcher.set_flat_weights(4, [2, 0, 0, 2])
     with pytest.raises(ValueError, match="more than nothing"):
         matcher.reserve_band(1, [])
+
+
+@settings(max_examples=300, deadline=None)
+@given(_graphs())
+def test_an_edge_with_slack_is_in_no_optimal_matching(
+    case: tuple[int, list[list[int]], list[Any]],
+) -> None:
+    """`tight` reads the duals' slack on an edge, blossom duals included, and after a
+    solve an edge it finds slack on is in no optimal matching (complementary
+    slackness): the best matching through that edge weighs less than the optimum. The
+    Dutch engine relies on it to answer an S1 player's question without a solve
+    (`_pair_s1`)."""
+    n, weights, _ = case
+    matcher = WeightedMatcher(n)
+    for i in range(n):
+        matcher.set_weights(i, [(j, weights[i][j]) for j in range(i)])
+    if not _solves_to_the_optimum(matcher, n, weights):
+        return
+    optimum = _best(n, tuple(tuple(row) for row in weights))
+    assert optimum is not None
+    slacks = _dual_slacks(matcher)
+    for v in range(n):
+        for u in range(v):
+            if not weights[v][u]:
+                continue
+            assert matcher.tight(v, u) == (slacks[u, v] == 0)
+            if matcher.tight(v, u):
+                continue
+            others = [k for k in range(n) if k not in (u, v)]
+            rest = tuple(tuple(weights[k][m] for m in others) for k in others)
+            through = _best(n - 2, rest)  # the others, as many left over as before
+            assert through is None or through + weights[v][u] < optimum

@@ -734,6 +734,7 @@ class _RoundPairer:
         (`solved`) when no exchange was made: the exchange preferences sit below every
         criterion, so the matching they chose is optimal for the roles' weights too."""
         idx = self.idx
+        certified = False
         for pl in remainder:
             v = idx[pl]
             if not self._goes_down(v):
@@ -748,10 +749,14 @@ class _RoundPairer:
                 if w:
                     row.append((ov, w + addend))
                 addend += 1
-            if not solved or not row or self.stable[v] != row[-1][0]:
+            best = row[-1][0] if row else -1
+            if certified and best != self.stable[v]:
+                tight = self.matcher.tight
+                best = next((u for u, _ in reversed(row) if tight(v, u)), -1)
+            if not solved or best != self.stable[v]:
                 self.matcher.set_weights(v, row)
                 self._solve()
-                solved = True
+                solved = certified = True
             m = self.stable[v]
             self.matched[v] = True
             self.matched[m] = True

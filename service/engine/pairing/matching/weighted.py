@@ -231,6 +231,24 @@ class WeightedMatcher:
                 grown.reserve(v, held)
         return grown
 
+    def tight(self, v: int, u: int) -> bool:
+        """Whether edge {v, u} has no slack under the duals of the last solve, blossom
+        duals included. Duals that certify an optimum leave slack on every edge that
+        no optimal matching uses (complementary slackness)."""
+        parent = self._parent
+        above: set[int] = set()
+        b = parent[v]
+        while b >= 0:
+            above.add(b)
+            b = parent[b]
+        slack = self._y[v] + self._y[u] - self._adj[v][u]
+        b = parent[u]
+        while b >= 0:
+            if b in above:
+                slack += self._z[b]
+            b = parent[b]
+        return slack == 0
+
     def weight(self, v: int, u: int) -> int:
         """The current weight of edge {v, u} (0 when absent)."""
         if u == self._dummy or v == self._dummy:
