@@ -37,6 +37,22 @@ def _agrees(reserve: ReservedPairs, model: set[frozenset[int]]) -> None:
     assert bool(reserve) == bool(model)
 
 
+def _step(reserve: ReservedPairs, model: set[frozenset[int]], step: Any) -> set[frozenset[int]]:
+    """Apply one drawn step to the relation and to its model; the model after it."""
+    if step[0] == "add":
+        _, v, partners = step
+        partners.discard(v)
+        reserve.add(v, partners)
+        return model | {frozenset((v, u)) for u in partners}
+    if step[0] == "discard":
+        _, (v, u) = step
+        assert reserve.discard(v, u) == (frozenset((v, u)) in model)
+        return model - {frozenset((v, u))}
+    _, v = step
+    reserve.clear(v)
+    return {pair for pair in model if v not in pair}
+
+
 @settings(max_examples=200, deadline=None)
 @given(_steps)
 def test_behaves_as_a_set_of_unordered_pairs(steps: list[Any]) -> None:
@@ -44,19 +60,7 @@ def test_behaves_as_a_set_of_unordered_pairs(steps: list[Any]) -> None:
     model: set[frozenset[int]] = set()
     copies: list[tuple[ReservedPairs, set[frozenset[int]]]] = []
     for step in steps:
-        if step[0] == "add":
-            _, v, partners = step
-            partners.discard(v)
-            reserve.add(v, partners)
-            model |= {frozenset((v, u)) for u in partners}
-        elif step[0] == "discard":
-            _, (v, u) = step
-            assert reserve.discard(v, u) == (frozenset((v, u)) in model)
-            model.discard(frozenset((v, u)))
-        else:
-            _, v = step
-            reserve.clear(v)
-            model = {pair for pair in model if v not in pair}
+        model = _step(reserve, model, step)
         _agrees(reserve, model)
         copies.append((reserve.copy(), set(model)))
     for copied, then in copies:  # later steps on the original never reach a copy
@@ -87,19 +91,7 @@ def test_a_band_is_every_pair_far_enough_apart_but_the_excluded(
     }
     _agrees(reserve, model)
     for step in steps:
-        if step[0] == "add":
-            _, v, partners = step
-            partners.discard(v)
-            reserve.add(v, partners)
-            model |= {frozenset((v, u)) for u in partners}
-        elif step[0] == "discard":
-            _, (v, u) = step
-            assert reserve.discard(v, u) == (frozenset((v, u)) in model)
-            model.discard(frozenset((v, u)))
-        else:
-            _, v = step
-            reserve.clear(v)
-            model = {pair for pair in model if v not in pair}
+        model = _step(reserve, model, step)
         _agrees(reserve, model)
 
 

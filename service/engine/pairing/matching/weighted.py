@@ -306,7 +306,6 @@ class WeightedMatcher:
                 heaviest_above = p
             if self._flat - potential[v] - heaviest_above <= 0:
                 raise ValueError("a reserved edge must weigh more than nothing")
-        excluded = list(excluded)
         reserve = self._reserve
         reserve.add_band(near, size, excluded)
         adj = self._adj
@@ -507,17 +506,15 @@ class WeightedMatcher:
         """`mate(v)` for every vertex.
 
         A copy of the mates (the dummy's left out) with the few unmatched vertices
-        (mate -1, or the dummy) found by C-level `index` scans and set to themselves:
-        after a solve there is at most one, and the engines ask after every solve."""
-        mates = self._mate[: self.size]
-        for alone in {-1, self._dummy}:
-            v = -1
-            try:
-                while True:
-                    v = mates.index(alone, v + 1)
-                    mates[v] = v
-            except ValueError:
-                pass
+        (`_exposed`, or the dummy's partner) set to themselves: after a solve there is
+        at most one, and the engines ask after every solve."""
+        size = self.size
+        mates = self._mate[:size]
+        for v in self._exposed():
+            if v < size:
+                mates[v] = v
+        if self._dummy >= 0 and (alone := self._mate[self._dummy]) >= 0:
+            mates[alone] = alone
         return mates
 
     # ------------------------------------------------------------ dynamic release
